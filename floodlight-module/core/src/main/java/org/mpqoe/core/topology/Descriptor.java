@@ -1,0 +1,75 @@
+package org.mpqoe.core.topology;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The on-disk form of a topology descriptor (schema in {@code topologies/README.md}). It is only
+ * read and written; {@link TopologyLoader} validates it into a {@link Topology}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({
+  "schema",
+  "name",
+  "description",
+  "approximation",
+  "switches",
+  "links",
+  "hosts",
+  "clientSwitches",
+  "generator",
+  "scenario"
+})
+public record Descriptor(
+    Integer schema,
+    String name,
+    String description,
+    Boolean approximation,
+    List<SwitchJson> switches,
+    List<LinkJson> links,
+    List<HostJson> hosts,
+    List<String> clientSwitches,
+    GeneratorJson generator,
+    ScenarioJson scenario) {
+
+  /** A switch entry. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record SwitchJson(String name, Long dpid) {}
+
+  /** A switch-to-switch link entry. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonPropertyOrder({"a", "b", "capacityMbps", "delayMs", "lossPct"})
+  public record LinkJson(String a, String b, Double capacityMbps, Double delayMs, Double lossPct) {}
+
+  /** A host entry. */
+  public record HostJson(String name, String role, List<InterfaceJson> interfaces) {}
+
+  /** A host interface entry with its optional access-link properties. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonPropertyOrder({"ip", "mac", "switch", "capacityMbps", "delayMs", "lossPct"})
+  public record InterfaceJson(
+      String ip,
+      String mac,
+      @com.fasterxml.jackson.annotation.JsonProperty("switch") String switchName,
+      Double capacityMbps,
+      Double delayMs,
+      Double lossPct) {}
+
+  /** How a generated topology was made, so that it can be made again. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record GeneratorJson(String kind, Long seed, Integer switches, Integer degree) {}
+
+  /** The GA paper's set-up for this topology: link model and GA population size. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonPropertyOrder({"delayMs", "bandwidthMbps", "gaPopulation"})
+  public record ScenarioJson(
+      RangeJson delayMs, Map<String, MomentsJson> bandwidthMbps, Integer gaPopulation) {}
+
+  /** A closed range. */
+  public record RangeJson(Double min, Double max) {}
+
+  /** Mean and standard deviation. */
+  public record MomentsJson(Double mean, Double std) {}
+}
