@@ -1,0 +1,71 @@
+package org.mpqoe.core.select;
+
+/**
+ * The genetic algorithm's parameters (Bikas & Sayit). Population and generations follow the paper;
+ * the others are this project's defaults where the paper is silent.
+ *
+ * @param population population size (paper: 28 Custom, 150 CompuServe, 300 Jellyfish)
+ * @param generations generations per join (paper: 30)
+ * @param mutationProbability per-gene mutation probability (paper: 0.25)
+ * @param crossoverProbability two-point crossover probability (our default 0.6)
+ * @param elites n_e: best members copied unchanged to the next generation (our default 2)
+ * @param tournamentSize tournament size of the selection (our default 3)
+ * @param initialAttempts Algorithm 2: how often a random member that fails the congestion check is
+ *     redrawn before it is kept anyway
+ */
+public record GaConfig(
+    int population,
+    int generations,
+    double mutationProbability,
+    double crossoverProbability,
+    int elites,
+    int tournamentSize,
+    int initialAttempts) {
+
+  /** Population 150 (the paper's CompuServe setting) and the defaults above. */
+  public static final GaConfig DEFAULTS = new GaConfig(150, 30, 0.25, 0.6, 2, 3, 10);
+
+  public GaConfig {
+    if (population < 2) {
+      throw new IllegalArgumentException("GA population must be at least 2");
+    }
+    if (generations < 1) {
+      throw new IllegalArgumentException("GA generations must be at least 1");
+    }
+    if (!(mutationProbability >= 0 && mutationProbability <= 1)
+        || !(crossoverProbability >= 0 && crossoverProbability <= 1)) {
+      throw new IllegalArgumentException("GA probabilities must be in [0, 1]");
+    }
+    if (elites < 0 || elites >= population) {
+      throw new IllegalArgumentException("GA elites must be in [0, population)");
+    }
+    if (tournamentSize < 2) {
+      throw new IllegalArgumentException("GA tournament size must be at least 2");
+    }
+    if (initialAttempts < 1) {
+      throw new IllegalArgumentException("GA initial attempts must be at least 1");
+    }
+  }
+
+  public GaConfig withPopulation(int newPopulation) {
+    return new GaConfig(
+        newPopulation,
+        generations,
+        mutationProbability,
+        crossoverProbability,
+        Math.min(elites, newPopulation - 1),
+        tournamentSize,
+        initialAttempts);
+  }
+
+  public GaConfig withGenerations(int newGenerations) {
+    return new GaConfig(
+        population,
+        newGenerations,
+        mutationProbability,
+        crossoverProbability,
+        elites,
+        tournamentSize,
+        initialAttempts);
+  }
+}

@@ -1,0 +1,86 @@
+package org.mpqoe.core.select;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.mpqoe.core.path.Path;
+import org.mpqoe.core.scenario.JoinSimulation;
+import org.mpqoe.core.scenario.Scenario;
+import org.mpqoe.core.scenario.ScenarioGenerator;
+import org.mpqoe.core.topology.TopologyLoader;
+
+/** Known optima of the hand-worked instance of {@link SelectionProblemTest}. */
+class GeneticAndExactSelectorTest {
+  private static final GaConfig SMALL = GaConfig.DEFAULTS.withPopulation(28);
+
+  private static List<List<String>> names(Selection s) {
+    return s.paths().stream().map(p -> p.switchNames(SelectionProblemTest.DIAMOND)).toList();
+  }
+
+  @Test
+  void equalWeightsPreferTheSingleFastestPath() {
+    // {abd}: 0.5 + 0.5 * 4/6.5 = 0.8077 beats {abd, aefd} 0.7115 and {abd, acd} 0.5.
+    SelectionProblem p = SelectionProblemTest.problem(2, 0.5, 0.5, 5);
+    for (PathSelector s : List.of(new ExactSelector(), new GeneticSelector(SMALL))) {
+      Selection sel = s.select(p);
+      assertEquals(List.of(List.of("a", "b", "d")), names(sel), s.name());
+      assertEquals(0.5 + 0.5 * 4 / 6.5, sel.score().fitness(), 1e-9, s.name());
+    }
+  }
+
+  @Test
+  void bandwidthHeavyWeightsTakeEveryPath() {
+    // alpha 0.1, beta 0.9, N 3: all three give 0.1 * (1 - 4/6) + 0.9 = 0.9333.
+    SelectionProblem p = SelectionProblemTest.problem(3, 0.1, 0.9, 5);
+    for (PathSelector s : List.of(new ExactSelector(), new GeneticSelector(SMALL))) {
+      Selection sel = s.select(p);
+      assertEquals(
+          List.of(List.of("a", "b", "d"), List.of("a", "e", "f", "d"), List.of("a", "c", "d")),
+          names(sel),
+          s.name());
+      assertEquals(0.1 * (1 - 4.0 / 6) + 0.9, sel.score().fitness(), 1e-9, s.name());
+    }
+  }
+
+  @Test
+  void neverPairsPathsOverACongestedSharedLink() {
+    // thr_delay 10 admits abcd, which shares congested a-b with abd.
+    SelectionProblem p = SelectionProblemTest.problem(3, 0.0001, 0.9999, 10);
+    for (PathSelector s : List.of(new ExactSelector(), new GeneticSelector(SMALL))) {
+      Selection sel = s.select(p);
+      assertTrue(sel.score().feasible(), s.name());
+      List<Path> paths = sel.paths();
+      for (int i = 0; i < paths.size(); i++) {
+        for (int j = i + 1; j < paths.size(); j++) {
+          assertTrue(
+              !paths.get(i).sharesCongestedLink(paths.get(j), p.state(), 0.5),
+              s.name() + " " + names(sel));
+        }
+      }
+      assertEquals(3, paths.size(), s.name());
+    }
+  }
+
+  @Test
+  void gaIsReproducibleFromItsSeed() {
+    Scenario sc =
+        ScenarioGenerator.generate(
+            TopologyLoader.load("jellyfish20"), 5, 3, 11, ScenarioGenerator.LinkSource.AUTO);
+    GeneticSelector ga = new GeneticSelector(GaConfig.DEFAULTS.withPopulation(60));
+    var first = JoinSimulation.run(sc, ga, JoinSimulation.Settings.DEFAULTS);
+    var second = JoinSimulation.run(sc, ga, JoinSimulation.Settings.DEFAULTS);
+    for (int i = 0; i < first.joins().size(); i++) {
+      assertEquals(first.joins().get(i).selection(), second.joins().get(i).selection());
+    }
+  }
+
+  @Test
+  void noAdmissiblePathMeansNoSelection() {
+    SelectionProblem p = SelectionProblemTest.problem(2, 0.5, 0.5, 1);
+    assertEquals(0, p.size());
+    assertTrue(new GeneticSelector(SMALL).select(p).isEmpty());
+    assertTrue(new ExactSelector().select(p).isEmpty());
+  }
+}
