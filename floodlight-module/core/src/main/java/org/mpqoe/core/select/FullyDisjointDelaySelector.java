@@ -1,0 +1,304 @@
+package org.mpqoe.core.select;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.mpqoe.core.path.Path;
+
+/**
+ * Fully disjoint paths by delay ({@code fd-delay}), after Alvizu et al., SDN-based multipath
+ * routing with link-disjoint paths of similar delay for MPTCP.
+ *
+ * <p>Rule: among the admissible candidates whose delay is at most {@link
+ * SelectionConfig#fdDelayBoundMs()}, choose a set of pairwise link-disjoint paths that (a) is as
+ * large as possible, up to N paths, and among those (b) has the smallest end-to-end delay
+ * difference (largest minus smallest delay in the set), then (c) the smallest sum of delays, then
+ * (d) the lexicographically smallest sorted list of candidate indices.
+ *
+ * <p>The search is exact: for each target size k, from the largest possible down, a depth-first
+ * search over the candidates in delay order fixes the fastest path of the set and extends it with
+ * slower disjoint paths only while their delay stays within the best spread found so far. A branch
+ * is cut when its remaining compatible paths use fewer distinct first (or last) links than paths
+ * still needed, since disjoint paths leave the source, and enter the destination, on distinct
+ * links. The largest size tried is also bounded by a unit-capacity max flow over the candidates'
+ * links, so a bottleneck inside the network does not make the search try sizes it cannot reach.
+ */
+public final class FullyDisjointDelaySelector implements PathSelector {
+  public FullyDisjointDelaySelector() {}
+
+  @Override
+  public String name() {
+    return "fd-delay";
+  }
+
+  @Override
+  public Selection select(SelectionProblem problem) {
+    double bound = problem.config().fdDelayBoundMs();
+    int[] eligible =
+        IntStream.range(0, problem.size())
+            .filter(i -> problem.delayMs(i) <= bound)
+            .boxed()
+            .sorted(Comparator.<Integer>comparingDouble(problem::delayMs).thenComparingInt(i -> i))
+            .mapToInt(Integer::intValue)
+            .toArray();
+    if (eligible.length == 0) {
+      return Selection.none(name(), problem.client());
+    }
+    Search search = new Search(problem, eligible);
+    int[] all = IntStream.range(0, eligible.length).toArray();
+    int top = Math.min(problem.maxPaths(), search.cutBound(all, all.length));
+    top = Math.min(top, search.maxFlow(top));
+    for (int k = top; k >= 1; k--) {
+      int[] best = search.best(k);
+      if (best != null) {
+        return problem.selectionOf(name(), best);
+      }
+    }
+    // Unreachable: any single eligible path is a set of size 1.
+    return problem.selectionOf(name(), new int[] {eligible[0]});
+  }
+
+  /** The branch-and-bound search over one problem; positions index the delay-sorted candidates. */
+  private static final class Search {
+    private final int[] candidate;
+    private final Path[] paths;
+    private final double[] delay;
+    private final BitSet[] links;
+    private final int[] firstLink;
+    private final int[] lastLink;
+    private int target;
+    private final int[] chosen;
+    private int[] bestSet;
+    private double bestSpread;
+    private double bestSum;
+
+    Search(SelectionProblem problem, int[] eligible) {
+      int m = eligible.length;
+      candidate = eligible;
+      paths = new Path[m];
+      delay = new double[m];
+      links = new BitSet[m];
+      firstLink = new int[m];
+      lastLink = new int[m];
+      for (int pos = 0; pos < m; pos++) {
+        Path p = problem.candidates().get(eligible[pos]);
+        paths[pos] = p;
+        delay[pos] = problem.delayMs(eligible[pos]);
+        links[pos] = new BitSet();
+        int[] l = p.links();
+        for (int link : l) {
+          links[pos].set(link);
+        }
+        // A link-less path (client and server on one switch) blocks no other path.
+        firstLink[pos] = l.length > 0 ? l[0] : -1 - pos;
+        lastLink[pos] = l.length > 0 ? l[l.length - 1] : -1 - pos;
+      }
+      chosen = new int[Math.max(1, problem.maxPaths())];
+    }
+
+    /**
+     * An upper bound on how many pairwise disjoint paths the first {@code n} positions of {@code
+     * list} can give: the number of distinct first links, and of distinct last links.
+     */
+    int cutBound(int[] list, int n) {
+      return Math.min(distinct(firstLink, list, n), distinct(lastLink, list, n));
+    }
+
+    /**
+     * An upper bound on how many pairwise disjoint paths exist at all: the number of link-disjoint
+     * source-destination paths in the graph made of every candidate's links (a unit-capacity max
+     * flow), counted up to {@code limit}. It cuts the search short when a bottleneck in the middle
+     * of the network, not the source's or destination's degree, limits the answer.
+     */
+    int maxFlow(int limit) {
+      for (Path p : paths) {
+        if (p.hops() == 0
+            || p.source() != paths[0].source()
+            || p.destination() != paths[0].destination()) {
+          return limit;
+        }
+      }
+      // Undirected unit-capacity links: arcs 2e and 2e + 1 are the two directions of link e and
+      // each other's residual.
+      Map<Integer, Integer> node = new HashMap<>();
+      Map<Integer, Integer> edgeOfLink = new HashMap<>();
+      List<int[]> ends = new ArrayList<>();
+      for (Path p : paths) {
+        int[] sw = p.switches();
+        int[] l = p.links();
+        for (int i = 0; i < l.length; i++) {
+          if (edgeOfLink.putIfAbsent(l[i], ends.size()) == null) {
+            ends.add(new int[] {id(node, sw[i]), id(node, sw[i + 1])});
+          }
+        }
+      }
+      int arcs = 2 * ends.size();
+      int[] head = new int[arcs];
+      int[] cap = new int[arcs];
+      List<List<Integer>> out = new ArrayList<>();
+      for (int i = 0; i < node.size(); i++) {
+        out.add(new ArrayList<>());
+      }
+      for (int e = 0; e < ends.size(); e++) {
+        int u = ends.get(e)[0];
+        int v = ends.get(e)[1];
+        head[2 * e] = v;
+        head[2 * e + 1] = u;
+        cap[2 * e] = 1;
+        cap[2 * e + 1] = 1;
+        out.get(u).add(2 * e);
+        out.get(v).add(2 * e + 1);
+      }
+      int source = node.get(paths[0].source());
+      int sink = node.get(paths[0].destination());
+      int flow = 0;
+      int[] via = new int[node.size()];
+      while (flow < limit) {
+        Arrays.fill(via, -1);
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        queue.add(source);
+        via[source] = arcs;
+        while (!queue.isEmpty() && via[sink] < 0) {
+          int u = queue.poll();
+          for (int a : out.get(u)) {
+            if (cap[a] > 0 && via[head[a]] < 0) {
+              via[head[a]] = a;
+              queue.add(head[a]);
+            }
+          }
+        }
+        if (via[sink] < 0) {
+          break;
+        }
+        for (int v = sink; v != source; v = head[via[v] ^ 1]) {
+          cap[via[v]]--;
+          cap[via[v] ^ 1]++;
+        }
+        flow++;
+      }
+      return flow;
+    }
+
+    private static int id(Map<Integer, Integer> ids, int key) {
+      Integer id = ids.get(key);
+      if (id == null) {
+        id = ids.size();
+        ids.put(key, id);
+      }
+      return id;
+    }
+
+    private static int distinct(int[] key, int[] list, int n) {
+      BitSet seen = new BitSet();
+      int negatives = 0;
+      for (int i = 0; i < n; i++) {
+        int k = key[list[i]];
+        if (k < 0) {
+          negatives++;
+        } else {
+          seen.set(k);
+        }
+      }
+      return seen.cardinality() + negatives;
+    }
+
+    /** The best set of exactly {@code k} disjoint paths as candidate indices, or null if none. */
+    int[] best(int k) {
+      target = k;
+      bestSet = null;
+      bestSpread = Double.POSITIVE_INFINITY;
+      bestSum = Double.POSITIVE_INFINITY;
+      int m = delay.length;
+      for (int a = 0; a + k <= m; a++) {
+        chosen[0] = a;
+        if (k == 1) {
+          consider(1);
+          continue;
+        }
+        int[] next = new int[m - a - 1];
+        int n = 0;
+        for (int b = a + 1; b < m; b++) {
+          if (delay[b] - delay[a] > bestSpread) {
+            break;
+          }
+          if (!links[a].intersects(links[b])) {
+            next[n++] = b;
+          }
+        }
+        extend(1, next, n);
+      }
+      if (bestSet == null) {
+        return null;
+      }
+      return Arrays.stream(bestSet).map(pos -> candidate[pos]).toArray();
+    }
+
+    /** Extends {@code chosen[0..size)} with paths from the first {@code n} of {@code list}. */
+    private void extend(int size, int[] list, int n) {
+      int need = target - size;
+      if (n < need || cutBound(list, n) < need) {
+        return;
+      }
+      double base = delay[chosen[0]];
+      for (int i = 0; i + need <= n; i++) {
+        int b = list[i];
+        if (delay[b] - base > bestSpread) {
+          return;
+        }
+        chosen[size] = b;
+        if (need == 1) {
+          consider(size + 1);
+          continue;
+        }
+        int[] next = new int[n - i - 1];
+        int m = 0;
+        for (int j = i + 1; j < n; j++) {
+          int c = list[j];
+          if (delay[c] - base > bestSpread) {
+            break;
+          }
+          if (!links[b].intersects(links[c])) {
+            next[m++] = c;
+          }
+        }
+        extend(size + 1, next, m);
+      }
+    }
+
+    /** Records {@code chosen[0..size)} (a full set, in delay order) if it beats the best. */
+    private void consider(int size) {
+      double spread = delay[chosen[size - 1]] - delay[chosen[0]];
+      double sum = 0;
+      for (int i = 0; i < size; i++) {
+        sum += delay[chosen[i]];
+      }
+      int cmp = Double.compare(spread, bestSpread);
+      if (cmp == 0) {
+        cmp = Double.compare(sum, bestSum);
+      }
+      if (cmp == 0) {
+        cmp = Arrays.compare(sortedIndices(chosen, size), sortedIndices(bestSet, size));
+      }
+      if (cmp < 0) {
+        bestSet = Arrays.copyOf(chosen, size);
+        bestSpread = spread;
+        bestSum = sum;
+      }
+    }
+
+    private int[] sortedIndices(int[] positions, int size) {
+      int[] idx = new int[size];
+      for (int i = 0; i < size; i++) {
+        idx[i] = candidate[positions[i]];
+      }
+      Arrays.sort(idx);
+      return idx;
+    }
+  }
+}
