@@ -1,0 +1,123 @@
+package org.mpqoe.cli;
+
+import org.mpqoe.core.scenario.JoinSimulation;
+import org.mpqoe.core.scenario.Scenario;
+import org.mpqoe.core.scenario.ScenarioGenerator;
+import org.mpqoe.core.select.GaConfig;
+import org.mpqoe.core.select.SelectionConfig;
+import org.mpqoe.core.topology.Topology;
+import org.mpqoe.core.topology.TopologyLoader;
+import picocli.CommandLine.Option;
+
+/** Options shared by the commands that build a scenario and run selectors on it. */
+final class ScenarioOptions {
+  @Option(
+      names = {"-t", "--topology"},
+      required = true,
+      paramLabel = "NAME|FILE",
+      description = "Embedded topology name (see 'mpqoe topology list') or a descriptor file.")
+  String topology;
+
+  @Option(
+      names = {"-c", "--clients"},
+      defaultValue = "5",
+      description = "Clients that join, one every 4 s (default: ${DEFAULT-VALUE}).")
+  int clients;
+
+  @Option(
+      names = {"-n", "--interfaces"},
+      defaultValue = "3",
+      description =
+          "Interfaces per generated client: N, the most subflows (default: ${DEFAULT-VALUE}).")
+  int interfaces;
+
+  @Option(
+      names = {"-s", "--seed"},
+      defaultValue = "1",
+      description = "Seed of links, client placement and the GA (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(
+      names = "--links",
+      defaultValue = "AUTO",
+      description =
+          "Link values: AUTO (paper's model if the topology has one), PAPER or DESCRIPTOR"
+              + " (default: ${DEFAULT-VALUE}).")
+  ScenarioGenerator.LinkSource links;
+
+  @Option(
+      names = "--max-hops",
+      defaultValue = "8",
+      description = "Longest candidate path in links (default: ${DEFAULT-VALUE}).")
+  int maxHops;
+
+  @Option(
+      names = "--demand",
+      defaultValue = "2.6",
+      description = "Mbit/s each client adds to its paths' load (default: ${DEFAULT-VALUE}).")
+  double demand;
+
+  @Option(
+      names = "--alpha",
+      defaultValue = "0.5",
+      description = "Weight of zeta (default: ${DEFAULT-VALUE}).")
+  double alpha;
+
+  @Option(
+      names = "--beta",
+      defaultValue = "0.5",
+      description = "Weight of xi (default: ${DEFAULT-VALUE}).")
+  double beta;
+
+  @Option(
+      names = "--thr-delay",
+      defaultValue = "300",
+      description = "thr_delay in ms, eq. 4 (default: ${DEFAULT-VALUE}).")
+  double thrDelay;
+
+  @Option(
+      names = "--thr-cong",
+      defaultValue = "0.8",
+      description = "thr_cong, eq. 3 (default: ${DEFAULT-VALUE}).")
+  double thrCong;
+
+  @Option(
+      names = "--population",
+      description = "GA population (default: the paper's for the topology, else 150).")
+  Integer population;
+
+  @Option(
+      names = "--generations",
+      defaultValue = "30",
+      description = "GA generations (default: ${DEFAULT-VALUE}).")
+  int generations;
+
+  Topology loadTopology() {
+    return TopologyLoader.load(topology);
+  }
+
+  Scenario scenario(Topology t, long scenarioSeed) {
+    return ScenarioGenerator.generate(t, clients, interfaces, scenarioSeed, links);
+  }
+
+  SelectionConfig selectionConfig() {
+    SelectionConfig d = SelectionConfig.DEFAULTS;
+    return new SelectionConfig(
+        alpha, beta, thrDelay, thrCong, d.pdBwReuseMbps(), d.pdDelayReuseMs(), d.fdDelayBoundMs());
+  }
+
+  JoinSimulation.Settings settings() {
+    return new JoinSimulation.Settings(selectionConfig(), maxHops, demand);
+  }
+
+  GaConfig gaConfig(Topology t) {
+    int pop =
+        population != null
+            ? population
+            : t.linkModel()
+                .filter(m -> m.gaPopulation() > 0)
+                .map(m -> m.gaPopulation())
+                .orElse(GaConfig.DEFAULTS.population());
+    return GaConfig.DEFAULTS.withPopulation(pop).withGenerations(generations);
+  }
+}

@@ -1,0 +1,179 @@
+package org.mpqoe.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.mpqoe.core.topology.Descriptor;
+import org.mpqoe.core.topology.Host;
+import org.mpqoe.core.topology.HostInterface;
+import org.mpqoe.core.topology.JellyfishGenerator;
+import org.mpqoe.core.topology.Link;
+import org.mpqoe.core.topology.Topology;
+import org.mpqoe.core.topology.TopologyLoader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mpqoe topology}: list, show, validate and generate descriptors. */
+@Command(
+    name = "topology",
+    mixinStandardHelpOptions = true,
+    description = "List, show, validate and generate topology descriptors.",
+    subcommands = {
+      TopologyCommand.ListTopologies.class,
+      TopologyCommand.Show.class,
+      TopologyCommand.Validate.class,
+      TopologyCommand.Jellyfish.class
+    })
+final class TopologyCommand implements Runnable {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new picocli.CommandLine.ParameterException(
+        spec.commandLine(), "topology needs a subcommand: list, show, validate, jellyfish");
+  }
+
+  @Command(name = "list", description = "Names of the embedded descriptors.")
+  static final class ListTopologies implements Callable<Integer> {
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      for (String name : TopologyLoader.embeddedNames()) {
+        Topology t = TopologyLoader.load(name);
+        out.printf(
+            Locale.ROOT,
+            "%-15s %3d switches %3d links %3d hosts%s%n",
+            name,
+            t.switches().size(),
+            t.links().size(),
+            t.hosts().size(),
+            t.approximation() ? "  (approximation)" : "");
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(name = "show", description = "Switches, ports, links and hosts of a topology.")
+  static final class Show implements Callable<Integer> {
+    @Parameters(paramLabel = "NAME|FILE")
+    String topology;
+
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      Topology t = TopologyLoader.load(topology);
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(t);
+      out.println(t.description());
+      out.println();
+      for (Link l : t.links()) {
+        out.printf(
+            Locale.ROOT,
+            "link %-3d %s:%d - %s:%d  %.1f Mbit/s  %.3f ms  %.1f %% loss%n",
+            l.index(),
+            l.a().name(),
+            l.portA(),
+            l.b().name(),
+            l.portB(),
+            l.capacityMbps(),
+            l.delayMs(),
+            l.lossPct());
+      }
+      for (Host h : t.hosts()) {
+        for (HostInterface f : h.interfaces()) {
+          out.printf(
+              Locale.ROOT,
+              "%-6s %-8s %-15s %s on %s:%d%n",
+              h.role().name().toLowerCase(Locale.ROOT),
+              h.name(),
+              f.ip(),
+              f.mac(),
+              f.attachment().name(),
+              f.port());
+        }
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(name = "validate", description = "Check a descriptor file; print what is wrong.")
+  static final class Validate implements Callable<Integer> {
+    @Parameters(paramLabel = "FILE")
+    Path file;
+
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      Topology t = TopologyLoader.load(file);
+      spec.commandLine().getOut().println(file + ": valid, " + t);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "jellyfish",
+      description =
+          "Generate the GA paper's Jellyfish descriptor (random regular graph) from a seed.")
+  static final class Jellyfish implements Callable<Integer> {
+    @Option(
+        names = "--seed",
+        defaultValue = "1",
+        description = "Generator seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(
+        names = "--switches",
+        defaultValue = "20",
+        description = "Switches (default: ${DEFAULT-VALUE}).")
+    int switches;
+
+    @Option(
+        names = "--degree",
+        defaultValue = "4",
+        description = "Degree (default: ${DEFAULT-VALUE}).")
+    int degree;
+
+    @Option(
+        names = "--name",
+        defaultValue = "jellyfish20",
+        description = "Descriptor name (default: ${DEFAULT-VALUE}).")
+    String name;
+
+    @Option(
+        names = {"-o", "--out"},
+        description = "Write here (atomically) instead of stdout.")
+    Path out;
+
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+      Descriptor d =
+          JellyfishGenerator.descriptor(
+              name, seed, switches, degree, JellyfishGenerator.paperScenario());
+      String text = TopologyLoader.write(d);
+      TopologyLoader.parse(text, "generated " + name);
+      if (out == null) {
+        spec.commandLine().getOut().print(text);
+        spec.commandLine().getOut().flush();
+      } else {
+        Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".jellyfish", ".tmp");
+        Files.writeString(tmp, text);
+        Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      }
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package org.mpqoe.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.mpqoe.core.select.Selectors;
+
+class MainTest {
+  record Run(int code, String out, String err) {}
+
+  static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"compuserve", "custom12", "jellyfish20"})
+  void everyAlgorithmSelectsOnThePaperTopologies(String topology) throws Exception {
+    for (String algorithm : Selectors.NAMES) {
+      Run r =
+          run(
+              "select",
+              "--topology",
+              topology,
+              "--clients",
+              "3",
+              "--algorithm",
+              algorithm,
+              "--seed",
+              "1",
+              "--format",
+              "json");
+      assertEquals(0, r.code(), algorithm + ": " + r.err());
+      JsonNode root = new ObjectMapper().readTree(r.out());
+      assertEquals(topology, root.get("topology").asText());
+      assertEquals(algorithm, root.get("algorithm").asText());
+      assertEquals(3, root.get("joins").size());
+      for (JsonNode join : root.get("joins")) {
+        int paths = join.get("paths").size();
+        assertTrue(paths >= 1 && paths <= 3, algorithm + " gave " + paths + " paths");
+        double fitness = join.get("fitness").asDouble();
+        assertTrue(fitness > 0 && fitness <= 1, algorithm + " fitness " + fitness);
+        for (JsonNode p : join.get("paths")) {
+          JsonNode sw = p.get("switches");
+          assertEquals(join.get("switch").asText(), sw.get(0).asText(), "starts at the client");
+          assertTrue(p.get("delayMs").asDouble() > 0);
+        }
+      }
+    }
+  }
+
+  @Test
+  void textOutputShowsPathsDelaysAndTheScenarioMoments() {
+    Run r = run("select", "--topology", "compuserve", "--clients", "5", "--algorithm", "ga");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("(paper: 7.33, 2.46)"), r.out());
+    assertTrue(r.out().contains("c5 at "), r.out());
+    assertTrue(r.out().contains("subflow 1: "), r.out());
+    assertTrue(r.out().contains("> Columbus"), r.out());
+  }
+
+  @Test
+  void sameSeedSameOutput() {
+    String[] args = {
+      "select", "-t", "custom12", "-c", "4", "-a", "ga", "-s", "9", "--format", "json"
+    };
+    JsonNode a = stripTimes(run(args).out());
+    JsonNode b = stripTimes(run(args).out());
+    assertEquals(a, b);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "unknown topology|select --topology nowhere|mpqoe: unknown topology 'nowhere' (known: compuserve",
+        "N = 0|select --topology compuserve --interfaces 0|mpqoe: N (interfaces per client) must be at least 1, got 0",
+        "no clients|select --topology compuserve --clients 0|mpqoe: the number of clients must be at least 1",
+        "unknown algorithm|select --topology compuserve --algorithm magic|mpqoe: unknown algorithm 'magic'",
+        "bad format|select --topology compuserve --format xml|mpqoe: --format must be text or json",
+        "not a number|select --topology compuserve --clients many|mpqoe: Invalid value for option '--clients'",
+        "unknown flag|select --topology compuserve --frobnicate|mpqoe: Unknown option: '--frobnicate'",
+        "no subcommand||mpqoe: a subcommand is required",
+        "bad weights|select --topology compuserve --alpha 0 --beta 0|mpqoe: alpha and beta must be >= 0 and not both 0",
+        "bad runs|compare --topology compuserve --runs 0|mpqoe: --runs must be at least 1",
+        "no link model|scenario --topology qomra-dc|mpqoe: qomra-dc has no link model of the GA paper",
+      })
+  void badArgumentsGiveOneLineAndExitCodeTwo(String why, String args, String message) {
+    Run r = run(args == null ? new String[0] : args.split(" "));
+    assertEquals(2, r.code(), why);
+    assertTrue(r.err().startsWith(message), why + ": " + r.err());
+    assertEquals(1, r.err().strip().lines().count(), why + ": " + r.err());
+    assertEquals("", r.out(), why);
+  }
+
+  @Test
+  void disconnectedClientIsAClearError() throws URISyntaxException {
+    String file = resource("disconnected.json");
+    Run r = run("select", "--topology", file, "--clients", "1");
+    assertEquals(2, r.code());
+    assertEquals(
+        "mpqoe: switch 'a' cannot reach switch 'd' in disconnected within 8 hops", r.err().strip());
+  }
+
+  @Test
+  void compareAndScenarioTables() {
+    Run c = run("compare", "--topology", "custom12", "--clients", "3", "--runs", "2");
+    assertEquals(0, c.code(), c.err());
+    for (String name : Selectors.NAMES) {
+      assertTrue(c.out().lines().anyMatch(l -> l.startsWith(name + " ")), name + "\n" + c.out());
+    }
+    Run s = run("scenario", "--topology", "jellyfish20", "--samples", "50");
+    assertEquals(0, s.code(), s.err());
+    assertTrue(s.out().contains("6.91 / 2.16"), s.out());
+    assertTrue(s.out().contains("21.16 / 13.03"), s.out());
+  }
+
+  @Test
+  void topologyCommands() throws URISyntaxException {
+    Run list = run("topology", "list");
+    assertEquals(0, list.code());
+    assertTrue(list.out().contains("compuserve       11 switches  14 links"), list.out());
+    Run show = run("topology", "show", "three-path");
+    assertTrue(show.out().contains("10.0.1.11       02:00:00:00:01:0b on p1:2"), show.out());
+    Run valid = run("topology", "validate", resource("disconnected.json"));
+    assertEquals(0, valid.code(), valid.err());
+    Run gen = run("topology", "jellyfish", "--seed", "1");
+    assertEquals(0, gen.code());
+    assertTrue(gen.out().contains("\"seed\": 1,"), gen.out());
+  }
+
+  private static String resource(String name) throws URISyntaxException {
+    return Path.of(MainTest.class.getClassLoader().getResource(name).toURI()).toString();
+  }
+
+  private static JsonNode stripTimes(String json) {
+    try {
+      JsonNode root = new ObjectMapper().readTree(json);
+      root.get("joins")
+          .forEach(j -> ((com.fasterxml.jackson.databind.node.ObjectNode) j).remove("timeMs"));
+      return root;
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+}
