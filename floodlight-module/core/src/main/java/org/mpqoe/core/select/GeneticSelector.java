@@ -87,8 +87,11 @@ public final class GeneticSelector implements PathSelector {
   }
 
   /**
-   * Algorithm 2: random members, each redrawn while it fails the congestion check, up to {@link
-   * GaConfig#initialAttempts()} times.
+   * Algorithm 2: a random population filtered by the congestion check. A member that fails it is
+   * drawn again up to {@link GaConfig#initialAttempts()} times, then repaired by dropping (setting
+   * to 0) each subflow whose path conflicts with an earlier kept one, so every initial member is
+   * feasible. Without the repair, instances where most path pairs share a congested link start with
+   * an all-infeasible population and the search never leaves fitness 0.
    */
   private ISeq<Genotype<IntegerGene>> initialPopulation(
       SelectionProblem problem, Factory<Genotype<IntegerGene>> factory) {
@@ -96,13 +99,45 @@ public final class GeneticSelector implements PathSelector {
     for (int i = 0; i < config.population(); i++) {
       Genotype<IntegerGene> g = factory.newInstance();
       for (int attempt = 1;
-          attempt < config.initialAttempts() && fitness(problem, g) == 0;
+          attempt < config.initialAttempts() && !feasible(problem, g);
           attempt++) {
         g = factory.newInstance();
       }
-      members.add(g);
+      members.add(feasible(problem, g) ? g : repaired(problem, g));
     }
     return ISeq.of(members);
+  }
+
+  private static boolean feasible(SelectionProblem problem, Genotype<IntegerGene> g) {
+    int[] ids = decode(g.chromosome());
+    return ids.length > 0 && problem.feasible(ids, ids.length);
+  }
+
+  /** {@code g} with every gene whose path conflicts with an earlier kept path set to 0. */
+  static Genotype<IntegerGene> repaired(SelectionProblem problem, Genotype<IntegerGene> g) {
+    Chromosome<IntegerGene> c = g.chromosome();
+    List<IntegerGene> genes = new ArrayList<>(c.length());
+    int[] kept = new int[c.length()];
+    int k = 0;
+    for (int i = 0; i < c.length(); i++) {
+      IntegerGene gene = c.get(i);
+      int v = gene.allele();
+      boolean keep = v != 0;
+      for (int j = 0; keep && j < k; j++) {
+        keep = kept[j] == v - 1 || !problem.conflict(kept[j], v - 1);
+      }
+      if (keep) {
+        kept[k++] = v - 1;
+        genes.add(gene);
+      } else {
+        genes.add(gene.newInstance(0));
+      }
+    }
+    if (k == 0) {
+      // Every gene was 0: give the first subflow the first candidate.
+      genes.set(0, c.get(0).newInstance(1));
+    }
+    return Genotype.of(IntegerChromosome.of(genes));
   }
 
   private static double fitness(SelectionProblem problem, Genotype<IntegerGene> g) {

@@ -63,6 +63,33 @@ class GeneticAndExactSelectorTest {
     }
   }
 
+  /**
+   * Found by the constraints property: almost every pair of the 25 candidates shares a link above
+   * thr_cong, so a random initial population was all infeasible and the GA returned fitness 0.
+   * Algorithm 2's filter (draw again, then repair) must leave a feasible start.
+   */
+  @Test
+  void congestionAlmostEverywhereStillGivesAFeasibleSelection() {
+    SelectionProblem p = GeneticVersusExactPropertiesTest.instance(2681, 4);
+    Selection ga = new GeneticSelector(GaConfig.DEFAULTS.withPopulation(60)).select(p);
+    assertTrue(ga.score().feasible());
+    assertEquals(new ExactSelector().select(p).score().fitness(), ga.score().fitness(), 1e-9);
+  }
+
+  @Test
+  void repairDropsConflictingSubflows() {
+    // abd (gene 1) and abcd (gene 3) share a-b, congested at 0.6 > 0.5; acd (gene 2) is free.
+    SelectionProblem p = SelectionProblemTest.problem(3, 0.5, 0.5, 10);
+    var g =
+        io.jenetics.Genotype.of(
+            io.jenetics.IntegerChromosome.of(
+                io.jenetics.IntegerGene.of(1, 0, 6),
+                io.jenetics.IntegerGene.of(3, 0, 6),
+                io.jenetics.IntegerGene.of(2, 0, 6)));
+    var fixed = GeneticSelector.repaired(p, g);
+    assertEquals(List.of(1, 0, 2), fixed.chromosome().stream().map(x -> x.allele()).toList());
+  }
+
   @Test
   void gaIsReproducibleFromItsSeed() {
     Scenario sc =
