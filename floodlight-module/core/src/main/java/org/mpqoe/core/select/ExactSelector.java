@@ -52,7 +52,6 @@ public final class ExactSelector implements PathSelector {
     private final int[] best;
     private int bestSize;
     private double bestFitness = -1;
-    private long nodes;
 
     Search(SelectionProblem p) {
       this.p = p;
@@ -77,7 +76,6 @@ public final class ExactSelector implements PathSelector {
     }
 
     private void dfs(int from, int k, double zeta, double xi) {
-      nodes++;
       if (k > 0) {
         double f = p.fitness(zeta, xi);
         if (f > bestFitness + EPS) {
@@ -111,7 +109,7 @@ public final class ExactSelector implements PathSelector {
 
     private boolean conflicts(int j, int k) {
       for (int a = 0; a < k; a++) {
-        if (p.conflict(j, chosen[a]) || p.conflict(chosen[a], j)) {
+        if (p.conflict(j, chosen[a])) {
           return true;
         }
       }

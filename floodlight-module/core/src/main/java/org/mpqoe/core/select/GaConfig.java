@@ -7,9 +7,9 @@ package org.mpqoe.core.select;
  * @param population population size (paper: 28 Custom, 150 CompuServe, 300 Jellyfish)
  * @param generations generations per join (paper: 30)
  * @param mutationProbability per-gene mutation probability (paper: 0.25)
- * @param crossoverProbability two-point crossover probability (our default 0.6)
- * @param elites n_e: best members copied unchanged to the next generation (our default 2)
- * @param tournamentSize tournament size of the selection (our default 3)
+ * @param crossoverProbability two-point crossover probability (our default 0.8)
+ * @param elites n_e: best members copied unchanged to the next generation (our default 4)
+ * @param tournamentSize tournament size of the selection (our default 2)
  * @param initialAttempts Algorithm 2: how often a random member that fails the congestion check is
  *     redrawn before it is kept anyway
  */
@@ -23,7 +23,7 @@ public record GaConfig(
     int initialAttempts) {
 
   /** Population 150 (the paper's CompuServe setting) and the defaults above. */
-  public static final GaConfig DEFAULTS = new GaConfig(150, 30, 0.25, 0.6, 2, 3, 10);
+  public static final GaConfig DEFAULTS = new GaConfig(150, 30, 0.25, 0.8, 4, 2, 10);
 
   public GaConfig {
     if (population < 2) {

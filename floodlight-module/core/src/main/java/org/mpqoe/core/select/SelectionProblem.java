@@ -178,7 +178,10 @@ public final class SelectionProblem {
     return xiMax;
   }
 
-  /** True when candidates i and j share a link whose congestion is above thr_cong (eq. 3). */
+  /**
+   * True when candidates i and j share a link whose congestion is above thr_cong (eq. 3).
+   * Symmetric: a shared congested link is in both paths.
+   */
   public boolean conflict(int i, int j) {
     return congestedLinks[i].intersects(links[j]);
   }
