@@ -142,9 +142,7 @@ def link_capacity(edge):
             m = SPEED_RE.search(value)
             if m:
                 return float(m.group(1)) * SPEED_SCALE[m.group(2).lower()]
-    raise InputError(
-        f"edge {edge.get('source')}-{edge.get('target')}: no link speed in its label"
-    )
+    raise InputError(f"edge {edge.get('source')}-{edge.get('target')}: no link speed in its label")
 
 
 def convert(path, name, server_switch, scenario):
@@ -183,20 +181,22 @@ def convert(path, name, server_switch, scenario):
         capacity = link_capacity(edge)
         capacities.add(capacity)
         delay = haversine_km(lat_a, lon_a, lat_b, lon_b) / FIBRE_KM_PER_MS
-        links.append({
-            "a": na,
-            "b": nb,
-            "capacityMbps": capacity,
-            "delayMs": round(delay, 3),
-            "lossPct": 0.0,
-        })
+        links.append(
+            {
+                "a": na,
+                "b": nb,
+                "capacityMbps": capacity,
+                "delayMs": round(delay, 3),
+                "lossPct": 0.0,
+            }
+        )
 
     if server_switch not in order:
         raise InputError(f"--server {server_switch!r} is not a switch of {path}")
 
     labels = sorted({e.get("LinkLabel") for e in edges if isinstance(e.get("LinkLabel"), str)})
     if len(capacities) == 1 and len(labels) == 1:
-        capacity_text = f"capacities from the Zoo's \"{labels[0]}\" link label"
+        capacity_text = f'capacities from the Zoo\'s "{labels[0]}" link label'
     else:
         capacity_text = "capacities from the Zoo's link labels"
     use = KNOWN_USES.get(network)
@@ -216,20 +216,22 @@ def convert(path, name, server_switch, scenario):
         "approximation": False,
         "switches": [{"name": s} for s in order],
         "links": links,
-        "hosts": [{
-            "name": "server",
-            "role": "server",
-            "interfaces": [
-                {
-                    "ip": f"10.0.{k}.1",
-                    "mac": f"02:00:00:00:{k:02x}:01",
-                    "switch": server_switch,
-                    "capacityMbps": 1000.0,
-                    "delayMs": 0.0,
-                }
-                for k in range(1, SERVER_INTERFACES + 1)
-            ],
-        }],
+        "hosts": [
+            {
+                "name": "server",
+                "role": "server",
+                "interfaces": [
+                    {
+                        "ip": f"10.0.{k}.1",
+                        "mac": f"02:00:00:00:{k:02x}:01",
+                        "switch": server_switch,
+                        "capacityMbps": 1000.0,
+                        "delayMs": 0.0,
+                    }
+                    for k in range(1, SERVER_INTERFACES + 1)
+                ],
+            }
+        ],
         "clientSwitches": [s for s in order if s != server_switch],
     }
     if scenario is not None:

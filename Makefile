@@ -1,0 +1,62 @@
+# mpqoe: the two set-up commands are `make demo` and `make test`; both install what they need.
+SHELL := /bin/bash
+MVN := mvn -B -ntp -Dstyle.color=never
+PY := python3
+JAR := floodlight-module/cli/target/mpqoe.jar
+
+.PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean
+
+## demo: compare every path-selection algorithm on CompuServe (embedded defaults)
+demo: build
+	bin/mpqoe compare --topology compuserve --clients 10 --runs 3 --seed 1
+
+## test: unit and property tests, formatting and lint, descriptor reproducibility
+test: deps
+	$(MVN) install
+	$(MAKE) lint topology-check
+	$(PY) tools/surefire_summary.py floodlight-module
+
+deps: java-deps py-deps
+
+# JDK 17 and Maven come with the machine image; install them from Debian where they do not.
+java-deps:
+	@command -v javac >/dev/null && javac -version 2>&1 | grep -q ' 17' || \
+	  { apt-get update -qq && apt-get install -y -qq openjdk-17-jdk-headless; }
+	@command -v mvn >/dev/null || { apt-get update -qq && apt-get install -y -qq maven; }
+
+py-deps:
+	@$(PY) -m ruff --version >/dev/null 2>&1 || $(PY) -m pip install --quiet --disable-pip-version-check ruff
+
+build: java-deps
+	$(MVN) -q -DskipTests install
+
+lint: py-deps
+	$(MVN) -q spotless:check
+	$(PY) -m ruff check topologies/tools tools
+	$(PY) -m ruff format --check topologies/tools tools
+
+# The committed descriptors must be exactly what their generators make. The Zoo file lives in
+# ../shared (beside the clone in CI); without it that one check is skipped, loudly.
+ZOO_GML := ../shared/data/topology-zoo/Compuserve.gml
+topology-check: build
+	@if [[ -f $(ZOO_GML) ]]; then \
+	  $(PY) topologies/tools/zoo2descriptor.py $(ZOO_GML) --name compuserve --server Columbus \
+	    --scenario topologies/tools/compuserve-scenario.json \
+	    | diff -u topologies/compuserve.json - && echo "compuserve.json: reproducible"; \
+	else echo "compuserve.json: SKIPPED, $(ZOO_GML) not found"; fi
+	java -jar $(JAR) topology jellyfish --seed 1 | diff -u topologies/jellyfish20.json - \
+	  && echo "jellyfish20.json: reproducible"
+
+## bench: JMH per-join times and the GA's optimality gap (about 2.5 min; see docs/perf.md)
+BENCH_JAR := floodlight-module/bench/target/benchmarks.jar
+bench: build
+	java -jar $(BENCH_JAR) GaJoinBenchmark -rf json -rff floodlight-module/bench/target/ga.json
+	java -jar $(BENCH_JAR) ExactJoinBenchmark -rf json -rff floodlight-module/bench/target/exact.json
+	java -cp $(BENCH_JAR) org.mpqoe.bench.OptimalityGap
+
+format:
+	$(MVN) -q spotless:apply
+	$(PY) -m ruff format topologies/tools tools
+
+clean:
+	$(MVN) -q clean
