@@ -92,6 +92,49 @@ final class ScenarioOptions {
       description = "GA generations (default: ${DEFAULT-VALUE}).")
   int generations;
 
+  @Option(
+      names = "--mutation",
+      defaultValue = "0.25",
+      description = "GA per-gene mutation probability (default: ${DEFAULT-VALUE}).")
+  double mutation;
+
+  @Option(
+      names = "--crossover",
+      defaultValue = "0.8",
+      description = "GA two-point crossover probability (default: ${DEFAULT-VALUE}).")
+  double crossover;
+
+  @Option(
+      names = "--elites",
+      defaultValue = "4",
+      description = "GA elitist members n_e (default: ${DEFAULT-VALUE}).")
+  int elites;
+
+  @Option(
+      names = "--tournament",
+      defaultValue = "2",
+      description = "GA tournament size (default: ${DEFAULT-VALUE}).")
+  int tournament;
+
+  @Option(
+      names = "--pd-bw-reuse",
+      defaultValue = "2.0",
+      description = "pd-bw: Mbit/s a shared link must have free (default: ${DEFAULT-VALUE}).")
+  double pdBwReuse;
+
+  @Option(
+      names = "--pd-delay-reuse",
+      defaultValue = "40",
+      description =
+          "pd-delay: ms a shared link's latency must stay below (default: ${DEFAULT-VALUE}).")
+  double pdDelayReuse;
+
+  @Option(
+      names = "--fd-delay-bound",
+      defaultValue = "300",
+      description = "fd-delay: upper bound on path delay, ms (default: ${DEFAULT-VALUE}).")
+  double fdDelayBound;
+
   Topology loadTopology() {
     return TopologyLoader.load(topology);
   }
@@ -101,9 +144,8 @@ final class ScenarioOptions {
   }
 
   SelectionConfig selectionConfig() {
-    SelectionConfig d = SelectionConfig.DEFAULTS;
     return new SelectionConfig(
-        alpha, beta, thrDelay, thrCong, d.pdBwReuseMbps(), d.pdDelayReuseMs(), d.fdDelayBoundMs());
+        alpha, beta, thrDelay, thrCong, pdBwReuse, pdDelayReuse, fdDelayBound);
   }
 
   JoinSimulation.Settings settings() {
@@ -118,6 +160,13 @@ final class ScenarioOptions {
                 .filter(m -> m.gaPopulation() > 0)
                 .map(m -> m.gaPopulation())
                 .orElse(GaConfig.DEFAULTS.population());
-    return GaConfig.DEFAULTS.withPopulation(pop).withGenerations(generations);
+    return new GaConfig(
+        pop,
+        generations,
+        mutation,
+        crossover,
+        elites,
+        tournament,
+        GaConfig.DEFAULTS.initialAttempts());
   }
 }

@@ -72,6 +72,35 @@ class MainTest {
   }
 
   @Test
+  void baselineThresholdsReachTheSelectors() throws Exception {
+    // By default pd-bw lets some client reuse a link; a threshold no link meets forbids reuse.
+    assertTrue(joinsSharingALink("select -t compuserve -c 4 -a pd-bw --format json") > 0);
+    assertEquals(
+        0,
+        joinsSharingALink("select -t compuserve -c 4 -a pd-bw --pd-bw-reuse 1000 --format json"));
+  }
+
+  private static int joinsSharingALink(String args) throws Exception {
+    Run r = run(args.split(" "));
+    assertEquals(0, r.code(), r.err());
+    int sharing = 0;
+    for (JsonNode join : new ObjectMapper().readTree(r.out()).get("joins")) {
+      java.util.Set<String> links = new java.util.HashSet<>();
+      boolean shared = false;
+      for (JsonNode p : join.get("paths")) {
+        JsonNode sw = p.get("switches");
+        for (int i = 0; i + 1 < sw.size(); i++) {
+          String a = sw.get(i).asText();
+          String b = sw.get(i + 1).asText();
+          shared |= !links.add(a.compareTo(b) < 0 ? a + "|" + b : b + "|" + a);
+        }
+      }
+      sharing += shared ? 1 : 0;
+    }
+    return sharing;
+  }
+
+  @Test
   void sameSeedSameOutput() {
     String[] args = {
       "select", "-t", "custom12", "-c", "4", "-a", "ga", "-s", "9", "--format", "json"
@@ -96,6 +125,9 @@ class MainTest {
         "bad weights|select --topology compuserve --alpha 0 --beta 0|mpqoe: alpha and beta must be >= 0 and not both 0",
         "bad runs|compare --topology compuserve --runs 0|mpqoe: --runs must be at least 1",
         "no link model|scenario --topology qomra-dc|mpqoe: qomra-dc has no link model of the GA paper",
+        "bad mutation|select --topology compuserve --mutation 1.5|mpqoe: GA probabilities must be in [0, 1]",
+        "too many elites|select --topology custom12 --elites 28|mpqoe: GA elites must be in [0, population)",
+        "bad fd bound|select --topology compuserve --fd-delay-bound 0|mpqoe: the fd-delay bound must be positive",
       })
   void badArgumentsGiveOneLineAndExitCodeTwo(String why, String args, String message) {
     Run r = run(args == null ? new String[0] : args.split(" "));
