@@ -1,0 +1,86 @@
+package org.mpqoe.core.control;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.mpqoe.core.path.LinkState;
+import org.mpqoe.core.topology.Link;
+import org.mpqoe.core.topology.Topology;
+
+/**
+ * Live link state for the selectors: capacity from the descriptor (veth port speeds mean nothing),
+ * load from periodic port statistics, delay from the descriptor or a latency measurement (LLDP in
+ * Floodlight). A link's load is the busier of its two directions, each measured as the
+ * transmitted-bytes rate of the port that sends into the link. Thread-safe.
+ */
+public final class LinkStateTracker {
+  private record PortKey(long dpid, int port) {}
+
+  private record Sample(long txBytes, long nanos) {}
+
+  private final Topology topology;
+  private final Map<PortKey, Integer> linkOfPort = new HashMap<>();
+  private final Map<PortKey, Sample> last = new HashMap<>();
+  private final Map<PortKey, Double> rateMbps = new HashMap<>();
+  private final double[] capacity;
+  private final double[] delay;
+
+  public LinkStateTracker(Topology topology) {
+    this.topology = topology;
+    int n = topology.links().size();
+    capacity = new double[n];
+    delay = new double[n];
+    for (Link l : topology.links()) {
+      capacity[l.index()] = l.capacityMbps();
+      delay[l.index()] = l.delayMs();
+      linkOfPort.put(new PortKey(l.a().dpid(), l.portA()), l.index());
+      linkOfPort.put(new PortKey(l.b().dpid(), l.portB()), l.index());
+    }
+  }
+
+  /** The link behind a switch port, or -1 for host ports and unknown ports. */
+  public synchronized int linkAt(long dpid, int port) {
+    return linkOfPort.getOrDefault(new PortKey(dpid, port), -1);
+  }
+
+  /**
+   * One port-statistics sample. Counters that go backwards (a switch restarted) restart the
+   * measurement instead of producing a negative rate.
+   */
+  public synchronized void portStats(long dpid, int port, long txBytes, long nanoTime) {
+    PortKey key = new PortKey(dpid, port);
+    if (!linkOfPort.containsKey(key)) {
+      return;
+    }
+    Sample prev = last.put(key, new Sample(txBytes, nanoTime));
+    if (prev != null && nanoTime > prev.nanos() && txBytes >= prev.txBytes()) {
+      double seconds = (nanoTime - prev.nanos()) / 1e9;
+      rateMbps.put(key, (txBytes - prev.txBytes()) * 8 / 1e6 / seconds);
+    }
+  }
+
+  /** A measured one-way latency (ms) for a link, replacing the descriptor's. */
+  public synchronized void latency(int link, double ms) {
+    if (!(ms >= 0)) {
+      throw new IllegalArgumentException("latency must be >= 0");
+    }
+    delay[link] = ms;
+  }
+
+  /** Current load of a link in Mbit/s. */
+  public synchronized double loadMbps(int link) {
+    Link l = topology.links().get(link);
+    return Math.max(
+        rateMbps.getOrDefault(new PortKey(l.a().dpid(), l.portA()), 0.0),
+        rateMbps.getOrDefault(new PortKey(l.b().dpid(), l.portB()), 0.0));
+  }
+
+  /** A snapshot for the selectors. */
+  public synchronized LinkState snapshot() {
+    int n = capacity.length;
+    double[] load = new double[n];
+    for (int l = 0; l < n; l++) {
+      load[l] = loadMbps(l);
+    }
+    return new LinkState(capacity, load, delay);
+  }
+}

@@ -1,0 +1,114 @@
+package org.mpqoe.core.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.mpqoe.core.packet.Addresses;
+import org.mpqoe.core.packet.Frame;
+import org.mpqoe.core.topology.TopologyException;
+
+class MptcpControlPlaneTest {
+  private final MptcpControlPlane cp =
+      new MptcpControlPlane(MptcpRouterTest.TOPO, ControlConfig.defaults().withAlgorithm("exact"));
+
+  static byte[] arpRequest(long senderMac, int senderIp, int targetIp) {
+    ByteBuffer b = ByteBuffer.allocate(42);
+    b.put(new byte[] {-1, -1, -1, -1, -1, -1});
+    b.put(mac(senderMac)).putShort((short) 0x0806);
+    b.putShort((short) 1).putShort((short) 0x0800).put((byte) 6).put((byte) 4).putShort((short) 1);
+    b.put(mac(senderMac)).putInt(senderIp).put(new byte[6]).putInt(targetIp);
+    return b.array();
+  }
+
+  static byte[] ipv4Udp(int src, int dst) {
+    ByteBuffer b = ByteBuffer.allocate(14 + 28);
+    b.put(new byte[6]).put(new byte[6]).putShort((short) 0x0800);
+    b.put((byte) 0x45).put((byte) 0).putShort((short) 28).putInt(0);
+    b.put((byte) 64).put((byte) 17).putShort((short) 0).putInt(src).putInt(dst);
+    b.putLong(0);
+    return b.array();
+  }
+
+  private static byte[] mac(long m) {
+    byte[] out = new byte[6];
+    for (int i = 0; i < 6; i++) {
+      out[i] = (byte) (m >>> (40 - 8 * i));
+    }
+    return out;
+  }
+
+  @Test
+  void switchesGetATableMissAndDeliveryToTheirHosts() {
+    List<FlowRule> d = cp.switchConnected(4);
+    assertTrue(
+        d.contains(
+            new FlowRule(
+                4,
+                0,
+                0,
+                new FlowMatch.All(),
+                List.of(new FlowAction.ToController()),
+                0,
+                Cookies.of(Cookies.TABLE_MISS),
+                false)));
+    assertTrue(
+        d.contains(
+            new FlowRule(
+                4,
+                0,
+                10000,
+                new FlowMatch.Ipv4Destination(MptcpRouterTest.SRV),
+                List.of(new FlowAction.Output(4)),
+                0,
+                Cookies.of(Cookies.DELIVERY),
+                false)));
+    assertEquals(2, d.size(), "no label rules without segment routing");
+    TopologyException e = assertThrows(TopologyException.class, () -> cp.switchConnected(99));
+    assertEquals("switch 0000000000000063 is not in topology tri", e.getMessage());
+  }
+
+  @Test
+  void arpRequestsForKnownAddressesAreAnsweredFromTheTopology() {
+    long clientMac = Addresses.parseMac("02:00:00:00:01:0b");
+    Reaction r = cp.packetIn(1, 4, arpRequest(clientMac, MptcpRouterTest.CL1, MptcpRouterTest.SRV));
+    assertEquals(Reaction.Kind.ARP, r.kind());
+    var out = r.plan().packetOut();
+    assertEquals(List.of(new FlowAction.Output(4)), out.actions());
+    Frame reply = Frame.parse(out.frame());
+    assertEquals(Addresses.parseMac("02:00:00:00:01:01"), reply.arp().senderMac());
+    assertEquals(MptcpRouterTest.SRV, reply.arp().senderIp());
+    assertEquals(clientMac, reply.ethernet().dst());
+    Reaction unknown =
+        cp.packetIn(
+            1, 4, arpRequest(clientMac, MptcpRouterTest.CL1, Addresses.parseIpv4("10.9.9.9")));
+    assertEquals(Reaction.Kind.DROPPED, unknown.kind());
+  }
+
+  @Test
+  void plainIpv4FollowsTheShortestPath() {
+    Reaction r = cp.packetIn(1, 4, ipv4Udp(MptcpRouterTest.CL1, MptcpRouterTest.SRV));
+    assertEquals(Reaction.Kind.PLAIN, r.kind());
+    // a-b-d: rules on b (to d, port 2 of b) and a (to b, port 1 of a); d has its delivery rule.
+    assertEquals(List.of(2L, 1L), r.plan().installs().stream().map(FlowRule::dpid).toList());
+    assertEquals(List.of(new FlowAction.Output(1)), r.plan().installs().get(1).actions());
+    assertEquals(
+        List.of(new FlowAction.Output(FlowAction.PORT_TABLE)), r.plan().packetOut().actions());
+    assertEquals(Reaction.Kind.IGNORED, cp.mptcpPacketIn(1, 4, ipv4Udp(1, 2)).kind());
+  }
+
+  @Test
+  void portsOfLinksDriveLinkStateHostPortsDoNot() {
+    assertTrue(cp.portStatus(1, 4, false).isEmpty(), "port 4 of a is a host port");
+    cp.portStatus(1, 1, false);
+    var topo = cp.rest().handle("GET", "/mpqoe/topology", null);
+    assertEquals(200, topo.status());
+    assertTrue(
+        topo.json()
+            .contains("\"index\":0,\"a\":\"a\",\"portA\":1,\"b\":\"b\",\"portB\":1,\"up\":false"),
+        topo.json());
+  }
+}
