@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
       TopologyCommand.ListTopologies.class,
       TopologyCommand.Show.class,
       TopologyCommand.Validate.class,
-      TopologyCommand.Jellyfish.class
+      TopologyCommand.Jellyfish.class,
+      TopologyCommand.WithClients.class
     })
 final class TopologyCommand implements Runnable {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -165,15 +166,67 @@ final class TopologyCommand implements Runnable {
               name, seed, switches, degree, JellyfishGenerator.paperScenario());
       String text = TopologyLoader.write(d);
       TopologyLoader.parse(text, "generated " + name);
-      if (out == null) {
-        spec.commandLine().getOut().print(text);
-        spec.commandLine().getOut().flush();
-      } else {
-        Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".jellyfish", ".tmp");
-        Files.writeString(tmp, text);
-        Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      }
+      writeOut(text, out, spec);
       return 0;
     }
+  }
+
+  @Command(
+      name = "with-clients",
+      description =
+          "Write a descriptor with a scenario's generated clients as hosts (for Mininet and the"
+              + " controller).")
+  static final class WithClients implements Callable<Integer> {
+    @Parameters(paramLabel = "NAME|FILE")
+    String topology;
+
+    @Option(
+        names = {"-c", "--clients"},
+        defaultValue = "2",
+        description = "Clients (default: ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(
+        names = {"-n", "--interfaces"},
+        defaultValue = "3",
+        description = "Interfaces each (default: ${DEFAULT-VALUE}).")
+    int interfaces;
+
+    @Option(
+        names = {"-s", "--seed"},
+        defaultValue = "1",
+        description = "Placement seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(
+        names = {"-o", "--out"},
+        description = "Write here (atomically) instead of stdout.")
+    Path out;
+
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+      Descriptor d =
+          org.mpqoe.core.scenario.ScenarioGenerator.withClients(
+              TopologyLoader.load(topology), clients, interfaces, seed);
+      String text = TopologyLoader.write(d);
+      TopologyLoader.parse(text, "generated " + d.name());
+      writeOut(text, out, spec);
+      return 0;
+    }
+  }
+
+  /** Prints {@code text}, or writes it to {@code out} through a temporary file and a rename. */
+  static void writeOut(String text, Path out, picocli.CommandLine.Model.CommandSpec spec)
+      throws IOException {
+    if (out == null) {
+      spec.commandLine().getOut().print(text);
+      spec.commandLine().getOut().flush();
+      return;
+    }
+    Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".descriptor", ".tmp");
+    Files.writeString(tmp, text);
+    Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 }

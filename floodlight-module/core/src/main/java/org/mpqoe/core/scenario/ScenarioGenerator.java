@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.mpqoe.core.path.LinkState;
+import org.mpqoe.core.topology.Descriptor;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.HostInterface;
 import org.mpqoe.core.topology.LinkModel;
@@ -116,7 +117,7 @@ public final class ScenarioGenerator {
         ifaces.add(
             new HostInterface(
                 "10.0." + i + "." + (k + 10),
-                String.format("02:00:00:00:%02x:%02x", i, k),
+                String.format("02:00:00:00:%02x:%02x", i, k + 10),
                 at,
                 0,
                 Double.NaN,
@@ -126,6 +127,41 @@ public final class ScenarioGenerator {
       hosts.add(new Host("c" + k, Host.Role.CLIENT, ifaces));
     }
     return hosts;
+  }
+
+  /**
+   * The topology's descriptor with the scenario's generated clients written in as hosts, so that
+   * Mininet and the controller read one file with the same clients (same placement and addresses as
+   * {@link #generate} draws for that seed).
+   */
+  public static Descriptor withClients(Topology topology, int clients, int interfaces, long seed) {
+    // AUTO, as every command's default: link draws come first from the same generator, so the
+    // placement matches the default scenario of this seed only when drawn the same way.
+    Scenario s = generate(topology, clients, interfaces, seed, LinkSource.AUTO);
+    Descriptor d = topology.descriptor();
+    List<Descriptor.HostJson> hosts = new ArrayList<>(d.hosts() == null ? List.of() : d.hosts());
+    for (Scenario.Client c : s.clients()) {
+      if (topology.clients().contains(c.host())) {
+        continue;
+      }
+      List<Descriptor.InterfaceJson> ifaces = new ArrayList<>();
+      for (HostInterface f : c.host().interfaces()) {
+        ifaces.add(
+            new Descriptor.InterfaceJson(f.ip(), f.mac(), f.attachment().name(), null, null, null));
+      }
+      hosts.add(new Descriptor.HostJson(c.host().name(), "client", ifaces));
+    }
+    return new Descriptor(
+        d.schema(),
+        d.name() + "-" + clients + "c",
+        d.description() + " With " + clients + " generated clients (seed " + seed + ").",
+        d.approximation(),
+        d.switches(),
+        d.links(),
+        hosts,
+        d.clientSwitches(),
+        d.generator(),
+        d.scenario());
   }
 
   /** Mean and sample standard deviation. */

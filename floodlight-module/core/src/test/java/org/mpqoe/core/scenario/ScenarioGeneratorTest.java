@@ -26,6 +26,8 @@ class ScenarioGeneratorTest {
       assertEquals("c" + (k + 1), c.host().name());
       assertEquals(3, c.host().interfaces().size());
       assertEquals("10.0.2." + (k + 11), c.host().interfaces().get(1).ip());
+      assertEquals(
+          String.format("02:00:00:00:02:%02x", k + 11), c.host().interfaces().get(1).mac());
       assertTrue(compuserve.clientSwitches().contains(c.host().firstHop()));
       assertEquals("server", c.server().name());
     }
@@ -68,6 +70,26 @@ class ScenarioGeneratorTest {
             TopologyException.class,
             () -> ScenarioGenerator.generate(dc, 9, 3, 1, ScenarioGenerator.LinkSource.AUTO));
     assertEquals("qomra-dc lists 8 clients; 9 requested", e.getMessage());
+  }
+
+  @Test
+  void generatedClientsCanBeWrittenIntoADescriptor() {
+    var d = ScenarioGenerator.withClients(compuserve, 2, 3, 7);
+    Topology t = TopologyLoader.parse(TopologyLoader.write(d), "with-clients");
+    assertEquals("compuserve-2c", t.name());
+    assertEquals(2, t.clients().size());
+    Scenario s = ScenarioGenerator.generate(compuserve, 2, 3, 7, ScenarioGenerator.LinkSource.AUTO);
+    for (int k = 0; k < 2; k++) {
+      Host written = t.clients().get(k);
+      Host drawn = s.clients().get(k).host();
+      assertEquals(drawn.name(), written.name());
+      assertEquals(drawn.firstHop().name(), written.firstHop().name());
+      assertEquals(drawn.interfaces().get(2).ip(), written.interfaces().get(2).ip());
+    }
+    // Server ports are unchanged: hosts come after links, clients after the server.
+    assertEquals(
+        compuserve.servers().get(0).interfaces().get(0).port(),
+        t.servers().get(0).interfaces().get(0).port());
   }
 
   @Test
