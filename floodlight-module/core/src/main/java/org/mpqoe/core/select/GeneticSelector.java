@@ -64,18 +64,7 @@ public final class GeneticSelector implements PathSelector {
             new SplittableRandom(problem.seed()),
             random -> {
               Engine<IntegerGene, Double> engine =
-                  Engine.builder(g -> fitness(problem, g), factory)
-                      .populationSize(config.population())
-                      .selector(
-                          new EliteSelector<IntegerGene, Double>(
-                              config.elites(),
-                              new TournamentSelector<IntegerGene, Double>(config.tournamentSize())))
-                      .offspringSelector(new TournamentSelector<>(config.tournamentSize()))
-                      .alterers(
-                          new MultiPointCrossover<>(config.crossoverProbability(), 2),
-                          new Mutator<>(config.mutationProbability()))
-                      .executor(Runnable::run)
-                      .build();
+                  engine(g -> fitness(problem, g), factory, config);
               ISeq<Genotype<IntegerGene>> initial = initialPopulation(problem, factory);
               Genotype<IntegerGene> winner =
                   engine.stream(EvolutionInit.of(initial, 1))
@@ -84,6 +73,28 @@ public final class GeneticSelector implements PathSelector {
               return decode(winner.chromosome());
             });
     return problem.selectionOf(name(), best);
+  }
+
+  /**
+   * The paper's engine: tournament selection with n_e elites kept, two-point crossover (within a
+   * chromosome), per-gene mutation, evaluation on the calling thread (for reproducibility).
+   */
+  static Engine<IntegerGene, Double> engine(
+      java.util.function.Function<Genotype<IntegerGene>, Double> fitness,
+      Factory<Genotype<IntegerGene>> factory,
+      GaConfig config) {
+    return Engine.builder(fitness, factory)
+        .populationSize(config.population())
+        .selector(
+            new EliteSelector<IntegerGene, Double>(
+                config.elites(),
+                new TournamentSelector<IntegerGene, Double>(config.tournamentSize())))
+        .offspringSelector(new TournamentSelector<>(config.tournamentSize()))
+        .alterers(
+            new MultiPointCrossover<>(config.crossoverProbability(), 2),
+            new Mutator<>(config.mutationProbability()))
+        .executor(Runnable::run)
+        .build();
   }
 
   /**

@@ -1,13 +1,8 @@
 package org.mpqoe.core.select;
 
-import io.jenetics.EliteSelector;
 import io.jenetics.Genotype;
 import io.jenetics.IntegerChromosome;
 import io.jenetics.IntegerGene;
-import io.jenetics.MultiPointCrossover;
-import io.jenetics.Mutator;
-import io.jenetics.TournamentSelector;
-import io.jenetics.engine.Engine;
 import io.jenetics.engine.EvolutionResult;
 import io.jenetics.util.RandomRegistry;
 import java.util.ArrayList;
@@ -51,19 +46,7 @@ public final class JointGeneticSelector {
         RandomRegistry.with(
             new SplittableRandom(seed),
             random ->
-                Engine.builder(joint::fitness, template)
-                    .populationSize(config.population())
-                    .selector(
-                        new EliteSelector<IntegerGene, Double>(
-                            config.elites(),
-                            new TournamentSelector<IntegerGene, Double>(config.tournamentSize())))
-                    .offspringSelector(new TournamentSelector<>(config.tournamentSize()))
-                    .alterers(
-                        new MultiPointCrossover<>(config.crossoverProbability(), 2),
-                        new Mutator<>(config.mutationProbability()))
-                    .executor(Runnable::run)
-                    .build()
-                    .stream()
+                GeneticSelector.engine(joint::fitness, template, config).stream()
                     .limit(config.generations())
                     .collect(EvolutionResult.toBestGenotype()));
     List<Selection> result = new ArrayList<>();

@@ -1,11 +1,6 @@
 package org.mpqoe.core.select;
 
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
-import java.util.stream.IntStream;
-import org.mpqoe.core.path.LinkState;
-import org.mpqoe.core.path.Path;
 
 /**
  * Partially disjoint paths by available bandwidth ({@code pd-bw}), after Jiang et al., scMPTCP: SDN
@@ -30,44 +25,13 @@ public final class PartiallyDisjointBandwidthSelector implements PathSelector {
     if (problem.size() == 0) {
       return Selection.none(name(), problem.client());
     }
-    int[] order =
-        IntStream.range(0, problem.size())
-            .boxed()
-            .sorted(
-                Comparator.<Integer>comparingDouble(i -> -problem.availableMbps(i))
-                    .thenComparingDouble(problem::delayMs)
-                    .thenComparingInt(i -> i))
-            .mapToInt(Integer::intValue)
-            .toArray();
-    LinkState state = problem.state();
-    double reuse = problem.config().pdBwReuseMbps();
-    List<Integer> accepted = new ArrayList<>();
-    for (int c : order) {
-      if (accepted.size() >= problem.maxPaths()) {
-        break;
-      }
-      Path p = problem.candidates().get(c);
-      boolean ok = true;
-      for (int a : accepted) {
-        Path q = problem.candidates().get(a);
-        if (p.equals(q)) {
-          ok = false;
-          break;
-        }
-        for (int link : p.sharedLinks(q)) {
-          if (!(state.availableMbps(link) > reuse)) {
-            ok = false;
-            break;
-          }
-        }
-        if (!ok) {
-          break;
-        }
-      }
-      if (ok) {
-        accepted.add(c);
-      }
-    }
-    return problem.selectionOf(name(), accepted.stream().mapToInt(Integer::intValue).toArray());
+    int[] chosen =
+        PartiallyDisjoint.greedy(
+            problem,
+            Comparator.<Integer>comparingDouble(i -> -problem.availableMbps(i))
+                .thenComparingDouble(problem::delayMs)
+                .thenComparingInt(i -> i),
+            link -> problem.state().availableMbps(link) > problem.config().pdBwReuseMbps());
+    return problem.selectionOf(name(), chosen);
   }
 }
