@@ -12,6 +12,7 @@ demo: build
 
 ## test: unit and property tests, formatting and lint, descriptor reproducibility
 test: deps
+	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
 	$(MAKE) lint topology-check
 	$(PY) tools/surefire_summary.py floodlight-module
