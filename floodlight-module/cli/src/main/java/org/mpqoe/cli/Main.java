@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       CompareCommand.class,
       ScenarioCommand.class,
       TopologyCommand.class,
+      ControllerCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -1,0 +1,228 @@
+package org.mpqoe.openflow;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.mpqoe.core.control.FlowPlan;
+import org.mpqoe.core.control.MptcpControlPlane;
+import org.mpqoe.core.topology.SwitchNode;
+import org.projectfloodlight.openflow.protocol.OFMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The standalone OpenFlow 1.3 controller: a Netty server that switches (Open vSwitch, Mininet)
+ * connect to, translating their events into calls of {@link MptcpControlPlane} and its plans into
+ * flow mods, barriers and packet-outs. One event loop group serves the listening socket and every
+ * switch connection; the control plane is thread-safe and is called from whichever loop thread owns
+ * the connection.
+ */
+public final class StandaloneController implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(StandaloneController.class);
+
+  /**
+   * Where to listen and how often to poll port statistics.
+   *
+   * @param bindAddress address of the OpenFlow listener (Mininet connects to 127.0.0.1)
+   * @param port TCP port, 0 for an ephemeral one (see {@link #address()})
+   * @param statsInterval port statistics period
+   */
+  public record Settings(String bindAddress, int port, Duration statsInterval) {
+    public Settings {
+      Objects.requireNonNull(bindAddress, "bindAddress");
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("OpenFlow port must be 0..65535, got " + port);
+      }
+      if (statsInterval.isNegative() || statsInterval.isZero()) {
+        throw new IllegalArgumentException("statistics interval must be positive");
+      }
+    }
+  }
+
+  private final MptcpControlPlane plane;
+  private final Settings settings;
+  private final Consumer<String> events;
+  private final OfTranslator translator = new OfTranslator();
+  private final Map<Long, SwitchConnection> switches = new ConcurrentHashMap<>();
+  private EventLoopGroup group;
+  private Channel server;
+
+  /**
+   * @param events receives one human-readable line per event (connections, switches, packet-in
+   *     decisions, port changes); called from loop threads
+   */
+  public StandaloneController(MptcpControlPlane plane, Settings settings, Consumer<String> events) {
+    this.plane = Objects.requireNonNull(plane);
+    this.settings = Objects.requireNonNull(settings);
+    this.events = Objects.requireNonNull(events);
+  }
+
+  /** Binds the listener; returns the bound address. */
+  public synchronized InetSocketAddress start() throws InterruptedException {
+    if (server != null) {
+      throw new IllegalStateException("already started");
+    }
+    group = new NioEventLoopGroup();
+    try {
+      server =
+          new ServerBootstrap()
+              .group(group)
+              .channel(NioServerSocketChannel.class)
+              .option(ChannelOption.SO_REUSEADDR, true)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                      OfCodec.install(ch.pipeline());
+                      ch.pipeline()
+                          .addLast("mpqoe", new SwitchConnection(StandaloneController.this));
+                    }
+                  })
+              .bind(settings.bindAddress(), settings.port())
+              .sync()
+              .channel();
+    } catch (RuntimeException | InterruptedException e) {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      group = null;
+      throw e;
+    }
+    return address();
+  }
+
+  /** The listening address (after {@link #start()}). */
+  public InetSocketAddress address() {
+    return (InetSocketAddress) server.localAddress();
+  }
+
+  /** DPIDs of the switches that finished the handshake and are in the topology. */
+  public Set<Long> connectedSwitches() {
+    return new TreeSet<>(switches.keySet());
+  }
+
+  @Override
+  public synchronized void close() {
+    if (server != null) {
+      server.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+      server = null;
+    }
+    for (SwitchConnection c : switches.values()) {
+      c.channel().close();
+    }
+    if (group != null) {
+      group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+      group = null;
+    }
+  }
+
+  MptcpControlPlane plane() {
+    return plane;
+  }
+
+  Settings settings() {
+    return settings;
+  }
+
+  OfTranslator translator() {
+    return translator;
+  }
+
+  void event(String line) {
+    try {
+      events.accept(line);
+    } catch (RuntimeException e) {
+      LOG.warn("event listener failed on '{}'", line, e);
+    }
+  }
+
+  /** "p1" for a switch of the topology, else the dpid in hex. */
+  String name(long dpid) {
+    return plane.topology().switchWithDpid(dpid).map(SwitchNode::name).orElse(hex(dpid));
+  }
+
+  static String hex(long dpid) {
+    return String.format("%016x", dpid);
+  }
+
+  void register(long dpid, SwitchConnection c) {
+    SwitchConnection old = switches.put(dpid, c);
+    if (old != null && old != c) {
+      LOG.warn("switch {} connected again; closing its previous connection", name(dpid));
+      old.channel().close();
+    }
+  }
+
+  void unregister(long dpid, SwitchConnection c) {
+    switches.remove(dpid, c);
+  }
+
+  /**
+   * Applies a plan: per switch its removals, installs and modifications, then a barrier on each
+   * switch touched; the packet-out goes out once every barrier was answered (or its switch went
+   * away). Never blocks: completion is counted down by the barrier replies.
+   */
+  void apply(FlowPlan plan) {
+    if (plan == null || plan.isEmpty()) {
+      return;
+    }
+    Map<Long, List<OFMessage>> mods = translator.flowMods(plan, switches.keySet());
+    List<SwitchConnection> touched = new ArrayList<>();
+    for (Map.Entry<Long, List<OFMessage>> e : mods.entrySet()) {
+      SwitchConnection c = switches.get(e.getKey());
+      if (c == null) {
+        LOG.warn(
+            "switch {} is not connected: {} flow mod(s) not sent",
+            name(e.getKey()),
+            e.getValue().size());
+        continue;
+      }
+      c.send(e.getValue());
+      touched.add(c);
+    }
+    FlowPlan.PacketOut po = plan.packetOut();
+    Runnable packetOut = po == null ? () -> {} : () -> sendPacketOut(po);
+    if (touched.isEmpty()) {
+      packetOut.run();
+      return;
+    }
+    AtomicInteger pending = new AtomicInteger(touched.size());
+    for (SwitchConnection c : touched) {
+      c.barrier(
+          () -> {
+            if (pending.decrementAndGet() == 0) {
+              packetOut.run();
+            }
+          });
+    }
+  }
+
+  private void sendPacketOut(FlowPlan.PacketOut po) {
+    SwitchConnection c = switches.get(po.dpid());
+    if (c == null) {
+      LOG.warn("switch {} is not connected: packet-out dropped", name(po.dpid()));
+      return;
+    }
+    try {
+      c.send(List.of(translator.packetOut(po)));
+    } catch (RuntimeException e) {
+      LOG.warn("cannot build the packet-out for switch {}: {}", name(po.dpid()), e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,412 @@
+package org.mpqoe.openflow;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.mpqoe.core.control.FlowRule;
+import org.mpqoe.core.control.MptcpControlPlane;
+import org.mpqoe.core.control.Reaction;
+import org.mpqoe.core.topology.TopologyException;
+import org.projectfloodlight.openflow.protocol.OFBarrierReply;
+import org.projectfloodlight.openflow.protocol.OFEchoRequest;
+import org.projectfloodlight.openflow.protocol.OFErrorMsg;
+import org.projectfloodlight.openflow.protocol.OFFactory;
+import org.projectfloodlight.openflow.protocol.OFFeaturesReply;
+import org.projectfloodlight.openflow.protocol.OFFlowRemoved;
+import org.projectfloodlight.openflow.protocol.OFHello;
+import org.projectfloodlight.openflow.protocol.OFHelloElem;
+import org.projectfloodlight.openflow.protocol.OFHelloElemVersionbitmap;
+import org.projectfloodlight.openflow.protocol.OFMessage;
+import org.projectfloodlight.openflow.protocol.OFPacketIn;
+import org.projectfloodlight.openflow.protocol.OFPortConfig;
+import org.projectfloodlight.openflow.protocol.OFPortDesc;
+import org.projectfloodlight.openflow.protocol.OFPortReason;
+import org.projectfloodlight.openflow.protocol.OFPortState;
+import org.projectfloodlight.openflow.protocol.OFPortStatsEntry;
+import org.projectfloodlight.openflow.protocol.OFPortStatsReply;
+import org.projectfloodlight.openflow.protocol.OFPortStatus;
+import org.projectfloodlight.openflow.protocol.OFVersion;
+import org.projectfloodlight.openflow.protocol.errormsg.OFBadActionErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFBadInstructionErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFBadMatchErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFBadRequestErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFFlowModFailedErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFGroupModFailedErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFHelloFailedErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFMeterModFailedErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFPortModFailedErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFQueueOpFailedErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFRoleRequestFailedErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFSwitchConfigFailedErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFTableFeaturesFailedErrorMsg;
+import org.projectfloodlight.openflow.protocol.errormsg.OFTableModFailedErrorMsg;
+import org.projectfloodlight.openflow.protocol.match.MatchField;
+import org.projectfloodlight.openflow.types.OFPort;
+import org.projectfloodlight.openflow.types.U32;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One switch connection: the OpenFlow 1.3 handshake (HELLO, FEATURES, SET_CONFIG, clearing the
+ * tables, the proactive rules, a barrier), echo, and the events of a running switch. Its methods
+ * run on the connection's event loop; {@link #send} and {@link #barrier} may be called from any
+ * thread.
+ */
+final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> {
+  private static final Logger LOG = LoggerFactory.getLogger(SwitchConnection.class);
+
+  /** OpenFlow 1.3's wire version, its bit in a HELLO version bitmap. */
+  private static final int OF13 = OFVersion.OF_13.getWireVersion();
+
+  private final StandaloneController controller;
+  private final OFFactory factory;
+  private final AtomicLong xids = new AtomicLong(1);
+  private final Map<Long, Runnable> barriers = new ConcurrentHashMap<>();
+  private final Set<String> loggedOnce = ConcurrentHashMap.newKeySet();
+  private final Map<Integer, Boolean> portUp = new ConcurrentHashMap<>();
+  private volatile Channel channel;
+  private volatile long dpid = -1;
+  private volatile boolean known;
+  private ScheduledFuture<?> stats;
+
+  SwitchConnection(StandaloneController controller) {
+    this.controller = controller;
+    this.factory = controller.translator().factory();
+  }
+
+  Channel channel() {
+    return channel;
+  }
+
+  private String who() {
+    return dpid == -1 ? String.valueOf(channel.remoteAddress()) : controller.name(dpid);
+  }
+
+  /** Writes messages in order, each with a fresh xid, and flushes once. */
+  void send(List<? extends OFMessage> messages) {
+    Channel ch = channel;
+    for (OFMessage m : messages) {
+      ch.write(OfTranslator.withXid(m, xids.getAndIncrement()));
+    }
+    ch.flush();
+  }
+
+  private void send(OFMessage m) {
+    channel.writeAndFlush(OfTranslator.withXid(m, xids.getAndIncrement()));
+  }
+
+  /**
+   * Sends a barrier request; {@code done} runs when its reply arrives, or when the connection
+   * closes first.
+   */
+  void barrier(Runnable done) {
+    long xid = xids.getAndIncrement();
+    barriers.put(xid, done);
+    channel.writeAndFlush(factory.buildBarrierRequest().setXid(xid).build());
+    if (!channel.isActive() && barriers.remove(xid) != null) {
+      done.run();
+    }
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    channel = ctx.channel();
+    controller.event("connection from " + channel.remoteAddress());
+    List<OFHelloElem> elements =
+        List.of(
+            factory.buildHelloElemVersionbitmap().setBitmaps(List.of(U32.of(1 << OF13))).build());
+    send(factory.buildHello().setElements(elements).build());
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (stats != null) {
+      stats.cancel(false);
+    }
+    if (known) {
+      controller.unregister(dpid, this);
+    }
+    controller.event(
+        (dpid == -1 ? "connection " + channel.remoteAddress() : "switch " + who())
+            + " disconnected");
+    // Plans waiting for this switch's barrier go on without it.
+    for (Long xid : new ArrayList<>(barriers.keySet())) {
+      Runnable r = barriers.remove(xid);
+      if (r != null) {
+        r.run();
+      }
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.warn("connection {}: {}; closing", who(), cause.toString());
+    ctx.close();
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, OFMessage m) {
+    try {
+      switch (m.getType()) {
+        case HELLO -> hello((OFHello) m);
+        case ECHO_REQUEST ->
+            send(
+                factory
+                    .buildEchoReply()
+                    .setXid(m.getXid())
+                    .setData(((OFEchoRequest) m).getData())
+                    .build(),
+                m.getXid());
+        case ECHO_REPLY -> {}
+        case FEATURES_REPLY -> features((OFFeaturesReply) m);
+        case BARRIER_REPLY -> barrierReply((OFBarrierReply) m);
+        case PACKET_IN -> packetIn((OFPacketIn) m);
+        case PORT_STATUS -> portStatus((OFPortStatus) m);
+        case FLOW_REMOVED -> flowRemoved((OFFlowRemoved) m);
+        case STATS_REPLY -> {
+          if (m instanceof OFPortStatsReply r) {
+            portStats(r);
+          }
+        }
+        case ERROR -> LOG.warn("switch {}: {}", who(), describe((OFErrorMsg) m));
+        default -> LOG.debug("switch {}: ignoring {}", who(), m.getType());
+      }
+    } catch (RuntimeException e) {
+      LOG.error("switch {}: failed to handle {}", who(), m.getType(), e);
+    }
+  }
+
+  /** Sends with a given xid (replies carry the request's). */
+  private void send(OFMessage m, long xid) {
+    channel.writeAndFlush(OfTranslator.withXid(m, xid));
+  }
+
+  private void hello(OFHello h) {
+    if (!speaks13(h)) {
+      LOG.error(
+          "{} does not speak OpenFlow 1.3 (its HELLO is version {}): closing; configure the bridge"
+              + " with protocols=OpenFlow13",
+          who(),
+          h.getVersion());
+      controller.event("connection " + channel.remoteAddress() + " refused: no OpenFlow 1.3");
+      OFHelloFailedErrorMsg err =
+          factory
+              .errorMsgs()
+              .buildHelloFailedErrorMsg()
+              .setCode(org.projectfloodlight.openflow.protocol.OFHelloFailedCode.INCOMPATIBLE)
+              .build();
+      channel.writeAndFlush(err).addListener(f -> channel.close());
+      return;
+    }
+    send(factory.featuresRequest());
+  }
+
+  /**
+   * Negotiation (OpenFlow 1.3.x section 6.3.1): with version bitmaps on both sides the highest
+   * common version, else the smaller of the two HELLO versions; we offer only 1.3.
+   */
+  static boolean speaks13(OFHello h) {
+    if (h.getVersion().getWireVersion() < OF13) {
+      return false;
+    }
+    for (OFHelloElem e : h.getElements()) {
+      if (e instanceof OFHelloElemVersionbitmap b && !b.getBitmaps().isEmpty()) {
+        return (b.getBitmaps().get(0).getValue() & (1L << OF13)) != 0;
+      }
+    }
+    return true;
+  }
+
+  private void features(OFFeaturesReply f) {
+    if (dpid != -1) {
+      return;
+    }
+    dpid = f.getDatapathId().getLong();
+    MptcpControlPlane plane = controller.plane();
+    List<FlowRule> rules;
+    try {
+      rules = plane.switchConnected(dpid);
+    } catch (TopologyException e) {
+      LOG.error(
+          "switch {} at {} is not in topology {}: connection kept, no rules installed",
+          StandaloneController.hex(dpid),
+          channel.remoteAddress(),
+          plane.topology().name());
+      controller.event(
+          "switch "
+              + StandaloneController.hex(dpid)
+              + " is not in topology "
+              + plane.topology().name()
+              + ": no rules installed");
+      return;
+    }
+    known = true;
+    controller.register(dpid, this);
+    List<OFMessage> setup = new ArrayList<>();
+    setup.add(factory.buildSetConfig().setMissSendLen(OfTranslator.NO_BUFFER_LEN).build());
+    setup.add(controller.translator().deleteAll());
+    rules.forEach(r -> setup.add(controller.translator().flowAdd(r)));
+    send(setup);
+    int n = rules.size();
+    String name = who();
+    barrier(
+        () ->
+            controller.event(
+                "switch "
+                    + name
+                    + " (dpid "
+                    + StandaloneController.hex(dpid)
+                    + ") connected: "
+                    + n
+                    + " rules installed"));
+    long period = controller.settings().statsInterval().toMillis();
+    stats =
+        channel
+            .eventLoop()
+            .scheduleAtFixedRate(this::requestPortStats, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  private void requestPortStats() {
+    if (channel.isActive()) {
+      send(factory.buildPortStatsRequest().setPortNo(OFPort.ANY).build());
+    }
+  }
+
+  private void barrierReply(OFBarrierReply r) {
+    Runnable done = barriers.remove(r.getXid());
+    if (done != null) {
+      done.run();
+    }
+  }
+
+  private void packetIn(OFPacketIn p) {
+    if (!known) {
+      if (loggedOnce.add("packet-in")) {
+        LOG.warn(
+            "packet-in from switch {} that is not in the topology: ignored (logged once)", who());
+      }
+      return;
+    }
+    OFPort in = p.getMatch().get(MatchField.IN_PORT);
+    if (in == null) {
+      LOG.warn("switch {}: packet-in without in_port ignored", who());
+      return;
+    }
+    int port = in.getPortNumber();
+    Reaction r = controller.plane().packetIn(dpid, port, p.getData());
+    controller.event("packet-in " + who() + " port " + port + ": " + r.kind() + " " + r.log());
+    controller.apply(r.plan());
+  }
+
+  private void portStatus(OFPortStatus s) {
+    if (!known) {
+      return;
+    }
+    OFPortDesc d = s.getDesc();
+    int port = d.getPortNo().getPortNumber();
+    boolean up =
+        s.getReason() != OFPortReason.DELETE
+            && !d.getState().contains(OFPortState.LINK_DOWN)
+            && !d.getConfig().contains(OFPortConfig.PORT_DOWN);
+    Boolean before = portUp.put(port, up);
+    var plan = controller.plane().portStatus(dpid, port, up);
+    if (before == null || before != up || !plan.isEmpty()) {
+      controller.event(
+          String.format(
+              "port %s/%d %s: %d removal(s), %d install(s), %d modification(s)",
+              who(),
+              port,
+              up ? "up" : "down",
+              plan.removals().size(),
+              plan.installs().size(),
+              plan.modifications().size()));
+    }
+    controller.apply(plan);
+  }
+
+  private void flowRemoved(OFFlowRemoved f) {
+    if (known) {
+      controller.plane().flowRemoved(dpid, f.getCookie().getValue());
+    }
+  }
+
+  private void portStats(OFPortStatsReply r) {
+    if (!known) {
+      return;
+    }
+    long now = System.nanoTime();
+    for (OFPortStatsEntry e : r.getEntries()) {
+      controller
+          .plane()
+          .portStats(
+              dpid,
+              e.getPortNo().getPortNumber(),
+              e.getTxBytes().getValue(),
+              e.getRxBytes().getValue(),
+              now);
+    }
+  }
+
+  /** "error FLOW_MOD_FAILED/TABLE_FULL (xid 12, caused by OFFlowAddVer13(...))". */
+  static String describe(OFErrorMsg e) {
+    String code = code(e);
+    String cause =
+        e.getData()
+            .getParsedMessage()
+            .transform(m -> ", caused by " + abbreviate(m.toString(), 400))
+            .or("");
+    return "error "
+        + e.getErrType()
+        + (code == null ? "" : "/" + code)
+        + " (xid "
+        + e.getXid()
+        + cause
+        + ")";
+  }
+
+  private static String abbreviate(String s, int max) {
+    return s.length() <= max ? s : s.substring(0, max) + "...";
+  }
+
+  private static String code(OFErrorMsg e) {
+    Object c = null;
+    if (e instanceof OFBadRequestErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFBadActionErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFBadInstructionErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFBadMatchErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFFlowModFailedErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFGroupModFailedErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFPortModFailedErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFTableModFailedErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFQueueOpFailedErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFSwitchConfigFailedErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFRoleRequestFailedErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFMeterModFailedErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFTableFeaturesFailedErrorMsg x) {
+      c = x.getCode();
+    } else if (e instanceof OFHelloFailedErrorMsg x) {
+      c = x.getCode();
+    }
+    return c == null ? null : c.toString();
+  }
+}

@@ -1,0 +1,76 @@
+package org.mpqoe.openflow;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.mpqoe.core.control.ControlConfig;
+import org.mpqoe.core.control.MptcpControlPlane;
+import org.mpqoe.core.topology.TopologyLoader;
+
+@Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class RestServerTest {
+  private RestServer server;
+  private String base;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @BeforeEach
+  void start() throws Exception {
+    MptcpControlPlane plane =
+        new MptcpControlPlane(TopologyLoader.load("three-path"), ControlConfig.defaults());
+    server = new RestServer(plane.rest(), "127.0.0.1", 0);
+    base = "http://127.0.0.1:" + server.start().getPort();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private HttpResponse<String> call(String method, String path, String body) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(5));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void getTopologyIsJson() throws Exception {
+    HttpResponse<String> r = call("GET", "/mpqoe/topology", null);
+    assertEquals(200, r.statusCode());
+    assertEquals("application/json", r.headers().firstValue("Content-Type").orElse(""));
+    assertTrue(r.body().contains("\"three-path\""), r.body());
+    assertTrue(r.body().contains("\"links\""), r.body());
+  }
+
+  @Test
+  void putConfigChangesTheAlgorithmAndBadBodiesAreTheCoresBadRequest() throws Exception {
+    HttpResponse<String> ok = call("PUT", "/mpqoe/config", "{\"algorithm\":\"pd-bw\"}");
+    assertEquals(200, ok.statusCode(), ok.body());
+    assertTrue(call("GET", "/mpqoe/config", null).body().contains("pd-bw"));
+    HttpResponse<String> bad = call("PUT", "/mpqoe/config", "{not json");
+    assertEquals(400, bad.statusCode());
+    assertEquals("application/json", bad.headers().firstValue("Content-Type").orElse(""));
+    assertTrue(bad.body().contains("error"), bad.body());
+  }
+
+  @Test
+  void statusCodesComeFromTheCore() throws Exception {
+    assertEquals(404, call("GET", "/mpqoe/nothing", null).statusCode());
+    assertEquals(405, call("DELETE", "/mpqoe/topology", null).statusCode());
+    assertEquals(404, call("GET", "/elsewhere", null).statusCode());
+  }
+}
