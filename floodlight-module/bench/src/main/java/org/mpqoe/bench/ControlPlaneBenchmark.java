@@ -103,7 +103,7 @@ public class ControlPlaneBenchmark {
     }
     if (!r.plan().installs().isEmpty()) {
       FlowRule first = r.plan().installs().get(0);
-      plane.flowRemoved(first.dpid(), first.cookie());
+      plane.flowRemoved(first.dpid(), first.cookie(), true);
     }
   }
 }

@@ -21,6 +21,7 @@ import org.projectfloodlight.openflow.protocol.OFErrorMsg;
 import org.projectfloodlight.openflow.protocol.OFFactory;
 import org.projectfloodlight.openflow.protocol.OFFeaturesReply;
 import org.projectfloodlight.openflow.protocol.OFFlowRemoved;
+import org.projectfloodlight.openflow.protocol.OFFlowRemovedReason;
 import org.projectfloodlight.openflow.protocol.OFHello;
 import org.projectfloodlight.openflow.protocol.OFHelloElem;
 import org.projectfloodlight.openflow.protocol.OFHelloElemVersionbitmap;
@@ -334,7 +335,8 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> {
 
   private void flowRemoved(OFFlowRemoved f) {
     if (known) {
-      controller.plane().flowRemoved(dpid, f.getCookie().getValue());
+      boolean expired = f.getReason() != OFFlowRemovedReason.DELETE;
+      controller.plane().flowRemoved(dpid, f.getCookie().getValue(), expired);
     }
   }
 

@@ -64,9 +64,9 @@ public final class MptcpControlPlane {
   }
 
   /**
-   * Proactive rules for a switch that finished its handshake: the table-miss entry (to the
-   * controller), delivery to the host interfaces attached to it, and with segment routing the label
-   * rules.
+   * Rules for a switch that finished its handshake: the table-miss entry (to the controller),
+   * delivery to the host interfaces attached to it, with segment routing the label rules, and the
+   * rules of live subflows that cross it (a switch that reconnects gets them back).
    */
   public List<FlowRule> switchConnected(long dpid) {
     SwitchNode sw =
@@ -106,6 +106,7 @@ public final class MptcpControlPlane {
     if (config.segmentRouting()) {
       rules.addAll(segmentRouting.labelRules(sw, config.plainPriority()));
     }
+    rules.addAll(router.rulesAt(dpid));
     return rules;
   }
 
@@ -233,7 +234,13 @@ public final class MptcpControlPlane {
     links.portStats(dpid, port, txBytes, nanoTime);
   }
 
-  public void flowRemoved(long dpid, long cookie) {
-    router.flowRemoved(cookie);
+  /**
+   * A rule of ours left a switch. Only an expiry (idle or hard timeout, or eviction) says that
+   * traffic stopped; a deletion (ours, or the wipe when a switch reconnects) does not end anything.
+   */
+  public void flowRemoved(long dpid, long cookie, boolean expired) {
+    if (expired) {
+      router.flowRemoved(cookie);
+    }
   }
 }

@@ -161,11 +161,26 @@ public final class MptcpRouter {
     byToken.put(c.serverToken, c);
     Connection.Subflow sf = c.subflows.get(0);
     List<FlowRule> modified = new ArrayList<>();
+    List<FlowRule> current = new ArrayList<>();
     for (FlowRule r : sf.rules()) {
       if (r.actions().stream().anyMatch(x -> x instanceof FlowAction.ToController)) {
-        modified.add(subflowRules.withoutControllerCopy(r));
+        r = subflowRules.withoutControllerCopy(r);
+        modified.add(r);
       }
+      current.add(r);
     }
+    c.subflows.set(
+        0,
+        new Connection.Subflow(
+            sf.index(),
+            sf.toServer(),
+            sf.clientInterface(),
+            sf.serverInterface(),
+            sf.pathIndex(),
+            sf.path(),
+            sf.cookie(),
+            sf.matchedBy(),
+            current));
     return Optional.of(
         new Reaction(
             Reaction.Kind.MPTCP,
@@ -426,6 +441,17 @@ public final class MptcpRouter {
         assignments.put(k, withConnections(a, a.connections() - 1));
       }
     }
+  }
+
+  /** The current rules of every live subflow on one switch. */
+  public synchronized List<FlowRule> rulesAt(long dpid) {
+    List<FlowRule> rules = new ArrayList<>();
+    for (Connection c : connections.values()) {
+      for (Connection.Subflow sf : c.subflows) {
+        sf.rules().stream().filter(r -> r.dpid() == dpid).forEach(rules::add);
+      }
+    }
+    return rules;
   }
 
   public synchronized List<Connection> connections() {

@@ -101,6 +101,25 @@ class MptcpControlPlaneTest {
   }
 
   @Test
+  void aReconnectingSwitchGetsItsLiveSubflowRulesAndOnlyExpiryEndsSubflows() {
+    cp.router().handle(MptcpRouterTest.syn(MptcpRouterTest.CL1, 5000));
+    cp.router().handle(MptcpRouterTest.synAck(MptcpRouterTest.CL1, 5000, 7));
+    FlowMatch.Subflow down =
+        new FlowMatch.Subflow(MptcpRouterTest.SRV, MptcpRouterTest.CL1, 80, 5000);
+    List<FlowRule> atD = cp.switchConnected(4);
+    FlowRule serverSide =
+        atD.stream().filter(r -> r.match().equals(down)).findFirst().orElseThrow();
+    // d sends towards b over its first link (port 1); the copy to the controller is gone.
+    assertEquals(List.of(new FlowAction.Output(1)), serverSide.actions());
+    long cookie = serverSide.cookie();
+    cp.flowRemoved(4, cookie, false);
+    assertEquals(1, cp.router().connections().size(), "a deletion ends nothing");
+    cp.flowRemoved(4, cookie, true);
+    assertTrue(cp.router().connections().isEmpty(), "an expiry ends the subflow");
+    assertEquals(2, cp.switchConnected(4).size());
+  }
+
+  @Test
   void portsOfLinksDriveLinkStateHostPortsDoNot() {
     assertTrue(cp.portStatus(1, 4, false).isEmpty(), "port 4 of a is a host port");
     cp.portStatus(1, 1, false);
