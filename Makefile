@@ -4,17 +4,19 @@ MVN := mvn -B -ntp -Dstyle.color=never
 PY := python3
 JAR := floodlight-module/cli/target/mpqoe.jar
 
-.PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean
+.PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
+	mininet-deps mininet-selftest e2e
 
 ## demo: compare every path-selection algorithm on CompuServe (embedded defaults)
 demo: build
 	bin/mpqoe compare --topology compuserve --clients 10 --runs 3 --seed 1
 
-## test: unit and property tests, formatting and lint, descriptor reproducibility
+## test: unit and property tests, formatting and lint, descriptor reproducibility, Mininet/OVS
+## self-test (as root: it installs Mininet and Open vSwitch from Debian)
 test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
-	$(MAKE) lint topology-check
+	$(MAKE) lint topology-check mininet-selftest
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps
@@ -33,8 +35,8 @@ build: java-deps
 
 lint: py-deps
 	$(MVN) -q spotless:check
-	$(PY) -m ruff check topologies/tools tools
-	$(PY) -m ruff format --check topologies/tools tools
+	$(PY) -m ruff check topologies/tools tools mininet-scripts
+	$(PY) -m ruff format --check topologies/tools tools mininet-scripts
 
 # The committed descriptors must be exactly what their generators make. The Zoo file lives in
 # ../shared (beside the clone in CI); without it that one check is skipped, loudly.
@@ -55,9 +57,26 @@ bench: build
 	java -jar $(BENCH_JAR) ExactJoinBenchmark -rf json -rff floodlight-module/bench/target/exact.json
 	java -cp $(BENCH_JAR) org.mpqoe.bench.OptimalityGap
 
+# Mininet and Open vSwitch from Debian (userspace datapath: this kernel has no OVS module).
+MININET_PKGS := mininet openvswitch-switch iputils-ping iperf3 ethtool tcpdump
+mininet-deps:
+	@dpkg -s $(MININET_PKGS) >/dev/null 2>&1 || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(MININET_PKGS); }
+	@/usr/share/openvswitch/scripts/ovs-ctl status >/dev/null 2>&1 || \
+	  /usr/share/openvswitch/scripts/ovs-ctl start >/dev/null 2>&1 || true
+	@ovs-vsctl show >/dev/null
+
+## mininet-selftest: the topology builder and MPTCP over OVS, without the controller
+mininet-selftest: mininet-deps
+	/usr/bin/python3 mininet-scripts/selftest.py
+
+## e2e: the standalone controller steering real MPTCP subflows through Open vSwitch
+e2e: mininet-deps build
+	/usr/bin/python3 mininet-scripts/e2e_controller.py
+
 format:
 	$(MVN) -q spotless:apply
-	$(PY) -m ruff format topologies/tools tools
+	$(PY) -m ruff format topologies/tools tools mininet-scripts
 
 clean:
 	$(MVN) -q clean
