@@ -176,6 +176,10 @@ public final class OfTranslator {
           .setExact(MatchField.MPLS_BOS, OFBooleanValue.of(l.bottomOfStack()));
     } else if (m instanceof FlowMatch.AnyMpls) {
       b.setExact(MatchField.ETH_TYPE, EthType.MPLS_UNICAST);
+    } else if (m instanceof FlowMatch.Ipv4Protocol p) {
+      b.setExact(MatchField.ETH_TYPE, EthType.IPv4)
+          .setExact(MatchField.IP_PROTO, IpProtocol.of((short) p.ipProto()))
+          .setExact(MatchField.IPV4_DST, IPv4Address.of(p.dstIp()));
     } else if (m instanceof FlowMatch.Ipv4Destination d) {
       b.setExact(MatchField.ETH_TYPE, EthType.IPv4)
           .setExact(MatchField.IPV4_DST, IPv4Address.of(d.dstIp()));

@@ -116,6 +116,23 @@ class OfTranslatorTest {
   }
 
   @Test
+  void plainNonTcpRulesNameTheirProtocol() {
+    Match m =
+        t.flowAdd(
+                rule(
+                    new FlowMatch.Ipv4Protocol(SERVER, 17),
+                    List.of(new FlowAction.Output(1)),
+                    60,
+                    false,
+                    Cookies.of(Cookies.PLAIN)))
+            .getMatch();
+    assertEquals(EthType.IPv4, m.get(MatchField.ETH_TYPE));
+    assertEquals(IpProtocol.UDP, m.get(MatchField.IP_PROTO));
+    assertEquals(IPv4Address.of("10.0.1.1"), m.get(MatchField.IPV4_DST));
+    assertEquals(3, count(m));
+  }
+
+  @Test
   void tableMissSendsWholeFramesToTheController() {
     OFFlowAdd add =
         t.flowAdd(

@@ -20,6 +20,12 @@ public sealed interface FlowMatch {
   /** Any MPLS unicast frame (eth_type 0x8847): sends it to the label table. */
   record AnyMpls() implements FlowMatch {}
 
+  /**
+   * IPv4 of one protocol to one address: plain forwarding of non-TCP traffic. Naming the protocol
+   * keeps these rules from catching TCP, whose new connections must reach the controller.
+   */
+  record Ipv4Protocol(int dstIp, int ipProto) implements FlowMatch {}
+
   /** IPv4 to one address: delivery to a host interface on its first-hop switch. */
   record Ipv4Destination(int dstIp) implements FlowMatch {}
 

@@ -124,7 +124,7 @@ public final class MptcpControlPlane {
       return mptcp.get();
     }
     if (f.ipv4() != null) {
-      return plain(dpid, inPort, f.ipv4().dst(), frame);
+      return plain(dpid, inPort, f, frame);
     }
     return Reaction.ignored("neither ARP nor IPv4");
   }
@@ -138,13 +138,26 @@ public final class MptcpControlPlane {
         .orElse(Reaction.ignored("not an MPTCP handshake"));
   }
 
+  /**
+   * MPTCP business: handshake steps go to the router; any other segment of a routed subflow can
+   * only be a copy (the server-side rule copies until the SYN/ACK's key is read, and datapath
+   * caches keep copying a little longer) and is dropped: the switch forwarded the original.
+   */
   private Optional<Reaction> mptcp(long dpid, int inPort, Frame f, byte[] frame) {
     if (!f.hasTcp() || f.ipv4() == null) {
       return Optional.empty();
     }
     MptcpHandshake h = MptcpHandshake.classify(f.tcp(), parseStats);
-    if (h.step() == MptcpHandshake.Step.NONE) {
-      return Optional.empty();
+    if (h.step() == MptcpHandshake.Step.NONE
+        || h.step() == MptcpHandshake.Step.CAPABLE_ACK
+        || h.step() == MptcpHandshake.Step.JOIN_SYNACK
+        || h.step() == MptcpHandshake.Step.JOIN_ACK) {
+      FlowMatch.Subflow segment =
+          new FlowMatch.Subflow(
+              f.ipv4().src(), f.ipv4().dst(), f.tcp().srcPort(), f.tcp().dstPort());
+      return router.isRouted(segment)
+          ? Optional.of(Reaction.dropped("copy of a routed subflow's segment"))
+          : Optional.empty();
     }
     return router.handle(
         new TcpSegment(
@@ -181,11 +194,18 @@ public final class MptcpControlPlane {
   }
 
   /**
-   * Plain IPv4: destination-based rules along the hop-shortest path from this switch to the
-   * destination's switch (the last hop is the proactive delivery rule). Suffixes of shortest paths
-   * are shortest paths, so rules of different sources towards one destination agree.
+   * Plain IPv4 along the hop-shortest path from this switch to the destination's switch (the last
+   * hop is the proactive delivery rule). TCP rules match the one connection, so that a new
+   * connection's SYN, MPTCP or not, still reaches the controller; other protocols are matched by
+   * destination and protocol. Suffixes of shortest paths are shortest paths, so destination rules
+   * of different sources agree.
    */
-  private Reaction plain(long dpid, int inPort, int dstIp, byte[] frame) {
+  private Reaction plain(long dpid, int inPort, Frame f, byte[] frame) {
+    int dstIp = f.ipv4().dst();
+    FlowMatch match =
+        f.hasTcp()
+            ? new FlowMatch.Subflow(f.ipv4().src(), dstIp, f.tcp().srcPort(), f.tcp().dstPort())
+            : new FlowMatch.Ipv4Protocol(dstIp, f.ipv4().protocol());
     var dst = hosts.byIp(dstIp);
     var here = topology.switchWithDpid(dpid);
     if (dst.isEmpty() || here.isEmpty()) {
@@ -207,7 +227,7 @@ public final class MptcpControlPlane {
               nodes.get(i).dpid(),
               0,
               config.plainPriority(),
-              new FlowMatch.Ipv4Destination(dstIp),
+              match,
               List.of(new FlowAction.Output(link.portAt(nodes.get(i)))),
               60,
               Cookies.of(Cookies.PLAIN),

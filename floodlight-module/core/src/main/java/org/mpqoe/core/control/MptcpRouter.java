@@ -443,6 +443,11 @@ public final class MptcpRouter {
     }
   }
 
+  /** True when this segment, in either direction, belongs to a subflow the controller routed. */
+  public synchronized boolean isRouted(FlowMatch.Subflow segment) {
+    return bySubflow.containsKey(segment) || bySubflow.containsKey(segment.reversed());
+  }
+
   /** The current rules of every live subflow on one switch. */
   public synchronized List<FlowRule> rulesAt(long dpid) {
     List<FlowRule> rules = new ArrayList<>();

@@ -33,6 +33,17 @@ class MptcpControlPlaneTest {
     return b.array();
   }
 
+  /** A TCP segment without options (data or an ACK). */
+  static byte[] tcp(int src, int dst, int srcPort, int dstPort, int flags) {
+    ByteBuffer b = ByteBuffer.allocate(14 + 20 + 20);
+    b.put(new byte[6]).put(new byte[6]).putShort((short) 0x0800);
+    b.put((byte) 0x45).put((byte) 0).putShort((short) 40).putInt(0);
+    b.put((byte) 64).put((byte) 6).putShort((short) 0).putInt(src).putInt(dst);
+    b.putShort((short) srcPort).putShort((short) dstPort).putInt(1).putInt(1);
+    b.put((byte) 0x50).put((byte) flags).putShort((short) 1000).putInt(0);
+    return b.array();
+  }
+
   private static byte[] mac(long m) {
     byte[] out = new byte[6];
     for (int i = 0; i < 6; i++) {
@@ -117,6 +128,35 @@ class MptcpControlPlaneTest {
     cp.flowRemoved(4, cookie, true);
     assertTrue(cp.router().connections().isEmpty(), "an expiry ends the subflow");
     assertEquals(2, cp.switchConnected(4).size());
+  }
+
+  @Test
+  void copiesOfARoutedSubflowAreDroppedNotForwardedAgain() {
+    cp.router().handle(MptcpRouterTest.syn(MptcpRouterTest.CL1, 5000));
+    // Server data copied by the server-side rule before the key was read.
+    byte[] copy = tcp(MptcpRouterTest.SRV, MptcpRouterTest.CL1, 80, 5000, 0x10);
+    Reaction r = cp.packetIn(4, 4, copy);
+    assertEquals(Reaction.Kind.DROPPED, r.kind());
+    assertTrue(r.plan().isEmpty());
+    assertEquals(Reaction.Kind.DROPPED, cp.mptcpPacketIn(4, 4, copy).kind(), "Floodlight: STOP");
+    // The same bytes of an unrelated connection are ordinary traffic.
+    byte[] other = tcp(MptcpRouterTest.SRV, MptcpRouterTest.CL1, 80, 7777, 0x10);
+    assertEquals(Reaction.Kind.PLAIN, cp.packetIn(4, 4, other).kind());
+  }
+
+  @Test
+  void plainTcpRulesMatchTheConnectionSoNewSynsStillReachTheController() {
+    Reaction r = cp.packetIn(1, 4, tcp(MptcpRouterTest.CL1, MptcpRouterTest.SRV, 4000, 22, 0x02));
+    assertEquals(Reaction.Kind.PLAIN, r.kind());
+    FlowMatch expected = new FlowMatch.Subflow(MptcpRouterTest.CL1, MptcpRouterTest.SRV, 4000, 22);
+    r.plan().installs().forEach(rule -> assertEquals(expected, rule.match()));
+    assertEquals(10000, r.plan().installs().get(0).priority());
+    Reaction udp = cp.packetIn(1, 4, ipv4Udp(MptcpRouterTest.CL1, MptcpRouterTest.SRV));
+    udp.plan()
+        .installs()
+        .forEach(
+            rule ->
+                assertEquals(new FlowMatch.Ipv4Protocol(MptcpRouterTest.SRV, 17), rule.match()));
   }
 
   @Test
