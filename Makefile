@@ -12,11 +12,11 @@ demo: build
 	bin/mpqoe compare --topology compuserve --clients 10 --runs 3 --seed 1
 
 ## test: unit and property tests, formatting and lint, descriptor reproducibility, Mininet/OVS
-## self-test (as root: it installs Mininet and Open vSwitch from Debian)
+## self-test and the controller's end-to-end test (as root: installs Mininet and OVS from Debian)
 test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
-	$(MAKE) lint topology-check mininet-selftest
+	$(MAKE) lint topology-check mininet-selftest e2e
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps
@@ -70,9 +70,11 @@ mininet-deps:
 mininet-selftest: mininet-deps
 	/usr/bin/python3 mininet-scripts/selftest.py
 
-## e2e: the standalone controller steering real MPTCP subflows through Open vSwitch
+## e2e: the standalone controller steering real MPTCP subflows through Open vSwitch, with per-hop
+## rules and with segment routing (MPLS label stacks)
 e2e: mininet-deps build
 	/usr/bin/python3 mininet-scripts/e2e_controller.py
+	/usr/bin/python3 mininet-scripts/e2e_controller.py --segment-routing
 
 format:
 	$(MVN) -q spotless:apply

@@ -521,6 +521,13 @@ def check_port_numbers(topo, net=None):
     return problems
 
 
+_FLOW_FLAGS = {
+    "send_flow_rem",
+    "check_overlap",
+    "reset_counts",
+    "no_packet_counts",
+    "no_byte_counts",
+}
 _FLOW_META = {
     "cookie",
     "duration",
@@ -559,13 +566,17 @@ def parse_flows(text):
             "match": {},
             "actions": actions.strip(),
         }
-        for token in left.replace(", ", ",").strip().strip(",").split(","):
+        # Flags such as send_flow_rem stand before the match separated by a space only
+        # ("idle_timeout=30, send_flow_rem priority=40000,tcp,..."), so split on spaces too.
+        for token in left.replace(", ", ",").replace(" ", ",").strip().strip(",").split(","):
             token = token.strip()
             if not token:
                 continue
             key, eq, value = token.partition("=")
             if key == "priority":
                 flow["priority"] = int(value)
+            elif key in _FLOW_FLAGS and not eq:
+                flow.setdefault("flags", []).append(key)
             elif key in _FLOW_META:
                 if key == "cookie":
                     flow["cookie"] = int(value, 16)
