@@ -35,8 +35,8 @@ build: java-deps
 
 lint: py-deps
 	$(MVN) -q spotless:check
-	$(PY) -m ruff check topologies/tools tools mininet-scripts
-	$(PY) -m ruff format --check topologies/tools tools mininet-scripts
+	$(PY) -m ruff check topologies/tools tools mininet-scripts floodlight-module/floodlight
+	$(PY) -m ruff format --check topologies/tools tools mininet-scripts floodlight-module/floodlight
 
 # The committed descriptors must be exactly what their generators make. The Zoo file lives in
 # ../shared (beside the clone in CI); without it that one check is skipped, loudly.

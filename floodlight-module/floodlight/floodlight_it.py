@@ -1,0 +1,761 @@
+#!/usr/bin/python3
+"""Real check of the Floodlight adapter: Floodlight with mpqoe drives a Mininet network and
+routes the subflows of a real MPTCP transfer.
+
+    floodlight-module/floodlight/run-it.sh FLOODLIGHT_JAR [options]     (as root)
+    /usr/bin/python3 floodlight-module/floodlight/floodlight_it.py \\
+        --floodlight-jar FLOODLIGHT_JAR --module-jar target/mpqoe-floodlight.jar [options]
+
+The Floodlight jar is the user's (this script never builds Floodlight). Steps:
+
+1. `bin/mpqoe topology with-clients compuserve --clients 1 --seed S -o TMP/it.json`: the
+   descriptor both Floodlight (module parameter `topology`) and Mininet read; DPIDs shifted by
+   100 and hosts renamed fl-* so that another Mininet of CompuServe (s1..s11) can run beside.
+2. Floodlight: `java -cp FLOODLIGHT_JAR:MODULE_JAR net.floodlightcontroller.core.Main -cf
+   TMP/mpqoe-floodlight.properties`, the properties being the module's example file
+   (src/main/resources/mpqoe-floodlight.properties, taken from the module jar) with free local
+   ports, this descriptor and idleTimeoutS=30; log in TMP/floodlight.log.
+3. Mininet (DescriptorTopo: OVS userspace datapath, OpenFlow 1.3, fail mode secure, htb shaping
+   by capacityMbps) with Floodlight as remote controller; waits for every switch, mpqoe's
+   delivery rules and Floodlight's LLDP links. Pings the server from every client interface
+   (ARP and ICMP are Forwarding's); if that fails, POST /wm/routing/paths/force-recompute/json
+   once (Floodlight's stale broadcast ports, docs/floodlight.md) and pings again.
+4. MPTCP on both hosts, one download (mininet-scripts/mptcp_bulk.py); /wm/mpqoe/topology is
+   polled during it.
+5. Checks: GET /wm/mpqoe/connections shows the connection and its subflows; for every subflow
+   cookie the switches whose rule of that cookie counted packets (ovs-ofctl dump-flows) are
+   exactly its path, both directions; the kernel's established subflows = the paths mpqoe
+   assigned (GET /wm/mpqoe/clients); Forwarding installed no flow for the MPTCP port; link
+   loads from Floodlight's statistics reached /wm/mpqoe/topology; mpqoe sits between
+   devicemanager and forwarding in the PACKET_IN chain; no switch refused an mpqoe rule.
+
+Ends with `floodlight-it: N passed, M failed` (exit code 1 on any failure). Cleans up its
+bridges, veths and processes (selftest.py's sweep, never `mn -c`) and stops Floodlight.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import zipfile
+
+from mininet.log import setLogLevel
+from mininet.net import Mininet
+from mininet.node import RemoteController
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "mininet-scripts"))
+import mpqoe_topo as mq  # noqa: E402
+import selftest as st  # noqa: E402
+
+MPQOE = os.path.join(ROOT, "bin", "mpqoe")
+PY = "/usr/bin/python3"
+BULK = os.path.join(ROOT, "mininet-scripts", "mptcp_bulk.py")
+BULK_PORT = 5001
+PROPS = "mpqoe-floodlight.properties"
+MODULE = "org.mpqoe.floodlight.MpqoeModule"
+
+# Cookies (core/.../control/Cookies.java): 16 bits app, 8 kind, 24 connection, 8 gen, 8 subflow.
+APP, APP_MASK = 0x4D51 << 48, 0xFFFF << 48
+SUBFLOW, DELIVERY, TABLE_MISS = 1, 3, 4
+FORWARDING_APP = 2  # Floodlight's AppCookie id of Forwarding (top 12 bits)
+
+
+def cookie_kind(c):
+    return (c >> 40) & 0xFF if (c & APP_MASK) == APP else None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def set_prop(text, key, value):
+    """The properties text with `key=value` (replaced, else appended)."""
+    line = f"{key}={value}"
+    pattern = re.compile(r"^" + re.escape(key) + r"=.*$", re.M)
+    if pattern.search(text):
+        return pattern.sub(lambda _m: line, text)
+    return text.rstrip("\n") + "\n" + line + "\n"
+
+
+class Floodlight:
+    """Floodlight + module as a subprocess in its own session, logged to a file."""
+
+    def __init__(self, cmd, log_path):
+        self.cmd, self.log_path, self.proc, self.log = cmd, log_path, None, None
+
+    def start(self):
+        self.log = open(self.log_path, "w", encoding="utf-8")  # closed in stop()
+        self.proc = subprocess.Popen(
+            self.cmd, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        if self.log is not None:
+            self.log.close()
+
+    def text(self):
+        try:
+            with open(self.log_path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+
+class Rest:
+    def __init__(self, port):
+        self.base = f"http://127.0.0.1:{port}"
+
+    def request(self, method, path, body=None, timeout=5):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            text = r.read().decode()
+        return json.loads(text) if text.strip() else None
+
+    def get(self, path, timeout=5):
+        return self.request("GET", path, timeout=timeout)
+
+    def wait(self, fl, path, timeout):
+        deadline, last = time.monotonic() + timeout, None
+        while time.monotonic() < deadline:
+            if not fl.alive():
+                raise RuntimeError(f"Floodlight exited with code {fl.proc.returncode}")
+            try:
+                return self.get(path, timeout=2)
+            except (OSError, urllib.error.URLError, ValueError) as e:
+                last = e
+            time.sleep(0.5)
+        raise RuntimeError(f"{self.base}{path} did not answer in {timeout} s ({last})")
+
+
+def connected_bridges():
+    out = st.sh(["ovs-vsctl", "--timeout=3", "show"]).stdout
+    state, bridge = {}, None
+    for line in out.splitlines():
+        s = line.strip()
+        if s.startswith("Bridge "):
+            bridge = s.split(None, 1)[1].strip('"')
+            state.setdefault(bridge, False)
+        elif s == "is_connected: true" and bridge:
+            state[bridge] = True
+    return state
+
+
+def parse_json(text):
+    for line in reversed((text or "").strip().splitlines()):
+        try:
+            return json.loads(line)
+        except ValueError:
+            continue
+    return {}
+
+
+def fmt_path(p):
+    return "none" if p is None else " > ".join(p)
+
+
+def direction(flow, client_ip):
+    """'up' (client to server), 'down' or None, from a rule's IPv4 match."""
+    m = flow["match"]
+    if m.get("nw_src") == client_ip:
+        return "up"
+    if m.get("nw_dst") == client_ip:
+        return "down"
+    return None
+
+
+_OUTPUT = re.compile(r"(?:^|,)output:(\d+)")
+
+
+def pushed_labels(actions):
+    """The label stack (top first) that an edge rule's actions push, or None."""
+    stack = None
+    for a in actions.split(","):
+        if a.startswith("push_mpls"):
+            stack = [None, *(stack or [])]
+        m = re.match(r"set_field:(\d+)->mpls_label", a)
+        if m and stack:
+            stack[0] = int(m.group(1))
+    return stack
+
+
+def label_walk(flows, topo, start, labels, dst_ip):
+    """Follows a label stack from bridge `start` through the label table (1) of each switch;
+    returns (bridges visited, problem or None). Every rule used must have counted packets."""
+    by_bridge = {v: k for k, v in topo.names.items()}
+    visited, stack, cur = [start], list(labels), start
+    for _ in range(32):
+        fl = flows[cur]
+        if not stack:
+            ok = any(f["table"] == 0 and f["match"].get("nw_dst") == dst_ip for f in fl)
+            return visited, None if ok else f"{cur}: no delivery rule for {dst_ip}"
+        bos = "1" if len(stack) == 1 else "0"
+        rule = next(
+            (
+                f
+                for f in fl
+                if f["table"] == 1
+                and f["match"].get("mpls_label") == str(stack[0])
+                and f["match"].get("mpls_bos", bos) == bos
+            ),
+            None,
+        )
+        if rule is None or rule["n_packets"] <= 0:
+            why = "no rule" if rule is None else "a rule that counted nothing"
+            return visited, f"{cur}: {why} for label {stack[0]} bos={bos}"
+        if "pop_mpls" in rule["actions"]:
+            stack.pop(0)
+        m = _OUTPUT.search(rule["actions"])
+        port = int(m.group(1)) if m else -1
+        p = next((p for p in topo.plan[by_bridge[cur]] if p.port == port), None)
+        if p is None or p.kind != "link":
+            return visited, f"{cur}: label {rule['match'].get('mpls_label')} not sent to a link"
+        cur = topo.names[p.peer]
+        visited.append(cur)
+    return visited, "label walk does not end"
+
+
+class Run:
+    def __init__(self, args, t):
+        self.args, self.t = args, t
+        self.tmp = tempfile.mkdtemp(prefix="mpqoe-fl-it-")
+        self.fl = self.net = self.topo = None
+        self.procs = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(timeout=5)
+        if self.net is not None:
+            try:
+                st.stop_net(self.net)
+            except Exception as e:  # noqa: BLE001 - teardown must go on
+                print(f"  (net.stop: {e!r}; sweeping)", file=sys.stderr)
+        if self.topo is not None:
+            st.sweep(self.topo)
+        if self.fl is not None:
+            self.fl.stop()
+        return False
+
+    # -- set-up
+
+    def properties(self, descriptor, of_port, rest_port, sync_port):
+        with zipfile.ZipFile(self.args.module_jar) as z:
+            text = z.read(PROPS).decode()
+        core = "net.floodlightcontroller.core.internal.OFSwitchManager"
+        for key, value in [
+            (f"{core}.openFlowPort", of_port),
+            ("net.floodlightcontroller.restserver.RestApiServer.httpPort", rest_port),
+            ("org.sdnplatform.sync.internal.SyncManager.port", sync_port),
+            (f"{MODULE}.topology", descriptor),
+            (f"{MODULE}.algorithm", self.args.algorithm),
+            (f"{MODULE}.idleTimeoutS", 30),
+            (f"{MODULE}.segmentRouting", str(self.args.segment_routing).lower()),
+        ]:
+            text = set_prop(text, key, value)
+        path = os.path.join(self.tmp, PROPS)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def isolate(self, path):
+        """Own bridge and host names, so that another Mininet of the same topology on this
+        machine (e.g. the standalone e2e test: s1..s11, c1, server) is left alone: DPIDs
+        shifted by --dpid-offset (bridges s101...), host names prefixed by --host-prefix."""
+        a = self.args
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+        for k, sw in enumerate(d["switches"]):
+            sw["dpid"] = int(sw.get("dpid") or k + 1) + a.dpid_offset
+        for h in d["hosts"]:
+            h["name"] = a.host_prefix + h["name"]
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(d, f, indent=2)
+
+    def setup(self):
+        t, a = self.t, self.args
+        t.group(f"descriptor, Floodlight with mpqoe, network (work dir {self.tmp})")
+        descriptor = os.path.join(self.tmp, "it.json")
+        gen = [MPQOE, "topology", "with-clients", a.topology, "--clients", "1"]
+        r = st.sh([*gen, "--seed", str(a.seed), "-o", descriptor], timeout=600)
+        if not t.check("bin/mpqoe topology with-clients", r.returncode == 0, r.stderr.strip()):
+            raise RuntimeError("no descriptor")
+        self.isolate(descriptor)
+        self.topo = topo = mq.DescriptorTopo(
+            descriptor, fail_mode="secure", shape=True, netem=False
+        )
+        left = st.leftovers(topo)
+        if left and not a.force_clean:
+            raise RuntimeError(
+                f"already present: {', '.join(left)} (another Mininet running? "
+                "stop it, or rerun with --force-clean to delete them)"
+            )
+        if left:
+            st.sweep(topo)
+        ports = set()
+        while len(ports) < 3:
+            ports.add(free_port())
+        of_port, rest_port, sync_port = sorted(ports)
+        props = self.properties(descriptor, of_port, rest_port, sync_port)
+        cp = f"{a.floodlight_jar}:{a.module_jar}"
+        cmd = ["java", "-cp", cp, "net.floodlightcontroller.core.Main", "-cf", props]
+        self.fl = Floodlight(cmd, os.path.join(self.tmp, "floodlight.log"))
+        print("  $ " + " ".join(cmd), flush=True)
+        t0 = time.monotonic()
+        self.fl.start()
+        self.rest = Rest(rest_port)
+        config = self.rest.wait(self.fl, "/wm/mpqoe/config", 120)
+        t.check(
+            f"GET /wm/mpqoe/config answers ({time.monotonic() - t0:.1f} s after start)",
+            config.get("algorithm") == a.algorithm
+            and config.get("idleTimeoutS") == 30
+            and config.get("segmentRouting") == a.segment_routing,
+            json.dumps(config),
+        )
+        loaded = self.rest.get("/wm/core/module/loaded/json")
+        t.check("Floodlight lists the module as loaded", MODULE in json.dumps(loaded))
+
+        self.net = Mininet(topo=topo, controller=None, build=False, autoSetMacs=False)
+        self.net.addController("c0", controller=RemoteController, ip="127.0.0.1", port=of_port)
+        self.net.build()
+        self.net.start()
+        problems = mq.check_port_numbers(topo, self.net)
+        t.check("ports as the descriptor says", not problems, "; ".join(problems[:5]))
+        if a.segment_routing:
+            # Room for the label stack: the userspace datapath cannot send a 1500-byte IP packet
+            # plus labels through a 1500-byte veth ("Message too long").
+            bad = []
+            for name, ports in topo.plan.items():
+                for p in ports:
+                    if p.kind == "link":
+                        dev = f"{topo.names[name]}-eth{p.port}"
+                        if st.sh(["ip", "link", "set", "dev", dev, "mtu", "1600"]).returncode:
+                            bad.append(dev)
+            t.check("MTU 1600 on the switch-to-switch veths", not bad, bad)
+        self.bridges = sorted(topo.names.values(), key=lambda b: int(b[1:]))
+        with_hosts = sorted(
+            {topo.names[i["switch"]] for h in topo.hosts_spec for i in h["interfaces"]}
+        )
+        took = self.wait_switches(with_hosts, 60)
+        t.check(
+            f"{len(self.bridges)} switches connected, mpqoe's delivery rules on"
+            f" {len(with_hosts)} ({took:.1f} s)",
+            True,
+        )
+        n_links = len(topo.descriptor["links"])
+        found = self.wait_links(n_links, 60)
+        t.check(f"Floodlight discovered the {n_links} links by LLDP", found >= n_links, found)
+        took, missing = self.wait_stats(30)
+        t.check(
+            f"Floodlight's port statistics cover every link port ({took:.1f} s)",
+            not missing,
+            f"missing {missing[:5]}",
+        )
+
+    def wait_switches(self, with_hosts, timeout):
+        t0 = time.monotonic()
+        missing = []
+        while time.monotonic() - t0 < timeout:
+            if not self.fl.alive():
+                raise RuntimeError(f"Floodlight exited with code {self.fl.proc.returncode}")
+            conn = connected_bridges()
+            missing = [f"{b} (not connected)" for b in self.bridges if not conn.get(b)]
+            for b in with_hosts:
+                if conn.get(b) and not any(
+                    cookie_kind(f["cookie"]) == DELIVERY for f in mq.flow_counters(b)
+                ):
+                    missing.append(f"{b} (no mpqoe delivery rule)")
+            if not missing:
+                return time.monotonic() - t0
+            time.sleep(0.5)
+        raise RuntimeError(f"switches not ready after {timeout} s: {', '.join(missing)}")
+
+    def wait_links(self, n, timeout):
+        deadline, found = time.monotonic() + timeout, 0
+        while time.monotonic() < deadline:
+            links = self.rest.get("/wm/topology/links/json") or []
+            found = len(links)
+            if found >= n:
+                return found
+            time.sleep(1)
+        return found
+
+    def wait_stats(self, timeout):
+        """Until /wm/statistics/bandwidth has a rate for both ends of every descriptor link
+        (StatisticsCollector reports a port from its second poll on)."""
+        want = {
+            (int(self.topo.names[sw][1:]), p.port)
+            for sw, ports in self.topo.plan.items()
+            for p in ports
+            if p.kind == "link"
+        }
+        t0, missing = time.monotonic(), sorted(want)
+        while time.monotonic() - t0 < timeout:
+            have = set()
+            for x in self.rest.get("/wm/statistics/bandwidth/all/all/json") or []:
+                try:
+                    have.add((int(x["dpid"].replace(":", ""), 16), int(x["port"])))
+                except (KeyError, ValueError):
+                    continue
+            missing = sorted(want - have)
+            if not missing:
+                break
+            time.sleep(0.5)
+        return time.monotonic() - t0, missing
+
+    # -- traffic
+
+    def ping_all(self, client, sip):
+        bad = []
+        for intf, _ip in mq.host_interfaces(client):
+            out = client.cmd(f"ping -c 1 -W 2 -I {intf} {sip}")
+            if " 0% packet loss" not in out:
+                bad.append(intf)
+        return bad
+
+    def run(self):
+        self.setup()
+        t, a, topo, net = self.t, self.args, self.topo, self.net
+        spec = {h["name"]: h for h in topo.hosts_spec}
+        cname = next(h["name"] for h in topo.hosts_spec if h.get("role") == "client")
+        sname = next(h["name"] for h in topo.hosts_spec if h.get("role") == "server")
+        cips = [i["ip"] for i in spec[cname]["interfaces"]]
+        sip = self.sip = spec[sname]["interfaces"][0]["ip"]
+        client, server = net.get(cname), net.get(sname)
+
+        t.group("ARP and ICMP through Floodlight's Forwarding")
+        bad = self.ping_all(client, sip)
+        if bad:
+            print(f"  ping failed from {bad}: POST /wm/routing/paths/force-recompute/json")
+            self.rest.request("POST", "/wm/routing/paths/force-recompute/json")
+            time.sleep(2)
+            bad = self.ping_all(client, sip)
+        t.check(f"{cname} pings {sname} ({sip}) from each of {len(cips)} interfaces", not bad, bad)
+
+        t.group("one MPTCP download")
+        mq.enable_mptcp(server)
+        eps = mq.enable_mptcp(client)
+        t.check(
+            f"{cname}: {len(cips) - 1} subflow endpoints",
+            eps.count("subflow") == len(cips) - 1,
+            eps.strip(),
+        )
+        srv = server.popen(
+            [PY, BULK, "server", "--port", str(BULK_PORT), "--count", "1"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.procs.append(srv)
+        listening = srv.stdout.readline().strip()
+        t.check("bulk server listens", "listening" in listening, listening)
+        t0 = time.monotonic()
+        cli = client.popen(
+            [PY, BULK, "client", "--connect", sip, "--port", str(BULK_PORT)]
+            + ["--bytes", str(a.bytes), "--timeout", "60"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.procs.append(cli)
+        max_load = {}
+        while cli.poll() is None and time.monotonic() - t0 < 90:
+            try:
+                for link in self.rest.get("/wm/mpqoe/topology", timeout=2)["links"]:
+                    key = (link["a"], link["b"])
+                    max_load[key] = max(max_load.get(key, 0.0), link["loadMbps"])
+            except (OSError, urllib.error.URLError, ValueError):
+                pass
+            time.sleep(0.5)
+        out, _ = cli.communicate(timeout=30)
+        rep = parse_json(out)
+        sout, _ = srv.communicate(timeout=30)
+        srep = parse_json(sout)
+        established = [
+            s for s in ((rep.get("mptcp") or {}).get("subflow_list") or []) if s.get("state") == 1
+        ]
+        t.check(
+            f"{cname}: MPTCP download of {a.bytes} bytes",
+            rep.get("bytes") == a.bytes and srep.get("bytes") == a.bytes,
+            f"{rep.get('mbps')} Mbit/s, {len(established)} subflow(s) established, "
+            f"{time.monotonic() - t0:.1f} s"
+            if rep.get("bytes")
+            else out.strip()[-300:],
+        )
+
+        conns = self.rest.get("/wm/mpqoe/connections")
+        assigned = self.rest.get("/wm/mpqoe/clients")
+        flows = {b: mq.flow_counters(b) for b in self.bridges}
+        self.report(conns, assigned, flows, max_load)
+        self.check(conns, assigned, flows, established, cname, max_load)
+
+    # -- checks
+
+    def report(self, conns, assigned, flows, max_load):
+        print("  GET /wm/mpqoe/clients:")
+        for x in assigned:
+            print(
+                f"    {x['client']} -> {x['server']}, {x['algorithm']}, fitness"
+                f" {x['fitness']:.3f}: " + " | ".join(fmt_path(p) for p in x["paths"])
+            )
+        print("  GET /wm/mpqoe/connections:")
+        for c in conns:
+            for s in c["subflows"]:
+                print(
+                    f"    connection {c['id']} subflow {s['index']} {s['client']} -> "
+                    f"{s['server']} on [{fmt_path(s['path'])}] cookie {s['cookie']} "
+                    f"({s['rules']} rules, {s['matchedBy']})"
+                )
+        print("  mpqoe subflow rules (ovs-ofctl -O OpenFlow13 dump-flows):")
+        for b in self.bridges:
+            for f in flows[b]:
+                if cookie_kind(f["cookie"]) == SUBFLOW:
+                    m = f["match"]
+                    print(
+                        f"    {b}: cookie={f['cookie']:#x} n_packets={f['n_packets']} "
+                        f"n_bytes={f['n_bytes']} {m.get('nw_src')}:{m.get('tp_src')} -> "
+                        f"{m.get('nw_dst')}:{m.get('tp_dst')} actions={f['actions']}"
+                    )
+        busy = sorted(((v, k) for k, v in max_load.items() if v > 0), reverse=True)[:6]
+        print(
+            "  highest loads seen in GET /wm/mpqoe/topology: "
+            + (", ".join(f"{a}-{b} {v:.1f} Mbit/s" for v, (a, b) in busy) or "none")
+        )
+
+    def check_labels(self, s, cookie, cip, path, flows):
+        """Segment routing: the subflow's cookie is only on its edge switches, each edge rule
+        pushes a label stack, and following that stack through the label tables (table 1)
+        walks exactly the path, every rule on the way having counted packets."""
+        t = self.t
+        for d, edge, want in (("up", path[0], path), ("down", path[-1], path[::-1])):
+            dst = self.sip if d == "up" else cip
+            rules = [
+                f
+                for b, fl in flows.items()
+                for f in fl
+                if f["cookie"] == cookie and direction(f, cip) == d
+            ]
+            at = {b for b, fl in flows.items() for f in fl if f in rules}
+            labels = pushed_labels(rules[0]["actions"]) if len(rules) == 1 else None
+            walked, problem = (
+                label_walk(flows, self.topo, edge, labels, dst) if labels else ([], "no stack")
+            )
+            t.check(
+                f"subflow {s['index']} ({s['cookie']}) {d}: edge rule on {edge} pushes"
+                f" {labels}, label rules that counted packets lead along {'>'.join(want)}",
+                at == {edge} and rules[0]["n_packets"] > 0 and problem is None and walked == want,
+                f"cookie on {sorted(at)}, walk {'>'.join(walked)}"
+                + (f"; {problem}" if problem else ""),
+            )
+
+    def check(self, conns, assigned, flows, established, cname, max_load):
+        t, topo = self.t, self.topo
+        t.group("checks")
+        mine = [c for c in conns if c["client"] == cname]
+        t.check(
+            f"GET /wm/mpqoe/connections: one connection of {cname} with routed subflows",
+            len(mine) == 1 and mine[0]["subflows"],
+            json.dumps(conns)[:400],
+        )
+        entry = next((x for x in assigned if x["client"] == cname), None)
+        n_paths = sum(1 for p in (entry or {}).get("paths", []) if p is not None)
+        routed = [s for c in mine for s in c["subflows"]]
+        t.check(
+            f"kernel subflows ({len(established)}) = paths assigned ({n_paths}) = subflows"
+            f" routed ({len(routed)})",
+            n_paths > 0 and len(established) == n_paths == len(routed),
+        )
+        for c in mine:
+            for s in c["subflows"]:
+                cookie = int(s["cookie"], 16)
+                cip = s["client"].split(":")[0]
+                path = [topo.names[n] for n in s["path"]]
+                if self.args.segment_routing:
+                    self.check_labels(s, cookie, cip, path, flows)
+                    continue
+                for d in ("up", "down"):
+                    counted, present = set(), set()
+                    for b, fl in flows.items():
+                        for f in fl:
+                            if f["cookie"] == cookie and direction(f, cip) == d:
+                                present.add(b)
+                                if f["n_packets"] > 0:
+                                    counted.add(b)
+                    t.check(
+                        f"subflow {s['index']} ({s['cookie']}) {d}: mpqoe rules counting packets"
+                        f" exactly on {'>'.join(path)}",
+                        counted == set(path),
+                        f"counted on {sorted(counted)}, rules on {sorted(present)}",
+                    )
+        traps = {}
+        want = {
+            (topo.names[sw], p.port)
+            for sw, ports in topo.plan.items()
+            for p in ports
+            if p.kind == "host"
+        }
+        for b, fl in flows.items():
+            for f in fl:
+                if cookie_kind(f["cookie"]) == TABLE_MISS and "tcp_flags" in f["match"]:
+                    traps[(b, int(f["match"].get("in_port", -1)))] = f
+        client = next(h for h in topo.hosts_spec if h["name"] == cname)
+        client_sw = topo.names[client["interfaces"][0]["switch"]]
+        counted = sum(f["n_packets"] for (b, _p), f in traps.items() if b == client_sw)
+        t.check(
+            f"SYN trap on all {len(want)} host ports (OVS took tcp_flags); {client_sw}'s"
+            f" counted {counted} SYN(s)",
+            set(traps) == want and counted > 0,
+            f"traps on {sorted(traps)}, host ports {sorted(want)}",
+        )
+        fwd = [
+            (b, f)
+            for b, fl in flows.items()
+            for f in fl
+            if (f["cookie"] >> 52) == FORWARDING_APP
+            and str(BULK_PORT) in (f["match"].get("tp_src"), f["match"].get("tp_dst"))
+            and f["n_packets"] > 0
+        ]
+        t.check(
+            f"Forwarding carried none of the MPTCP connection (no flow for port {BULK_PORT})",
+            not fwd,
+            "; ".join(f"{b}: {f['match']}" for b, f in fwd[:3]),
+        )
+        path_links = set()
+        for s in routed:
+            path_links |= {frozenset(p) for p in zip(s["path"], s["path"][1:], strict=False)}
+        on_path = {k: v for k, v in max_load.items() if frozenset(k) in path_links}
+        t.check(
+            "Floodlight's port statistics reached mpqoe: every subflow link showed > 1 Mbit/s"
+            " in GET /wm/mpqoe/topology during the transfer",
+            len(on_path) == len(path_links) and all(v > 1 for v in on_path.values()),
+            ", ".join(f"{a}-{b} {v:.1f}" for (a, b), v in sorted(on_path.items())),
+        )
+        log = self.fl.text()
+        chain = re.search(r"PACKET_IN listeners: (.*)", log)
+        order = [x.strip() for x in chain.group(1).split(",")] if chain else []
+        ok = (
+            "mpqoe" in order
+            and "forwarding" in order
+            and order.index("mpqoe") < order.index("forwarding")
+            and all(
+                order.index(x) < order.index("mpqoe")
+                for x in ("linkdiscovery", "topology", "devicemanager")
+                if x in order
+            )
+        )
+        t.check("PACKET_IN chain: ... devicemanager, mpqoe, forwarding", ok, ", ".join(order))
+        routed_lines = [ln for ln in log.splitlines() if ": MPTCP " in ln]
+        t.check(
+            "Floodlight log: mpqoe handled the handshakes",
+            bool(routed_lines),
+            f"{len(routed_lines)} line(s), e.g. {routed_lines[0].strip()}" if routed_lines else "",
+        )
+        bad = [
+            ln
+            for ln in log.splitlines()
+            if "refused an mpqoe rule" in ln or "mpqoe failed" in ln or "at org.mpqoe." in ln
+        ]
+        t.check("no mpqoe rule refused, no mpqoe exception", not bad, " || ".join(bad[:3]))
+
+
+def main():
+    p = argparse.ArgumentParser(description="Floodlight + mpqoe real check (root)")
+    p.add_argument("--floodlight-jar", required=True, help="the user's floodlight.jar")
+    p.add_argument("--module-jar", required=True, help="target/mpqoe-floodlight.jar")
+    p.add_argument("--topology", default="compuserve")
+    p.add_argument("--seed", type=int, default=1, help="client placement seed")
+    p.add_argument("--algorithm", default="ga")
+    p.add_argument(
+        "--segment-routing",
+        action="store_true",
+        help="module parameter segmentRouting=true (and MTU 1600 on switch-to-switch veths)",
+    )
+    p.add_argument("--dpid-offset", type=int, default=100, help="added to every DPID")
+    p.add_argument("--host-prefix", default="fl-", help="put before every host name")
+    p.add_argument("--bytes", type=int, default=120_000_000)
+    p.add_argument("--timeout", type=int, default=300, help="stop after this many seconds")
+    p.add_argument("--keep", action="store_true", help="keep the work directory")
+    p.add_argument("--log-lines", type=int, default=60, help="Floodlight log lines on failure")
+    p.add_argument("--force-clean", action="store_true", help="delete leftover s<N> bridges")
+    p.add_argument("-v", "--verbose", action="store_true", help="Mininet info logging")
+    args = p.parse_args()
+    for f in (args.floodlight_jar, args.module_jar):
+        if not os.path.isfile(f):
+            p.error(f"no such file: {f}")
+    args.floodlight_jar = os.path.abspath(args.floodlight_jar)
+    args.module_jar = os.path.abspath(args.module_jar)
+    if os.geteuid() != 0:
+        print("floodlight-it: run as root", file=sys.stderr)
+        return 2
+    setLogLevel("info" if args.verbose else "warning")
+
+    def on_alarm(_sig, _frame):
+        raise st.Timeout(f"timed out after {args.timeout} s")
+
+    def on_term(sig, _frame):
+        raise KeyboardInterrupt(f"signal {sig}")
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.signal(signal.SIGTERM, on_term)
+    signal.alarm(args.timeout)
+    start = time.monotonic()
+    t = st.Test()
+    t.group = lambda title: print(f"== {title}", flush=True)
+    run = None
+    try:
+        print(f"OVS: {st.ensure_ovs()}; datapath {mq.ovs_datapath()}", flush=True)
+        run = Run(args, t)
+        with run:
+            run.run()
+    except (st.Timeout, KeyboardInterrupt, RuntimeError, mq.MpqoeError, OSError) as e:
+        t.check("ran to the end", False, f"{type(e).__name__}: {e}")
+    finally:
+        signal.alarm(0)
+    if run is not None:
+        if t.failed and run.fl is not None:
+            lines = run.fl.text().splitlines()
+            print(f"---- {run.fl.log_path} (last {min(args.log_lines, len(lines))} lines)")
+            for ln in lines[-args.log_lines :]:
+                print("  | " + ln)
+        if t.failed or args.keep:
+            print(f"work directory kept: {run.tmp}")
+        else:
+            shutil.rmtree(run.tmp, ignore_errors=True)
+    print(
+        f"floodlight-it: {len(t.results) - t.failed} passed, {t.failed} failed "
+        f"in {time.monotonic() - start:.1f} s"
+    )
+    return 1 if t.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

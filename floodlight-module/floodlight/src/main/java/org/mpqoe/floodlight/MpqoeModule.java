@@ -1,0 +1,439 @@
+package org.mpqoe.floodlight;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.floodlightcontroller.core.FloodlightContext;
+import net.floodlightcontroller.core.IFloodlightProviderService;
+import net.floodlightcontroller.core.IOFMessageListener;
+import net.floodlightcontroller.core.IOFSwitch;
+import net.floodlightcontroller.core.IOFSwitchListener;
+import net.floodlightcontroller.core.PortChangeType;
+import net.floodlightcontroller.core.internal.IOFSwitchService;
+import net.floodlightcontroller.core.module.FloodlightModuleContext;
+import net.floodlightcontroller.core.module.FloodlightModuleException;
+import net.floodlightcontroller.core.module.IFloodlightModule;
+import net.floodlightcontroller.core.module.IFloodlightService;
+import net.floodlightcontroller.core.util.AppCookie;
+import net.floodlightcontroller.linkdiscovery.ILinkDiscoveryService;
+import net.floodlightcontroller.linkdiscovery.Link;
+import net.floodlightcontroller.restserver.IRestApiService;
+import net.floodlightcontroller.statistics.IStatisticsService;
+import net.floodlightcontroller.statistics.SwitchPortBandwidth;
+import net.floodlightcontroller.threadpool.IThreadPoolService;
+import net.floodlightcontroller.util.OFMessageUtils;
+import org.mpqoe.core.control.Cookies;
+import org.mpqoe.core.control.FlowPlan;
+import org.mpqoe.core.control.FlowRule;
+import org.mpqoe.core.control.MptcpControlPlane;
+import org.mpqoe.core.control.Reaction;
+import org.mpqoe.core.topology.SwitchNode;
+import org.mpqoe.core.topology.Topology;
+import org.mpqoe.core.topology.TopologyException;
+import org.mpqoe.core.topology.TopologyLoader;
+import org.mpqoe.floodlight.web.MpqoeWebRoutable;
+import org.projectfloodlight.openflow.protocol.OFErrorMsg;
+import org.projectfloodlight.openflow.protocol.OFFlowMod;
+import org.projectfloodlight.openflow.protocol.OFFlowRemoved;
+import org.projectfloodlight.openflow.protocol.OFFlowRemovedReason;
+import org.projectfloodlight.openflow.protocol.OFMessage;
+import org.projectfloodlight.openflow.protocol.OFPacketIn;
+import org.projectfloodlight.openflow.protocol.OFPortConfig;
+import org.projectfloodlight.openflow.protocol.OFPortDesc;
+import org.projectfloodlight.openflow.protocol.OFPortState;
+import org.projectfloodlight.openflow.protocol.OFType;
+import org.projectfloodlight.openflow.types.DatapathId;
+import org.projectfloodlight.openflow.types.OFPort;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * mpqoe as a Floodlight module: translates Floodlight's events into calls of the core's {@link
+ * MptcpControlPlane} and applies its plans; every decision is the core's.
+ *
+ * <ul>
+ *   <li>PACKET_IN (after linkdiscovery, topology, devicemanager; before forwarding): MPTCP
+ *       handshakes are routed by mpqoe and stopped; everything else (ARP, ICMP, plain TCP) goes on
+ *       to Forwarding.
+ *   <li>A switch of the descriptor that becomes active gets the core's proactive rules (host
+ *       delivery, label rules, live subflows), not its table-miss entry: Floodlight installs its
+ *       own. Its host ports also get a {@link SynTrap}, so that Forwarding's flows cannot hide
+ *       MPTCP handshakes from mpqoe.
+ *   <li>Port status re-routes subflows off a failed link; FLOW_REMOVED (expiry) ends subflows.
+ *   <li>Floodlight's StatisticsCollector polls port counters every statsIntervalS (at least 2 s);
+ *       every second its newest port rates become link loads, and with useLldpLatency LLDP link
+ *       latencies become link delays.
+ *   <li>REST: {@code /wm/mpqoe/{topology,connections,clients,config}}, the standalone runtime's
+ *       API.
+ * </ul>
+ */
+public class MpqoeModule
+    implements IFloodlightModule, IOFMessageListener, IOFSwitchListener, IMpqoeService {
+  private static final Logger LOG = LoggerFactory.getLogger(MpqoeModule.class);
+
+  /** Floodlight's 12-bit application id of mpqoe's cookies: the top bits of {@link Cookies#APP}. */
+  static final long APP_ID = Cookies.APP >>> 52;
+
+  private IFloodlightProviderService provider;
+  private IOFSwitchService switchService;
+  private ILinkDiscoveryService linkDiscovery;
+  private IStatisticsService statistics;
+  private IRestApiService restApi;
+  private IThreadPoolService threadPool;
+
+  private MpqoeSettings settings;
+  private MptcpControlPlane plane;
+  private PlanWriter writer;
+  private final PortBandwidthFeed bandwidth = new PortBandwidthFeed();
+  private final Set<Link> unknownLinks = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean chainLogged = new AtomicBoolean();
+  private ScheduledFuture<?> poller;
+
+  // ---------------------------------------------------------------------------- IFloodlightModule
+
+  @Override
+  public Collection<Class<? extends IFloodlightService>> getModuleServices() {
+    return List.of(IMpqoeService.class);
+  }
+
+  @Override
+  public Map<Class<? extends IFloodlightService>, IFloodlightService> getServiceImpls() {
+    return Map.of(IMpqoeService.class, this);
+  }
+
+  @Override
+  public Collection<Class<? extends IFloodlightService>> getModuleDependencies() {
+    return List.of(
+        IFloodlightProviderService.class,
+        IOFSwitchService.class,
+        ILinkDiscoveryService.class,
+        IStatisticsService.class,
+        IRestApiService.class,
+        IThreadPoolService.class);
+  }
+
+  /** Reads the parameters and the descriptor and builds the control plane. */
+  @Override
+  public void init(FloodlightModuleContext context) throws FloodlightModuleException {
+    provider = context.getServiceImpl(IFloodlightProviderService.class);
+    switchService = context.getServiceImpl(IOFSwitchService.class);
+    linkDiscovery = context.getServiceImpl(ILinkDiscoveryService.class);
+    statistics = context.getServiceImpl(IStatisticsService.class);
+    restApi = context.getServiceImpl(IRestApiService.class);
+    threadPool = context.getServiceImpl(IThreadPoolService.class);
+    Map<String, String> params = context.getConfigParams(this);
+    try {
+      settings = MpqoeSettings.parse(params == null ? Map.of() : params);
+    } catch (IllegalArgumentException e) {
+      throw new FloodlightModuleException("mpqoe: " + e.getMessage(), e);
+    }
+    Topology topology;
+    try {
+      topology = TopologyLoader.load(settings.topology());
+    } catch (TopologyException e) {
+      throw new FloodlightModuleException("mpqoe: " + e.getMessage(), e);
+    }
+    plane = new MptcpControlPlane(topology, settings.config());
+    writer = new PlanWriter(switchService, this::inTopology);
+    // Before StatisticsCollector starts (its startUp runs after this init): its polling period.
+    statistics.setPortStatsPeriod(collectorPeriod(settings.config().statsIntervalS()));
+    AppCookie.registerApp(APP_ID, "mpqoe");
+    LOG.info(
+        "mpqoe: {}; {} switches, {} links, {} hosts",
+        settings.describe(),
+        topology.switches().size(),
+        topology.links().size(),
+        topology.hosts().size());
+  }
+
+  /** Listeners, statistics, the periodic feed and the REST routes. */
+  @Override
+  public void startUp(FloodlightModuleContext context) {
+    provider.addOFMessageListener(OFType.PACKET_IN, this);
+    provider.addOFMessageListener(OFType.FLOW_REMOVED, this);
+    provider.addOFMessageListener(OFType.ERROR, this);
+    switchService.addOFSwitchListener(this);
+    statistics.collectStatistics(true);
+    // Every second, whatever the collector's period: new samples reach the core within 1 s.
+    poller =
+        threadPool
+            .getScheduledExecutor()
+            .scheduleAtFixedRate(this::pollLinkState, 1, 1, TimeUnit.SECONDS);
+    restApi.addRestletRoutable(new MpqoeWebRoutable());
+  }
+
+  // ---------------------------------------------------------------------------- IMpqoeService
+
+  @Override
+  public MptcpControlPlane plane() {
+    return plane;
+  }
+
+  @Override
+  public MpqoeSettings settings() {
+    return settings;
+  }
+
+  // ---------------------------------------------------------------------------- IOFMessageListener
+
+  @Override
+  public String getName() {
+    return "mpqoe";
+  }
+
+  /** Packet-ins reach mpqoe after Floodlight has learnt links, topology and devices from them. */
+  @Override
+  public boolean isCallbackOrderingPrereq(OFType type, String name) {
+    return type == OFType.PACKET_IN
+        && ("linkdiscovery".equals(name)
+            || "topology".equals(name)
+            || "devicemanager".equals(name));
+  }
+
+  /** ... and before Forwarding, which must not install its own flows for MPTCP handshakes. */
+  @Override
+  public boolean isCallbackOrderingPostreq(OFType type, String name) {
+    return type == OFType.PACKET_IN && "forwarding".equals(name);
+  }
+
+  /** Runs on Floodlight's I/O threads; the control plane is thread-safe. */
+  @Override
+  public Command receive(IOFSwitch sw, OFMessage msg, FloodlightContext cntx) {
+    if (msg instanceof OFPacketIn pi) {
+      return packetIn(sw, pi);
+    }
+    if (msg instanceof OFFlowRemoved fr) {
+      flowRemoved(sw, fr);
+    } else if (msg instanceof OFErrorMsg e) {
+      error(sw, e);
+    }
+    return Command.CONTINUE;
+  }
+
+  private Command packetIn(IOFSwitch sw, OFPacketIn pi) {
+    long dpid = sw.getId().getLong();
+    if (!inTopology(dpid) || writer.usable(dpid) == null) {
+      return Command.CONTINUE;
+    }
+    OFPort in = OFMessageUtils.getInPort(pi);
+    int port = in.getPortNumber();
+    Reaction r;
+    try {
+      r = plane.mptcpPacketIn(dpid, port, pi.getData());
+    } catch (RuntimeException e) {
+      LOG.error("packet-in {} port {}: mpqoe failed; left to Floodlight", name(dpid), port, e);
+      return Command.CONTINUE;
+    }
+    if (r.kind() != Reaction.Kind.MPTCP && r.kind() != Reaction.Kind.DROPPED) {
+      return Command.CONTINUE;
+    }
+    LOG.info("packet-in {} port {}: {} {}", name(dpid), port, r.kind(), r.log());
+    writer.apply(r.plan());
+    return Command.STOP;
+  }
+
+  /** An expiry ends a subflow; a deletion (ours, or a table wipe) does not. */
+  private void flowRemoved(IOFSwitch sw, OFFlowRemoved f) {
+    long cookie = f.getCookie().getValue();
+    long dpid = sw.getId().getLong();
+    if (Cookies.isOurs(cookie) && inTopology(dpid)) {
+      plane.flowRemoved(dpid, cookie, f.getReason() != OFFlowRemovedReason.DELETE);
+    }
+  }
+
+  /** A switch refused one of mpqoe's flow mods: worth a warning (Floodlight only counts it). */
+  private void error(IOFSwitch sw, OFErrorMsg e) {
+    OFMessage cause = e.getData().getParsedMessage().orNull();
+    if (cause instanceof OFFlowMod fm && Cookies.isOurs(fm.getCookie().getValue())) {
+      LOG.warn(
+          "switch {} refused an mpqoe rule: {} (cookie {}, match {})",
+          name(sw.getId().getLong()),
+          e.getErrType(),
+          fm.getCookie(),
+          fm.getMatch());
+    }
+  }
+
+  // ---------------------------------------------------------------------------- IOFSwitchListener
+
+  @Override
+  public void switchAdded(DatapathId switchId) {}
+
+  @Override
+  public void switchRemoved(DatapathId switchId) {}
+
+  /**
+   * The core's rules for a switch that became active (Floodlight has just cleared its tables and
+   * added its table-miss entries), including the rules of live subflows across it.
+   */
+  @Override
+  public void switchActivated(DatapathId switchId) {
+    if (chainLogged.compareAndSet(false, true)) {
+      List<String> chain = new ArrayList<>();
+      provider.getListeners().get(OFType.PACKET_IN).forEach(l -> chain.add(l.getName()));
+      LOG.info("PACKET_IN listeners: {}", String.join(", ", chain));
+    }
+    long dpid = switchId.getLong();
+    if (!inTopology(dpid)) {
+      LOG.info(
+          "switch {} is not in topology {}: left to Floodlight", switchId, plane.topology().name());
+      return;
+    }
+    IOFSwitch sw = writer.usable(dpid);
+    if (sw == null) {
+      return;
+    }
+    List<FlowRule> rules = new ArrayList<>();
+    for (FlowRule r : plane.switchConnected(dpid)) {
+      if (Cookies.kind(r.cookie()) != Cookies.TABLE_MISS) {
+        rules.add(r);
+      }
+    }
+    List<Integer> hostPorts = SynTrap.hostPorts(plane.topology(), dpid);
+    var traps = SynTrap.flows(sw.getOFFactory(), hostPorts, SynTrap.priority(settings.config()));
+    writer
+        .install(sw, rules, traps)
+        .addListener(
+            () ->
+                LOG.info(
+                    "switch {} ({}) active: {} mpqoe rule(s) installed, SYN trap on host"
+                        + " port(s) {}",
+                    name(dpid),
+                    switchId,
+                    rules.size(),
+                    hostPorts),
+            Runnable::run);
+  }
+
+  /** A port changed: a link that went down or up moves the subflows that use it. */
+  @Override
+  public void switchPortChanged(DatapathId switchId, OFPortDesc port, PortChangeType type) {
+    long dpid = switchId.getLong();
+    if (!inTopology(dpid)) {
+      return;
+    }
+    boolean up =
+        type != PortChangeType.DELETE
+            && type != PortChangeType.DOWN
+            && !port.getState().contains(OFPortState.LINK_DOWN)
+            && !port.getConfig().contains(OFPortConfig.PORT_DOWN);
+    int number = port.getPortNo().getPortNumber();
+    FlowPlan plan = plane.portStatus(dpid, number, up);
+    if (plane.links().linkAt(dpid, number) >= 0) {
+      LOG.info(
+          "port {}/{} {}: {} removal(s), {} install(s), {} modification(s)",
+          name(dpid),
+          number,
+          up ? "up" : "down",
+          plan.removals().size(),
+          plan.installs().size(),
+          plan.modifications().size());
+    }
+    writer.apply(plan);
+  }
+
+  @Override
+  public void switchChanged(DatapathId switchId) {}
+
+  @Override
+  public void switchDeactivated(DatapathId switchId) {}
+
+  // ---------------------------------------------------------------------------- link state
+
+  /**
+   * StatisticsCollector's port period for a statsIntervalS: at least 2 s. With a period of P
+   * seconds the collector looks for switch replies right after sending its requests and then P-1
+   * more times a second apart; with 1 s it keeps only the switches that answered at once (seen: one
+   * of eleven Open vSwitch bridges never got a rate).
+   */
+  static int collectorPeriod(int statsIntervalS) {
+    return Math.max(2, statsIntervalS);
+  }
+
+  /** Every second: new port rates, LLDP latencies if asked for, and a wiring check. */
+  void pollLinkState() {
+    try {
+      for (SwitchPortBandwidth b : statistics.getBandwidthConsumption().values()) {
+        long dpid = b.getSwitchId().getLong();
+        if (inTopology(dpid)) {
+          bandwidth.sample(
+              dpid,
+              b.getSwitchPort().getPortNumber(),
+              b.getBitsPerSecondTx().getValue(),
+              b.getStartTime_ns(),
+              (d, p, tx, t) -> plane.portStats(d, p, tx, 0, t));
+        }
+      }
+      Map<Integer, double[]> latency = new HashMap<>();
+      for (Link l : linkDiscovery.getLinks().keySet()) {
+        int link = descriptorLink(l);
+        if (link >= 0 && l.getLatency() != null) {
+          double[] sum = latency.computeIfAbsent(link, k -> new double[2]);
+          sum[0] += l.getLatency().getValue();
+          sum[1]++;
+        }
+      }
+      if (settings.useLldpLatency()) {
+        latency.forEach((link, sum) -> plane.links().latency(link, sum[0] / sum[1]));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("mpqoe: link state poll failed", e);
+    }
+  }
+
+  /**
+   * The descriptor's link for an LLDP-discovered one, or -1 (warned once per link) when Floodlight
+   * sees a link that the descriptor does not have: the cabling differs from the descriptor.
+   */
+  private int descriptorLink(Link l) {
+    long src = l.getSrc().getLong();
+    long dst = l.getDst().getLong();
+    if (!inTopology(src) || !inTopology(dst)) {
+      return -1;
+    }
+    int a = plane.links().linkAt(src, l.getSrcPort().getPortNumber());
+    int b = plane.links().linkAt(dst, l.getDstPort().getPortNumber());
+    if (a < 0 || a != b) {
+      if (unknownLinks.add(l)) {
+        LOG.warn(
+            "LLDP link {}/{} -> {}/{} is not a link of topology {}: check the cabling",
+            name(src),
+            l.getSrcPort(),
+            name(dst),
+            l.getDstPort(),
+            plane.topology().name());
+      }
+      return -1;
+    }
+    return a;
+  }
+
+  // ---------------------------------------------------------------------------- helpers
+
+  boolean inTopology(long dpid) {
+    return plane.topology().switchWithDpid(dpid).isPresent();
+  }
+
+  /** The descriptor's name of a switch for logs, else its DPID. */
+  private String name(long dpid) {
+    return plane
+        .topology()
+        .switchWithDpid(dpid)
+        .map(SwitchNode::name)
+        .orElse(DatapathId.of(dpid).toString());
+  }
+
+  /** Stops the periodic poll (tests; Floodlight has no module shutdown). */
+  void stop() {
+    if (poller != null) {
+      poller.cancel(false);
+    }
+  }
+}

@@ -1,0 +1,391 @@
+package org.mpqoe.floodlight;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.projectfloodlight.openflow.protocol.OFType.BARRIER_REQUEST;
+import static org.projectfloodlight.openflow.protocol.OFType.FLOW_MOD;
+import static org.projectfloodlight.openflow.protocol.OFType.PACKET_OUT;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import net.floodlightcontroller.core.IFloodlightProviderService;
+import net.floodlightcontroller.core.IListener.Command;
+import net.floodlightcontroller.core.IOFMessageListener;
+import net.floodlightcontroller.core.IOFSwitchListener;
+import net.floodlightcontroller.core.PortChangeType;
+import net.floodlightcontroller.core.internal.IOFSwitchService;
+import net.floodlightcontroller.core.module.FloodlightModuleContext;
+import net.floodlightcontroller.core.module.FloodlightModuleException;
+import net.floodlightcontroller.core.types.NodePortTuple;
+import net.floodlightcontroller.core.util.AppCookie;
+import net.floodlightcontroller.linkdiscovery.ILinkDiscoveryService;
+import net.floodlightcontroller.linkdiscovery.Link;
+import net.floodlightcontroller.linkdiscovery.internal.LinkInfo;
+import net.floodlightcontroller.restserver.IRestApiService;
+import net.floodlightcontroller.restserver.RestletRoutable;
+import net.floodlightcontroller.statistics.IStatisticsService;
+import net.floodlightcontroller.statistics.SwitchPortBandwidth;
+import net.floodlightcontroller.threadpool.IThreadPoolService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.mpqoe.core.control.Cookies;
+import org.mpqoe.core.control.FlowRule;
+import org.mpqoe.core.packet.Addresses;
+import org.mpqoe.floodlight.Fakes.FakeSwitch;
+import org.mpqoe.floodlight.web.MpqoeWebRoutable;
+import org.projectfloodlight.openflow.protocol.OFFactories;
+import org.projectfloodlight.openflow.protocol.OFFactory;
+import org.projectfloodlight.openflow.protocol.OFFlowAdd;
+import org.projectfloodlight.openflow.protocol.OFFlowRemovedReason;
+import org.projectfloodlight.openflow.protocol.OFMessage;
+import org.projectfloodlight.openflow.protocol.OFPacketInReason;
+import org.projectfloodlight.openflow.protocol.OFPortDesc;
+import org.projectfloodlight.openflow.protocol.OFPortState;
+import org.projectfloodlight.openflow.protocol.OFType;
+import org.projectfloodlight.openflow.protocol.OFVersion;
+import org.projectfloodlight.openflow.protocol.match.MatchField;
+import org.projectfloodlight.openflow.types.DatapathId;
+import org.projectfloodlight.openflow.types.OFBufferId;
+import org.projectfloodlight.openflow.types.OFPort;
+import org.projectfloodlight.openflow.types.TableId;
+import org.projectfloodlight.openflow.types.U64;
+
+/**
+ * The module against fake Floodlight services, topology three-path: p1..p3 = dpid 1..3, sv = 4;
+ * link 0 is p1 port 1 - sv port 1; the client's first interface (10.0.1.11) is on p1 port 2, the
+ * server (10.0.1.1) on sv port 4.
+ */
+class MpqoeModuleTest {
+  private static final OFFactory OF = OFFactories.getFactory(OFVersion.OF_13);
+  private static final int CLIENT = Addresses.parseIpv4("10.0.1.11");
+  private static final int SERVER = Addresses.parseIpv4("10.0.1.1");
+
+  private final FakeSwitch p1 = new FakeSwitch(1);
+  private final FakeSwitch p2 = new FakeSwitch(2);
+  private final FakeSwitch sv = new FakeSwitch(4);
+  private final FakeSwitch stranger = new FakeSwitch(99);
+  private final List<String> calls = new ArrayList<>();
+  private final Map<OFType, List<String>> listeners = new HashMap<>();
+  private final Map<OFType, List<IOFMessageListener>> chain = new HashMap<>();
+  private final List<IOFSwitchListener> switchListeners = new ArrayList<>();
+  private final List<RestletRoutable> routables = new ArrayList<>();
+  private final Map<NodePortTuple, SwitchPortBandwidth> bandwidth = new HashMap<>();
+  private final Map<Link, LinkInfo> links = new HashMap<>();
+  private final ScheduledExecutorService executor = new ScheduledThreadPoolExecutor(1);
+  private final MpqoeModule module = new MpqoeModule();
+
+  @AfterEach
+  void stop() {
+    module.stop();
+    executor.shutdownNow();
+  }
+
+  private FloodlightModuleContext context(Map<String, String> params) {
+    FloodlightModuleContext c = new FloodlightModuleContext();
+    c.addService(
+        IFloodlightProviderService.class,
+        Fakes.proxy(
+            IFloodlightProviderService.class,
+            Map.of(
+                "addOFMessageListener",
+                a -> {
+                  listeners
+                      .computeIfAbsent((OFType) a[0], t -> new ArrayList<>())
+                      .add(((IOFMessageListener) a[1]).getName());
+                  chain
+                      .computeIfAbsent((OFType) a[0], t -> new ArrayList<>())
+                      .add((IOFMessageListener) a[1]);
+                  return null;
+                },
+                "getListeners",
+                a -> chain)));
+    c.addService(
+        IOFSwitchService.class,
+        Fakes.switchService(
+            Map.of(
+                "addOFSwitchListener",
+                a -> {
+                  switchListeners.add((IOFSwitchListener) a[0]);
+                  return null;
+                }),
+            p1,
+            p2,
+            sv,
+            stranger));
+    c.addService(
+        ILinkDiscoveryService.class,
+        Fakes.proxy(ILinkDiscoveryService.class, Map.of("getLinks", a -> links)));
+    c.addService(
+        IStatisticsService.class,
+        Fakes.proxy(
+            IStatisticsService.class,
+            Map.of(
+                "setPortStatsPeriod",
+                a -> {
+                  calls.add("setPortStatsPeriod " + a[0]);
+                  return "";
+                },
+                "collectStatistics",
+                a -> {
+                  calls.add("collectStatistics " + a[0]);
+                  return null;
+                },
+                "getBandwidthConsumption",
+                a -> bandwidth)));
+    c.addService(
+        IRestApiService.class,
+        Fakes.proxy(
+            IRestApiService.class,
+            Map.of(
+                "addRestletRoutable",
+                a -> {
+                  routables.add((RestletRoutable) a[0]);
+                  return null;
+                })));
+    c.addService(
+        IThreadPoolService.class,
+        Fakes.proxy(IThreadPoolService.class, Map.of("getScheduledExecutor", a -> executor)));
+    params.forEach((k, v) -> c.addConfigParam(module, k, v));
+    return c;
+  }
+
+  private MpqoeModule started(Map<String, String> params) throws FloodlightModuleException {
+    FloodlightModuleContext c = context(params);
+    module.init(c);
+    module.startUp(c);
+    return module;
+  }
+
+  private MpqoeModule started() throws FloodlightModuleException {
+    return started(Map.of("topology", "three-path", "algorithm", "exact", "statsIntervalS", "3"));
+  }
+
+  private static OFMessage packetIn(int port, byte[] frame) {
+    return OF.buildPacketIn()
+        .setBufferId(OFBufferId.NO_BUFFER)
+        .setTotalLen(frame.length)
+        .setReason(OFPacketInReason.NO_MATCH)
+        .setTableId(TableId.of(0))
+        .setCookie(U64.ZERO)
+        .setMatch(OF.buildMatch().setExact(MatchField.IN_PORT, OFPort.of(port)).build())
+        .setData(frame)
+        .build();
+  }
+
+  @Test
+  void initAndStartUpWireTheModuleIntoFloodlight() throws Exception {
+    started();
+    assertEquals("three-path", module.plane().topology().name());
+    assertEquals("exact", module.settings().config().algorithm());
+    assertEquals(List.of("setPortStatsPeriod 3", "collectStatistics true"), calls);
+    assertEquals(2, MpqoeModule.collectorPeriod(1), "Floodlight's collector needs 2 s or more");
+    assertEquals(5, MpqoeModule.collectorPeriod(5));
+    assertEquals(
+        Map.of(
+            OFType.PACKET_IN, List.of("mpqoe"),
+            OFType.FLOW_REMOVED, List.of("mpqoe"),
+            OFType.ERROR, List.of("mpqoe")),
+        listeners);
+    assertEquals(List.of(module), switchListeners);
+    assertEquals(1, routables.size());
+    assertInstanceOf(MpqoeWebRoutable.class, routables.get(0));
+    assertEquals("/wm/mpqoe", routables.get(0).basePath());
+    assertEquals("mpqoe", AppCookie.getAppName(MpqoeModule.APP_ID));
+    assertEquals(0x4D5, MpqoeModule.APP_ID);
+    assertEquals(List.of(IMpqoeService.class), module.getModuleServices());
+    assertSame(module, module.getServiceImpls().get(IMpqoeService.class));
+  }
+
+  @Test
+  void badParametersOrTopologiesStopFloodlightsStart() {
+    FloodlightModuleException e =
+        assertThrows(FloodlightModuleException.class, () -> module.init(context(Map.of())));
+    assertTrue(e.getMessage().startsWith("mpqoe: parameter 'topology' is required"));
+    e =
+        assertThrows(
+            FloodlightModuleException.class,
+            () -> module.init(context(Map.of("topology", "/no/such.json"))));
+    assertTrue(e.getMessage().startsWith("mpqoe: unknown topology '/no/such.json'"));
+  }
+
+  @Test
+  void packetInsGoAfterFloodlightsLearnersAndBeforeForwarding() {
+    for (String n : List.of("linkdiscovery", "topology", "devicemanager")) {
+      assertTrue(module.isCallbackOrderingPrereq(OFType.PACKET_IN, n), n);
+      assertFalse(module.isCallbackOrderingPostreq(OFType.PACKET_IN, n), n);
+    }
+    assertTrue(module.isCallbackOrderingPostreq(OFType.PACKET_IN, "forwarding"));
+    assertFalse(module.isCallbackOrderingPrereq(OFType.PACKET_IN, "forwarding"));
+    assertFalse(module.isCallbackOrderingPrereq(OFType.FLOW_REMOVED, "topology"));
+    assertFalse(module.isCallbackOrderingPostreq(OFType.FLOW_REMOVED, "forwarding"));
+  }
+
+  @Test
+  void anActivatedSwitchGetsTheCoresRulesButNotItsTableMiss() throws Exception {
+    started();
+    module.switchActivated(DatapathId.of(4));
+    List<FlowRule> core = module.plane().switchConnected(4);
+    assertEquals(
+        1, core.stream().filter(r -> Cookies.kind(r.cookie()) == Cookies.TABLE_MISS).count());
+    List<OFMessage> mods = sv.ofType(FLOW_MOD);
+    assertEquals(core.size() - 1 + 1, mods.size(), "the core's rules but the table miss + a trap");
+    for (OFMessage m : mods.subList(0, core.size() - 1)) {
+      long cookie = ((OFFlowAdd) m).getCookie().getValue();
+      assertTrue(Cookies.isOurs(cookie));
+      assertTrue(Cookies.kind(cookie) != Cookies.TABLE_MISS);
+    }
+    OFFlowAdd trap = (OFFlowAdd) mods.get(mods.size() - 1);
+    assertEquals(OFPort.of(4), trap.getMatch().get(MatchField.IN_PORT), "the server's port");
+    assertEquals(BARRIER_REQUEST, sv.types().get(sv.types().size() - 1));
+
+    module.switchActivated(DatapathId.of(99));
+    assertEquals(List.of(), stranger.types(), "a switch outside the descriptor is Floodlight's");
+  }
+
+  @Test
+  void mptcpHandshakesAreRoutedAndStoppedEverythingElseContinues() throws Exception {
+    started();
+    Command c =
+        module.receive(p1.sw, packetIn(2, Fakes.capableSyn(CLIENT, SERVER, 40001, 80)), null);
+    assertEquals(Command.STOP, c);
+    assertEquals(List.of(FLOW_MOD, FLOW_MOD, BARRIER_REQUEST), sv.types().subList(0, 3));
+    assertTrue(p1.types().containsAll(List.of(FLOW_MOD, BARRIER_REQUEST)));
+    assertFalse(p1.types().contains(PACKET_OUT), "the packet-out waits for the barriers");
+    sv.answerBarriers();
+    p1.answerBarriers();
+    assertEquals(PACKET_OUT, p1.types().get(p1.types().size() - 1));
+    assertEquals(1, module.plane().router().connections().size());
+
+    p1.clear();
+    assertEquals(
+        Command.CONTINUE,
+        module.receive(p1.sw, packetIn(2, Fakes.arpRequest(CLIENT, SERVER)), null),
+        "ARP is Forwarding's");
+    assertEquals(
+        Command.CONTINUE,
+        module.receive(p1.sw, packetIn(2, Fakes.plainSyn(CLIENT, SERVER, 40002, 80)), null),
+        "plain TCP is Forwarding's");
+    assertEquals(
+        Command.CONTINUE,
+        module.receive(stranger.sw, packetIn(2, Fakes.capableSyn(CLIENT, SERVER, 40003, 80)), null),
+        "a switch outside the descriptor is Floodlight's");
+    assertEquals(List.of(), p1.types());
+    assertEquals(List.of(), stranger.types());
+  }
+
+  @Test
+  void aJoinWithoutAPathIsDroppedNotLeftToForwarding() throws Exception {
+    started();
+    // Only p1 > sv (25 ms) is fast enough: the client gets one path for three interfaces.
+    module.plane().rest().handle("PUT", "/mpqoe/config", "{\"thrDelayMs\":30}");
+    module.receive(p1.sw, packetIn(2, Fakes.capableSyn(CLIENT, SERVER, 40001, 80)), null);
+    int second = Addresses.parseIpv4("10.0.2.11");
+    Command c =
+        module.receive(p2.sw, packetIn(2, Fakes.joinSyn(second, SERVER, 40002, 80, 7)), null);
+    assertEquals(Command.STOP, c, "a refused join must not reach Forwarding");
+    assertEquals(List.of(), p2.types());
+    assertEquals(1, module.plane().router().connections().iterator().next().subflows().size());
+  }
+
+  @Test
+  void onlyExpiriesOfOurRulesEndSubflows() throws Exception {
+    started();
+    module.receive(p1.sw, packetIn(2, Fakes.capableSyn(CLIENT, SERVER, 40001, 80)), null);
+    long cookie =
+        module.plane().router().connections().iterator().next().subflows().get(0).cookie();
+    OFMessage deleted = removed(cookie, OFFlowRemovedReason.DELETE);
+    assertEquals(Command.CONTINUE, module.receive(p1.sw, deleted, null));
+    assertEquals(1, module.plane().router().connections().size());
+    OFMessage foreign = removed(0x20000000000001L, OFFlowRemovedReason.IDLE_TIMEOUT);
+    assertEquals(Command.CONTINUE, module.receive(p1.sw, foreign, null));
+    assertEquals(1, module.plane().router().connections().size());
+    module.receive(p1.sw, removed(cookie, OFFlowRemovedReason.IDLE_TIMEOUT), null);
+    assertEquals(0, module.plane().router().connections().size());
+  }
+
+  private static OFMessage removed(long cookie, OFFlowRemovedReason reason) {
+    return OF.buildFlowRemoved()
+        .setCookie(U64.of(cookie))
+        .setReason(reason)
+        .setTableId(TableId.of(0))
+        .setMatch(OF.buildMatch().build())
+        .build();
+  }
+
+  @Test
+  void aLinkGoingDownMovesItsSubflows() throws Exception {
+    started();
+    module.receive(p1.sw, packetIn(2, Fakes.capableSyn(CLIENT, SERVER, 40001, 80)), null);
+    sv.clear();
+    p1.clear();
+    OFPortDesc down =
+        OF.buildPortDesc()
+            .setPortNo(OFPort.of(1))
+            .setName("s1-eth1")
+            .setState(java.util.Set.of(OFPortState.LINK_DOWN))
+            .build();
+    module.switchPortChanged(DatapathId.of(1), down, PortChangeType.DOWN);
+    assertTrue(
+        module
+            .plane()
+            .rest()
+            .handle("GET", "/mpqoe/topology", null)
+            .json()
+            .contains("\"up\":false"));
+    assertTrue(
+        p1.types().contains(FLOW_MOD) || sv.types().contains(FLOW_MOD),
+        "the subflow on p1-sv was changed: " + p1.types() + " " + sv.types());
+  }
+
+  @Test
+  void theLinkStatePollFeedsPortRatesAndOptionallyLldpLatencies() throws Exception {
+    started(Map.of("topology", "three-path", "useLldpLatency", "true"));
+    NodePortTuple p1Port1 = new NodePortTuple(DatapathId.of(1), OFPort.of(1));
+    bandwidth.put(p1Port1, sample(1, 1, 0));
+    module.pollLinkState();
+    Thread.sleep(20);
+    bandwidth.put(p1Port1, sample(1, 1, 1_500_000));
+    module.pollLinkState();
+    // Counters are whole bytes: over a 20 ms period that rounds the rate by up to 200 bit/s.
+    assertEquals(1.5, module.plane().links().loadMbps(0), 1e-3);
+
+    links.put(
+        new Link(DatapathId.of(1), OFPort.of(1), DatapathId.of(4), OFPort.of(1), U64.of(30)), null);
+    links.put(
+        new Link(DatapathId.of(4), OFPort.of(1), DatapathId.of(1), OFPort.of(1), U64.of(40)), null);
+    // Not in the descriptor (p1 port 2 is the client's): warned about and ignored.
+    links.put(
+        new Link(DatapathId.of(1), OFPort.of(2), DatapathId.of(4), OFPort.of(2), U64.of(1)), null);
+    module.pollLinkState();
+    assertEquals(35.0, module.plane().links().snapshot().delayMs(0), 1e-9);
+    assertEquals(50.0, module.plane().links().snapshot().delayMs(1), 1e-9, "descriptor's");
+  }
+
+  @Test
+  void lldpLatenciesAreIgnoredByDefault() throws Exception {
+    started();
+    links.put(
+        new Link(DatapathId.of(1), OFPort.of(1), DatapathId.of(4), OFPort.of(1), U64.of(30)), null);
+    module.pollLinkState();
+    assertEquals(25.0, module.plane().links().snapshot().delayMs(0), 1e-9);
+  }
+
+  private static SwitchPortBandwidth sample(long dpid, int port, long txBps) {
+    return SwitchPortBandwidth.of(
+        DatapathId.of(dpid),
+        OFPort.of(port),
+        U64.of(10_000_000),
+        U64.ZERO,
+        U64.of(txBps),
+        U64.ZERO,
+        U64.ZERO);
+  }
+}

@@ -1,0 +1,131 @@
+package org.mpqoe.floodlight;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.mpqoe.core.control.ControlConfig;
+
+class MpqoeSettingsTest {
+  private static final String PREFIX = MpqoeModule.class.getCanonicalName() + ".";
+
+  private static String error(Map<String, String> params) {
+    return assertThrows(IllegalArgumentException.class, () -> MpqoeSettings.parse(params))
+        .getMessage();
+  }
+
+  @Test
+  void onlyATopologyGivesTheStandaloneControllersDefaults() {
+    MpqoeSettings s = MpqoeSettings.parse(Map.of("topology", "three-path"));
+    assertEquals("three-path", s.topology());
+    assertEquals(ControlConfig.defaults(), s.config());
+    assertFalse(s.useLldpLatency());
+  }
+
+  @Test
+  void everyParameterIsRead() {
+    Map<String, String> p = new HashMap<>();
+    p.put("topology", " /tmp/x.json ");
+    p.put("algorithm", "exact");
+    p.put("maxHops", "5");
+    p.put("idleTimeoutS", "30");
+    p.put("statsIntervalS", "1");
+    p.put("segmentRouting", "TRUE");
+    p.put("alpha", "0.7");
+    p.put("beta", "0.3");
+    p.put("thrDelayMs", "21.5");
+    p.put("thrCong", "0.9");
+    p.put("useLldpLatency", "yes");
+    MpqoeSettings s = MpqoeSettings.parse(p);
+    ControlConfig c = s.config();
+    assertEquals("/tmp/x.json", s.topology());
+    assertEquals("exact", c.algorithm());
+    assertEquals(5, c.maxHops());
+    assertEquals(30, c.idleTimeoutS());
+    assertEquals(1, c.statsIntervalS());
+    assertTrue(c.segmentRouting());
+    assertEquals(0.7, c.selection().alpha());
+    assertEquals(0.3, c.selection().beta());
+    assertEquals(21.5, c.selection().thrDelayMs());
+    assertEquals(0.9, c.selection().thrCong());
+    assertTrue(s.useLldpLatency());
+    assertEquals(ControlConfig.defaults().ga(), c.ga());
+    assertEquals(ControlConfig.defaults().subflowPriority(), c.subflowPriority());
+    assertEquals(MpqoeSettings.NAMES.size(), p.size(), "every parameter exercised");
+  }
+
+  @Test
+  void blankValuesTakeTheDefault() {
+    MpqoeSettings s =
+        MpqoeSettings.parse(Map.of("topology", "compuserve", "algorithm", " ", "maxHops", ""));
+    assertEquals(ControlConfig.defaults(), s.config());
+  }
+
+  @Test
+  void badParametersAreNamed() {
+    assertEquals(
+        "unknown parameter 'max-hops' (known: topology, algorithm, maxHops, idleTimeoutS,"
+            + " statsIntervalS, segmentRouting, alpha, beta, thrDelayMs, thrCong, useLldpLatency)",
+        error(Map.of("topology", "compuserve", "max-hops", "3")));
+    assertTrue(error(Map.of("algorithm", "ga")).startsWith("parameter 'topology' is required"));
+    assertEquals(
+        "parameter 'maxHops' must be an integer, got 'eight'",
+        error(Map.of("topology", "compuserve", "maxHops", "eight")));
+    assertEquals(
+        "parameter 'alpha' must be a number, got '1,5'",
+        error(Map.of("topology", "compuserve", "alpha", "1,5")));
+    assertEquals(
+        "parameter 'segmentRouting' must be true or false, got 'on'",
+        error(Map.of("topology", "compuserve", "segmentRouting", "on")));
+  }
+
+  @Test
+  void valuesTheCoreRefusesAreRefusedWithItsReason() {
+    assertTrue(
+        error(Map.of("topology", "compuserve", "algorithm", "best"))
+            .startsWith("invalid mpqoe parameters: unknown algorithm 'best' (known: ga, "));
+    assertEquals(
+        "invalid mpqoe parameters: idle timeout must be 1..65535 s",
+        error(Map.of("topology", "compuserve", "idleTimeoutS", "0")));
+    assertEquals(
+        "invalid mpqoe parameters: alpha and beta must be >= 0 and not both 0",
+        error(Map.of("topology", "compuserve", "alpha", "0", "beta", "0")));
+  }
+
+  @Test
+  void theExamplePropertiesFileLoadsTheModuleWithValidParameters() throws IOException {
+    Properties props = new Properties();
+    try (InputStream in = getClass().getResourceAsStream("/mpqoe-floodlight.properties")) {
+      assertNotNull(in, "mpqoe-floodlight.properties is in the jar");
+      props.load(in);
+    }
+    assertTrue(
+        props.getProperty("floodlight.modules").contains("org.mpqoe.floodlight.MpqoeModule"));
+    Map<String, String> params = new HashMap<>();
+    for (String k : props.stringPropertyNames()) {
+      if (k.startsWith(PREFIX)) {
+        params.put(k.substring(PREFIX.length()), props.getProperty(k));
+      }
+    }
+    assertEquals(MpqoeSettings.NAMES.size(), params.size(), "every parameter is shown");
+    MpqoeSettings s = MpqoeSettings.parse(params);
+    assertEquals("compuserve", s.topology());
+    assertEquals(ControlConfig.defaults(), s.config(), "the example shows the defaults");
+  }
+
+  @Test
+  void describeSaysWhereDelaysComeFrom() {
+    String d =
+        MpqoeSettings.parse(Map.of("topology", "compuserve", "useLldpLatency", "true")).describe();
+    assertTrue(d.startsWith("topology compuserve, algorithm ga, alpha 0.5"), d);
+    assertTrue(d.endsWith("per-hop rules, link delays from LLDP"), d);
+  }
+}
