@@ -78,7 +78,7 @@ e2e: mininet-deps build
 
 format:
 	$(MVN) -q spotless:apply
-	$(PY) -m ruff format topologies/tools tools mininet-scripts
+	$(PY) -m ruff format topologies/tools tools mininet-scripts floodlight-module/floodlight
 
 clean:
 	$(MVN) -q clean
