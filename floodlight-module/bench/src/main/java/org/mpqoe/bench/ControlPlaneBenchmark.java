@@ -1,5 +1,8 @@
 package org.mpqoe.bench;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.FlowRule;
@@ -11,6 +14,7 @@ import org.mpqoe.core.scenario.ScenarioGenerator;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyLoader;
+import org.mpqoe.openflow.OfTranslator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -23,14 +27,16 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.projectfloodlight.openflow.protocol.OFMessage;
 
 /**
  * Packet-in to flow plan in the shared control plane (parsing, MPTCP classification, selection,
  * rule generation), on CompuServe with ten generated clients. An MP_CAPABLE SYN of a client without
  * an assignment runs the selector (the GA with the paper's population); an MP_JOIN SYN only maps
  * the token and builds rules. Each invocation ends its connection or subflow again (a flow-removed
- * event) so that every SYN meets the same state. The OpenFlow encoding and socket write of the
- * runtime are not included.
+ * event) so that every SYN meets the same state. With {@code wire=true} the plan is also translated
+ * to OpenFlow 1.3 messages (the standalone runtime's {@link OfTranslator}) and encoded into a
+ * buffer, which is everything the runtime does before the socket write.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
@@ -43,6 +49,14 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ControlPlaneBenchmark {
   @Param({"ga", "exact", "fd-bw"})
   public String algorithm;
+
+  /** Also translate and encode the plan (flow mods and packet-out) as the runtime does. */
+  @Param({"false", "true"})
+  public boolean wire;
+
+  private final OfTranslator translator = new OfTranslator();
+  private final ByteBuf buffer = Unpooled.buffer(1 << 16);
+  private List<Long> switches;
 
   private MptcpControlPlane plane;
   private Host[] clients;
@@ -62,6 +76,7 @@ public class ControlPlaneBenchmark {
         ControlConfig.defaults().withAlgorithm(algorithm).withGa(JoinInstances.paperGa(base));
     plane = new MptcpControlPlane(t, c);
     clients = t.clients().toArray(Host[]::new);
+    switches = t.switches().stream().map(sw -> sw.dpid()).toList();
     server = Addresses.parseIpv4(t.servers().get(0).interfaces().get(0).ip());
     // One long-lived connection whose token the joins carry.
     Host h = clients[0];
@@ -82,6 +97,7 @@ public class ControlPlaneBenchmark {
     int ip = Addresses.parseIpv4(h.interfaces().get(0).ip());
     Reaction r =
         plane.packetIn(h.firstHop().dpid(), 1, HandshakeFrames.capableSyn(ip, server, port++, 80));
+    encode(r);
     end(r);
     return r;
   }
@@ -93,8 +109,24 @@ public class ControlPlaneBenchmark {
     Reaction r =
         plane.packetIn(
             h.firstHop().dpid(), 2, HandshakeFrames.joinSyn(ip, server, port++, 80, joinToken));
+    encode(r);
     end(r);
     return r;
+  }
+
+  private void encode(Reaction r) {
+    if (!wire) {
+      return;
+    }
+    buffer.clear();
+    for (List<OFMessage> mods : translator.flowMods(r.plan(), switches).values()) {
+      for (OFMessage m : mods) {
+        m.writeTo(buffer);
+      }
+    }
+    if (r.plan().packetOut() != null) {
+      translator.packetOut(r.plan().packetOut()).writeTo(buffer);
+    }
   }
 
   private void end(Reaction r) {
