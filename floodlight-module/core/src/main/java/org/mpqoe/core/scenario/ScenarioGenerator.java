@@ -16,7 +16,9 @@ import org.mpqoe.core.topology.TopologyException;
 /**
  * Makes {@link Scenario}s as the GA paper did: link bandwidth and delay drawn per link (see {@link
  * LinkDraws}) with the moments the paper gives for the topology and number of clients, clients
- * joining every 4 s. Everything comes from one seed.
+ * joining every 4 s. Everything comes from one seed, split into two independent streams: one for
+ * the link draws, one for client placement, so that a seed places its clients on the same switches
+ * whatever the link source.
  */
 public final class ScenarioGenerator {
   /** The GA paper's join interval. */
@@ -32,7 +34,22 @@ public final class ScenarioGenerator {
     DESCRIPTOR
   }
 
+  /**
+   * Stream ids xor-ed into the seed: link draws and client placement never share draws. The link
+   * stream is the seed itself, so link draws are what they were before placement got its own.
+   */
+  private static final long LINK_STREAM = 0L;
+
+  private static final long PLACEMENT_STREAM = 0x9E3779B97F4A7C15L;
+
   private ScenarioGenerator() {}
+
+  /**
+   * A generator for one stream; {@code create(long)} spreads the seed over the state (SplitMix64).
+   */
+  private static UniformRandomProvider stream(long seed, long stream) {
+    return RandomSource.XO_RO_SHI_RO_128_PP.create(seed ^ stream);
+  }
 
   /**
    * @param clients how many clients join
@@ -52,7 +69,7 @@ public final class ScenarioGenerator {
     if (servers.isEmpty()) {
       throw new TopologyException(topology.name() + " has no server host");
     }
-    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
+    UniformRandomProvider rng = stream(seed, LINK_STREAM);
     LinkModel model = topology.linkModel().orElse(null);
     boolean paper =
         switch (source) {
@@ -83,7 +100,7 @@ public final class ScenarioGenerator {
         cap[l] = links.capacityMbps(l);
       }
     }
-    List<Host> hosts = clientHosts(topology, clients, interfaces, rng);
+    List<Host> hosts = clientHosts(topology, clients, interfaces, stream(seed, PLACEMENT_STREAM));
     List<Scenario.Client> joined = new ArrayList<>();
     for (int i = 0; i < hosts.size(); i++) {
       joined.add(
@@ -135,8 +152,7 @@ public final class ScenarioGenerator {
    * {@link #generate} draws for that seed).
    */
   public static Descriptor withClients(Topology topology, int clients, int interfaces, long seed) {
-    // AUTO, as every command's default: link draws come first from the same generator, so the
-    // placement matches the default scenario of this seed only when drawn the same way.
+    // Placement has a stream of its own, so the link source does not matter; AUTO as elsewhere.
     Scenario s = generate(topology, clients, interfaces, seed, LinkSource.AUTO);
     Descriptor d = topology.descriptor();
     List<Descriptor.HostJson> hosts = new ArrayList<>(d.hosts() == null ? List.of() : d.hosts());
