@@ -7,7 +7,7 @@ Run as root with Debian's python3. Steps:
 
 1. `bin/mpqoe topology with-clients compuserve --clients 2 --seed S -o TMP/e2e.json`: one
    server and two clients with 3 interfaces each; the controller and Mininet read that file.
-2. `bin/mpqoe controller --topology TMP/e2e.json --algorithm ga --port P --rest R
+2. `bin/mpqoe controller --topology TMP/e2e.json --algorithm A (ga) --port P --rest R
    --stats-interval 1 --idle-timeout 30 [--segment-routing]` (free ports; 30 s so that the first
    connections are still in the controller's books when the last check reads them), its output
    in TMP/controller.log (printed when a check fails); waits until the REST port answers. Then
@@ -499,7 +499,7 @@ class Run:
     def controller_cmd(self, descriptor, of_port, rest_port):
         a = self.args
         base = a.controller_cmd.split() if a.controller_cmd else [*a.mpqoe.split(), "controller"]
-        cmd = [*base, "--topology", descriptor, "--algorithm", "ga"]
+        cmd = [*base, "--topology", descriptor, "--algorithm", self.args.algorithm]
         cmd += ["--port", str(of_port), "--rest", str(rest_port)]
         cmd += ["--stats-interval", str(a.stats_interval), "--idle-timeout", str(a.idle_timeout)]
         return cmd + (["--segment-routing"] if a.segment_routing else [])
@@ -540,7 +540,7 @@ class Run:
         t.check(
             f"controller REST answers ({time.monotonic() - t0:.1f} s)",
             config.get("segmentRouting") == a.segment_routing
-            and config.get("algorithm") == "ga"
+            and config.get("algorithm") == self.args.algorithm
             and config.get("idleTimeoutS") == a.idle_timeout,
             json.dumps(config),
         )
@@ -1044,6 +1044,12 @@ def main():
     p = argparse.ArgumentParser(description="mpqoe controller end-to-end test (root)")
     p.add_argument("--seed", type=int, default=1, help="client placement seed (default 1)")
     p.add_argument(
+        "--algorithm",
+        default="ga",
+        choices=["ga", "exact", "qomra", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none"],
+        help="the controller's path selection (default: ga, as the issue asks)",
+    )
+    p.add_argument(
         "--seed-tries",
         type=int,
         default=6,
@@ -1142,7 +1148,7 @@ def main():
     seed = run.seed if run else args.seed
     print(
         f"e2e: {len(t.results) - t.failed} passed, {t.failed} failed "
-        f"in {time.monotonic() - start:.1f} s (seed {seed}, {mode})"
+        f"in {time.monotonic() - start:.1f} s (seed {seed}, {args.algorithm}, {mode})"
     )
     return 1 if t.failed else 0
 

@@ -5,9 +5,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.mpqoe.core.control.ControlConfig;
+import org.mpqoe.core.control.FlowMatch;
+import org.mpqoe.core.control.SegmentRouting;
+import org.mpqoe.core.control.SubflowRules;
+import org.mpqoe.core.packet.Addresses;
+import org.mpqoe.core.path.Path;
 import org.mpqoe.core.scenario.JoinSimulation;
 import org.mpqoe.core.scenario.Scenario;
+import org.mpqoe.core.select.QomraConfig;
 import org.mpqoe.core.select.Selectors;
+import org.mpqoe.core.topology.Host;
+import org.mpqoe.core.topology.HostInterface;
 import org.mpqoe.core.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,6 +33,8 @@ import picocli.CommandLine.Spec;
     description = "Run several algorithms on the same seeded scenarios and print a table.")
 final class CompareCommand implements Callable<Integer> {
   @Mixin ScenarioOptions options;
+
+  @Mixin QomraOptions qomra;
 
   @Option(
       names = "--algorithms",
@@ -47,7 +58,8 @@ final class CompareCommand implements Callable<Integer> {
     }
     Topology topology = options.loadTopology();
     List<String> names = algorithms == null ? Selectors.NAMES : algorithms;
-    names.forEach(n -> Selectors.create(n, options.gaConfig(topology)));
+    QomraConfig qomraConfig = qomra.config();
+    names.forEach(n -> Selectors.create(n, options.gaConfig(topology), qomraConfig, null));
     List<Scenario> scenarios = new ArrayList<>();
     for (int r = 0; r < runs; r++) {
       scenarios.add(options.scenario(topology, options.seed + r));
@@ -75,12 +87,19 @@ final class CompareCommand implements Callable<Integer> {
         "infeasible",
         "no path",
         "median ms");
+    List<Admission> admissions = new ArrayList<>();
     for (String name : names) {
       Row row = new Row();
+      Admission adm = new Admission(name, topology, qomraConfig.requiredMbps());
       for (Scenario s : scenarios) {
-        var selector = Selectors.create(name, options.gaConfig(topology));
-        row.add(JoinSimulation.run(s, selector, options.settings()));
+        var selector =
+            Selectors.create(
+                name, options.gaConfig(topology), qomraConfig, QomraOptions.context(topology));
+        JoinSimulation.Result result = JoinSimulation.run(s, selector, options.settings());
+        row.add(result);
+        adm.add(result);
       }
+      admissions.add(adm);
       out.printf(
           Locale.ROOT,
           "%-9s %7.2f %10.1f %11.2f %9.4f %11d %9d %10.3f%n",
@@ -98,8 +117,113 @@ final class CompareCommand implements Callable<Integer> {
         "Per join: paths = distinct paths, zeta = sum of pairwise delay differences (eq. 8),"
             + " xi = sum of abw/(users+1) (eq. 9), fitness = eq. 7 normalised (higher is better),"
             + " infeasible = joins that share a link above thr_cong.");
+    out.println();
+    out.printf(
+        Locale.ROOT,
+        "Admission view: every subflow of every algorithm needs b_r = %s Mbit/s (%s)%n",
+        qomraConfig.requiredMbps(),
+        qomraConfig.resolution().label());
+    out.printf(
+        Locale.ROOT,
+        "%-9s %9s %12s %11s %10s %9s %11s%n",
+        "algorithm",
+        "subflows",
+        "abw(Mbit/s)",
+        "spread(ms)",
+        "rules/hop",
+        "rules/SR",
+        "overbooked");
+    for (Admission a : admissions) {
+      out.printf(
+          Locale.ROOT,
+          "%-9s %9.2f %12.2f %11.3f %10.1f %9.1f %11.2f%n",
+          a.name,
+          a.subflows / a.joins,
+          a.abw / a.joins,
+          a.spread / a.joins,
+          a.perHop / a.joins,
+          a.segment / a.joins,
+          a.overbooked / a.runs);
+    }
+    out.println();
+    out.println(
+        "Per client: subflows that get rules, abw = sum of abw_p over its distinct paths at its"
+            + " join (aggregate available bandwidth), spread = max - min path delay, rules/hop and"
+            + " rules/SR = flow rules its subflows cost per hop and with segment routing (shared"
+            + " label rules: "
+            + labelRules(topology)
+            + " on all switches). Per run: overbooked = links where the subflows' b_r sum exceeds"
+            + " capacity.");
     out.flush();
     return 0;
+  }
+
+  /** Proactive segment-routing label rules of all switches (shared by every client). */
+  private static int labelRules(Topology t) {
+    SegmentRouting sr = new SegmentRouting(t);
+    return t.switches().stream().mapToInt(s -> sr.labelRules(s, 1).size()).sum();
+  }
+
+  /** QoMRA's view of a run: subflows booked at b_r, path quality, rules per client. */
+  private static final class Admission {
+    final String name;
+    final Topology topology;
+    final double rateMbps;
+    final SubflowRules rules;
+    double joins;
+    double runs;
+    double subflows;
+    double abw;
+    double spread;
+    double perHop;
+    double segment;
+    double overbooked;
+
+    Admission(String name, Topology topology, double rateMbps) {
+      this.name = name;
+      this.topology = topology;
+      this.rateMbps = rateMbps;
+      this.rules = new SubflowRules(topology, new SegmentRouting(topology));
+    }
+
+    void add(JoinSimulation.Result r) {
+      runs++;
+      double[] booked = new double[topology.links().size()];
+      ControlConfig perHopConfig = ControlConfig.defaults();
+      ControlConfig srConfig = perHopConfig.withRouting(perHopConfig.maxHops(), true);
+      for (JoinSimulation.Join j : r.joins()) {
+        joins++;
+        List<Path> paths = j.selection().paths();
+        subflows += paths.size();
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (Path p : j.selection().distinctPaths()) {
+          abw += Report.finite(p.availableMbps(j.state()));
+          min = Math.min(min, p.delayMs(j.state()));
+          max = Math.max(max, p.delayMs(j.state()));
+        }
+        spread += paths.isEmpty() ? 0 : max - min;
+        Host client = j.client().host();
+        HostInterface server = j.client().server().interfaces().get(0);
+        for (int i = 0; i < paths.size(); i++) {
+          Path p = paths.get(i);
+          HostInterface from = client.interfaces().get(Math.min(i, client.interfaces().size() - 1));
+          FlowMatch.Subflow m =
+              new FlowMatch.Subflow(
+                  Addresses.parseIpv4(from.ip()), Addresses.parseIpv4(server.ip()), 1000 + i, 80);
+          perHop += rules.build(m, from, server, p, perHopConfig, 0, false).size();
+          segment += rules.build(m, from, server, p, srConfig, 0, false).size();
+          for (int l : p.links()) {
+            booked[l] += rateMbps;
+          }
+        }
+      }
+      for (int l = 0; l < booked.length; l++) {
+        if (booked[l] > r.scenario().links().capacityMbps(l) + 1e-9) {
+          overbooked++;
+        }
+      }
+    }
   }
 
   /** Sums over every join of every run. */

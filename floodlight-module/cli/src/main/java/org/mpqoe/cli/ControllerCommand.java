@@ -45,7 +45,8 @@ final class ControllerCommand implements Callable<Integer> {
       names = {"-a", "--algorithm"},
       defaultValue = "ga",
       description =
-          "One of: ga, exact, pd-bw, pd-delay, fd-bw, fd-delay, none (default: ${DEFAULT-VALUE}).")
+          "One of: ga, exact, qomra, pd-bw, pd-delay, fd-bw, fd-delay, none (default:"
+              + " ${DEFAULT-VALUE}).")
   String algorithm;
 
   @Option(
@@ -84,8 +85,12 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Option(
       names = "--segment-routing",
-      description = "Install subflows as MPLS label stacks (segment routing).")
+      description =
+          "Install subflows as MPLS label stacks (segment routing; the switches must support"
+              + " MPLS). Without it: per-hop rules.")
   boolean segmentRouting;
+
+  @picocli.CommandLine.Mixin QomraOptions qomra;
 
   @Option(
       names = "--max-hops",
@@ -109,7 +114,8 @@ final class ControllerCommand implements Callable<Integer> {
         ControlConfig.defaults()
             .withAlgorithm(algorithm)
             .withTimers(idleTimeout, statsInterval)
-            .withRouting(maxHops, segmentRouting);
+            .withRouting(maxHops, segmentRouting)
+            .withQomra(qomra.config());
     MptcpControlPlane plane = new MptcpControlPlane(t, config);
 
     PrintWriter out = spec.commandLine().getOut();
@@ -163,12 +169,21 @@ final class ControllerCommand implements Callable<Integer> {
                 "mpqoe-shutdown"));
     events.accept(
         String.format(
-            "controller: topology %s (%d switches, %d hosts), algorithm %s%s, OpenFlow 1.3 on"
+            "controller: topology %s (%d switches, %d hosts), algorithm %s%s%s, OpenFlow 1.3 on"
                 + " %s:%d, %s",
             t.name(),
             t.switches().size(),
             t.hosts().size(),
             config.algorithm(),
+            config.algorithm().equals("qomra")
+                ? String.format(
+                    java.util.Locale.ROOT,
+                    " (k %d, t %s s, %s = %s Mbit/s per subflow)",
+                    config.qomra().k(),
+                    config.qomra().intervalS(),
+                    config.qomra().resolution().label(),
+                    config.qomra().requiredMbps())
+                : "",
             config.segmentRouting() ? ", segment routing" : "",
             of.getHostString(),
             of.getPort(),

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.mpqoe.core.control.SegmentRouting;
 import org.mpqoe.core.path.LinkState;
 import org.mpqoe.core.path.Path;
 import org.mpqoe.core.scenario.JoinSimulation;
@@ -27,11 +28,14 @@ import picocli.CommandLine.Spec;
 final class SelectCommand implements Callable<Integer> {
   @Mixin ScenarioOptions options;
 
+  @Mixin QomraOptions qomra;
+
   @Option(
       names = {"-a", "--algorithm"},
       defaultValue = "ga",
       description =
-          "One of: ga, exact, pd-bw, pd-delay, fd-bw, fd-delay, none (default: ${DEFAULT-VALUE}).")
+          "One of: ga, exact, qomra, pd-bw, pd-delay, fd-bw, fd-delay, none (default:"
+              + " ${DEFAULT-VALUE}).")
   String algorithm;
 
   @Option(
@@ -48,7 +52,10 @@ final class SelectCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--format must be text or json, got '" + format + "'");
     }
     Topology topology = options.loadTopology();
-    var selector = Selectors.create(algorithm, options.gaConfig(topology));
+    var selector =
+        Selectors.create(
+            algorithm, options.gaConfig(topology), qomra.config(), QomraOptions.context(topology));
+    SegmentRouting sr = new SegmentRouting(topology);
     Scenario scenario = options.scenario(topology, options.seed);
     JoinSimulation.Result result = JoinSimulation.run(scenario, selector, options.settings());
     PrintWriter out = spec.commandLine().getOut();
@@ -56,15 +63,15 @@ final class SelectCommand implements Callable<Integer> {
       out.println(
           new ObjectMapper()
               .enable(SerializationFeature.INDENT_OUTPUT)
-              .writeValueAsString(json(result)));
+              .writeValueAsString(json(result, sr)));
     } else {
-      text(result, out);
+      text(result, out, sr);
     }
     out.flush();
     return 0;
   }
 
-  static void text(JoinSimulation.Result r, PrintWriter out) {
+  static void text(JoinSimulation.Result r, PrintWriter out, SegmentRouting sr) {
     Scenario s = r.scenario();
     Topology t = s.topology();
     out.printf(
@@ -105,6 +112,9 @@ final class SelectCommand implements Callable<Integer> {
             p.describe(t),
             p.delayMs(state),
             Report.finite(p.availableMbps(state)));
+        if (r.algorithm().equals("qomra")) {
+          out.printf(Locale.ROOT, "             segment labels %s%n", sr.labels(p));
+        }
       }
       if (paths.isEmpty()) {
         out.println("  no admissible path: the client gets no subflow rules");
@@ -112,7 +122,7 @@ final class SelectCommand implements Callable<Integer> {
     }
   }
 
-  static ObjectNode json(JoinSimulation.Result r) {
+  static ObjectNode json(JoinSimulation.Result r, SegmentRouting sr) {
     ObjectMapper m = new ObjectMapper();
     Scenario s = r.scenario();
     Topology t = s.topology();
@@ -145,6 +155,8 @@ final class SelectCommand implements Callable<Integer> {
         p.switchNames(t).forEach(sw::add);
         po.put("delayMs", p.delayMs(j.state()));
         po.put("availableMbps", Report.finite(p.availableMbps(j.state())));
+        ArrayNode labels = po.putArray("labels");
+        sr.labels(p).forEach(labels::add);
       }
       o.put("zetaMs", j.selection().score().zeta());
       o.put("xiMbps", j.selection().score().xi());

@@ -128,6 +128,14 @@ class MainTest {
         "bad mutation|select --topology compuserve --mutation 1.5|mpqoe: GA probabilities must be in [0, 1]",
         "too many elites|select --topology custom12 --elites 28|mpqoe: GA elites must be in [0, population)",
         "bad fd bound|select --topology compuserve --fd-delay-bound 0|mpqoe: the fd-delay bound must be positive",
+        "qomra k|select --topology qomra-dc -a qomra --qomra-k 0|mpqoe: QoMRA k must be 1..64, got 0",
+        "qomra k text|select --topology qomra-dc -a qomra --qomra-k three|mpqoe: Invalid value for option '--qomra-k'",
+        "resolution|select --topology qomra-dc -a qomra --resolution 4k|mpqoe: unknown resolution '4k' (known: 1080p, 720p, 480p, 360p, 240p)",
+        "weights count|compare --topology qomra-dc --qomra-weights 1,2|mpqoe: --qomra-weights needs 4 numbers",
+        "weights zero|select --topology qomra-dc --qomra-weights 0,0,0,0|mpqoe: QoMRA weights must not all be 0",
+        "weights text|select --topology qomra-dc --qomra-weights 1,x,1,1|mpqoe: Invalid value for option '--qomra-weights'",
+        "interval|select --topology qomra-dc --qomra-interval 0|mpqoe: QoMRA interval t must be a positive number",
+        "controller resolution|controller --topology qomra-dc -a qomra --resolution 8k --rest 0|mpqoe: unknown resolution '8k'",
       })
   void badArgumentsGiveOneLineAndExitCodeTwo(String why, String args, String message) {
     Run r = run(args == null ? new String[0] : args.split(" "));
@@ -157,6 +165,53 @@ class MainTest {
     assertEquals(0, s.code(), s.err());
     assertTrue(s.out().contains("6.91 / 2.16"), s.out());
     assertTrue(s.out().contains("21.16 / 13.03"), s.out());
+  }
+
+  @Test
+  void qomraOnTheDataCentreTopology() throws Exception {
+    Run r =
+        run(
+            "select",
+            "--topology",
+            "qomra-dc",
+            "--clients",
+            "8",
+            "--algorithm",
+            "qomra",
+            "--format",
+            "json");
+    assertEquals(0, r.code(), r.err());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    assertEquals(8, root.get("joins").size());
+    int subflows = 0;
+    for (JsonNode join : root.get("joins")) {
+      subflows += join.get("paths").size();
+      for (JsonNode p : join.get("paths")) {
+        JsonNode labels = p.get("labels");
+        assertTrue(labels.size() >= 1, p.toString());
+        assertEquals(16000, labels.get(labels.size() - 1).asInt() & ~1, "ends at a core switch");
+      }
+    }
+    // 8 core links of 3 Mbit/s and 16 edge links of 2 Mbit/s at 1 Mbit/s a subflow: not 8 x 3.
+    assertTrue(subflows > 8 && subflows < 24, "admitted " + subflows);
+    Run c =
+        run(
+            "compare",
+            "--topology",
+            "qomra-dc",
+            "--clients",
+            "8",
+            "--runs",
+            "1",
+            "--algorithms",
+            "qomra,none");
+    assertEquals(0, c.code(), c.err());
+    String row =
+        c.out().lines().filter(l -> l.startsWith("qomra ")).reduce((a, b) -> b).orElseThrow();
+    assertTrue(row.endsWith(" 0.00"), "QoMRA never overbooks a link: " + row);
+    String none =
+        c.out().lines().filter(l -> l.startsWith("none ")).reduce((a, b) -> b).orElseThrow();
+    assertTrue(!none.endsWith(" 0.00"), "plain forwarding does: " + none);
   }
 
   @Test

@@ -5,6 +5,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import org.mpqoe.core.control.ControlConfig;
+import org.mpqoe.core.select.QomraConfig;
+import org.mpqoe.core.select.Resolution;
 import org.mpqoe.core.select.SelectionConfig;
 
 /**
@@ -30,6 +32,13 @@ public record MpqoeSettings(String topology, ControlConfig config, boolean useLl
   public static final String THR_DELAY = "thrDelayMs";
   public static final String THR_CONG = "thrCong";
   public static final String USE_LLDP_LATENCY = "useLldpLatency";
+  public static final String QOMRA_K = "qomraK";
+  public static final String QOMRA_INTERVAL = "qomraIntervalS";
+  public static final String QOMRA_RESOLUTION = "qomraResolution";
+  public static final String QOMRA_DELAY_WEIGHT = "qomraDelayWeight";
+  public static final String QOMRA_LOSS_WEIGHT = "qomraLossWeight";
+  public static final String QOMRA_CRITICALITY_WEIGHT = "qomraCriticalityWeight";
+  public static final String QOMRA_CONGESTION_WEIGHT = "qomraCongestionWeight";
 
   /** Every parameter name; anything else in the properties file is an error (typos). */
   public static final List<String> NAMES =
@@ -44,7 +53,14 @@ public record MpqoeSettings(String topology, ControlConfig config, boolean useLl
           BETA,
           THR_DELAY,
           THR_CONG,
-          USE_LLDP_LATENCY);
+          USE_LLDP_LATENCY,
+          QOMRA_K,
+          QOMRA_INTERVAL,
+          QOMRA_RESOLUTION,
+          QOMRA_DELAY_WEIGHT,
+          QOMRA_LOSS_WEIGHT,
+          QOMRA_CRITICALITY_WEIGHT,
+          QOMRA_CONGESTION_WEIGHT);
 
   /**
    * Reads the parameters; absent or blank ones take their default.
@@ -79,38 +95,74 @@ public record MpqoeSettings(String topology, ControlConfig config, boolean useLl
     int maxHops = integer(params, MAX_HOPS, d.maxHops());
     boolean sr = bool(params, SEGMENT_ROUTING, d.segmentRouting());
     boolean lldp = bool(params, USE_LLDP_LATENCY, false);
+    QomraConfig q = d.qomra();
+    int k = integer(params, QOMRA_K, q.k());
+    double interval = number(params, QOMRA_INTERVAL, q.intervalS());
+    String resolution = value(params, QOMRA_RESOLUTION);
+    double wd = number(params, QOMRA_DELAY_WEIGHT, q.delayWeight());
+    double wl = number(params, QOMRA_LOSS_WEIGHT, q.lossWeight());
+    double wc = number(params, QOMRA_CRITICALITY_WEIGHT, q.criticalityWeight());
+    double wg = number(params, QOMRA_CONGESTION_WEIGHT, q.congestionWeight());
     ControlConfig config;
     try {
+      QomraConfig qomra =
+          new QomraConfig(
+              k,
+              interval,
+              resolution == null ? q.resolution() : Resolution.parse(resolution),
+              wd,
+              wl,
+              wc,
+              wg);
       config =
           d.withAlgorithm(algorithm == null ? d.algorithm() : algorithm)
               .withSelection(s.withWeights(alpha, beta).withThresholds(thrDelay, thrCong))
               .withTimers(idle, stats)
-              .withRouting(maxHops, sr);
+              .withRouting(maxHops, sr)
+              .withQomra(qomra);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid mpqoe parameters: " + e.getMessage(), e);
     }
     return new MpqoeSettings(topology, config, lldp);
   }
 
-  /** One line for the log. */
+  /** One line for the log; QoMRA's parameters only when QoMRA is the algorithm. */
   public String describe() {
     ControlConfig c = config;
     SelectionConfig s = c.selection();
-    return String.format(
-        Locale.ROOT,
-        "topology %s, algorithm %s, alpha %s, beta %s, thrDelayMs %s, thrCong %s, maxHops %d,"
-            + " idleTimeoutS %d, statsIntervalS %d, %s, link delays from %s",
-        topology,
-        c.algorithm(),
-        s.alpha(),
-        s.beta(),
-        s.thrDelayMs(),
-        s.thrCong(),
-        c.maxHops(),
-        c.idleTimeoutS(),
-        c.statsIntervalS(),
-        c.segmentRouting() ? "segment routing" : "per-hop rules",
-        useLldpLatency ? "LLDP" : "the descriptor");
+    QomraConfig q = c.qomra();
+    String line =
+        String.format(
+            Locale.ROOT,
+            "topology %s, algorithm %s, alpha %s, beta %s, thrDelayMs %s, thrCong %s, maxHops %d,"
+                + " idleTimeoutS %d, statsIntervalS %d, %s, link delays from %s",
+            topology,
+            c.algorithm(),
+            s.alpha(),
+            s.beta(),
+            s.thrDelayMs(),
+            s.thrCong(),
+            c.maxHops(),
+            c.idleTimeoutS(),
+            c.statsIntervalS(),
+            c.segmentRouting() ? "segment routing" : "per-hop rules",
+            useLldpLatency ? "LLDP" : "the descriptor");
+    if (!c.algorithm().equals("qomra")) {
+      return line;
+    }
+    return line
+        + String.format(
+            Locale.ROOT,
+            ", QoMRA k %d, t %s s, %s (b_r %s Mbit/s a subflow), weights delay %s loss %s"
+                + " criticality %s congestion %s",
+            q.k(),
+            q.intervalS(),
+            q.resolution().label(),
+            q.requiredMbps(),
+            q.delayWeight(),
+            q.lossWeight(),
+            q.criticalityWeight(),
+            q.congestionWeight());
   }
 
   private static String value(Map<String, String> params, String name) {

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.mpqoe.core.control.ControlConfig;
+import org.mpqoe.core.select.QomraConfig;
+import org.mpqoe.core.select.Resolution;
 
 class MpqoeSettingsTest {
   private static final String PREFIX = MpqoeModule.class.getCanonicalName() + ".";
@@ -44,6 +46,13 @@ class MpqoeSettingsTest {
     p.put("thrDelayMs", "21.5");
     p.put("thrCong", "0.9");
     p.put("useLldpLatency", "yes");
+    p.put("qomraK", "4");
+    p.put("qomraIntervalS", "2.5");
+    p.put("qomraResolution", "720p");
+    p.put("qomraDelayWeight", "0.5");
+    p.put("qomraLossWeight", "0");
+    p.put("qomraCriticalityWeight", "2");
+    p.put("qomraCongestionWeight", "3");
     MpqoeSettings s = MpqoeSettings.parse(p);
     ControlConfig c = s.config();
     assertEquals("/tmp/x.json", s.topology());
@@ -57,6 +66,8 @@ class MpqoeSettingsTest {
     assertEquals(21.5, c.selection().thrDelayMs());
     assertEquals(0.9, c.selection().thrCong());
     assertTrue(s.useLldpLatency());
+    assertEquals(
+        new QomraConfig(4, 2.5, Resolution.P720, 0.5, 0, 2, 3), c.qomra(), "QoMRA parameters");
     assertEquals(ControlConfig.defaults().ga(), c.ga());
     assertEquals(ControlConfig.defaults().subflowPriority(), c.subflowPriority());
     assertEquals(MpqoeSettings.NAMES.size(), p.size(), "every parameter exercised");
@@ -73,7 +84,9 @@ class MpqoeSettingsTest {
   void badParametersAreNamed() {
     assertEquals(
         "unknown parameter 'max-hops' (known: topology, algorithm, maxHops, idleTimeoutS,"
-            + " statsIntervalS, segmentRouting, alpha, beta, thrDelayMs, thrCong, useLldpLatency)",
+            + " statsIntervalS, segmentRouting, alpha, beta, thrDelayMs, thrCong, useLldpLatency,"
+            + " qomraK, qomraIntervalS, qomraResolution, qomraDelayWeight, qomraLossWeight,"
+            + " qomraCriticalityWeight, qomraCongestionWeight)",
         error(Map.of("topology", "compuserve", "max-hops", "3")));
     assertTrue(error(Map.of("algorithm", "ga")).startsWith("parameter 'topology' is required"));
     assertEquals(
@@ -98,6 +111,18 @@ class MpqoeSettingsTest {
     assertEquals(
         "invalid mpqoe parameters: alpha and beta must be >= 0 and not both 0",
         error(Map.of("topology", "compuserve", "alpha", "0", "beta", "0")));
+    assertEquals(
+        "invalid mpqoe parameters: unknown resolution '4k' (known: 1080p, 720p, 480p, 360p, 240p)",
+        error(Map.of("topology", "qomra-dc", "qomraResolution", "4k")));
+    assertEquals(
+        "invalid mpqoe parameters: QoMRA k must be 1..64, got 0",
+        error(Map.of("topology", "qomra-dc", "qomraK", "0")));
+    assertEquals(
+        "parameter 'qomraK' must be an integer, got '2.5'",
+        error(Map.of("topology", "qomra-dc", "qomraK", "2.5")));
+    assertEquals(
+        "invalid mpqoe parameters: QoMRA weights must be finite and >= 0",
+        error(Map.of("topology", "qomra-dc", "qomraCongestionWeight", "-2")));
   }
 
   @Test
@@ -127,5 +152,14 @@ class MpqoeSettingsTest {
         MpqoeSettings.parse(Map.of("topology", "compuserve", "useLldpLatency", "true")).describe();
     assertTrue(d.startsWith("topology compuserve, algorithm ga, alpha 0.5"), d);
     assertTrue(d.endsWith("per-hop rules, link delays from LLDP"), d);
+    String q =
+        MpqoeSettings.parse(
+                Map.of("topology", "qomra-dc", "algorithm", "qomra", "qomraResolution", "360p"))
+            .describe();
+    assertTrue(
+        q.endsWith(
+            ", QoMRA k 3, t 10.0 s, 360p (b_r 0.725 Mbit/s a subflow), weights"
+                + " delay 1.0 loss 1.0 criticality 1.0 congestion 1.0"),
+        q);
   }
 }

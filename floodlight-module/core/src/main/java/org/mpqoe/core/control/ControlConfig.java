@@ -1,6 +1,7 @@
 package org.mpqoe.core.control;
 
 import org.mpqoe.core.select.GaConfig;
+import org.mpqoe.core.select.QomraConfig;
 import org.mpqoe.core.select.SelectionConfig;
 import org.mpqoe.core.select.Selectors;
 
@@ -16,7 +17,9 @@ import org.mpqoe.core.select.Selectors;
  * @param subflowPriority priority of subflow rules (above plain forwarding)
  * @param plainPriority priority of plain shortest-path rules and host delivery rules
  * @param statsIntervalS port statistics polling period
- * @param segmentRouting install subflows as MPLS label stacks instead of per-hop rules
+ * @param segmentRouting install subflows as MPLS label stacks instead of per-hop rules (where the
+ *     switches support MPLS; false is the per-hop fallback)
+ * @param qomra QoMRA's parameters (k, interval t, requested resolution, weights)
  */
 public record ControlConfig(
     String algorithm,
@@ -27,9 +30,13 @@ public record ControlConfig(
     int subflowPriority,
     int plainPriority,
     int statsIntervalS,
-    boolean segmentRouting) {
+    boolean segmentRouting,
+    QomraConfig qomra) {
 
   public ControlConfig {
+    if (qomra == null) {
+      throw new IllegalArgumentException("QoMRA parameters missing");
+    }
     Selectors.create(algorithm, ga);
     if (maxHops < 1) {
       throw new IllegalArgumentException("maxHops must be at least 1");
@@ -47,7 +54,16 @@ public record ControlConfig(
 
   public static ControlConfig defaults() {
     return new ControlConfig(
-        "ga", SelectionConfig.DEFAULTS, GaConfig.DEFAULTS, 8, 10, 40000, 10000, 2, false);
+        "ga",
+        SelectionConfig.DEFAULTS,
+        GaConfig.DEFAULTS,
+        8,
+        10,
+        40000,
+        10000,
+        2,
+        false,
+        QomraConfig.DEFAULTS);
   }
 
   public ControlConfig withAlgorithm(String name) {
@@ -60,7 +76,8 @@ public record ControlConfig(
         subflowPriority,
         plainPriority,
         statsIntervalS,
-        segmentRouting);
+        segmentRouting,
+        qomra);
   }
 
   public ControlConfig withSelection(SelectionConfig s) {
@@ -73,7 +90,8 @@ public record ControlConfig(
         subflowPriority,
         plainPriority,
         statsIntervalS,
-        segmentRouting);
+        segmentRouting,
+        qomra);
   }
 
   public ControlConfig withGa(GaConfig g) {
@@ -86,7 +104,8 @@ public record ControlConfig(
         subflowPriority,
         plainPriority,
         statsIntervalS,
-        segmentRouting);
+        segmentRouting,
+        qomra);
   }
 
   public ControlConfig withTimers(int newIdleTimeoutS, int newStatsIntervalS) {
@@ -99,7 +118,8 @@ public record ControlConfig(
         subflowPriority,
         plainPriority,
         newStatsIntervalS,
-        segmentRouting);
+        segmentRouting,
+        qomra);
   }
 
   public ControlConfig withRouting(int newMaxHops, boolean newSegmentRouting) {
@@ -112,6 +132,21 @@ public record ControlConfig(
         subflowPriority,
         plainPriority,
         statsIntervalS,
-        newSegmentRouting);
+        newSegmentRouting,
+        qomra);
+  }
+
+  public ControlConfig withQomra(QomraConfig q) {
+    return new ControlConfig(
+        algorithm,
+        selection,
+        ga,
+        maxHops,
+        idleTimeoutS,
+        subflowPriority,
+        plainPriority,
+        statsIntervalS,
+        segmentRouting,
+        q);
   }
 }

@@ -10,11 +10,15 @@ import org.mpqoe.core.mptcp.MptcpHandshake;
 import org.mpqoe.core.mptcp.Tokens;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.path.CandidatePaths;
+import org.mpqoe.core.path.LinkState;
 import org.mpqoe.core.path.Path;
 import org.mpqoe.core.select.PathSelector;
+import org.mpqoe.core.select.QomraBooks;
+import org.mpqoe.core.select.QomraSelector;
 import org.mpqoe.core.select.Selection;
 import org.mpqoe.core.select.SelectionProblem;
 import org.mpqoe.core.select.Selectors;
+import org.mpqoe.core.select.StatefulSelector;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.HostInterface;
 import org.mpqoe.core.topology.Topology;
@@ -44,6 +48,16 @@ public final class MptcpRouter {
       return i < paths.size() ? paths.get(i) : null;
     }
 
+    /** The first index with a path (0 when none has one). */
+    public int firstPathIndex() {
+      for (int i = 0; i < paths.size(); i++) {
+        if (paths.get(i) != null) {
+          return i;
+        }
+      }
+      return 0;
+    }
+
     /** The distinct paths in use. */
     public List<Path> distinctPaths() {
       return paths.stream().filter(java.util.Objects::nonNull).distinct().toList();
@@ -55,6 +69,9 @@ public final class MptcpRouter {
   private final CandidatePaths paths;
   private final LinkStateTracker links;
   private final SubflowRules subflowRules;
+  private final SegmentRouting segmentRouting;
+  private final QomraBooks qomraBooks = new QomraBooks();
+  private final long startNanos = System.nanoTime();
   private ControlConfig config;
   private PathSelector selector;
 
@@ -76,13 +93,23 @@ public final class MptcpRouter {
     this.hosts = hosts;
     this.paths = paths;
     this.links = links;
-    this.subflowRules = new SubflowRules(topology, new SegmentRouting(topology));
+    this.segmentRouting = new SegmentRouting(topology);
+    this.subflowRules = new SubflowRules(topology, segmentRouting);
     configure(config);
   }
 
-  /** New settings; existing assignments and rules stay, later selections use the new ones. */
+  /**
+   * New settings; existing assignments and rules stay, later selections use the new ones. QoMRA's
+   * books (admission, connection store, criticality) belong to the router and survive a change.
+   */
   public synchronized void configure(ControlConfig newConfig) {
-    this.selector = Selectors.create(newConfig.algorithm(), newConfig.ga());
+    this.selector =
+        Selectors.create(
+            newConfig.algorithm(),
+            newConfig.ga(),
+            newConfig.qomra(),
+            new QomraSelector.Context(
+                qomraBooks, l -> topology.links().get(l).lossPct(), segmentRouting::labels));
     this.config = newConfig;
   }
 
@@ -123,7 +150,12 @@ public final class MptcpRouter {
       return resend(s, "retransmitted MP_CAPABLE SYN of connection " + known.id);
     }
     Assignment a = assignment(client.host(), server.host());
-    if (a.selection().isEmpty()) {
+    if (a.selection().isEmpty() || a.distinctPaths().isEmpty()) {
+      if (a.connections() == 0) {
+        // Not kept: the next SYN selects again (QoMRA may admit it once capacity frees).
+        assignments.remove(key(client.host(), server.host()));
+        a.distinctPaths().forEach(p -> users.merge(p, -1, Integer::sum));
+      }
       return Reaction.dropped(
           "no admissible path for " + client.host().name() + ": connection not routed");
     }
@@ -131,7 +163,8 @@ public final class MptcpRouter {
         new Connection(nextConnection++, client.host(), server.host(), version, System.nanoTime());
     connections.put(c.id, c);
     assignments.put(key(client.host(), server.host()), withConnections(a, a.connections() + 1));
-    Connection.Subflow sf = subflow(c, s, client, server, 0, Connection.MatchedBy.HANDSHAKE, true);
+    Connection.Subflow sf =
+        subflow(c, s, client, server, a.firstPathIndex(), Connection.MatchedBy.HANDSHAKE, true);
     return new Reaction(
         Reaction.Kind.MPTCP,
         new FlowPlan(List.of(), sf.rules(), List.of(), packetOut(s)),
@@ -293,13 +326,21 @@ public final class MptcpRouter {
   }
 
   private Selection select(Host client, Host server) {
+    return select(client, server, links.snapshot());
+  }
+
+  private Selection select(Host client, Host server, LinkState state) {
     List<Path> candidates = paths.requireBetween(client.firstHop(), server.firstHop());
+    if (selector instanceof StatefulSelector s) {
+      s.clock((System.nanoTime() - startNanos) / 1e9);
+    }
     SelectionProblem problem =
         new SelectionProblem(
             client.name(),
+            server.name(),
             client.interfaces().size(),
             candidates,
-            links.snapshot(),
+            state,
             p -> users.getOrDefault(p, 0),
             config.selection(),
             ++selections);
@@ -326,9 +367,15 @@ public final class MptcpRouter {
         continue;
       }
       a.distinctPaths().forEach(p -> users.merge(p, -1, Integer::sum));
+      // QoMRA re-admits an admitted flow by its reservations only: port counters cannot tell
+      // the flow's own elastic traffic, which fills its paths, from anybody else's.
+      LinkState state = links.snapshot();
+      if (selector instanceof StatefulSelector) {
+        state = state.withLoads(new double[state.size()]);
+      }
       Selection sel;
       try {
-        sel = select(a.client(), a.server());
+        sel = select(a.client(), a.server(), state);
       } catch (org.mpqoe.core.topology.TopologyException unreachable) {
         sel = Selection.none(config.algorithm(), a.client().name());
       }
@@ -345,6 +392,10 @@ public final class MptcpRouter {
           Path fallback = sel.isEmpty() ? null : sel.paths().get(0);
           next.set(i, spare.isEmpty() ? fallback : spare.poll());
         }
+      }
+      if (selector instanceof StatefulSelector s) {
+        // Admission books exactly what the subflows will use; what does not fit gets no rules.
+        next = new ArrayList<>(s.rebook(flow(a.client(), a.server()), next, state));
       }
       Assignment moved = new Assignment(a.client(), a.server(), sel, next, a.connections());
       assignments.put(e.getKey(), moved);
@@ -420,6 +471,41 @@ public final class MptcpRouter {
     c.subflows.remove(ended);
     bySubflow.remove(ended.toServer());
     endIfEmpty(c);
+    releaseIfUnused(c.client, c.server, ended.pathIndex());
+  }
+
+  /**
+   * QoMRA: when no live subflow of the client's connections uses path index i any more, its
+   * reservation is given back and the index loses its path (a later join on it gets no rules), so
+   * that other clients can be admitted on that capacity. Other algorithms reserve nothing and keep
+   * the path.
+   */
+  private void releaseIfUnused(Host client, Host server, int pathIndex) {
+    Assignment a = assignments.get(key(client, server));
+    if (a == null || a.path(pathIndex) == null) {
+      return;
+    }
+    for (Connection other : connections.values()) {
+      if (other.client.equals(client) && other.server.equals(server)) {
+        for (Connection.Subflow sf : other.subflows) {
+          if (sf.pathIndex() == pathIndex) {
+            return;
+          }
+        }
+      }
+    }
+    Path p = a.path(pathIndex);
+    if (!qomraBooks.release(flow(client, server), p)) {
+      return;
+    }
+    List<Path> next = new ArrayList<>(a.paths());
+    next.set(pathIndex, null);
+    if (!next.contains(p)) {
+      users.merge(p, -1, Integer::sum);
+    }
+    assignments.put(
+        key(client, server),
+        new Assignment(a.client(), a.server(), a.selection(), next, a.connections()));
   }
 
   /** Ends a connection that has no subflow left; a client without connections frees its paths. */
@@ -437,6 +523,7 @@ public final class MptcpRouter {
       if (a.connections() <= 1) {
         assignments.remove(k);
         a.distinctPaths().forEach(p -> users.merge(p, -1, Integer::sum));
+        qomraBooks.release(flow(c.client, c.server));
       } else {
         assignments.put(k, withConnections(a, a.connections() - 1));
       }
@@ -496,6 +583,42 @@ public final class MptcpRouter {
 
   private static Assignment withConnections(Assignment a, int n) {
     return new Assignment(a.client(), a.server(), a.selection(), a.paths(), n);
+  }
+
+  /** QoMRA's admission, connection store and criticality (empty unless QoMRA selected). */
+  public QomraBooks qomraBooks() {
+    return qomraBooks;
+  }
+
+  /** The segment label list of a path (what segment routing pushes at the ingress). */
+  public List<Integer> labels(Path p) {
+    return segmentRouting.labels(p);
+  }
+
+  /**
+   * Rules the client's assigned paths cost with one subflow per path, per-hop or with segment
+   * routing (label rules, shared by every client, not counted).
+   */
+  public synchronized int rulesFor(Assignment a, boolean withSegmentRouting) {
+    ControlConfig c = config.withRouting(config.maxHops(), withSegmentRouting);
+    HostInterface server = a.server().interfaces().get(0);
+    int rules = 0;
+    for (int i = 0; i < a.paths().size(); i++) {
+      Path p = a.paths().get(i);
+      if (p != null) {
+        HostInterface client =
+            a.client().interfaces().get(Math.min(i, a.client().interfaces().size() - 1));
+        FlowMatch.Subflow m =
+            new FlowMatch.Subflow(
+                Addresses.parseIpv4(client.ip()), Addresses.parseIpv4(server.ip()), 1, 1);
+        rules += subflowRules.build(m, client, server, p, c, 0, false).size();
+      }
+    }
+    return rules;
+  }
+
+  private static String flow(Host client, Host server) {
+    return SelectionProblem.flowKey(client.name(), server.name());
   }
 
   private static String key(Host client, Host server) {

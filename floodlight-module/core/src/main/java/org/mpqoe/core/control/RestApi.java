@@ -11,6 +11,12 @@ import java.util.function.Supplier;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.path.LinkState;
 import org.mpqoe.core.path.Path;
+import org.mpqoe.core.select.CongestionIndex;
+import org.mpqoe.core.select.ConnectionStore;
+import org.mpqoe.core.select.LinkCriticality;
+import org.mpqoe.core.select.QomraBooks;
+import org.mpqoe.core.select.QomraConfig;
+import org.mpqoe.core.select.Resolution;
 import org.mpqoe.core.select.SelectionConfig;
 import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.Topology;
@@ -22,10 +28,15 @@ import org.mpqoe.core.topology.Topology;
  * <ul>
  *   <li>{@code GET topology}: switches and links with capacity, load, delay, congestion, up/down;
  *   <li>{@code GET connections}: MPTCP connections, their subflows, paths and how joins matched;
- *   <li>{@code GET clients}: each client's assigned paths;
+ *   <li>{@code GET clients}: each client's assigned paths with their segment label lists, and the
+ *       rules they cost per hop and with segment routing;
+ *   <li>{@code GET qomra}: QoMRA's books: the per-connection path/label store, the admission
+ *       reservations and criticality of every link, and counters;
  *   <li>{@code GET config}, {@code PUT config}: algorithm and thresholds; a PUT body is a JSON
- *       object with any of {@code algorithm, alpha, beta, thrDelayMs, thrCong}; anything else, or
- *       an invalid value, is a 400 with a message and changes nothing.
+ *       object with any of {@code algorithm, alpha, beta, thrDelayMs, thrCong} and QoMRA's {@code
+ *       qomraK, qomraIntervalS, qomraResolution, qomraDelayWeight, qomraLossWeight,
+ *       qomraCriticalityWeight, qomraCongestionWeight}; anything else, or an invalid value, is a
+ *       400 with a message and changes nothing.
  * </ul>
  */
 public final class RestApi {
@@ -34,7 +45,19 @@ public final class RestApi {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<String> CONFIG_FIELDS =
-      Set.of("algorithm", "alpha", "beta", "thrDelayMs", "thrCong");
+      Set.of(
+          "algorithm",
+          "alpha",
+          "beta",
+          "thrDelayMs",
+          "thrCong",
+          "qomraK",
+          "qomraIntervalS",
+          "qomraResolution",
+          "qomraDelayWeight",
+          "qomraLossWeight",
+          "qomraCriticalityWeight",
+          "qomraCongestionWeight");
 
   private final Topology topology;
   private final MptcpRouter router;
@@ -59,6 +82,7 @@ public final class RestApi {
         case "/mpqoe/topology" -> get(method, this::topology);
         case "/mpqoe/connections" -> get(method, this::connections);
         case "/mpqoe/clients" -> get(method, this::clients);
+        case "/mpqoe/qomra" -> get(method, this::qomra);
         case "/mpqoe/config" ->
             switch (method) {
               case "GET" -> ok(config());
@@ -147,15 +171,79 @@ public final class RestApi {
       o.put("connections", a.connections());
       o.put("fitness", a.selection().score().fitness());
       ArrayNode paths = o.putArray("paths");
+      ArrayNode labels = o.putArray("labels");
       for (Path p : a.paths()) {
         if (p == null) {
           paths.addNull();
+          labels.addNull();
         } else {
           path(paths.addArray(), p);
+          ArrayNode l = labels.addArray();
+          router.labels(p).forEach(l::add);
         }
       }
+      int installed = 0;
+      for (Connection c : router.connections()) {
+        if (c.client().equals(a.client()) && c.server().equals(a.server())) {
+          installed += c.subflows().stream().mapToInt(sf -> sf.rules().size()).sum();
+        }
+      }
+      o.put("rulesInstalled", installed);
+      o.put("rulesPerHop", router.rulesFor(a, false));
+      o.put("rulesSegmentRouting", router.rulesFor(a, true));
     }
     return list;
+  }
+
+  private JsonNode qomra() {
+    QomraBooks books = router.qomraBooks();
+    ControlConfig c = router.config();
+    QomraConfig q = c.qomra();
+    LinkState s = linkState.get();
+    ObjectNode root = JSON.createObjectNode();
+    synchronized (books) {
+      root.put("active", "qomra".equals(c.algorithm()));
+      root.put("resolution", q.resolution().label());
+      root.put("requiredMbps", q.requiredMbps());
+      root.put("k", q.k());
+      root.put("intervalS", q.intervalS());
+      root.put("computations", books.computations());
+      root.put("storeHits", books.storeHits());
+      root.put("criticalityComputations", books.criticalityComputations());
+      root.put("admittedSubflows", books.ledger().subflows());
+      ArrayNode store = root.putArray("store");
+      for (ConnectionStore.Entry e : books.store().entries()) {
+        ObjectNode o = store.addObject();
+        o.put("flow", e.flow());
+        o.put("from", topology.switches().get(e.source()).name());
+        o.put("to", topology.switches().get(e.destination()).name());
+        o.put("complete", e.complete());
+        o.put("admitted", books.ledger().of(e.flow()).size());
+        ArrayNode paths = o.putArray("paths");
+        for (int i = 0; i < e.paths().size(); i++) {
+          ObjectNode po = paths.addObject();
+          path(po.putArray("switches"), e.paths().get(i));
+          ArrayNode l = po.putArray("labels");
+          e.labels().get(i).forEach(l::add);
+        }
+      }
+      LinkCriticality crit = books.lastCriticality();
+      ArrayNode links = root.putArray("links");
+      for (Link l : topology.links()) {
+        int i = l.index();
+        double used = books.ledger().usedMbps(i, s);
+        links
+            .addObject()
+            .put("index", i)
+            .put("a", l.a().name())
+            .put("b", l.b().name())
+            .put("capacityMbps", s.capacityMbps(i))
+            .put("reservedMbps", books.ledger().reservedMbps(i))
+            .put("criticality", crit.of(i))
+            .put("congestionIndex", CongestionIndex.of(used, s.capacityMbps(i)));
+      }
+    }
+    return root;
   }
 
   private void path(ArrayNode into, Path p) {
@@ -173,6 +261,15 @@ public final class RestApi {
     o.put("maxHops", c.maxHops());
     o.put("idleTimeoutS", c.idleTimeoutS());
     o.put("segmentRouting", c.segmentRouting());
+    QomraConfig q = c.qomra();
+    o.put("qomraK", q.k());
+    o.put("qomraIntervalS", q.intervalS());
+    o.put("qomraResolution", q.resolution().label());
+    o.put("qomraRequiredMbps", q.requiredMbps());
+    o.put("qomraDelayWeight", q.delayWeight());
+    o.put("qomraLossWeight", q.lossWeight());
+    o.put("qomraCriticalityWeight", q.criticalityWeight());
+    o.put("qomraCongestionWeight", q.congestionWeight());
     return o;
   }
 
@@ -206,9 +303,27 @@ public final class RestApi {
       double beta = in.has("beta") ? number(in, "beta") : s.beta();
       double thrDelay = in.has("thrDelayMs") ? number(in, "thrDelayMs") : s.thrDelayMs();
       double thrCong = in.has("thrCong") ? number(in, "thrCong") : s.thrCong();
+      QomraConfig q = c.qomra();
+      int k = in.has("qomraK") ? integer(in, "qomraK") : q.k();
+      double interval = in.has("qomraIntervalS") ? number(in, "qomraIntervalS") : q.intervalS();
+      Resolution resolution =
+          in.has("qomraResolution")
+              ? Resolution.parse(text(in, "qomraResolution"))
+              : q.resolution();
+      double wd = in.has("qomraDelayWeight") ? number(in, "qomraDelayWeight") : q.delayWeight();
+      double wl = in.has("qomraLossWeight") ? number(in, "qomraLossWeight") : q.lossWeight();
+      double wc =
+          in.has("qomraCriticalityWeight")
+              ? number(in, "qomraCriticalityWeight")
+              : q.criticalityWeight();
+      double wg =
+          in.has("qomraCongestionWeight")
+              ? number(in, "qomraCongestionWeight")
+              : q.congestionWeight();
       ControlConfig next =
           c.withAlgorithm(algorithm)
-              .withSelection(s.withWeights(alpha, beta).withThresholds(thrDelay, thrCong));
+              .withSelection(s.withWeights(alpha, beta).withThresholds(thrDelay, thrCong))
+              .withQomra(new QomraConfig(k, interval, resolution, wd, wl, wc, wg));
       router.configure(next);
     } catch (IllegalArgumentException e) {
       return error(400, e.getMessage());
@@ -222,6 +337,14 @@ public final class RestApi {
       throw new IllegalArgumentException("'" + field + "' must be a string");
     }
     return v.asText();
+  }
+
+  private static int integer(JsonNode in, String field) {
+    JsonNode v = in.get(field);
+    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+      throw new IllegalArgumentException("'" + field + "' must be an integer");
+    }
+    return v.asInt();
   }
 
   private static double number(JsonNode in, String field) {

@@ -11,11 +11,13 @@ import org.mpqoe.core.select.PathSelector;
 import org.mpqoe.core.select.Selection;
 import org.mpqoe.core.select.SelectionConfig;
 import org.mpqoe.core.select.SelectionProblem;
+import org.mpqoe.core.select.StatefulSelector;
 
 /**
  * Replays a scenario's joins in order, as the controller would meet them: each client's paths are
  * chosen with the paths of the clients before it fixed; then its demand is spread evenly over its
- * paths as link load and each of its paths gains one user (|H_p| of eq. 9).
+ * paths as link load and each of its paths gains one user (|H_p| of eq. 9). A {@link
+ * StatefulSelector} (QoMRA) is told each join's time; nobody leaves, so it releases nothing.
  */
 public final class JoinSimulation {
   /** Settings of a run that are not the selector's. */
@@ -66,9 +68,13 @@ public final class JoinSimulation {
       long start = System.nanoTime();
       List<Path> candidates =
           paths.requireBetween(client.host().firstHop(), client.server().firstHop());
+      if (selector instanceof StatefulSelector stateful) {
+        stateful.clock(client.joinTimeS());
+      }
       SelectionProblem problem =
           new SelectionProblem(
               client.host().name(),
+              client.server().name(),
               client.host().interfaces().size(),
               candidates,
               state,

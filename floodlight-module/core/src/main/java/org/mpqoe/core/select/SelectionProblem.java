@@ -24,6 +24,7 @@ import org.mpqoe.core.path.Path;
  */
 public final class SelectionProblem {
   private final String client;
+  private final String server;
   private final int maxPaths;
   private final List<Path> candidates;
   private final List<Path> allCandidates;
@@ -58,11 +59,31 @@ public final class SelectionProblem {
       ToIntFunction<Path> usersOfPath,
       SelectionConfig config,
       long seed) {
+    this(client, null, maxPaths, allCandidates, state, usersOfPath, config, seed);
+  }
+
+  /**
+   * As above, naming the server too, so that selectors with books ({@link StatefulSelector}) can
+   * tell a client's flows to different servers apart.
+   *
+   * @param server the server the client streams from (null: unknown, the flow is named after the
+   *     server's switch)
+   */
+  public SelectionProblem(
+      String client,
+      String server,
+      int maxPaths,
+      List<Path> allCandidates,
+      LinkState state,
+      ToIntFunction<Path> usersOfPath,
+      SelectionConfig config,
+      long seed) {
     if (maxPaths < 1) {
       throw new IllegalArgumentException(
           "client " + client + ": N (number of interfaces) must be at least 1, got " + maxPaths);
     }
     this.client = client;
+    this.server = server;
     this.maxPaths = maxPaths;
     this.allCandidates = List.copyOf(allCandidates);
     this.state = state;
@@ -120,6 +141,29 @@ public final class SelectionProblem {
 
   public String client() {
     return client;
+  }
+
+  /** The server, or null when the caller did not name it. */
+  public String server() {
+    return server;
+  }
+
+  /**
+   * The flow this join is: {@link #flowKey} of client and server, or of client and the server's
+   * switch when no server was named.
+   */
+  public String flow() {
+    if (server != null) {
+      return flowKey(client, server);
+    }
+    return allCandidates.isEmpty()
+        ? client
+        : flowKey(client, "switch " + allCandidates.get(0).destination());
+  }
+
+  /** The name of the flow from {@code client} to {@code server}, as stateful selectors key it. */
+  public static String flowKey(String client, String server) {
+    return client + " -> " + server;
   }
 
   /** N: the most paths this client may get. */

@@ -6,15 +6,26 @@ import java.util.List;
 public final class Selectors {
   /** Every algorithm name, in the order tables list them. */
   public static final List<String> NAMES =
-      List.of("ga", "exact", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none");
+      List.of("ga", "exact", "qomra", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none");
 
   private Selectors() {}
 
-  /** The selector called {@code name}; the GA uses {@code ga}. */
+  /** The selector called {@code name}; the GA uses {@code ga}, QoMRA its defaults. */
   public static PathSelector create(String name, GaConfig ga) {
+    return create(name, ga, QomraConfig.DEFAULTS, null);
+  }
+
+  /**
+   * The selector called {@code name}. QoMRA uses {@code qomra} and keeps its books in {@code
+   * context} (null: fresh books, no loss values, no labels).
+   */
+  public static PathSelector create(
+      String name, GaConfig ga, QomraConfig qomra, QomraSelector.Context context) {
     return switch (name) {
       case "ga" -> new GeneticSelector(ga);
       case "exact" -> new ExactSelector();
+      case "qomra" ->
+          new QomraSelector(qomra, context == null ? QomraSelector.Context.fresh() : context);
       case "pd-bw" -> new PartiallyDisjointBandwidthSelector();
       case "pd-delay" -> new PartiallyDisjointDelaySelector();
       case "fd-bw" -> new FullyDisjointBandwidthSelector();
