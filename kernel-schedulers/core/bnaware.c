@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bnaware: the bottleneck-aware scheduler of Komatsu et al., "On the
+ * FullMesh Path Selection of Multipath TCP Video Streaming". The default
+ * linger-time choice, restricted to subflows whose queued bytes stay
+ * under a per-subflow cap max_wmem. See ALGORITHMS.md.
+ */
+#include "mpqoe_core.h"
+
+/* max_wmem starts at ini_pace * 0.5 s ... */
+#define MPQOE_BN_INI_SHIFT	1
+/* ... and falls back to at most ini_pace * 1 s */
+#define MPQOE_BN_FALLBACK_SEC	1
+
+/* srtt and min_rtt both measured? */
+static bool mpqoe_bn_rtt_known(const struct mpqoe_subflow_view *sf)
+{
+	return sf->srtt_us && sf->min_rtt_us && sf->min_rtt_us != MPQOE_U32_MAX;
+}
+
+static bool mpqoe_bn_below(const struct mpqoe_subflow_view *sf)
+{
+	return (u64)sf->srtt_us < 2 * (u64)sf->min_rtt_us;
+}
+
+/* Rules that follow every snapshot of a subflow: ini_pace, fall-back. */
+static void mpqoe_bn_observe(struct mpqoe_bn_subflow *b,
+			     const struct mpqoe_subflow_view *sf)
+{
+	if (!b->ini_pace) {
+		/* the first pacing rate computed from an RTT sample */
+		if (!sf->srtt_us || !sf->pacing_rate ||
+		    sf->pacing_rate == MPQOE_U64_MAX)
+			return;
+		b->ini_pace = sf->pacing_rate;
+		b->max_wmem = b->ini_pace >> MPQOE_BN_INI_SHIFT;
+	}
+	if (!mpqoe_bn_rtt_known(sf))
+		return;
+	if (!mpqoe_bn_below(sf)) {
+		b->reached = 1;
+	} else if (b->reached) {
+		/* srtt fell back under 2 * min_rtt */
+		b->max_wmem = mpqoe_min64(b->max_wmem,
+					  b->ini_pace * MPQOE_BN_FALLBACK_SEC);
+		b->reached = 0;
+	}
+}
+
+/* The rule applied when the subflow is selected: growth by snd_data. */
+static void mpqoe_bn_selected(struct mpqoe_bn_subflow *b,
+			      const struct mpqoe_subflow_view *sf)
+{
+	if (b->ini_pace && b->was_selected && mpqoe_bn_rtt_known(sf) &&
+	    mpqoe_bn_below(sf)) {
+		u64 snd_data = sf->bytes_acked - b->acked_at_sel;
+
+		if (sf->bytes_acked >= b->acked_at_sel)
+			b->max_wmem = mpqoe_max64(b->max_wmem, 2 * snd_data);
+	}
+	b->acked_at_sel = sf->bytes_acked;
+	b->was_selected = 1;
+}
+
+/* Queued bytes under the cap? No cap before ini_pace is known. */
+static bool mpqoe_bn_under_cap(const struct mpqoe_bn_subflow *b,
+			       const struct mpqoe_subflow_view *sf)
+{
+	return !b->ini_pace || sf->queued < b->max_wmem;
+}
+
+void mpqoe_bnaware_init(struct mpqoe_bnaware_state *st)
+{
+	*st = (struct mpqoe_bnaware_state){ 0 };
+}
+
+int mpqoe_bnaware_select(struct mpqoe_bnaware_state *st,
+			 const struct mpqoe_sched_input *in)
+{
+	unsigned int n = mpqoe_nr(in), i;
+	u8 map[MPQOE_MAX_SUBFLOWS];
+	u8 fresh, allowed = 0;
+	int pick;
+
+	fresh = mpqoe_slots_sync(&st->slots, in, map);
+	for (i = 0; i < n; i++) {
+		struct mpqoe_bn_subflow *b = &st->sf[map[i]];
+
+		if (fresh & MPQOE_BIT(map[i])) {
+			*b = (struct mpqoe_bn_subflow){ 0 };
+			st->avg_pacing_rate[map[i]] = 0;
+		}
+		if (!in->sf[i].active)
+			continue;
+		mpqoe_bn_observe(b, &in->sf[i]);
+		if (mpqoe_bn_under_cap(b, &in->sf[i]))
+			allowed |= MPQOE_BIT(i);
+	}
+	if (in->reinject)
+		return mpqoe_retrans_pick(in);
+
+	pick = mpqoe_linger_pick(st->avg_pacing_rate, map, in, allowed);
+	if (pick >= 0)
+		mpqoe_bn_selected(&st->sf[map[pick]], &in->sf[pick]);
+	return pick;
+}

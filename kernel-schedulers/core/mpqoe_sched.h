@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mpqoe decision cores: the contract between the scheduler modules (kmod/)
+ * and the pure-C decisions (the other files of core/), also used by the
+ * userspace tests.
+ *
+ * The glue takes a snapshot of every subflow of a connection (struct
+ * mpqoe_subflow_view, in the order of the msk's subflow list), calls
+ * mpqoe_<name>_select() directly and schedules the subflow whose index it
+ * returns (-1: none). Each scheduler keeps its per-connection state in its
+ * own fixed-size struct (zeroed memory is a valid initial state; _init()
+ * zeroes it). See ALGORITHMS.md for what each scheduler decides and why.
+ *
+ * Additions to the first kcore/kglue contract (all compatible; what a field
+ * left at zero means is said for each):
+ *  - mpqoe_subflow_view.wmem_queued: READ_ONCE(ssk->sk_wmem_queued); dft
+ *    and bnaware compute upstream's linger time from it (left at 0, every
+ *    linger time is 0 and the first eligible subflow wins).
+ *  - mpqoe_subflow_view.stale_count, .stale_inactive: for the
+ *    retransmission choice, as mptcp_subflow_get_retrans() (which ignores
+ *    the stale flag). Left at 0: backups are never picked for a
+ *    reinjection while another subflow has data queued, and stale
+ *    subflows are skipped.
+ *  - mpqoe_subflow_view.memory_full: !sk_stream_memory_free(ssk). dft and
+ *    bnaware return -1, as upstream, when the chosen subflow is full;
+ *    the other schedulers skip full subflows. Left at 0: all have room.
+ *  - mpqoe_sched_input.burst: the value upstream stores in msk->snd_burst,
+ *    min_t(int, MPTCP_SEND_BURST_SIZE, mptcp_wnd_end(msk) - msk->snd_nxt);
+ *    dft/bnaware use it to update the smoothed pacing rate exactly as
+ *    mptcp_subflow_get_send() does (left at 0: never updated, as upstream
+ *    with a zero burst).
+ *  - mpqoe_stats: n_ids, injections, bytes_other; mpqoe_stats_init(),
+ *    mpqoe_stats_count(), mpqoe_stats_bytes().
+ */
+#ifndef MPQOE_SCHED_H
+#define MPQOE_SCHED_H
+
+#include "mpqoe_types.h"
+
+#define MPQOE_MAX_SUBFLOWS	8	/* = MPTCP_SUBFLOWS_MAX in 6.12 */
+
+/* A snapshot the glue takes of one subflow. */
+struct mpqoe_subflow_view {
+	u32 id;			/* stable within the connection: subflow_id */
+	u8 active;		/* mptcp_subflow_active() */
+	u8 backup;		/* subflow->backup || subflow->request_bkup */
+	u8 cwnd_space;		/* tcp_packets_in_flight() < tcp_snd_cwnd() */
+	u8 stale_count;		/* subflow->stale_count */
+	u8 stale_inactive;	/* __mptcp_subflow_active() && !active */
+	u8 memory_full;		/* !sk_stream_memory_free(ssk) */
+	u32 srtt_us;		/* tp->srtt_us >> 3, 0 = no sample yet */
+	u32 min_rtt_us;		/* tcp_min_rtt(tp), ~0U = no sample yet */
+	u32 snd_cwnd;		/* tcp_snd_cwnd(tp), segments */
+	u32 packets_in_flight;	/* tcp_packets_in_flight(tp) */
+	u32 mss;		/* tp->mss_cache, bytes */
+	u32 wmem_queued;	/* sk_wmem_queued, bytes (truesize) */
+	u64 pacing_rate;	/* sk_pacing_rate, bytes/s */
+	u64 queued;		/* tp->write_seq - tp->snd_una, bytes */
+	u64 bytes_acked;	/* tp->bytes_acked, cumulative */
+	u64 bytes_sent;		/* tp->bytes_sent, cumulative */
+};
+
+struct mpqoe_sched_input {
+	u64 now_us;		/* a monotonic clock, e.g. tcp_clock_us() */
+	u8 n;			/* valid entries in sf[] (more are ignored) */
+	u8 reinject;		/* choose for a reinjection, not new data */
+	u32 burst;		/* upstream's msk->snd_burst for this pick */
+	struct mpqoe_subflow_view sf[MPQOE_MAX_SUBFLOWS];
+};
+
+/*
+ * Per-subflow state is kept in slots keyed by subflow id: a slot lives as
+ * long as its id appears in the snapshots, so subflows may come, go and be
+ * reordered between two calls.
+ */
+struct mpqoe_slots {
+	u32 id[MPQOE_MAX_SUBFLOWS];
+	u8 used;		/* bitmask of used slots */
+};
+
+/* dft: mptcp_subflow_get_send() of Linux 6.12 */
+struct mpqoe_dft_state {
+	struct mpqoe_slots slots;
+	u64 avg_pacing_rate[MPQOE_MAX_SUBFLOWS];	/* subflow->avg_pacing_rate */
+};
+
+/* Packet injection rate (lambda) of one subflow, see ALGORITHMS.md. */
+struct mpqoe_rate {
+	u64 win_start_us;	/* start of the current measuring window */
+	u64 win_start_sent;	/* bytes_sent at that time */
+	u64 lambda;		/* bytes/s, EWMA over windows */
+	u8 has_lambda;		/* lambda holds at least one window */
+};
+
+/* gr_sty, tp_sty, tr_sty: the sticky schedulers */
+struct mpqoe_sticky_state {
+	struct mpqoe_slots slots;
+	struct mpqoe_rate rate[MPQOE_MAX_SUBFLOWS];
+	u32 cur_id;		/* subflow of the previous selection */
+	u8 has_cur;
+	u8 sticking;		/* committed to stay on cur_id */
+};
+
+struct mpqoe_gr_sty_state {
+	struct mpqoe_sticky_state s;
+};
+
+struct mpqoe_tp_sty_state {
+	struct mpqoe_sticky_state s;
+};
+
+struct mpqoe_tr_sty_state {
+	struct mpqoe_sticky_state s;
+};
+
+/* bnaware: per-subflow send-buffer cap (Komatsu et al.) */
+struct mpqoe_bn_subflow {
+	u64 ini_pace;		/* bytes/s; 0 = not measured yet */
+	u64 max_wmem;		/* bytes; meaningful once ini_pace != 0 */
+	u64 acked_at_sel;	/* bytes_acked at the previous selection */
+	u8 was_selected;	/* acked_at_sel is valid */
+	u8 reached;		/* srtt has reached 2 * min_rtt */
+};
+
+struct mpqoe_bnaware_state {
+	struct mpqoe_slots slots;
+	u64 avg_pacing_rate[MPQOE_MAX_SUBFLOWS];
+	struct mpqoe_bn_subflow sf[MPQOE_MAX_SUBFLOWS];
+};
+
+/* daps: delay-aware packet scheduling (Sarwar et al. 2013) */
+struct mpqoe_daps_subflow {
+	u64 last_queued;	/* queued at the previous call */
+	u64 last_acked;		/* bytes_acked at the previous call */
+	s64 credit;		/* bytes still to assign to the open round */
+	u64 round_bytes;	/* planned cwnd * mss: bytes of one round */
+	u32 delay;		/* one-way delay in quanta (d_i) */
+	u32 next;		/* arrival time of the open round, quanta */
+	u32 srtt_plan;		/* srtt when the cycle began: ties */
+};
+
+struct mpqoe_daps_state {
+	struct mpqoe_slots slots;
+	struct mpqoe_daps_subflow sf[MPQOE_MAX_SUBFLOWS];
+	u32 end;		/* cycle length in quanta (lcm of delays) */
+	u32 vt;			/* arrival time of the last chosen round */
+	u8 cycle;		/* slot mask of the current cycle */
+};
+
+void mpqoe_dft_init(struct mpqoe_dft_state *st);
+int mpqoe_dft_select(struct mpqoe_dft_state *st,
+		     const struct mpqoe_sched_input *in);
+void mpqoe_gr_sty_init(struct mpqoe_gr_sty_state *st);
+int mpqoe_gr_sty_select(struct mpqoe_gr_sty_state *st,
+			const struct mpqoe_sched_input *in);
+void mpqoe_tp_sty_init(struct mpqoe_tp_sty_state *st);
+int mpqoe_tp_sty_select(struct mpqoe_tp_sty_state *st,
+			const struct mpqoe_sched_input *in);
+void mpqoe_tr_sty_init(struct mpqoe_tr_sty_state *st);
+int mpqoe_tr_sty_select(struct mpqoe_tr_sty_state *st,
+			const struct mpqoe_sched_input *in);
+void mpqoe_bnaware_init(struct mpqoe_bnaware_state *st);
+int mpqoe_bnaware_select(struct mpqoe_bnaware_state *st,
+			 const struct mpqoe_sched_input *in);
+void mpqoe_daps_init(struct mpqoe_daps_state *st);
+int mpqoe_daps_select(struct mpqoe_daps_state *st,
+		      const struct mpqoe_sched_input *in);
+
+/*
+ * Per-connection counters, shared by all schedulers. A switch is two
+ * consecutive data injections on different subflows. Bytes are kept for
+ * the first MPQOE_MAX_SUBFLOWS subflow ids seen; later ids add to
+ * bytes_other.
+ */
+struct mpqoe_stats {
+	u64 decisions;		/* selections that scheduled a subflow */
+	u64 switches;
+	u64 injections;		/* calls of mpqoe_stats_inject() with bytes */
+	u32 last_id;		/* subflow of the last injection */
+	u8 has_last;
+	u8 n_ids;		/* valid entries of ids[] and bytes[] */
+	u32 ids[MPQOE_MAX_SUBFLOWS];
+	u64 bytes[MPQOE_MAX_SUBFLOWS];
+	u64 bytes_other;
+};
+
+void mpqoe_stats_init(struct mpqoe_stats *s);
+void mpqoe_stats_decision(struct mpqoe_stats *s);
+void mpqoe_stats_inject(struct mpqoe_stats *s, u32 id, u64 bytes);
+unsigned int mpqoe_stats_count(const struct mpqoe_stats *s);
+u64 mpqoe_stats_bytes(const struct mpqoe_stats *s, u32 id);
+
+#endif /* MPQOE_SCHED_H */
