@@ -5,7 +5,7 @@ PY := python3
 JAR := floodlight-module/cli/target/mpqoe.jar
 
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
-	mininet-deps mininet-selftest e2e kernel-core-test
+	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers
 
 ## demo: compare every path-selection algorithm on CompuServe (embedded defaults)
 demo: build
@@ -16,7 +16,7 @@ demo: build
 test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
-	$(MAKE) lint topology-check kernel-core-test mininet-selftest e2e
+	$(MAKE) lint topology-check kernel-schedulers mininet-selftest e2e
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps
@@ -87,3 +87,8 @@ clean:
 ## kernel-core-test: the schedulers' decision logic (plain C) under cmocka, scenario and random tests
 kernel-core-test:
 	$(MAKE) -C kernel-schedulers/tests
+
+## kernel-schedulers: the six MPTCP scheduler modules against Debian's 6.12 headers (-Werror,
+## checkpatch, no indirect calls), the core tests, and the QEMU TCG smoke test (about 3 min)
+kernel-schedulers:
+	$(MAKE) -C kernel-schedulers all smoke

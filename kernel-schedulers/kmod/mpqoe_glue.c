@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpqoe scheduler glue: struct mptcp_sched_ops for one decision core.
+ *
+ * get_subflow() takes a snapshot of every subflow (struct
+ * mpqoe_subflow_view), asks the core (a direct call) and applies its
+ * answer the way net/mptcp/sched.c expects: the chosen subflow gets
+ * ->scheduled set, 0 is returned; -EINVAL when nothing can send now.
+ * Only inline helpers of net/mptcp/protocol.h and <net/tcp.h> and exported
+ * functions are used: the kernel's own mptcp_subflow_active() and
+ * mptcp_subflow_set_scheduled() are not exported in 6.12.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <net/ipv6.h>
+#include <net/mptcp.h>
+#include <net/tcp.h>
+
+#include "protocol.h"
+#include "mpqoe_kmod.h"
+
+/* MPTCP_SEND_BURST_SIZE of net/mptcp/protocol.c (not in protocol.h) */
+#define MPQOE_SEND_BURST_SIZE	((1 << 16) - \
+				 sizeof(struct tcphdr) - \
+				 MAX_TCP_OPTION_SPACE - \
+				 sizeof(struct ipv6hdr) - \
+				 sizeof(struct frag_hdr))
+
+#define MPQOE_TCPF_FIN_SENT	(TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | TCPF_CLOSING | \
+				 TCPF_LAST_ACK | TCPF_TIME_WAIT)
+
+/* mptcp_subflow_active() without its MIB update (it is not exported). */
+static bool mpqoe_subflow_active(struct mptcp_subflow_context *subflow)
+{
+	const struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+
+	if (unlikely(subflow->stale) &&
+	    subflow->stale_rcv_tstamp == READ_ONCE(tcp_sk(ssk)->rcv_tstamp))
+		return false;
+	return __mptcp_subflow_active(subflow);
+}
+
+/* mptcp_timeout_from_subflow() of net/mptcp/protocol.c */
+static long mpqoe_timeout(const struct mptcp_subflow_context *subflow)
+{
+	const struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+
+	return inet_csk(ssk)->icsk_pending && !subflow->stale_count ?
+	       inet_csk(ssk)->icsk_timeout - jiffies : 0;
+}
+
+/*
+ * sk_stream_memory_free() for a TCP subflow, calling tcp_stream_memory_free()
+ * directly instead of through sk_prot (no indirect call at all).
+ */
+static bool mpqoe_memory_free(const struct sock *ssk)
+{
+	if (READ_ONCE(ssk->sk_wmem_queued) >= READ_ONCE(ssk->sk_sndbuf))
+		return false;
+	return tcp_stream_memory_free(ssk, 0);
+}
+
+static void mpqoe_view(struct mpqoe_subflow_view *v, struct mptcp_subflow_context *subflow)
+{
+	const struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+	const struct tcp_sock *tp = tcp_sk(ssk);
+	u32 cwnd = tcp_snd_cwnd(tp);
+	u32 inflight = tcp_packets_in_flight(tp);
+
+	v->id = subflow->subflow_id;
+	v->active = mpqoe_subflow_active(subflow);
+	v->backup = subflow->backup || subflow->request_bkup;
+	v->cwnd_space = inflight < cwnd;
+	v->stale_count = subflow->stale_count;
+	v->stale_inactive = !v->active && __mptcp_subflow_active(subflow);
+	v->memory_full = !mpqoe_memory_free(ssk);
+	v->wmem_queued = READ_ONCE(ssk->sk_wmem_queued);
+	v->srtt_us = tp->srtt_us >> 3;
+	v->min_rtt_us = tcp_min_rtt(tp);
+	v->snd_cwnd = cwnd;
+	v->packets_in_flight = inflight;
+	v->mss = tp->mss_cache;
+	v->pacing_rate = READ_ONCE(ssk->sk_pacing_rate);
+	v->queued = (u32)(READ_ONCE(tp->write_seq) - tp->snd_una);
+	v->bytes_acked = tp->bytes_acked;
+	v->bytes_sent = tp->bytes_sent;
+}
+
+/*
+ * Data reaches a subflow only after a get_subflow() that scheduled it, so
+ * the growth of each subflow's write_seq between two calls is one data
+ * injection on it. The subflow's own FIN takes one sequence number: not
+ * data. Called with conn->lock held.
+ */
+static void mpqoe_account(struct mpqoe_conn *conn, struct mptcp_sock *msk)
+{
+	struct mpqoe_track now[MPQOE_MAX_SUBFLOWS];
+	struct mptcp_subflow_context *subflow;
+	u8 n = 0, i;
+
+	mptcp_for_each_subflow(msk, subflow) {
+		const struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+		u32 seq = READ_ONCE(tcp_sk(ssk)->write_seq);
+		bool fin = (1 << READ_ONCE(ssk->sk_state)) & MPQOE_TCPF_FIN_SENT;
+		u32 id = subflow->subflow_id;
+
+		if (n == MPQOE_MAX_SUBFLOWS)
+			break;
+		now[n].id = id;
+		now[n].write_seq = seq;
+		now[n].fin = fin;
+		for (i = 0; i < conn->ntrack; i++) {
+			struct mpqoe_track *t = &conn->track[i];
+			u32 bytes;
+
+			if (t->id != id)
+				continue;
+			bytes = seq - t->write_seq;
+			if (fin && !t->fin && bytes)
+				bytes--;
+			if (bytes)
+				mpqoe_stats_inject(&conn->stats, id, bytes);
+			break;
+		}
+		n++;
+	}
+	memcpy(conn->track, now, n * sizeof(now[0]));
+	conn->ntrack = n;
+}
+
+/* The connection's addresses, for /proc; called with conn->lock held. */
+static void mpqoe_note_conn(struct mpqoe_conn *conn, const struct mptcp_sock *msk)
+{
+	const struct sock *sk = (const struct sock *)msk;
+	const struct inet_sock *inet = inet_sk(sk);
+
+	conn->token = READ_ONCE(msk->token);
+	WRITE_ONCE(conn->family, sk->sk_family);
+	conn->sport = inet->inet_sport;
+	conn->dport = inet->inet_dport;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		conn->saddr.v6 = sk->sk_v6_rcv_saddr;
+		conn->daddr.v6 = sk->sk_v6_daddr;
+		return;
+	}
+#endif
+	conn->saddr.v4 = inet->inet_saddr;
+	conn->daddr.v4 = inet->inet_daddr;
+}
+
+/* As mptcp_subflow_get_send(): the next burst may fill the peer's window. */
+static int mpqoe_burst(const struct mptcp_sock *msk)
+{
+	return min_t(int, MPQOE_SEND_BURST_SIZE, READ_ONCE(msk->wnd_end) - msk->snd_nxt);
+}
+
+/* Can @ssk take the data now? (as mptcp_subflow_get_send() checks) */
+static bool mpqoe_can_queue(struct sock *ssk, bool reinject)
+{
+	return reinject || mpqoe_memory_free(ssk);
+}
+
+static int mpqoe_schedule(struct mptcp_sock *msk, struct mptcp_subflow_context *subflow,
+			  bool reinject)
+{
+	int burst = reinject ? 0 : mpqoe_burst(msk);
+
+	if (burst)
+		msk->snd_burst = burst;
+	/* mptcp_subflow_set_scheduled(), not exported */
+	WRITE_ONCE(subflow->scheduled, true);
+	return 0;
+}
+
+/* No per-connection state (allocation failed): first subflow that can send. */
+static int mpqoe_get_untracked(struct mptcp_sock *msk, bool reinject)
+{
+	struct mptcp_subflow_context *subflow;
+
+	mpqoe_conn_untracked();
+	mptcp_for_each_subflow(msk, subflow) {
+		struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+		const struct tcp_sock *tp = tcp_sk(ssk);
+
+		if (mpqoe_subflow_active(subflow) &&
+		    tcp_packets_in_flight(tp) < tcp_snd_cwnd(tp) &&
+		    mpqoe_can_queue(ssk, reinject))
+			return mpqoe_schedule(msk, subflow, reinject);
+	}
+	return -EINVAL;
+}
+
+static int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
+{
+	struct mptcp_subflow_context *ctx[MPQOE_MAX_SUBFLOWS];
+	struct mptcp_subflow_context *subflow;
+	bool reinject = data->reinject;
+	struct mpqoe_sched_input *in;
+	struct mpqoe_conn *conn;
+	struct sock *ssk = NULL;
+	long tout = 0;
+	int idx;
+	u8 n = 0;
+
+	rcu_read_lock();
+	conn = mpqoe_conn_find(msk);
+	if (unlikely(!conn)) {
+		rcu_read_unlock();
+		return mpqoe_get_untracked(msk, reinject);
+	}
+
+	in = &conn->in;
+	mptcp_for_each_subflow(msk, subflow) {
+		if (n == MPQOE_MAX_SUBFLOWS)
+			break;
+		ctx[n] = subflow;
+		mpqoe_view(&in->sf[n], subflow);
+		if (in->sf[n].active)
+			tout = max(tout, mpqoe_timeout(subflow));
+		n++;
+	}
+	/* __mptcp_set_timeout(), as mptcp_subflow_get_send() does */
+	if (!reinject)
+		msk->timer_ival = tout > 0 ? tout : TCP_RTO_MIN;
+
+	in->n = n;
+	in->reinject = reinject;
+	in->burst = reinject ? 0 : max(mpqoe_burst(msk), 0);
+	in->now_us = tcp_clock_us();
+	idx = mpqoe_algo_select(&conn->algo, in);
+	if (idx >= 0 && idx < n) {
+		ssk = mptcp_subflow_tcp_sock(ctx[idx]);
+		if (!mpqoe_can_queue(ssk, reinject))
+			ssk = NULL;
+	}
+
+	spin_lock_bh(&conn->lock);
+	mpqoe_account(conn, msk);
+	if (!conn->token)
+		mpqoe_note_conn(conn, msk);
+	if (ssk) {
+		mpqoe_stats_decision(&conn->stats);
+		conn->reinjections += reinject;
+	} else {
+		conn->no_subflow++;
+	}
+	spin_unlock_bh(&conn->lock);
+	rcu_read_unlock();
+
+	if (!ssk)
+		return -EINVAL;
+	return mpqoe_schedule(msk, ctx[idx], reinject);
+}
+
+/* May run in softirq (mptcp_sk_clone_init()) and under rcu_read_lock(). */
+static void mpqoe_init(struct mptcp_sock *msk)
+{
+	if (!mpqoe_conn_new(msk, GFP_ATOMIC))
+		pr_warn_ratelimited("no memory for connection state: not counted\n");
+}
+
+static void mpqoe_release(struct mptcp_sock *msk)
+{
+	struct mpqoe_conn *conn;
+
+	rcu_read_lock();
+	conn = mpqoe_conn_find(msk);
+	if (conn) {
+		spin_lock_bh(&conn->lock);
+		mpqoe_account(conn, msk);	/* the last injection */
+		spin_unlock_bh(&conn->lock);
+		mpqoe_conn_close(conn);
+	}
+	rcu_read_unlock();
+}
+
+static struct mptcp_sched_ops mpqoe_ops = {
+	.get_subflow	= mpqoe_get_subflow,
+	.init		= mpqoe_init,
+	.release	= mpqoe_release,
+	.name		= MPQOE_NAME,
+	.owner		= THIS_MODULE,
+};
+
+static int __init mpqoe_module_init(void)
+{
+	int err;
+
+	BUILD_BUG_ON(MPQOE_MAX_SUBFLOWS < MPTCP_SUBFLOWS_MAX);
+	BUILD_BUG_ON(sizeof(MPQOE_NAME) > MPTCP_SCHED_NAME_MAX);
+
+	err = mpqoe_reg_init();
+	if (err)
+		return err;
+	err = mpqoe_conn_init();
+	if (err)
+		return err;
+	err = mpqoe_reg_add(&mpqoe_ops);
+	if (err) {
+		pr_err("cannot register scheduler \"%s\": %d\n", MPQOE_NAME, err);
+		mpqoe_conn_exit();
+		return err;
+	}
+	pr_info("scheduler \"%s\" registered\n", MPQOE_NAME);
+	return 0;
+}
+
+static void __exit mpqoe_module_exit(void)
+{
+	mpqoe_reg_del(&mpqoe_ops);
+	mpqoe_conn_exit();
+}
+
+module_init(mpqoe_module_init);
+module_exit(mpqoe_module_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("mpqoe MPTCP packet scheduler \"" MPQOE_NAME "\"");

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mpqoe kernel glue: what the three files of one scheduler module share.
+ *
+ * Every module (mpqoe_dft, mpqoe_gr_sty, ...) is these same three files
+ * compiled with -DMPQOE_ALGO=<name>, linked with the pure-C decision core
+ * of that scheduler (../core/). The core is called directly, never through
+ * a function pointer.
+ */
+#ifndef MPQOE_KMOD_H
+#define MPQOE_KMOD_H
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/stringify.h>
+#include <linux/types.h>
+#include <net/mptcp.h>
+
+#include "mpqoe_sched.h"
+
+#ifndef MPQOE_ALGO
+#error "build with -DMPQOE_ALGO=<scheduler name>"
+#endif
+
+#define MPQOE_PASTE_(a, b, c)	a##b##c
+#define MPQOE_PASTE(a, b, c)	MPQOE_PASTE_(a, b, c)
+#define MPQOE_NAME		__stringify(MPQOE_ALGO)
+#define MPQOE_STATE		MPQOE_PASTE(mpqoe_, MPQOE_ALGO, _state)
+#define mpqoe_algo_init		MPQOE_PASTE(mpqoe_, MPQOE_ALGO, _init)
+#define mpqoe_algo_select	MPQOE_PASTE(mpqoe_, MPQOE_ALGO, _select)
+
+struct mptcp_sock;
+
+/* Last seen write_seq of one subflow: the base of its next injection. */
+struct mpqoe_track {
+	u32	id;
+	u32	write_seq;
+	bool	fin;		/* the subflow's FIN was already queued */
+};
+
+/* One MPTCP connection that used this scheduler. */
+struct mpqoe_conn {
+	struct hlist_node	hnode;	/* live table, keyed by msk (RCU) */
+	struct list_head	lnode;	/* every kept connection, oldest first */
+	struct rcu_head		rcu;
+	const struct mptcp_sock	*msk;	/* key while live, NULL once released */
+	u64			net_cookie;
+	u64			serial;
+	u64			start_ns;
+	u64			end_ns;
+	bool			closed;
+
+	/* The fields below change only under the msk socket lock, and are
+	 * read by /proc under @lock.
+	 */
+	spinlock_t		lock;
+	u32			token;
+	u16			family;
+	__be16			sport;
+	__be16			dport;
+	union {
+		__be32		v4;
+		struct in6_addr	v6;
+	} saddr, daddr;
+	u64			reinjections;	/* decisions for a reinjection */
+	u64			no_subflow;	/* calls that scheduled nothing */
+	struct mpqoe_stats	stats;
+
+	/* Used by the scheduler only, under the msk socket lock. */
+	u8			ntrack;
+	struct mpqoe_track	track[MPQOE_MAX_SUBFLOWS];
+	struct mpqoe_sched_input in;
+	struct MPQOE_STATE	algo;
+};
+
+/* mpqoe_reg.c: the scheduler list of net/mptcp/sched.c */
+int mpqoe_reg_init(void);
+int mpqoe_reg_add(struct mptcp_sched_ops *ops);
+void mpqoe_reg_del(struct mptcp_sched_ops *ops);
+
+/* mpqoe_conn.c: connection table and /proc/net/mpqoe_<name> */
+struct mpqoe_conn *mpqoe_conn_new(const struct mptcp_sock *msk, gfp_t gfp);
+struct mpqoe_conn *mpqoe_conn_find(const struct mptcp_sock *msk);
+void mpqoe_conn_close(struct mpqoe_conn *conn);
+void mpqoe_conn_untracked(void);
+int mpqoe_conn_init(void);
+void mpqoe_conn_exit(void);
+
+#endif /* MPQOE_KMOD_H */

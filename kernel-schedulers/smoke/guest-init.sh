@@ -1,0 +1,212 @@
+#!/bin/sh
+# /init of the smoke-test guest (busybox sh, Debian's 6.12 kernel under QEMU TCG).
+#
+# Two namespaces, cli and srv, joined by three veth pairs shaped with netem (RTT 50, 100,
+# 100 ms, 2 Mbit/s each way). The client has one "subflow" endpoint bound to each of its 2nd
+# and 3rd interfaces (in-kernel path manager), so every connection to the server's first
+# address gets three subflows, one per path.
+# For each scheduler module listed in /mpqoe/schedulers: load it (mpqoe-load), check
+# available_schedulers, select it in both namespaces, send $BYTES from srv to cli and check
+# its counters, then check that rmmod is refused while a connection uses it and succeeds once
+# idle. One "PASS|FAIL <scheduler> <check>: detail" line per check; "SMOKE-DONE" at the end.
+export PATH=/sbin:/bin
+# busybox sh runs its own applets first (ip, tc): iproute2's are called by their full path.
+ip() { /usr/sbin/ip "$@"; }
+tc() { /usr/sbin/tc "$@"; }
+BYTES=${BYTES:-1500000}
+
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /tmp /run/netns /var
+mount -t tmpfs tmp /tmp
+ln -s /run /var/run
+echo 1 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
+
+npass=0
+nfail=0
+pass() {
+	echo "PASS $*"
+	npass=$((npass + 1))
+}
+fail() {
+	echo "FAIL $*"
+	nfail=$((nfail + 1))
+}
+finish() {
+	if dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection' >/tmp/dmesg.bad; then
+		fail "kernel log: $(head -3 /tmp/dmesg.bad | tr '\n' ' ')"
+		dmesg | tail -60
+	else
+		pass "kernel log: no BUG/WARNING/Oops"
+	fi
+	echo "SMOKE-DONE pass=$npass fail=$nfail"
+	poweroff -f
+}
+
+for m in /lib/mod/*.ko; do
+	insmod "$m" || { fail "setup: insmod $m"; finish; }
+done
+
+setup_net() {
+	ip netns add cli && ip netns add srv || return 1
+	for i in 1 2 3; do
+		d=50
+		[ $i = 1 ] && d=25 # one-way delay: RTT 50 ms on path 1, 100 ms on paths 2 and 3
+		ip link add c$i netns cli type veth peer name s$i netns srv || return 1
+		ip -n cli addr add 10.0.$i.1/24 dev c$i && ip -n srv addr add 10.0.$i.2/24 dev s$i &&
+			ip -n cli link set c$i up && ip -n srv link set s$i up || return 1
+		tc -n cli qdisc add dev c$i root netem delay ${d}ms rate 2mbit limit 200 &&
+			tc -n srv qdisc add dev s$i root netem delay ${d}ms rate 2mbit limit 200 || return 1
+	done
+	ip -n cli link set lo up && ip -n srv link set lo up &&
+		ip -n srv mptcp limits set subflows 2 add_addr_accepted 0 &&
+		ip -n cli mptcp limits set subflows 2 add_addr_accepted 0 &&
+		ip -n cli mptcp endpoint add 10.0.2.1 dev c2 subflow &&
+		ip -n cli mptcp endpoint add 10.0.3.1 dev c3 subflow
+}
+setup_net || { fail "setup: namespaces, veth, netem, mptcp endpoints"; finish; }
+ip netns exec cli ping -c 1 -W 2 10.0.2.2 >/dev/null && pass "setup: namespaces, 3 netem paths" ||
+	fail "setup: ping over path 2"
+
+# counters <scheduler> <state>: the last /proc/net/mpqoe_<s> line of the server with that state,
+# as "decisions switches n_subflows_with_bytes"
+counters() {
+	ip netns exec srv cat /proc/net/mpqoe_$1 2>/dev/null | awk -v st="state=$2" '
+		$2 == st {
+			for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			n = split(v["bytes"], b, ","); used = 0
+			for (j = 1; j <= n; j++) { split(b[j], ib, ":"); if (ib[2] + 0 > 0) used++ }
+			line = v["decisions"] " " v["switches"] " " used
+		}
+		END { print line }'
+}
+
+refcnt() { cat /sys/module/mpqoe_$1/refcnt 2>/dev/null || echo gone; }
+
+test_module() {
+	s=$1
+	if ! /mpqoe/mpqoe-load /mpqoe/mpqoe_$s.ko; then
+		fail "$s load: mpqoe-load failed: $(dmesg | tail -2 | tr '\n' ' ')"
+		return
+	fi
+	if grep -qw "$s" /proc/sys/net/mptcp/available_schedulers; then
+		pass "$s load: in available_schedulers ($(cat /proc/sys/net/mptcp/available_schedulers))"
+	else
+		fail "$s load: not in available_schedulers"
+	fi
+	for ns in cli srv; do
+		ip netns exec $ns sh -c "echo $s >/proc/sys/net/mptcp/scheduler"
+	done
+	if [ "$(ip netns exec srv cat /proc/sys/net/mptcp/scheduler)" = "$s" ]; then
+		pass "$s select: net.mptcp.scheduler=$s"
+	else
+		fail "$s select: net.mptcp.scheduler is $(ip netns exec srv cat /proc/sys/net/mptcp/scheduler)"
+	fi
+
+	# 1. a transfer: data over >= 2 subflows, non-zero counters after close
+	/usr/sbin/ip netns exec srv mptcp_xfer server 5000 $BYTES >/tmp/srv.out 2>&1 &
+	spid=$!
+	timeout 60 /usr/sbin/ip netns exec cli mptcp_xfer client 10.0.1.2 5000 >/tmp/cli.out 2>&1
+	crc=$?
+	wait $spid
+	src=$?
+	echo "  $(cat /tmp/srv.out) / $(cat /tmp/cli.out)"
+	if [ $crc = 0 ] && [ $src = 0 ] && grep -q "bytes=$BYTES " /tmp/cli.out; then
+		pass "$s transfer: $BYTES bytes"
+	else
+		fail "$s transfer: client rc=$crc server rc=$src"
+	fi
+	for ns in cli srv; do # the non-zero MPTCP MIB counters, for diagnosis
+		echo "  $ns: $(ip netns exec $ns cat /proc/net/netstat | awk '/^MPTcpExt/ {
+			if (!h) { split($0, k); h = 1; next }
+			for (i = 2; i <= NF; i++) if ($i != 0) printf "%s=%s ", k[i], $i }')"
+	done
+	echo "  transfer done [$(cut -d' ' -f1 /proc/uptime)]"
+	set -- $(counters $s closed)
+	echo "  /proc/net/mpqoe_$s: $(ip netns exec srv cat /proc/net/mpqoe_$s | grep state=closed | tail -1)"
+	if [ "${1:-0}" -gt 0 ] && [ "${3:-0}" -ge 2 ]; then
+		pass "$s counters: decisions=$1 switches=$2 subflows_with_bytes=$3"
+	else
+		fail "$s counters: decisions=${1:-none} switches=${2:-none} subflows_with_bytes=${3:-none}"
+	fi
+
+	if ip netns exec cli cat /proc/net/mpqoe_$s | grep -q 'local=10.0.1.2:' ||
+		grep -q '^conn=' /proc/net/mpqoe_$s; then
+		fail "$s per-netns: the server's connection is listed outside srv"
+	else
+		pass "$s per-netns: the server's connection is listed in srv only"
+	fi
+
+	# 2. rmmod refused while a connection uses the scheduler, counters readable meanwhile
+	/usr/sbin/ip netns exec srv mptcp_xfer server 5001 0 >/tmp/bsrv.out 2>&1 &
+	bspid=$!
+	/usr/sbin/ip netns exec cli mptcp_xfer client 10.0.1.2 5001 >/tmp/bcli.out 2>&1 &
+	bcpid=$!
+	sleep 2
+	echo "  busy transfer started [$(cut -d' ' -f1 /proc/uptime)]"
+	set -- $(counters $s live)
+	d1=${1:-0}
+	if rmmod mpqoe_$s 2>/tmp/rmmod.err; then
+		fail "$s rmmod busy: succeeded while a connection used it"
+	elif grep -qw "$s" /proc/sys/net/mptcp/available_schedulers && [ "$(refcnt $s)" != gone ]; then
+		pass "$s rmmod busy: refused ($(tr '\n' ' ' </tmp/rmmod.err)), refcnt=$(refcnt $s)"
+	else
+		fail "$s rmmod busy: refused but the scheduler is gone"
+	fi
+	sleep 1
+	set -- $(counters $s live)
+	if [ "$d1" -gt 0 ] && [ "${1:-0}" -gt "$d1" ]; then
+		pass "$s live counters: decisions $d1 -> $1 while running"
+	else
+		fail "$s live counters: decisions $d1 -> ${1:-none}"
+	fi
+	# a graceful end: the server stops sending, the client reads to the end and closes
+	kill $bspid
+	wait $bcpid
+	wait $bspid
+	echo "  busy transfer: $(cat /tmp/bsrv.out) / $(cat /tmp/bcli.out) [$(cut -d' ' -f1 /proc/uptime)]"
+
+	# 3. rmmod once idle
+	i=0
+	while [ "$(refcnt $s)" != 0 ] && [ $i -lt 150 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	ip netns exec srv sh -c "echo clear >/proc/net/mpqoe_$s"
+	n=$(ip netns exec srv cat /proc/net/mpqoe_$s | grep -c '^conn=')
+	[ "$n" = 0 ] && pass "$s clear: closed connections dropped" ||
+		fail "$s clear: $n connections still listed"
+	if rmmod mpqoe_$s 2>/tmp/rmmod.err; then
+		if grep -qw "$s" /proc/sys/net/mptcp/available_schedulers; then
+			fail "$s rmmod idle: still in available_schedulers"
+		else
+			pass "$s rmmod idle: unloaded after $((i / 5)).$((i % 5 * 2))s"
+		fi
+	else
+		fail "$s rmmod idle: $(cat /tmp/rmmod.err) refcnt=$(refcnt $s)"
+	fi
+	for ns in cli srv; do
+		ip netns exec $ns sh -c "echo default >/proc/sys/net/mptcp/scheduler"
+	done
+}
+
+# The module refuses addresses that are not the two symbols (here: swapped, then none).
+sym() { awk -v s="$1" '$3 == s { print $1 }' /proc/kallsyms; }
+s=$(cut -d' ' -f1 /mpqoe/schedulers)
+if insmod /mpqoe/mpqoe_$s.ko sched_list=0x$(sym mptcp_sched_list_lock) \
+	sched_list_lock=0x$(sym mptcp_sched_list) 2>/dev/null || insmod /mpqoe/mpqoe_$s.ko 2>/dev/null; then
+	fail "$s bad addresses: loaded"
+	rmmod mpqoe_$s
+elif dmesg | grep -q "address given for mptcp_sched_list points to mptcp_sched_list_lock"; then
+	pass "$s bad addresses: refused ($(dmesg | grep -o 'points to [^ ]*' | tail -1))"
+else
+	fail "$s bad addresses: refused without the expected message"
+fi
+
+for s in $(cat /mpqoe/schedulers); do
+	t0=$(cut -d. -f1 /proc/uptime)
+	test_module "$s"
+	echo "  $s: $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+done
+finish

@@ -1,0 +1,145 @@
+#!/bin/bash
+# Smoke test of the mpqoe scheduler modules in Debian's stock 6.12 kernel, booted under QEMU TCG
+# (no KVM) with a minimal initramfs built here: busybox, iproute2's ip and tc with their
+# libraries, veth and sch_netem from the image package, the modules, mpqoe-load and a static
+# MPTCP transfer tool. The guest runs guest-init.sh and prints PASS/FAIL lines.
+#
+#   smoke/run.sh --modules DIR [--cache DIR] [--schedulers "dft gr_sty ..."] [--timeout SEC]
+#
+# Exit 0 when every check passed, 1 on any failure (or a guest that did not finish), 2 on bad
+# usage. The guest's console log and a summary go to DIR/../smoke/ (summary written atomically;
+# marked partial when the guest did not finish). QEMU is always killed on exit.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+DEBVER=6.12.117-1~deb12u1
+KVER=6.12.117+deb12-amd64
+cache=$HOME/.cache/mpqoe/kernel/$DEBVER
+modules=
+schedulers="dft gr_sty tp_sty tr_sty bnaware daps"
+timeout=900
+
+usage() {
+	echo "usage: $0 --modules DIR [--cache DIR] [--schedulers LIST] [--timeout SEC]" >&2
+	exit 2
+}
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--modules) modules=${2:-}; shift 2 || usage ;;
+	--cache) cache=${2:-}; shift 2 || usage ;;
+	--schedulers) schedulers=${2:-}; shift 2 || usage ;;
+	--timeout) timeout=${2:-}; shift 2 || usage ;;
+	*) usage ;;
+	esac
+done
+[[ -n $modules && -d $modules && $timeout =~ ^[0-9]+$ ]] || usage
+for s in $schedulers; do
+	[[ -f $modules/mpqoe_$s.ko ]] || { echo "smoke: $modules/mpqoe_$s.ko missing" >&2; exit 2; }
+done
+[[ -x $modules/mpqoe-load ]] || { echo "smoke: $modules/mpqoe-load missing" >&2; exit 2; }
+
+t_start=$(date +%s)
+missing=
+for t in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static ip:iproute2 tc:iproute2 \
+	cpio:cpio xz:xz-utils gcc:gcc; do
+	command -v "${t%%:*}" >/dev/null || missing="$missing ${t#*:}"
+done
+# a static busybox: the dynamic one of package "busybox" would need its libraries too
+if command -v busybox >/dev/null && ldd "$(command -v busybox)" >/dev/null 2>&1; then
+	missing="$missing busybox-static"
+fi
+if [[ -n $missing ]]; then
+	echo "smoke: installing$missing"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+fi
+"$here/../kmod/kernel-debs.sh" "$cache" image
+image=$cache/image
+kmods=$image/lib/modules/$KVER/kernel
+
+out=$(cd "$modules/.." && pwd)/smoke
+mkdir -p "$out"
+work=$(mktemp -d /tmp/mpqoe-smoke.XXXXXX)
+qpid=
+cleanup() { # $qpid is timeout(1); QEMU is its child
+	if [[ -n $qpid ]] && kill -0 "$qpid" 2>/dev/null; then
+		local child
+		child=$(pgrep -P "$qpid" || true)
+		kill $child "$qpid" 2>/dev/null || true
+		sleep 1
+		kill -9 $child "$qpid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# --- initramfs ---
+root=$work/root
+mkdir -p "$root"/{bin,sbin,lib/mod,mpqoe,proc,sys,dev,tmp,run,etc}
+cp "$(command -v busybox)" "$root/bin/busybox"
+for a in $("$root/bin/busybox" --list); do
+	[[ $a == ip || $a == tc || $a == busybox ]] || ln -sf busybox "$root/bin/$a"
+done
+copy_with_libs() { # an executable and every library it links, at their own paths
+	local exe=$1 lib
+	mkdir -p "$root/usr/sbin"
+	cp "$exe" "$root/usr/sbin/"
+	for lib in $(ldd "$exe" | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+copy_with_libs "$(command -v ip)"
+copy_with_libs "$(command -v tc)"
+for m in veth sch_netem; do
+	xz -dc "$(find "$kmods" -name "$m.ko.xz" | head -1)" >"$root/lib/mod/$m.ko"
+done
+for s in $schedulers; do
+	strip --strip-debug -o "$root/mpqoe/mpqoe_$s.ko" "$modules/mpqoe_$s.ko"
+done
+echo "$schedulers" >"$root/mpqoe/schedulers"
+cp "$modules/mpqoe-load" "$root/mpqoe/"
+gcc -static -O2 -Wall -Wextra -Werror -o "$root/sbin/mptcp_xfer" "$here/mptcp_xfer.c"
+cp "$here/guest-init.sh" "$root/init"
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
+t_built=$(date +%s)
+
+# --- boot ---
+log=$out/console.log
+echo "smoke: booting $KVER under QEMU TCG for: $schedulers (log: $log)"
+timeout -k 5 "$timeout" qemu-system-x86_64 -accel tcg,thread=multi -smp 2 -m 768 \
+	-nographic -no-reboot -nic none \
+	-kernel "$image/boot/vmlinuz-$KVER" -initrd "$work/initrd.gz" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=4" </dev/null >"$log" 2>&1 &
+qpid=$!
+clean_log() { tr -d '\r' | sed -uE 's/\x1b(\[[0-9;?]*[A-Za-z]|c)//g'; } # CRs, terminal resets
+# shown while it runs; in the background so that a signal reaches the traps at once
+tail -n +1 -f --pid=$qpid "$log" 2>/dev/null | clean_log |
+	grep --line-buffered -E '^(PASS|FAIL|SMOKE-DONE|  )' &
+wait $qpid || true
+wait $! || true
+qpid=
+t_end=$(date +%s)
+
+# --- verdict ---
+clean_log <"$log" >"$work/log"
+npass=$(grep -c '^PASS ' "$work/log" || true)
+nfail=$(grep -c '^FAIL ' "$work/log" || true)
+status=complete
+# the guest's own tally must agree with the lines seen here
+grep -q "^SMOKE-DONE pass=$npass fail=$nfail\$" "$work/log" || status=partial
+{
+	echo "kernel=$KVER schedulers=\"$schedulers\" status=$status pass=$npass fail=$nfail"
+	echo "seconds: prepare=$((t_built - t_start)) guest=$((t_end - t_built)) total=$((t_end - t_start))"
+	grep -E '^(PASS|FAIL) ' "$work/log" || true
+} >"$out/result.txt.tmp"
+mv "$out/result.txt.tmp" "$out/result.txt"
+echo "smoke: $status, $npass passed, $nfail failed; prepare $((t_built - t_start)) s," \
+	"guest $((t_end - t_built)) s, total $((t_end - t_start)) s"
+if [[ $status != complete ]]; then
+	echo "smoke: the guest did not finish (timeout or crash), last lines:" >&2
+	tail -30 "$work/log" >&2
+	exit 1
+fi
+[[ $nfail -eq 0 ]]
