@@ -39,7 +39,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -57,6 +56,14 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "mininet-scripts"))
 import mpqoe_topo as mq  # noqa: E402
 import selftest as st  # noqa: E402
+from e2e_controller import (  # noqa: E402  (the standalone e2e test's helpers)
+    cookie_kind,
+    direction,
+    fmt_path,
+    free_port,
+    parse_json,
+    pushed_labels,
+)
 
 MPQOE = os.path.join(ROOT, "bin", "mpqoe")
 PY = "/usr/bin/python3"
@@ -69,16 +76,6 @@ MODULE = "org.mpqoe.floodlight.MpqoeModule"
 APP, APP_MASK = 0x4D51 << 48, 0xFFFF << 48
 SUBFLOW, DELIVERY, TABLE_MISS = 1, 3, 4
 FORWARDING_APP = 2  # Floodlight's AppCookie id of Forwarding (top 12 bits)
-
-
-def cookie_kind(c):
-    return (c >> 40) & 0xFF if (c & APP_MASK) == APP else None
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def set_prop(text, key, value):
@@ -166,42 +163,7 @@ def connected_bridges():
     return state
 
 
-def parse_json(text):
-    for line in reversed((text or "").strip().splitlines()):
-        try:
-            return json.loads(line)
-        except ValueError:
-            continue
-    return {}
-
-
-def fmt_path(p):
-    return "none" if p is None else " > ".join(p)
-
-
-def direction(flow, client_ip):
-    """'up' (client to server), 'down' or None, from a rule's IPv4 match."""
-    m = flow["match"]
-    if m.get("nw_src") == client_ip:
-        return "up"
-    if m.get("nw_dst") == client_ip:
-        return "down"
-    return None
-
-
 _OUTPUT = re.compile(r"(?:^|,)output:(\d+)")
-
-
-def pushed_labels(actions):
-    """The label stack (top first) that an edge rule's actions push, or None."""
-    stack = None
-    for a in actions.split(","):
-        if a.startswith("push_mpls"):
-            stack = [None, *(stack or [])]
-        m = re.match(r"set_field:(\d+)->mpls_label", a)
-        if m and stack:
-            stack[0] = int(m.group(1))
-    return stack
 
 
 def label_walk(flows, topo, start, labels, dst_ip):
