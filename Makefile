@@ -5,7 +5,7 @@ PY := python3
 JAR := floodlight-module/cli/target/mpqoe.jar
 
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
-	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers
+	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke
 
 ## demo: compare every path-selection algorithm on CompuServe (embedded defaults)
 demo: build
@@ -16,7 +16,7 @@ demo: build
 test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
-	$(MAKE) lint topology-check kernel-schedulers mininet-selftest e2e
+	$(MAKE) lint topology-check kernel-schedulers mininet-selftest e2e testbed-smoke
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps
@@ -33,10 +33,12 @@ py-deps:
 build: java-deps
 	$(MVN) -q -DskipTests install
 
+PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight testbed
+
 lint: py-deps
 	$(MVN) -q spotless:check
-	$(PY) -m ruff check topologies/tools tools mininet-scripts floodlight-module/floodlight
-	$(PY) -m ruff format --check topologies/tools tools mininet-scripts floodlight-module/floodlight
+	$(PY) -m ruff check $(PY_DIRS)
+	$(PY) -m ruff format --check $(PY_DIRS)
 
 # The committed descriptors must be exactly what their generators make. The Zoo file lives in
 # ../shared (beside the clone in CI); without it that one check is skipped, loudly.
@@ -79,7 +81,7 @@ e2e: mininet-deps build
 
 format:
 	$(MVN) -q spotless:apply
-	$(PY) -m ruff format topologies/tools tools mininet-scripts floodlight-module/floodlight
+	$(PY) -m ruff format $(PY_DIRS)
 
 clean:
 	$(MVN) -q clean
@@ -92,3 +94,13 @@ kernel-core-test:
 ## checkpatch, no indirect calls), the core tests, and the QEMU TCG smoke test (about 3 min)
 kernel-schedulers:
 	$(MAKE) -C kernel-schedulers all smoke
+
+## testbed: the QEMU guest of docs/testbed.md (Debian's 6.12 kernel, netem, OVS kernel
+## datapath, Mininet), built from Debian packages and cached (as root: debootstrap)
+testbed:
+	$(MAKE) -C testbed
+
+## testbed-smoke: boot it, load netem and a scheduler module, MPTCP over netem-delayed paths,
+## and the host's controller driving the guest's Open vSwitch (about 70 s once cached)
+testbed-smoke: build
+	$(MAKE) -C testbed smoke

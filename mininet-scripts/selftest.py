@@ -28,6 +28,7 @@ import time
 
 from mininet.log import setLogLevel
 from mininet.net import Mininet
+from mininet.node import RemoteController
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mpqoe_topo as mq  # noqa: E402
@@ -109,9 +110,10 @@ def stop_net(net):
 class Network:
     """Mininet around a DescriptorTopo, torn down (and swept) on exit."""
 
-    def __init__(self, t, topo, force_clean):
+    def __init__(self, t, topo, force_clean, controller=None):
         self.t, self.topo, self.net, self.procs = t, topo, None, []
         self.force_clean = force_clean
+        self.controller = controller  # (ip, port) of a remote OpenFlow controller, or None
 
     def __enter__(self):
         left = leftovers(self.topo)
@@ -123,6 +125,9 @@ class Network:
         if left:
             sweep(self.topo)
         self.net = Mininet(topo=self.topo, controller=None, build=False, autoSetMacs=False)
+        if self.controller:
+            ip, port = self.controller
+            self.net.addController("c0", controller=RemoteController, ip=ip, port=port)
         self.net.build()
         self.net.start()
         return self.net
