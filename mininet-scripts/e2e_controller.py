@@ -444,10 +444,14 @@ def subflows_of(report, established=True):
 
 
 def describe_subflows(report):
-    return ", ".join(
-        f"{s['local']}<->{s['remote']} (state {s['state']})"
-        for s in subflows_of(report, established=False)
-    )
+    listed = subflows_of(report, established=False)
+    if not listed:
+        info = (report or {}).get("mptcp")
+        if info is None:
+            return "no MPTCP info: plain TCP or no report"
+        keys = ("fallback", "subflows", "subflows_total", "token")
+        return "no subflow list; MPTCP_INFO " + ", ".join(f"{k}={info.get(k)}" for k in keys)
+    return ", ".join(f"{s['local']}<->{s['remote']} (state {s['state']})" for s in listed)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -617,12 +617,18 @@ def host_interfaces(host):
 def enable_mptcp(host, subflows=8, add_addr_accepted=8, endpoints=None):
     """Turn MPTCP on in a host and give its path manager the client's extra interfaces.
 
-    Sets net.mptcp.enabled=1, `ip mptcp limits set subflow N add_addr_accepted N` (8 is the
-    kernel's maximum) and, for a client (role param) unless `endpoints` is given, one
+    Sets net.mptcp.enabled=1 (and syn_retrans_before_tcp_fallback=10 where it exists),
+    `ip mptcp limits set subflow N add_addr_accepted N` (8 is the kernel's maximum) and, for a
+    client (role param) unless `endpoints` is given, one
     `ip mptcp endpoint add IP dev INTF subflow` per non-first interface. endpoints: [(intf,
     ip)] to use instead ([] for none). Returns `ip mptcp endpoint show` output.
     """
     host.cmd("sysctl -w net.mptcp.enabled=1")
+    # Kernels from 6.14 on fall back to plain TCP after two unanswered MP_CAPABLE SYNs (meant
+    # for middleboxes that drop MPTCP options). Here a SYN waits for the controller's rules,
+    # which can take seconds on a loaded machine; nothing in these networks strips options.
+    if os.path.exists("/proc/sys/net/mptcp/syn_retrans_before_tcp_fallback"):
+        host.cmd("sysctl -w net.mptcp.syn_retrans_before_tcp_fallback=10")
     host.cmd(f"ip mptcp limits set subflow {subflows} add_addr_accepted {add_addr_accepted}")
     host.cmd("ip mptcp endpoint flush")
     if endpoints is None:
