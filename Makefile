@@ -5,7 +5,8 @@ PY := python3
 JAR := floodlight-module/cli/target/mpqoe.jar
 
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
-	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke
+	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke \
+	testbed-probe
 
 ## demo: compare every path-selection algorithm on CompuServe (embedded defaults)
 demo: build
@@ -16,7 +17,7 @@ demo: build
 test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
-	$(MAKE) lint topology-check kernel-schedulers mininet-selftest e2e testbed-smoke
+	$(MAKE) lint topology-check kernel-schedulers mininet-selftest e2e testbed-probe testbed-smoke
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps
@@ -99,6 +100,11 @@ kernel-schedulers:
 ## datapath, Mininet), built from Debian packages and cached (as root: debootstrap)
 testbed:
 	$(MAKE) -C testbed
+
+## testbed-probe: the video-stream probe's unit tests and its two-subflow test between network
+## namespaces on this kernel (root, about 30 s)
+testbed-probe:
+	$(MAKE) -C testbed/probe test
 
 ## testbed-smoke: boot it, load netem and a scheduler module, MPTCP over netem-delayed paths,
 ## and the host's controller driving the guest's Open vSwitch (about 70 s once cached)
