@@ -6,18 +6,20 @@ JAR := floodlight-module/cli/target/mpqoe.jar
 
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
 	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke \
-	testbed-probe
+	testbed-probe dashjs-harness
 
 ## demo: compare every path-selection algorithm on CompuServe (embedded defaults)
 demo: build
 	bin/mpqoe compare --topology compuserve --clients 10 --runs 3 --seed 1
 
 ## test: unit and property tests, formatting and lint, descriptor reproducibility, Mininet/OVS
-## self-test and the controller's end-to-end test (as root: installs Mininet and OVS from Debian)
+## self-test, the controller's end-to-end test, the kernel modules and the testbed under QEMU, the
+## video probe and the DASH harness (as root: installs what they need from Debian and npm)
 test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
-	$(MAKE) lint topology-check kernel-schedulers mininet-selftest e2e testbed-probe testbed-smoke
+	$(MAKE) lint topology-check kernel-schedulers mininet-selftest e2e testbed-probe testbed-smoke \
+	  dashjs-harness
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps
@@ -34,7 +36,8 @@ py-deps:
 build: java-deps
 	$(MVN) -q -DskipTests install
 
-PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight testbed
+PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight testbed \
+	dashjs-harness
 
 lint: py-deps
 	$(MVN) -q spotless:check
@@ -110,3 +113,8 @@ testbed-probe:
 ## and the host's controller driving the guest's Open vSwitch (about 70 s once cached)
 testbed-smoke: build
 	$(MAKE) -C testbed smoke
+
+## dashjs-harness: dash.js 5 in Debian's headless Chromium over two-path MPTCP between network
+## namespaces, QoE metrics unit tests (docs/dashjs-harness.md; about 1 min once installed)
+dashjs-harness:
+	$(MAKE) -C dashjs-harness test
