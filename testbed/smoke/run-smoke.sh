@@ -18,7 +18,11 @@ done
 
 ctl_pid="" log=$(mktemp "${TMPDIR:-/tmp}/mpqoe-smoke-ctl.XXXXXX")
 stop() {
-	[[ -n $ctl_pid ]] && kill "$ctl_pid" 2>/dev/null && wait "$ctl_pid" 2>/dev/null
+	# The controller ends by SIGTERM (status 143): that must not become this script's status.
+	if [[ -n $ctl_pid ]]; then
+		kill "$ctl_pid" 2>/dev/null || true
+		wait "$ctl_pid" 2>/dev/null || true
+	fi
 	rm -f "$log"
 }
 trap stop EXIT
