@@ -6,7 +6,7 @@ JAR := floodlight-module/cli/target/mpqoe.jar
 
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
 	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke \
-	testbed-probe dashjs-harness
+	testbed-probe dashjs-harness experiments-test experiments experiments-report
 
 ## demo: compare every path-selection algorithm on CompuServe (embedded defaults)
 demo: build
@@ -19,7 +19,7 @@ test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
 	$(MAKE) lint topology-check kernel-schedulers mininet-selftest e2e testbed-probe testbed-smoke \
-	  dashjs-harness
+	  experiments-test dashjs-harness
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps
@@ -113,6 +113,19 @@ testbed-probe:
 ## and the host's controller driving the guest's Open vSwitch (about 70 s once cached)
 testbed-smoke: build
 	$(MAKE) -C testbed smoke
+
+## experiments-test: unit tests of the scheduler-paper experiment scripts (no guest, < 1 s)
+experiments-test: mininet-deps
+	/usr/bin/python3 -m unittest discover -s testbed/experiments -p 'test_*.py'
+
+## experiments: the scheduler papers' matrix in the testbed, 5 runs per cell, 10 s videos
+## (about 65 min, not part of make test; resumable), then its tables and plots in docs/results
+experiments:
+	$(MAKE) -C testbed/experiments all DURATION=10
+	$(MAKE) -C testbed/experiments report
+
+experiments-report:
+	$(MAKE) -C testbed/experiments report
 
 ## dashjs-harness: dash.js 5 in Debian's headless Chromium over two-path MPTCP between network
 ## namespaces, QoE metrics unit tests (docs/dashjs-harness.md; about 1 min once installed)

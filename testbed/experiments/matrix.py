@@ -1,0 +1,193 @@
+"""The experiment matrix of issue 5: scenarios, schedulers, congestion controls, cell names.
+
+Shared by the host driver (run.py), the guest runner (cellrun.py) and the report (report.py);
+stdlib only. A cell is `<scenario>.<scheduler>.<cc>` (e.g. `3p-50.gr_sty.cubic`); its runs are
+`<results>/<experiment>/<cell>/run<k>.json`, k = 1..runs.
+
+Link values are one-way: netem on a Mininet TCLink delays both directions, so a path's RTT is
+twice the sum of its links' delays (three-path "RTT 50 ms" = 25 ms per link). The bottleneck
+paper's "delay 60 ms" is read as one-way too (as the topology descriptors store it): RTT 120 ms
+(A-1, B-60) and 240 ms (A-2, B-120). Loss is applied in both directions of a link (TCLink).
+"""
+
+import fnmatch
+import json
+import os
+from dataclasses import dataclass, field
+
+BITRATE = 5.24e6
+FPS = 30
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    experiment: str
+    topology: str  # topologies/<name>.json
+    # "a-b" link of the descriptor -> {"delayMs", "lossPct", "capacityMbps"} overrides
+    links: dict = field(default_factory=dict)
+    # How MPTCP gets its subflows (see cellrun.configure_mptcp):
+    #   subflow  - client `subflow` endpoints on its 2nd.. interfaces, all towards the server's
+    #              first address (three-path: 3 subflows, one per client interface)
+    #   fullmesh - client `subflow fullmesh` endpoints on every interface, server `signal`
+    #              endpoints on its 2nd.. interfaces (2 x 2 = 4 subflows)
+    #   signal   - server `signal` endpoints only; the client joins each announced address
+    #              from the interface that reaches it (parallel: 2 subflows)
+    mptcp: str = "subflow"
+    subflows: int = 3
+    description: str = ""
+
+
+def _path(delay, loss, bw):
+    return {"delayMs": float(delay), "lossPct": float(loss), "capacityMbps": float(bw)}
+
+
+SCENARIOS = {
+    s.name: s
+    for s in (
+        Scenario(
+            "baseline",
+            "sticky",
+            "three-path",
+            {"p1-sv": _path(25, 0, 2), "p2-sv": _path(50, 0, 2), "p3-sv": _path(50, 0, 2)},
+            "subflow",
+            3,
+            "RTT 50/100/100 ms, 2 Mbit/s each, no loss",
+        ),
+        Scenario(
+            "3p-50",
+            "sticky",
+            "three-path",
+            {"p1-sv": _path(25, 2, 2), "p2-sv": _path(50, 0, 2), "p3-sv": _path(50, 0, 2)},
+            "subflow",
+            3,
+            "RTT 50/100/100 ms, 2 Mbit/s each, 2 % loss on path 1",
+        ),
+        Scenario(
+            "3p-150",
+            "sticky",
+            "three-path",
+            {"p1-sv": _path(75, 2, 2), "p2-sv": _path(100, 0, 2), "p3-sv": _path(100, 0, 2)},
+            "subflow",
+            3,
+            "RTT 150/200/200 ms, 2 Mbit/s each, 2 % loss on path 1",
+        ),
+        Scenario(
+            "A-1",
+            "bnaware",
+            "fullmesh-cross",
+            {"ra-sa": _path(60, 0.1, 3), "rb-sb": _path(60, 0.1, 3)},
+            "fullmesh",
+            4,
+            "full mesh 2x2, 4 subflows over 2 shared bottlenecks, 3 Mbit/s, 0.1 %, 60 ms",
+        ),
+        Scenario(
+            "A-2",
+            "bnaware",
+            "fullmesh-cross",
+            {"ra-sa": _path(120, 0.1, 3), "rb-sb": _path(120, 0.1, 3)},
+            "fullmesh",
+            4,
+            "full mesh 2x2, 4 subflows over 2 shared bottlenecks, 3 Mbit/s, 0.1 %, 120 ms",
+        ),
+        Scenario(
+            "B-60",
+            "bnaware",
+            "parallel",
+            {"ca-sa": _path(60, 0.1, 3), "cb-sb": _path(60, 0.1, 3)},
+            "signal",
+            2,
+            "2 disjoint paths, 3 Mbit/s, 0.1 %, 60 ms",
+        ),
+        Scenario(
+            "B-120",
+            "bnaware",
+            "parallel",
+            {"ca-sa": _path(120, 0.1, 3), "cb-sb": _path(120, 0.1, 3)},
+            "signal",
+            2,
+            "2 disjoint paths, 3 Mbit/s, 0.1 %, 120 ms",
+        ),
+    )
+}
+
+EXPERIMENTS = {
+    "sticky": {
+        "scenarios": ["baseline", "3p-50", "3p-150"],
+        "schedulers": ["dft", "gr_sty", "tp_sty", "tr_sty"],
+        "ccs": ["cubic", "bbr"],
+    },
+    "bnaware": {
+        "scenarios": ["A-1", "A-2", "B-60", "B-120"],
+        "schedulers": ["dft", "bnaware"],
+        "ccs": ["cubic", "bbr"],
+    },
+}
+
+
+@dataclass(frozen=True)
+class Cell:
+    experiment: str
+    scenario: str
+    scheduler: str
+    cc: str
+
+    @property
+    def name(self):
+        return f"{self.scenario}.{self.scheduler}.{self.cc}"
+
+
+def cells(experiment):
+    """Every cell of one experiment, in matrix order."""
+    e = EXPERIMENTS[experiment]
+    return [
+        Cell(experiment, s, sched, cc)
+        for s in e["scenarios"]
+        for sched in e["schedulers"]
+        for cc in e["ccs"]
+    ]
+
+
+def parse_cell(name):
+    """The Cell of a name `<scenario>.<scheduler>.<cc>`; ValueError when not in the matrix."""
+    for exp in EXPERIMENTS:
+        for c in cells(exp):
+            if c.name == name:
+                return c
+    raise ValueError(f"unknown cell {name!r}")
+
+
+def select(experiment, pattern=None):
+    """Cells of `experiment` ('all' for both) whose name matches a comma-separated list of
+    shell patterns (fnmatch, e.g. 'baseline.*,3p-50.gr_sty.*'); all of them without one."""
+    exps = list(EXPERIMENTS) if experiment == "all" else [experiment]
+    out = [c for e in exps for c in cells(e)]
+    if pattern:
+        pats = [p.strip() for p in pattern.split(",") if p.strip()]
+        out = [c for c in out if any(fnmatch.fnmatchcase(c.name, p) for p in pats)]
+    return out
+
+
+def run_path(results, cell, k):
+    return f"{results}/{cell.experiment}/{cell.name}/run{k}.json"
+
+
+def write_json(path, doc):
+    """Write doc to path atomically (temporary file, fsync, rename)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_json(path):
+    """The JSON document at path, or None when it is missing or unreadable."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None

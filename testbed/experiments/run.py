@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Run the scheduler-paper experiments of issue 5 in testbed guests (host side, stdlib only).
+
+    testbed/experiments/run.py --experiment sticky|bnaware|all [--runs 5] [--duration 30]
+        [--guests 1] [--cells PATTERNS] [--results DIR] [--batch-runs 40] [--dry-run]
+
+The matrix (matrix.py) is split into batches: one batch = one scenario (its network is built
+once per guest boot) and at most --batch-runs runs; each batch runs in a fresh guest
+(`testbed/run -- /usr/bin/python3 testbed/experiments/cellrun.py ...`), at most --guests at a
+time. Runs land in DIR/<experiment>/<cell>/run<k>.json (DIR is the guest's /results).
+Resumable: a run whose JSON exists with status "ok" is skipped; failed ones are run again.
+A run that a batch should have made but did not (guest killed, timeout) gets a "failed" JSON
+written here. DIR/manifest.json says, per experiment, which runs are ok, failed or missing,
+and is "partial" until every cell of the whole experiment has --runs ok runs.
+Batch logs: DIR/logs/. Exit 0 when every selected run is ok, 1 otherwise, 2 on usage errors.
+
+--cells takes comma-separated shell patterns over cell names `<scenario>.<scheduler>.<cc>`,
+e.g. 'baseline.*' or '3p-50.gr_sty.cubic,A-1.*.bbr'. --guests > 1 runs guests concurrently:
+on a 2-core host this disturbs the emulated clocks (see docs/results/README.md); 1 is the safe
+default.
+"""
+
+import argparse
+import datetime
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+import matrix as mx  # noqa: E402
+
+TESTBED_RUN = os.path.join(REPO, "testbed", "run")
+PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
+MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
+DEFAULT_RESULTS = os.path.join(REPO, "build", "experiments")
+BOOT_OVERHEAD_S = 90  # boot, modules, OVS, Mininet build and teardown (measured about 75 s)
+PER_RUN_OVERHEAD_S = 7  # probe start, startup buffer, trailer, settle (measured 5-6 s)
+
+
+class Usage(Exception):
+    pass
+
+
+def now_utc():
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        epilog="Example: run.py --experiment sticky --cells 'baseline.*' --runs 2 --duration 20",
+    )
+    p.add_argument("--experiment", required=True, choices=["sticky", "bnaware", "all"])
+    p.add_argument("--runs", type=int, default=5, help="runs per cell (default 5)")
+    p.add_argument("--duration", type=float, default=30.0, help="video length, s (default 30)")
+    p.add_argument("--guests", type=int, default=1, help="concurrent guests (default 1)")
+    p.add_argument("--cells", default=None, help="comma-separated patterns over cell names")
+    p.add_argument("--results", default=DEFAULT_RESULTS, help=f"(default {DEFAULT_RESULTS})")
+    p.add_argument("--batch-runs", type=int, default=40, help="max runs per guest (default 40)")
+    p.add_argument("--dry-run", action="store_true", help="print the batches, run nothing")
+    p.add_argument("--no-build", action="store_true", help="do not build the modules")
+    a = p.parse_args(argv)  # argparse: one message and exit 2 on bad flags
+    if not 1 <= a.runs <= 100:
+        raise Usage("--runs: want 1..100")
+    if not 1 <= a.duration <= 7200:
+        raise Usage("--duration: want 1..7200 s")
+    if not 1 <= a.guests <= 4:
+        raise Usage("--guests: want 1..4")
+    if a.batch_runs < 1:
+        raise Usage("--batch-runs: want >= 1")
+    a.selected = mx.select(a.experiment, a.cells)
+    if not a.selected:
+        raise Usage(f"--cells {a.cells!r} matches no cell of {a.experiment}")
+    a.results = os.path.abspath(a.results)
+    return a
+
+
+def run_state(results, runs, cells, duration):
+    """{cell name: {"ok": [k], "failed": [k], "missing": [k]}}; checks durations match."""
+    state = {}
+    for c in cells:
+        st = {"ok": [], "failed": [], "missing": []}
+        for k in range(1, runs + 1):
+            doc = mx.read_json(mx.run_path(results, c, k))
+            if doc is None:
+                st["missing"].append(k)
+                continue
+            got = (doc.get("config") or {}).get("duration_s")
+            if got is not None and float(got) != float(duration):
+                raise Usage(
+                    f"{mx.run_path(results, c, k)} was made with --duration {got:g}, not "
+                    f"{duration:g}: use the same duration or another --results directory"
+                )
+            st["ok" if doc.get("status") == "ok" else "failed"].append(k)
+        state[c.name] = st
+    return state
+
+
+def write_manifest(args, note=""):
+    exps = list(mx.EXPERIMENTS) if args.experiment == "all" else [args.experiment]
+    old = mx.read_json(os.path.join(args.results, "manifest.json")) or {}
+    out = {"schema": "mpqoe-experiments-manifest/1", "experiments": old.get("experiments", {})}
+    for e in exps:
+        st = run_state(args.results, args.runs, mx.cells(e), args.duration)
+        done = all(len(s["ok"]) == args.runs for s in st.values())
+        out["experiments"][e] = {
+            "status": "complete" if done else "partial",
+            "runs_per_cell": args.runs,
+            "duration_s": args.duration,
+            "cells": st,
+            "ok": sum(len(s["ok"]) for s in st.values()),
+            "failed": sum(len(s["failed"]) for s in st.values()),
+            "missing": sum(len(s["missing"]) for s in st.values()),
+            "updated_utc": now_utc(),
+        }
+    statuses = [v["status"] for v in out["experiments"].values()]
+    out["status"] = "complete" if statuses and all(s == "complete" for s in statuses) else "partial"
+    out["note"] = note
+    mx.write_json(os.path.join(args.results, "manifest.json"), out)
+    return out
+
+
+def todo_runs(args):
+    """{(cell name, k)} of the selected runs that are not ok yet."""
+    state = run_state(args.results, args.runs, args.selected, args.duration)
+    return {(c, k) for c, s in state.items() for k in s["failed"] + s["missing"]}
+
+
+def plan(args):
+    """[(scenario, [cells], [runs])] covering the selected runs that are not ok yet (a batch is
+    a cells x runs product; the guest skips the ok runs inside it)."""
+    state = run_state(args.results, args.runs, args.selected, args.duration)
+    batches = []
+    for scn in mx.SCENARIOS:
+        cells = [c for c in args.selected if c.scenario == scn]
+        todo = {c.name: state[c.name]["failed"] + state[c.name]["missing"] for c in cells}
+        cells = [c for c in cells if todo[c.name]]
+        if not cells:
+            continue
+        for g in range(0, len(cells), args.batch_runs):
+            group = cells[g : g + args.batch_runs]
+            ks = sorted({k for c in group for k in todo[c.name]})
+            per = max(1, args.batch_runs // len(group))
+            for i in range(0, len(ks), per):
+                chunk = ks[i : i + per]
+                bc = [c for c in group if set(todo[c.name]) & set(chunk)]
+                batches.append((scn, bc, chunk))
+    return batches
+
+
+def guest_command(args, scn, cells, runs):
+    return [
+        "/usr/bin/python3",
+        "testbed/experiments/cellrun.py",
+        "--scenario",
+        scn,
+        "--cells",
+        ",".join(c.name for c in cells),
+        "--runs",
+        ",".join(map(str, runs)),
+        "--duration",
+        f"{args.duration:g}",
+        "--results",
+        "/results",
+    ]
+
+
+def preflight(args):
+    if not os.access(TESTBED_RUN, os.X_OK):
+        raise Usage(f"{TESTBED_RUN} missing or not executable")
+    if not os.path.isfile(PROBE):
+        raise Usage(f"{PROBE} missing: the video probe (testbed/probe) is needed")
+    scheds = sorted({c.scheduler for c in args.selected})
+    missing = [s for s in scheds if not os.path.isfile(os.path.join(MODULES, f"mpqoe_{s}.ko"))]
+    if missing and args.no_build:
+        raise Usage(f"modules {missing} not built: make -C kernel-schedulers modules")
+    if not args.no_build and not args.dry_run:
+        r = subprocess.run(
+            ["make", "-C", os.path.join(REPO, "kernel-schedulers"), "modules"],
+            capture_output=True,
+            text=True,
+        )
+        if r.returncode != 0:
+            print(r.stdout[-2000:] + r.stderr[-2000:], file=sys.stderr)
+            raise RuntimeError("make -C kernel-schedulers modules failed")
+
+
+def mark_missing(args, scn, cells, runs, rc, log):
+    """Write a failed JSON for every run of a batch that left none."""
+    for c in cells:
+        for k in runs:
+            path = mx.run_path(args.results, c, k)
+            if os.path.exists(path):
+                continue
+            mx.write_json(
+                path,
+                {
+                    "schema": "mpqoe-experiment-run/1",
+                    "status": "failed",
+                    "error": f"the guest batch ended with exit {rc} before this run; see {log}",
+                    "experiment": c.experiment,
+                    "cell": c.name,
+                    "scenario": scn,
+                    "scheduler": c.scheduler,
+                    "cc": c.cc,
+                    "run": k,
+                    "config": {"duration_s": args.duration},
+                    "ended_utc": now_utc(),
+                },
+            )
+
+
+def main(argv):
+    try:
+        args = parse_args(argv)
+        batches = plan(args)
+        preflight(args)
+    except Usage as e:
+        if str(e):
+            print(f"run.py: {e}", file=sys.stderr)
+        return 2
+    except RuntimeError as e:
+        print(f"run.py: {e}", file=sys.stderr)
+        return 1
+    n_runs = len(todo_runs(args))
+    est = len(batches) * BOOT_OVERHEAD_S + n_runs * (args.duration + PER_RUN_OVERHEAD_S)
+    print(
+        f"run.py: {len(batches)} batch(es), {n_runs} run(s) to do, about {est / 60:.0f} min "
+        f"in one guest at a time; results in {args.results}",
+        flush=True,
+    )
+    if args.dry_run:
+        for scn, cells, runs in batches:
+            print("  " + shlex.join(guest_command(args, scn, cells, runs)))
+        return 0
+    os.makedirs(os.path.join(args.results, "logs"), exist_ok=True)
+    write_manifest(args, "running")
+    procs = []  # (Popen, batch, log path, start)
+    stop = []
+
+    def on_signal(signum, _frame):
+        stop.append(signum)
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    queue = list(batches)
+    t_all = time.monotonic()
+    failed_batches = 0
+    while (queue or procs) and not stop:
+        while queue and len(procs) < args.guests and not stop:
+            scn, cells, runs = queue.pop(0)
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+            log = os.path.join(args.results, "logs", f"{stamp}-{scn}.log")
+            timeout = BOOT_OVERHEAD_S + 120 + len(cells) * len(runs) * (args.duration + 90)
+            cmd = [TESTBED_RUN, "--timeout", str(int(timeout)), "--results", args.results]
+            cmd += ["--", *guest_command(args, scn, cells, runs)]
+            f = open(log, "w")  # noqa: SIM115 - closed when the batch ends
+            f.write(f"# {shlex.join(cmd)}\n")
+            f.flush()
+            p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=REPO)
+            procs.append((p, (scn, cells, runs), log, time.monotonic(), f))
+            print(f"run.py: started {scn} ({len(cells)} cells x runs {runs}) -> {log}", flush=True)
+        time.sleep(1)
+        for item in list(procs):
+            p, (scn, cells, runs), log, t0, f = item
+            if p.poll() is None:
+                continue
+            procs.remove(item)
+            f.close()
+            mark_missing(args, scn, cells, runs, p.returncode, log)
+            m = write_manifest(args, "running")
+            failed_batches += p.returncode != 0
+            ok = {e: v["ok"] for e, v in m["experiments"].items()}
+            print(
+                f"run.py: {scn} done, exit {p.returncode}, {time.monotonic() - t0:.0f} s;"
+                f" ok runs so far {ok}",
+                flush=True,
+            )
+    if stop:
+        print(f"run.py: signal {stop[0]}: stopping {len(procs)} guest(s)", flush=True)
+        for p, *_ in procs:
+            p.terminate()
+        for p, _batch, _log, _t0, f in procs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+            f.close()
+        write_manifest(args, f"interrupted by signal {stop[0]}; rerun the same command to resume")
+        return 130
+    m = write_manifest(args, "")
+    state = run_state(args.results, args.runs, args.selected, args.duration)
+    bad = sum(len(s["failed"]) + len(s["missing"]) for s in state.values())
+    print(
+        f"run.py: finished in {(time.monotonic() - t_all) / 60:.1f} min; selected runs not ok: "
+        f"{bad}; manifest {m['status']} ({os.path.join(args.results, 'manifest.json')})",
+        flush=True,
+    )
+    return 0 if bad == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

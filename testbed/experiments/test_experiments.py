@@ -1,0 +1,164 @@
+#!/usr/bin/python3
+"""Unit tests of the experiment scripts (no guest, no root): matrix, routes, planning, report.
+
+    /usr/bin/python3 -m unittest discover -s testbed/experiments -p 'test_*.py'
+
+The routing tests build DescriptorTopo objects (pure Python, nothing is started), so they need
+Mininet's Python package (Debian's python3-mininet, /usr/bin/python3).
+"""
+
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "mininet-scripts"))
+
+import cellrun  # noqa: E402
+import matrix as mx  # noqa: E402
+import report  # noqa: E402
+import run  # noqa: E402
+
+
+class MatrixTest(unittest.TestCase):
+    def test_sizes_and_names(self):
+        self.assertEqual(len(mx.cells("sticky")), 24)
+        self.assertEqual(len(mx.cells("bnaware")), 16)
+        names = [c.name for c in mx.select("all")]
+        self.assertEqual(len(names), len(set(names)))
+        self.assertEqual(mx.parse_cell("3p-50.gr_sty.cubic").scheduler, "gr_sty")
+        with self.assertRaises(ValueError):
+            mx.parse_cell("3p-50.bnaware.cubic")
+
+    def test_select_patterns(self):
+        got = [c.name for c in mx.select("all", "baseline.gr_sty.*,A-1.*.bbr")]
+        self.assertEqual(
+            got,
+            ["baseline.gr_sty.cubic", "baseline.gr_sty.bbr", "A-1.dft.bbr", "A-1.bnaware.bbr"],
+        )
+        self.assertEqual(mx.select("sticky", "A-1.*"), [])
+
+    def test_parse_runs(self):
+        self.assertEqual(cellrun.parse_runs("1-3,5"), [1, 2, 3, 5])
+        for bad in ("0", "3-1", "x"):
+            with self.assertRaises(cellrun.Usage):
+                cellrun.parse_runs(bad)
+
+
+class RoutingTest(unittest.TestCase):
+    def routing(self, scenario):
+        import mpqoe_topo as mq
+
+        scn = mx.SCENARIOS[scenario]
+        topo = mq.DescriptorTopo(cellrun.scenario_descriptor(scn, mq), netem=True)
+        return topo, cellrun.Routing(topo)
+
+    def test_three_path_rtts(self):
+        _topo, r = self.routing("3p-150")
+        self.assertEqual([2 * r.one_way_ms(f"10.0.{k}.11", "10.0.1.1") for k in (1, 2, 3)],
+                         [150.0, 200.0, 200.0])  # fmt: skip
+
+    def test_fullmesh_next_hops_share_the_server_side_bottleneck(self):
+        topo, r = self.routing("A-2")
+        flows = r.flows()
+        port = {p.peer: p.port for p in topo.plan["ca"] if p.kind == "link"}
+        self.assertIn(f"nw_dst=10.0.1.1,actions=output:{port['ra']}", "\n".join(flows["ca"]))
+        self.assertIn(f"nw_dst=10.0.2.1,actions=output:{port['rb']}", "\n".join(flows["ca"]))
+        for c in ("10.0.1.11", "10.0.2.11"):
+            for s in ("10.0.1.1", "10.0.2.1"):
+                self.assertEqual(r.one_way_ms(c, s), 120.0)
+                self.assertEqual(r.one_way_ms(s, c), 120.0)
+        # every switch has exactly one rule per host address (4 addresses)
+        self.assertTrue(all(len(f) == 4 for f in flows.values()), flows)
+
+    def test_parallel_has_no_cross_paths(self):
+        _topo, r = self.routing("B-60")
+        self.assertTrue(r.reachable("10.0.1.11", "10.0.1.1"))
+        self.assertTrue(r.reachable("10.0.2.11", "10.0.2.1"))
+        self.assertFalse(r.reachable("10.0.1.11", "10.0.2.1"))
+
+    def test_unknown_link_override_is_refused(self):
+        import mpqoe_topo as mq
+
+        bad = mx.Scenario("x", "sticky", "three-path", {"p9-sv": {"delayMs": 1.0}})
+        with self.assertRaises(cellrun.RunError):
+            cellrun.scenario_descriptor(bad, mq)
+
+
+def fake_run(cell, k, status="ok", discards=2, duration=10.0):
+    return {
+        "status": status,
+        "error": None if status == "ok" else "boom",
+        "cell": cell.name,
+        "run": k,
+        "config": {"duration_s": duration},
+        "scheduler_proc": {"switches": "7"},
+        "probe": {
+            "picture_discards": discards,
+            "buffer_underflows": {"count": 1, "total_s": 0.5},
+            "startup_delay_s": 1.2,
+            "out_of_order": {"mptcp_ofo_queue": 30, "subflow_rcv_ooopack": 1},
+            "subflows": [
+                {"mean_bps": 1e6, "series": [[0.5, 1e6], [1.0, 3e6]]},
+                {"mean_bps": 3e6, "series": [[0.5, 3e6], [1.0, 3e6]]},
+            ],
+        },
+    }
+
+
+class ReportTest(unittest.TestCase):
+    def test_run_metrics(self):
+        m = report.run_metrics(fake_run(mx.parse_cell("A-1.dft.cubic"), 1))
+        self.assertEqual(m["switches"], 7.0)
+        self.assertEqual(m["discards"], 2.0)
+        self.assertAlmostEqual(m["thr_mean_mbps"], 2.0)
+        self.assertAlmostEqual(m["thr_std_mbps"], 0.5)  # pstdev(1, 3) = 1, pstdev(3, 3) = 0
+        self.assertEqual(m["ofo"], 30.0)
+
+    def test_variability_leaves_out_ramp_up_and_last_sample(self):
+        c = mx.parse_cell("A-1.dft.cubic")
+        doc = fake_run(c, 1)
+        doc["probe"]["subflows"] = [
+            {"mean_bps": 1e6, "series": [[0.5, 0], [1.0, 1e6], [1.5, 3e6], [2.0, 0]]}
+        ]
+        self.assertAlmostEqual(report.run_metrics(doc)["thr_std_mbps"], 1.0)
+
+    def test_summary_counts_failed_runs_apart(self):
+        c = mx.parse_cell("A-1.dft.cubic")
+        runs = [(c, 1, fake_run(c, 1, discards=2)), (c, 2, fake_run(c, 2, discards=6))]
+        runs.append((c, 3, fake_run(c, 3, status="failed")))
+        _metrics, rows, summary = report.summarize("bnaware", runs)
+        s = next(s for s in summary if s["cell"] == c.name)
+        self.assertEqual((s["n_ok"], s["n_failed"]), (2, 1))
+        self.assertEqual((s["discards_mean"], s["discards_min"], s["discards_max"]), (4, 2, 6))
+        self.assertEqual(len(rows), 3)
+
+
+class PlanTest(unittest.TestCase):
+    def test_resume_skips_ok_runs_and_checks_duration(self):
+        with tempfile.TemporaryDirectory() as d:
+            c = mx.parse_cell("baseline.dft.cubic")
+            path = mx.run_path(d, c, 1)
+            os.makedirs(os.path.dirname(path))
+            with open(path, "w") as f:
+                json.dump(fake_run(c, 1), f)
+            args = run.parse_args(
+                ["--experiment", "sticky", "--cells", "baseline.dft.*", "--runs", "2"]
+                + ["--duration", "10", "--results", d]
+            )
+            todo = run.todo_runs(args)
+            want = {("baseline.dft.cubic", 2), ("baseline.dft.bbr", 1), ("baseline.dft.bbr", 2)}
+            self.assertEqual(todo, want)
+            batches = run.plan(args)
+            covered = {(cell.name, k) for _s, cells, ks in batches for cell in cells for k in ks}
+            self.assertLessEqual(todo, covered)
+            args.duration = 30.0
+            with self.assertRaises(run.Usage):
+                run.plan(args)
+
+
+if __name__ == "__main__":
+    unittest.main()
