@@ -2,7 +2,7 @@
 """Aggregate the experiment runs into CSV tables, Markdown tables and PNG plots.
 
     /usr/bin/python3 testbed/experiments/report.py [--experiment sticky|bnaware|all]
-        [--results build/experiments] [--out docs/results]
+        [--results build/experiments] [--out docs/results] [--cells PATTERNS]
 
 Reads <results>/<experiment>/<cell>/run<k>.json (written by cellrun.py through run.py) and
 writes, per experiment, into <out>/<experiment>/ (each file atomically):
@@ -22,7 +22,8 @@ deviation of their 0.5 s samples (the first and the last sample left out), out-o
 packets (MPTcpExtOFOQueue delta at the receiver: segments that had to wait in the MPTCP
 out-of-order queue; and the subflows' TCP rcv_ooopack). Needs Debian's matplotlib
 (apt-get install python3-matplotlib; installed when missing and run as root). Exit 2 on usage
-errors, 1 when there is nothing to report.
+errors, 1 when there is nothing to report. --cells (run.py's patterns) reports a subset: its
+tables, plots and status cover only the matching cells, e.g. a longer-video check of a few cells.
 """
 
 import argparse
@@ -96,11 +97,24 @@ def run_metrics(doc):
     }
 
 
-def collect(results, experiment):
-    """[(cell, k, doc)] of every run JSON of the experiment's cells."""
+def layout(cells):
+    """(scenarios, schedulers, ccs) that occur in cells, in matrix order."""
+
+    def uniq(xs):
+        return list(dict.fromkeys(xs))
+
+    return (
+        uniq(c.scenario for c in cells),
+        uniq(c.scheduler for c in cells),
+        uniq(c.cc for c in cells),
+    )
+
+
+def collect(results, cells):
+    """[(cell, k, doc)] of every run JSON of the given cells."""
     out = []
-    for c in mx.cells(experiment):
-        d = os.path.join(results, experiment, c.name)
+    for c in cells:
+        d = os.path.join(results, c.experiment, c.name)
         if not os.path.isdir(d):
             continue
         for f in sorted(os.listdir(d)):
@@ -126,7 +140,9 @@ def fmt(v, unit=""):
     return f"{v:.2f}"
 
 
-def summarize(experiment, runs):
+def summarize(experiment, runs, cells=None):
+    """(metrics, per-run rows, per-cell summary) over cells (all of the experiment's if None)."""
+    cells = mx.cells(experiment) if cells is None else cells
     metrics = [m for m, (_l, _u, exps) in METRICS.items() if experiment in exps]
     rows, summary = [], []
     by_cell = {}
@@ -147,7 +163,7 @@ def summarize(experiment, runs):
         row.update({name: "" if m.get(name) is None else round(m[name], 4) for name in metrics})
         rows.append(row)
         by_cell.setdefault(c.name, (c, []))[1].append((ok, m))
-    for c in mx.cells(experiment):
+    for c in cells:
         _c, items = by_cell.get(c.name, (c, []))
         oks = [m for ok, m in items if ok]
         s = {
@@ -187,7 +203,7 @@ def tables_md(experiment, metrics, summary, status):
     lines = [f"# {experiment}: generated tables", "", status, ""]
     lines.append("Mean over the ok runs, [min, max] in brackets; n = ok runs (failed).")
     lines.append("")
-    for scn in mx.EXPERIMENTS[experiment]["scenarios"]:
+    for scn in dict.fromkeys(s["scenario"] for s in summary):
         lines.append(f"## {scn}: {mx.SCENARIOS[scn].description}")
         lines.append("")
         head = ["scheduler", "cc", "n"] + [METRICS[m][0] for m in metrics]
@@ -234,11 +250,13 @@ def save_fig(fig, path):
     atomic_write(path, buf.getvalue(), "wb")
 
 
-def bar_plot(plt, experiment, metric, summary, path, runs_per_cell):
-    e = mx.EXPERIMENTS[experiment]
-    scns, scheds, ccs = e["scenarios"], e["schedulers"], e["ccs"]
+def bar_plot(plt, experiment, metric, summary, path, runs_per_cell, cells):
+    scns, scheds, ccs = layout(cells)
     label, unit, _ = METRICS[metric]
-    fig, axes = plt.subplots(1, len(ccs), figsize=(5.2 * len(ccs), 3.8), sharey=True)
+    fig, axes = plt.subplots(
+        1, len(ccs), figsize=(max(5.2 * len(ccs), 6.5), 3.8), sharey=True, squeeze=False
+    )
+    axes = list(axes[0])
     width = 0.8 / len(scheds)
     colors = plt.get_cmap("tab10").colors
     idx = {(s["scenario"], s["scheduler"], s["cc"]): s for s in summary}
@@ -301,21 +319,25 @@ def series_plot(plt, runs, path):
     return True
 
 
-def report(experiment, results, out, plt):
-    runs = collect(results, experiment)
+def report(experiment, results, out, plt, pattern=None):
+    cells = mx.select(experiment, pattern)
+    if not cells:
+        print(f"report.py: --cells {pattern!r} matches no cell of {experiment}", file=sys.stderr)
+        return False
+    runs = collect(results, cells)
     if not runs:
         print(f"report.py: no runs of {experiment} under {results}", file=sys.stderr)
         return False
-    metrics, rows, summary = summarize(experiment, runs)
+    metrics, rows, summary = summarize(experiment, runs, cells)
     manifest = mx.read_json(os.path.join(results, "manifest.json")) or {}
     m = (manifest.get("experiments") or {}).get(experiment) or {}
     per = m.get("runs_per_cell") or max(k for _c, k, _d in runs)
-    total = len(mx.cells(experiment)) * per
+    total = len(cells) * per
     ok = sum(s["n_ok"] for s in summary)
     durations = sorted({r["duration_s"] for r in rows if r["duration_s"] is not None})
     status = (
         f"Status: **{'complete' if ok == total else 'partial'}**: {ok} of {total} runs ok "
-        f"({len(mx.cells(experiment))} cells x {per} runs), "
+        f"({len(cells)} cells x {per} runs), "
         f"{sum(s['n_failed'] for s in summary)} failed; video length {durations} s."
     )
     d = os.path.join(out, experiment)
@@ -327,7 +349,8 @@ def report(experiment, results, out, plt):
     )
     made = ["runs.csv", "summary.csv", "tables.md"]
     for metric in PLOTTED[experiment]:
-        bar_plot(plt, experiment, metric, summary, os.path.join(d, f"{metric}.png"), per)
+        path = os.path.join(d, f"{metric}.png")
+        bar_plot(plt, experiment, metric, summary, path, per, cells)
         made.append(f"{metric}.png")
     if experiment == "bnaware" and series_plot(plt, runs, os.path.join(d, "throughput-series.png")):
         made.append("throughput-series.png")
@@ -340,13 +363,14 @@ def main(argv):
     p.add_argument("--experiment", default="all", choices=["sticky", "bnaware", "all"])
     p.add_argument("--results", default=os.path.join(REPO, "build", "experiments"))
     p.add_argument("--out", default=os.path.join(REPO, "docs", "results"))
+    p.add_argument("--cells", default=None, help="comma-separated patterns over cell names")
     a = p.parse_args(argv)
     if not os.path.isdir(a.results):
         print(f"report.py: --results: no directory {a.results}", file=sys.stderr)
         return 2
     plt = import_pyplot()
     exps = list(mx.EXPERIMENTS) if a.experiment == "all" else [a.experiment]
-    done = [report(e, a.results, a.out, plt) for e in exps]
+    done = [report(e, a.results, a.out, plt, a.cells) for e in exps]
     return 0 if any(done) else 1
 
 

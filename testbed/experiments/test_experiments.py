@@ -136,6 +136,17 @@ class ReportTest(unittest.TestCase):
         self.assertEqual((s["discards_mean"], s["discards_min"], s["discards_max"]), (4, 2, 6))
         self.assertEqual(len(rows), 3)
 
+    def test_subset_report_covers_only_the_selected_cells(self):
+        cells = mx.select("bnaware", "A-1.*.cubic")
+        runs = [(c, 1, fake_run(c, 1)) for c in cells]
+        _metrics, _rows, summary = report.summarize("bnaware", runs, cells)
+        self.assertEqual([s["cell"] for s in summary], ["A-1.dft.cubic", "A-1.bnaware.cubic"])
+        md = report.tables_md("bnaware", ["discards"], summary, "Status")
+        self.assertIn("## A-1:", md)
+        self.assertNotIn("## A-2:", md)
+        self.assertNotIn("| bbr |", md)
+        self.assertEqual(report.layout(cells), (["A-1"], ["dft", "bnaware"], ["cubic"]))
+
 
 class PlanTest(unittest.TestCase):
     def test_resume_skips_ok_runs_and_checks_duration(self):
