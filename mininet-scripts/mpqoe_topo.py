@@ -221,6 +221,20 @@ def _flag(value):
     return bool(value)
 
 
+def _queue(value):
+    """A queue limit in packets (None or "" for netem's default); MpqoeError when it is not a
+    positive integer."""
+    if value is None or value == "":
+        return None
+    try:
+        q = int(value)
+    except (TypeError, ValueError):
+        q = 0
+    if q <= 0 or str(q) != str(value).strip():
+        raise MpqoeError(f"queue: {value!r} is not a positive number of packets")
+    return q
+
+
 # ----------------------------------------------------------------------------------------------
 # Nodes
 
@@ -327,7 +341,10 @@ class DescriptorTopo(Topo):
 
     clients: see `all_hosts`. shape: TCLink bandwidth (htb) from capacityMbps. netem: None
     probes (`netem_available`), False drops delayMs/lossPct with one printed warning, True uses
-    them (fails at link creation when the kernel lacks netem). fail_mode: OVS fail mode,
+    them (fails at link creation when the kernel lacks netem). queue: netem's queue limit in
+    packets on every shaped or delayed link (None: netem's default, 1000 packets, which is
+    about 6 s at 2 Mbit/s); it bounds the backlog a sender can build on a path. fail_mode: OVS
+    fail mode,
     "secure" (only the controller's rules forward) or "standalone" (a learning switch without a
     controller; loops need stp=True). datapath: None picks `ovs_datapath()`. switch_opts: extra
     OVSSwitch parameters.
@@ -342,6 +359,7 @@ class DescriptorTopo(Topo):
         clients=None,
         shape=True,
         netem=None,
+        queue=None,
         fail_mode="secure",
         datapath=None,
         stp=False,
@@ -355,6 +373,7 @@ class DescriptorTopo(Topo):
         self.dpids = switch_dpids(self.descriptor)
         self.shape = _flag(shape)
         self.netem = netem_available() if netem is None else _flag(netem)
+        self.queue = _queue(queue)
         self.dropped = []
         self.switch_opts = {
             "cls": MpqoeSwitch,
@@ -401,6 +420,8 @@ class DescriptorTopo(Topo):
                     opts["loss"] = loss
             else:
                 self.dropped.append(what)
+        if opts and self.queue is not None:
+            opts["max_queue_size"] = self.queue
         if opts:
             opts["cls"] = MpqoeLink
         else:

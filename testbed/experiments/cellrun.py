@@ -96,6 +96,13 @@ def scenario_descriptor(scn, mq):
     return d
 
 
+def scenario_topo(scn, mq):
+    """The scenario's DescriptorTopo: overrides applied, netem on, its queue limit, no
+    controller (fail mode secure, static rules)."""
+    desc = scenario_descriptor(scn, mq)
+    return mq.DescriptorTopo(desc, fail_mode="secure", netem=True, queue=scn.queue)
+
+
 class Routing:
     """Shortest switch paths of a DescriptorTopo, as next-hop ports per destination switch."""
 
@@ -270,6 +277,21 @@ def check_paths(paths, routing, client):
     if bad:
         raise RunError("path check: " + "; ".join(bad))
     return rows
+
+
+NETEM_LIMIT = 1000  # netem's default queue limit, packets
+_NETEM_QDISC = re.compile(r"qdisc netem \S+ .*?\blimit (\d+)")
+
+
+def check_queues(net, scn):
+    """The netem queue limits of every node's qdiscs must all be the scenario's; returns them."""
+    want = scn.queue or NETEM_LIMIT
+    seen = set()
+    for node in net.hosts + net.switches[:1]:  # the switches share the root namespace
+        seen.update(int(m) for m in _NETEM_QDISC.findall(node.cmd("tc qdisc show")))
+    if seen != {want}:
+        raise RunError(f"netem queue limits {sorted(seen)}, expected [{want}]")
+    return sorted(seen)
 
 
 def load_modules(schedulers):
@@ -487,6 +509,7 @@ def base_doc(args, cell, k):
             "links": scn.links,
             "mptcp": scn.mptcp,
             "expected_subflows": scn.subflows,
+            "queue_packets": scn.queue or NETEM_LIMIT,
             "probe": os.path.relpath(args.probe, REPO),
             "probe_sha256": args.probe_sha256,
         },
@@ -542,8 +565,7 @@ def main(argv):
         phase("modules loaded")
         st.ensure_ovs()
         phase("ovs running")
-        desc = scenario_descriptor(args.scn, mq)
-        topo = mq.DescriptorTopo(desc, fail_mode="secure", netem=True)
+        topo = scenario_topo(args.scn, mq)
     except (RunError, RuntimeError, OSError, mq.MpqoeError, subprocess.SubprocessError) as e:
         fatal = f"set-up: {e}"
     if fatal is None:
@@ -557,6 +579,7 @@ def main(argv):
                 install_flows(net, topo, routing, mq)
                 configure_hosts(net, topo, routing, mq)
                 netinfo["endpoints"] = configure_mptcp(args.scn, server, client, mq)
+                netinfo["netem_limits"] = check_queues(net, args.scn)
                 phase("flows, routes, endpoints")
                 paths = expected_paths(args.scn, routing, server, client, mq)
                 if len(paths) != args.scn.subflows:

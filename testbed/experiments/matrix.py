@@ -8,6 +8,9 @@ Link values are one-way: netem on a Mininet TCLink delays both directions, so a 
 twice the sum of its links' delays (three-path "RTT 50 ms" = 25 ms per link). The bottleneck
 paper's "delay 60 ms" is read as one-way too (as the topology descriptors store it): RTT 120 ms
 (A-1, B-60) and 240 ms (A-2, B-120). Loss is applied in both directions of a link (TCLink).
+Queues are netem's default 1000 packets (about 6 s at 2 Mbit/s), except in the `-q50` variants
+of baseline and A-1: 50 packets (0.3 s at 2 Mbit/s, 0.2 s at 3 Mbit/s), which test how much
+of the sticky schedulers' and the default's behaviour comes from deep queues.
 """
 
 import fnmatch
@@ -36,6 +39,8 @@ class Scenario:
     mptcp: str = "subflow"
     subflows: int = 3
     description: str = ""
+    # netem queue limit in packets on every link (None: Mininet/netem's default, 1000)
+    queue: int | None = None
 
 
 def _path(delay, loss, bw):
@@ -53,6 +58,16 @@ SCENARIOS = {
             "subflow",
             3,
             "RTT 50/100/100 ms, 2 Mbit/s each, no loss",
+        ),
+        Scenario(
+            "baseline-q50",
+            "sticky",
+            "three-path",
+            {"p1-sv": _path(25, 0, 2), "p2-sv": _path(50, 0, 2), "p3-sv": _path(50, 0, 2)},
+            "subflow",
+            3,
+            "baseline with 50-packet queues (0.3 s at 2 Mbit/s) instead of 1000",
+            queue=50,
         ),
         Scenario(
             "3p-50",
@@ -80,6 +95,16 @@ SCENARIOS = {
             "fullmesh",
             4,
             "full mesh 2x2, 4 subflows over 2 shared bottlenecks, 3 Mbit/s, 0.1 %, 60 ms",
+        ),
+        Scenario(
+            "A-1-q50",
+            "bnaware",
+            "fullmesh-cross",
+            {"ra-sa": _path(60, 0.1, 3), "rb-sb": _path(60, 0.1, 3)},
+            "fullmesh",
+            4,
+            "A-1 with 50-packet queues (0.2 s at 3 Mbit/s) instead of 1000",
+            queue=50,
         ),
         Scenario(
             "A-2",
@@ -113,12 +138,12 @@ SCENARIOS = {
 
 EXPERIMENTS = {
     "sticky": {
-        "scenarios": ["baseline", "3p-50", "3p-150"],
+        "scenarios": ["baseline", "3p-50", "3p-150", "baseline-q50"],
         "schedulers": ["dft", "gr_sty", "tp_sty", "tr_sty"],
         "ccs": ["cubic", "bbr"],
     },
     "bnaware": {
-        "scenarios": ["A-1", "A-2", "B-60", "B-120"],
+        "scenarios": ["A-1", "A-2", "B-60", "B-120", "A-1-q50"],
         "schedulers": ["dft", "bnaware"],
         "ccs": ["cubic", "bbr"],
     },

@@ -25,8 +25,8 @@ import run  # noqa: E402
 
 class MatrixTest(unittest.TestCase):
     def test_sizes_and_names(self):
-        self.assertEqual(len(mx.cells("sticky")), 24)
-        self.assertEqual(len(mx.cells("bnaware")), 16)
+        self.assertEqual(len(mx.cells("sticky")), 32)
+        self.assertEqual(len(mx.cells("bnaware")), 20)
         names = [c.name for c in mx.select("all")]
         self.assertEqual(len(names), len(set(names)))
         self.assertEqual(mx.parse_cell("3p-50.gr_sty.cubic").scheduler, "gr_sty")
@@ -53,7 +53,7 @@ class RoutingTest(unittest.TestCase):
         import mpqoe_topo as mq
 
         scn = mx.SCENARIOS[scenario]
-        topo = mq.DescriptorTopo(cellrun.scenario_descriptor(scn, mq), netem=True)
+        topo = cellrun.scenario_topo(scn, mq)
         return topo, cellrun.Routing(topo)
 
     def test_three_path_rtts(self):
@@ -79,6 +79,47 @@ class RoutingTest(unittest.TestCase):
         self.assertTrue(r.reachable("10.0.1.11", "10.0.1.1"))
         self.assertTrue(r.reachable("10.0.2.11", "10.0.2.1"))
         self.assertFalse(r.reachable("10.0.1.11", "10.0.2.1"))
+
+    def test_queue_limit_reaches_every_netem_link(self):
+        def limits(scenario):
+            topo, _r = self.routing(scenario)
+            return {i.get("max_queue_size") for _a, _b, i in topo.links(withInfo=True)}
+
+        self.assertEqual(limits("baseline-q50"), {50})
+        self.assertEqual(limits("A-1-q50"), {50})
+        self.assertEqual(limits("baseline"), {None})
+
+    def test_bad_queue_limit_is_refused(self):
+        import mpqoe_topo as mq
+
+        for bad in (0, -5, "x", "5.5", 2.5):
+            with self.assertRaises(mq.MpqoeError, msg=repr(bad)):
+                mq.DescriptorTopo("three-path", netem=True, queue=bad)
+        self.assertEqual(mq.DescriptorTopo("three-path", netem=True, queue="20").queue, 20)
+
+    def test_check_queues_reads_every_namespace(self):
+        class Node:
+            def __init__(self, out):
+                self.out = out
+
+            def cmd(self, _c):
+                return self.out
+
+        q50 = "qdisc htb 5: root refcnt 2\nqdisc netem 10: parent 5:1 limit 50 delay 25ms\n"
+        default = q50.replace("limit 50", "limit 1000")
+
+        class Net:
+            def __init__(self, hosts, switches):
+                self.hosts, self.switches = hosts, switches
+
+        scn = mx.SCENARIOS["baseline-q50"]
+        self.assertEqual(cellrun.check_queues(Net([Node(q50)], [Node(q50)]), scn), [50])
+        with self.assertRaises(cellrun.RunError):  # a host still on netem's default
+            cellrun.check_queues(Net([Node(default), Node(q50)], [Node(q50)]), scn)
+        with self.assertRaises(cellrun.RunError):  # no netem at all
+            cellrun.check_queues(Net([Node("")], [Node("")]), mx.SCENARIOS["baseline"])
+        base = cellrun.check_queues(Net([Node(default)], [Node(default)]), mx.SCENARIOS["A-1"])
+        self.assertEqual(base, [1000])
 
     def test_unknown_link_override_is_refused(self):
         import mpqoe_topo as mq
