@@ -12,7 +12,8 @@ Resumable: a run whose JSON exists with status "ok" is skipped; failed ones are 
 A run that a batch should have made but did not (guest killed, timeout) gets a "failed" JSON
 written here. DIR/manifest.json says, per experiment, which runs are ok, failed or missing,
 and is "partial" until every cell of the whole experiment has --runs ok runs.
-Batch logs: DIR/logs/. Exit 0 when every selected run is ok, 1 otherwise, 2 on usage errors.
+Batch logs: DIR/logs/ (the guest's output, and its kernel console as <batch>.console.log).
+Exit 0 when every selected run is ok, 1 otherwise, 2 on usage errors.
 
 --cells takes comma-separated shell patterns over cell names `<scenario>.<scheduler>.<cc>`,
 e.g. 'baseline.*' or '3p-50.gr_sty.cubic,A-1.*.bbr'. --guests > 1 runs guests concurrently:
@@ -23,6 +24,7 @@ default.
 import argparse
 import datetime
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -75,6 +77,7 @@ def parse_args(argv):
     if a.batch_runs < 1:
         raise Usage("--batch-runs: want >= 1")
     a.selected = mx.select(a.experiment, a.cells)
+    a.kernel_reports = []  # [{"batch": log name, "lines": [...]}] of this invocation
     if not a.selected:
         raise Usage(f"--cells {a.cells!r} matches no cell of {a.experiment}")
     a.results = os.path.abspath(a.results)
@@ -102,6 +105,23 @@ def run_state(results, runs, cells, duration):
     return state
 
 
+_KERNEL_REPORT = re.compile(
+    r"BUG:|Oops:|WARNING:|Kernel panic|general protection fault|UBSAN:|KASAN:|"
+    r"rcu_\w+ (?:self-)?detected stall|soft lockup|blocked for more than"
+)
+
+
+def kernel_reports(console_log, limit=8):
+    """The first lines of a guest's kernel console that report a kernel problem (BUG, oops,
+    warning, panic, stall); [] when there are none or the log is missing."""
+    try:
+        with open(console_log, errors="replace") as f:
+            hits = [line.rstrip() for line in f if _KERNEL_REPORT.search(line)]
+    except OSError:
+        return []
+    return hits[:limit]
+
+
 def write_manifest(args, note=""):
     exps = list(mx.EXPERIMENTS) if args.experiment == "all" else [args.experiment]
     old = mx.read_json(os.path.join(args.results, "manifest.json")) or {}
@@ -121,6 +141,8 @@ def write_manifest(args, note=""):
         }
     statuses = [v["status"] for v in out["experiments"].values()]
     out["status"] = "complete" if statuses and all(s == "complete" for s in statuses) else "partial"
+    reports = {r["batch"]: r for r in old.get("kernel_reports", []) + args.kernel_reports}
+    out["kernel_reports"] = list(reports.values())
     out["note"] = note
     mx.write_json(os.path.join(args.results, "manifest.json"), out)
     return out
@@ -259,6 +281,7 @@ def main(argv):
             log = os.path.join(args.results, "logs", f"{stamp}-{scn}.log")
             timeout = BOOT_OVERHEAD_S + 120 + len(cells) * len(runs) * (args.duration + 90)
             cmd = [TESTBED_RUN, "--timeout", str(int(timeout)), "--results", args.results]
+            cmd += ["--log", log[: -len(".log")] + ".console.log"]  # scanned by kernel_reports
             cmd += ["--", *guest_command(args, scn, cells, runs)]
             f = open(log, "w")  # noqa: SIM115 - closed when the batch ends
             f.write(f"# {shlex.join(cmd)}\n")
@@ -274,6 +297,13 @@ def main(argv):
             procs.remove(item)
             f.close()
             mark_missing(args, scn, cells, runs, p.returncode, log)
+            console = log[: -len(".log")] + ".console.log"
+            hits = kernel_reports(console)
+            if hits:
+                print(f"run.py: {scn}: the guest kernel reported (see {console}):", flush=True)
+                for line in hits:
+                    print(f"  {line}", flush=True)
+                args.kernel_reports.append({"batch": os.path.basename(log), "lines": hits})
             m = write_manifest(args, "running")
             failed_batches += p.returncode != 0
             ok = {e: v["ok"] for e, v in m["experiments"].items()}

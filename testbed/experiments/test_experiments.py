@@ -189,6 +189,36 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(report.layout(cells), (["A-1"], ["dft", "bnaware"], ["cubic"]))
 
 
+class KernelReportTest(unittest.TestCase):
+    # the end of a real guest console (2026-11-23, baseline-q50 batch), shortened
+    PANIC = (
+        '[   12.1] mpqoe_dft: scheduler "dft" registered\n'
+        "[   71.213508]  asm_sysvec_apic_timer_interrupt+0x1a/0x20\n"
+        "[   71.214396] ---[ end trace 0000000000000000 ]---\n"
+        "[   71.214477] RIP: 0010:kmem_cache_alloc_noprof+0xc3/0x2f0\n"
+        "[   71.214637] Kernel panic - not syncing: Fatal exception in interrupt\n"
+    )
+
+    def scan(self, text):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "batch.console.log")
+            with open(path, "w") as f:
+                f.write(text)
+            return run.kernel_reports(path)
+
+    def test_panic_and_warnings_are_found(self):
+        self.assertEqual(
+            self.scan(self.PANIC),
+            ["[   71.214637] Kernel panic - not syncing: Fatal exception in interrupt"],
+        )
+        warn = "[ 5.0] WARNING: CPU: 1 PID: 9 at net/mptcp/protocol.c:1 x+0x1\n"
+        self.assertEqual(len(self.scan(warn + self.PANIC)), 2)
+
+    def test_a_clean_or_missing_log_reports_nothing(self):
+        self.assertEqual(self.scan("[ 1.0] virtio_net virtio0 eth0: renamed\n"), [])
+        self.assertEqual(run.kernel_reports("/nonexistent/console.log"), [])
+
+
 class PlanTest(unittest.TestCase):
     def test_resume_skips_ok_runs_and_checks_duration(self):
         with tempfile.TemporaryDirectory() as d:
