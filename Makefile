@@ -119,7 +119,7 @@ experiments-test: mininet-deps
 	/usr/bin/python3 -m unittest discover -s testbed/experiments -p 'test_*.py'
 
 ## experiments: the scheduler papers' matrix in the testbed, 5 runs per cell, 10 s videos
-## (about 65 min, not part of make test; resumable), then its tables and plots in docs/results
+## (about 85 min, not part of make test; resumable), then its tables and plots in docs/results
 experiments:
 	$(MAKE) -C testbed/experiments all DURATION=10
 	$(MAKE) -C testbed/experiments report
