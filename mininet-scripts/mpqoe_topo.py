@@ -344,10 +344,9 @@ class DescriptorTopo(Topo):
     them (fails at link creation when the kernel lacks netem). queue: netem's queue limit in
     packets on every shaped or delayed link (None: netem's default, 1000 packets, which is
     about 6 s at 2 Mbit/s); it bounds the backlog a sender can build on a path. fail_mode: OVS
-    fail mode,
-    "secure" (only the controller's rules forward) or "standalone" (a learning switch without a
-    controller; loops need stp=True). datapath: None picks `ovs_datapath()`. switch_opts: extra
-    OVSSwitch parameters.
+    fail mode, "secure" (only the controller's rules forward) or "standalone" (a learning
+    switch without a controller; loops need stp=True). datapath: None picks `ovs_datapath()`.
+    switch_opts: extra OVSSwitch parameters.
 
     After construction: `descriptor`, `hosts_spec` (all_hosts), `plan` (port_plan), `names`
     (descriptor switch -> s<dpid>), `dropped` (links whose delay/loss were not applied).
