@@ -73,7 +73,8 @@ class RunError(Exception):
 
 
 def now_utc():
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
+    """Run documents carry milliseconds (runs start and end within seconds of each other)."""
+    return mx.now_utc("milliseconds")
 
 
 def sh(args, timeout=30):

@@ -13,6 +13,7 @@ of baseline and A-1: 50 packets (0.3 s at 2 Mbit/s, 0.2 s at 3 Mbit/s), which te
 of the sticky schedulers' and the default's behaviour comes from deep queues.
 """
 
+import datetime
 import fnmatch
 import json
 import os
@@ -197,16 +198,26 @@ def run_path(results, cell, k):
     return f"{results}/{cell.experiment}/{cell.name}/run{k}.json"
 
 
-def write_json(path, doc):
-    """Write doc to path atomically (temporary file, fsync, rename)."""
+def write_atomic(path, data):
+    """Write data (str or bytes) to path atomically: temporary file, fsync, rename."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1, sort_keys=True)
-        f.write("\n")
+    binary = isinstance(data, bytes)
+    with open(tmp, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
+        f.write(data)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def write_json(path, doc):
+    """Write doc to path atomically as indented JSON."""
+    write_atomic(path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
+
+
+def now_utc(timespec="seconds"):
+    """The current UTC time in ISO 8601, e.g. 2026-11-23T00:03:32+00:00."""
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec=timespec)
 
 
 def read_json(path):

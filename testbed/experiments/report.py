@@ -125,13 +125,6 @@ def collect(results, cells):
     return out
 
 
-def atomic_write(path, data, mode="w"):
-    tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, mode) as f:
-        f.write(data)
-    os.replace(tmp, path)
-
-
 def fmt(v, unit=""):
     if v is None:
         return "-"
@@ -247,7 +240,7 @@ def import_pyplot():
 def save_fig(fig, path):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    atomic_write(path, buf.getvalue(), "wb")
+    mx.write_atomic(path, buf.getvalue())
 
 
 def bar_plot(plt, experiment, metric, summary, path, runs_per_cell, cells):
@@ -342,9 +335,9 @@ def report(experiment, results, out, plt, pattern=None):
     )
     d = os.path.join(out, experiment)
     os.makedirs(d, exist_ok=True)
-    atomic_write(os.path.join(d, "runs.csv"), to_csv(rows))
-    atomic_write(os.path.join(d, "summary.csv"), to_csv(summary))
-    atomic_write(
+    mx.write_atomic(os.path.join(d, "runs.csv"), to_csv(rows))
+    mx.write_atomic(os.path.join(d, "summary.csv"), to_csv(summary))
+    mx.write_atomic(
         os.path.join(d, "tables.md"), tables_md(experiment, metrics, summary, status) + "\n"
     )
     made = ["runs.csv", "summary.csv", "tables.md"]

@@ -49,10 +49,6 @@ class Usage(Exception):
     pass
 
 
-def now_utc():
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-
-
 def parse_args(argv):
     p = argparse.ArgumentParser(
         description=__doc__.split("\n")[0],
@@ -111,6 +107,11 @@ _KERNEL_REPORT = re.compile(
 )
 
 
+def console_of(log):
+    """The guest kernel console kept beside a batch log (<batch>.log -> <batch>.console.log)."""
+    return log[: -len(".log")] + ".console.log"
+
+
 def kernel_reports(console_log, limit=8):
     """The first lines of a guest's kernel console that report a kernel problem (BUG, oops,
     warning, panic, stall); [] when there are none or the log is missing."""
@@ -137,7 +138,7 @@ def write_manifest(args, note=""):
             "ok": sum(len(s["ok"]) for s in st.values()),
             "failed": sum(len(s["failed"]) for s in st.values()),
             "missing": sum(len(s["missing"]) for s in st.values()),
-            "updated_utc": now_utc(),
+            "updated_utc": mx.now_utc(),
         }
     statuses = [v["status"] for v in out["experiments"].values()]
     out["status"] = "complete" if statuses and all(s == "complete" for s in statuses) else "partial"
@@ -233,7 +234,7 @@ def mark_missing(args, scn, cells, runs, rc, log):
                     "cc": c.cc,
                     "run": k,
                     "config": {"duration_s": args.duration},
-                    "ended_utc": now_utc(),
+                    "ended_utc": mx.now_utc(),
                 },
             )
 
@@ -281,7 +282,7 @@ def main(argv):
             log = os.path.join(args.results, "logs", f"{stamp}-{scn}.log")
             timeout = BOOT_OVERHEAD_S + 120 + len(cells) * len(runs) * (args.duration + 90)
             cmd = [TESTBED_RUN, "--timeout", str(int(timeout)), "--results", args.results]
-            cmd += ["--log", log[: -len(".log")] + ".console.log"]  # scanned by kernel_reports
+            cmd += ["--log", console_of(log)]  # scanned by kernel_reports
             cmd += ["--", *guest_command(args, scn, cells, runs)]
             f = open(log, "w")  # noqa: SIM115 - closed when the batch ends
             f.write(f"# {shlex.join(cmd)}\n")
@@ -297,7 +298,7 @@ def main(argv):
             procs.remove(item)
             f.close()
             mark_missing(args, scn, cells, runs, p.returncode, log)
-            console = log[: -len(".log")] + ".console.log"
+            console = console_of(log)
             hits = kernel_reports(console)
             if hits:
                 print(f"run.py: {scn}: the guest kernel reported (see {console}):", flush=True)
