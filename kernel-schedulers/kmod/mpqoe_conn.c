@@ -36,7 +36,7 @@
 
 #include "mpqoe_kmod.h"
 
-#define MPQOE_PROC_NAME	"mpqoe_" MPQOE_NAME
+#define MPQOE_PROC_NAME	KBUILD_MODNAME	/* "mpqoe_<scheduler>" */
 
 static unsigned int keep_closed = 1024;
 module_param(keep_closed, uint, 0644);

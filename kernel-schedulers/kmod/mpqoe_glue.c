@@ -193,7 +193,7 @@ static int mpqoe_get_untracked(struct mptcp_sock *msk, bool reinject)
 	return -EINVAL;
 }
 
-static int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
+int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 {
 	struct mptcp_subflow_context *ctx[MPQOE_MAX_SUBFLOWS];
 	struct mptcp_subflow_context *subflow;
@@ -256,13 +256,13 @@ static int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *da
 }
 
 /* May run in softirq (mptcp_sk_clone_init()) and under rcu_read_lock(). */
-static void mpqoe_init(struct mptcp_sock *msk)
+void mpqoe_init(struct mptcp_sock *msk)
 {
 	if (!mpqoe_conn_new(msk, GFP_ATOMIC))
 		pr_warn_ratelimited("no memory for connection state: not counted\n");
 }
 
-static void mpqoe_release(struct mptcp_sock *msk)
+void mpqoe_release(struct mptcp_sock *msk)
 {
 	struct mpqoe_conn *conn;
 
@@ -277,20 +277,11 @@ static void mpqoe_release(struct mptcp_sock *msk)
 	rcu_read_unlock();
 }
 
-static struct mptcp_sched_ops mpqoe_ops = {
-	.get_subflow	= mpqoe_get_subflow,
-	.init		= mpqoe_init,
-	.release	= mpqoe_release,
-	.name		= MPQOE_NAME,
-	.owner		= THIS_MODULE,
-};
-
-static int __init mpqoe_module_init(void)
+int mpqoe_module_init(struct mptcp_sched_ops *ops)
 {
 	int err;
 
 	BUILD_BUG_ON(MPQOE_MAX_SUBFLOWS < MPTCP_SUBFLOWS_MAX);
-	BUILD_BUG_ON(sizeof(MPQOE_NAME) > MPTCP_SCHED_NAME_MAX);
 
 	err = mpqoe_reg_init();
 	if (err)
@@ -298,24 +289,18 @@ static int __init mpqoe_module_init(void)
 	err = mpqoe_conn_init();
 	if (err)
 		return err;
-	err = mpqoe_reg_add(&mpqoe_ops);
+	err = mpqoe_reg_add(ops);
 	if (err) {
-		pr_err("cannot register scheduler \"%s\": %d\n", MPQOE_NAME, err);
+		pr_err("cannot register scheduler \"%s\": %d\n", ops->name, err);
 		mpqoe_conn_exit();
 		return err;
 	}
-	pr_info("scheduler \"%s\" registered\n", MPQOE_NAME);
+	pr_info("scheduler \"%s\" registered\n", ops->name);
 	return 0;
 }
 
-static void __exit mpqoe_module_exit(void)
+void mpqoe_module_exit(struct mptcp_sched_ops *ops)
 {
-	mpqoe_reg_del(&mpqoe_ops);
+	mpqoe_reg_del(ops);
 	mpqoe_conn_exit();
 }
-
-module_init(mpqoe_module_init);
-module_exit(mpqoe_module_exit);
-
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("mpqoe MPTCP packet scheduler \"" MPQOE_NAME "\"");
