@@ -44,19 +44,19 @@ struct mpqoe_track {
 /* One MPTCP connection that used this scheduler. */
 struct mpqoe_conn {
 	struct hlist_node	hnode;	/* live table, keyed by msk (RCU) */
-	struct list_head	lnode;	/* every kept connection, oldest first */
 	struct rcu_head		rcu;
 	const struct mptcp_sock	*msk;	/* key while live, NULL once released */
 	u64			net_cookie;
-	u64			serial;
+	unsigned long		serial;	/* index in the table of all, by age */
 	u64			start_ns;
-	u64			end_ns;
-	bool			closed;
 
-	/* The fields below change only under the msk socket lock, and are
-	 * read by /proc under @lock.
+	/* The fields below change only under the msk socket lock or, for
+	 * @end_ns and @closed, the table's lock, always with @lock held;
+	 * /proc reads them under @lock.
 	 */
 	spinlock_t		lock;
+	u64			end_ns;
+	bool			closed;
 	u32			token;
 	u16			family;
 	__be16			sport;
