@@ -9,7 +9,8 @@
  * mpqoe_<name>_select() directly (from kmod/sched_<name>.c) and schedules
  * the subflow whose index it returns (-1: none). Each scheduler keeps its
  * per-connection state in its own fixed-size struct (zeroed memory is a
- * valid initial state; _init() zeroes it). See ALGORITHMS.md for what each scheduler decides and why.
+ * valid initial state; _init() zeroes it). See ALGORITHMS.md for what each
+ * scheduler decides and why.
  */
 #ifndef MPQOE_SCHED_H
 #define MPQOE_SCHED_H
