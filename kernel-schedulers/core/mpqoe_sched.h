@@ -6,31 +6,11 @@
  *
  * The glue takes a snapshot of every subflow of a connection (struct
  * mpqoe_subflow_view, in the order of the msk's subflow list), calls
- * mpqoe_<name>_select() directly and schedules the subflow whose index it
- * returns (-1: none). Each scheduler keeps its per-connection state in its
- * own fixed-size struct (zeroed memory is a valid initial state; _init()
- * zeroes it). See ALGORITHMS.md for what each scheduler decides and why.
- *
- * Additions to the first kcore/kglue contract (all compatible; what a field
- * left at zero means is said for each):
- *  - mpqoe_subflow_view.wmem_queued: READ_ONCE(ssk->sk_wmem_queued); dft
- *    and bnaware compute upstream's linger time from it (left at 0, every
- *    linger time is 0 and the first eligible subflow wins).
- *  - mpqoe_subflow_view.stale_count, .stale_inactive: for the
- *    retransmission choice, as mptcp_subflow_get_retrans() (which ignores
- *    the stale flag). Left at 0: backups are never picked for a
- *    reinjection while another subflow has data queued, and stale
- *    subflows are skipped.
- *  - mpqoe_subflow_view.memory_full: !sk_stream_memory_free(ssk). dft and
- *    bnaware return -1, as upstream, when the chosen subflow is full;
- *    the other schedulers skip full subflows. Left at 0: all have room.
- *  - mpqoe_sched_input.burst: the value upstream stores in msk->snd_burst,
- *    min_t(int, MPTCP_SEND_BURST_SIZE, mptcp_wnd_end(msk) - msk->snd_nxt);
- *    dft/bnaware use it to update the smoothed pacing rate exactly as
- *    mptcp_subflow_get_send() does (left at 0: never updated, as upstream
- *    with a zero burst).
- *  - mpqoe_stats: n_ids, injections, bytes_other; mpqoe_stats_init(),
- *    mpqoe_stats_count(), mpqoe_stats_bytes().
+ * mpqoe_<name>_select() directly (from kmod/sched_<name>.c) and schedules
+ * the subflow whose index it returns (-1: none). Each scheduler keeps its
+ * per-connection state in its own fixed-size struct (zeroed memory is a
+ * valid initial state; _init() zeroes it). See ALGORITHMS.md for what each
+ * scheduler decides and why.
  */
 #ifndef MPQOE_SCHED_H
 #define MPQOE_SCHED_H
@@ -45,15 +25,15 @@ struct mpqoe_subflow_view {
 	u8 active;		/* mptcp_subflow_active() */
 	u8 backup;		/* subflow->backup || subflow->request_bkup */
 	u8 cwnd_space;		/* tcp_packets_in_flight() < tcp_snd_cwnd() */
-	u8 stale_count;		/* subflow->stale_count */
+	u8 stale_count;		/* subflow->stale_count: reinjection choice */
 	u8 stale_inactive;	/* __mptcp_subflow_active() && !active */
-	u8 memory_full;		/* !sk_stream_memory_free(ssk) */
+	u8 memory_full;		/* !sk_stream_memory_free(ssk), 0 = room */
 	u32 srtt_us;		/* tp->srtt_us >> 3, 0 = no sample yet */
 	u32 min_rtt_us;		/* tcp_min_rtt(tp), ~0U = no sample yet */
 	u32 snd_cwnd;		/* tcp_snd_cwnd(tp), segments */
 	u32 packets_in_flight;	/* tcp_packets_in_flight(tp) */
 	u32 mss;		/* tp->mss_cache, bytes */
-	u32 wmem_queued;	/* sk_wmem_queued, bytes (truesize) */
+	u32 wmem_queued;	/* sk_wmem_queued, bytes (truesize): linger time */
 	u64 pacing_rate;	/* sk_pacing_rate, bytes/s */
 	u64 queued;		/* tp->write_seq - tp->snd_una, bytes */
 	u64 bytes_acked;	/* tp->bytes_acked, cumulative */
@@ -64,7 +44,7 @@ struct mpqoe_sched_input {
 	u64 now_us;		/* a monotonic clock, e.g. tcp_clock_us() */
 	u8 n;			/* valid entries in sf[] (more are ignored) */
 	u8 reinject;		/* choose for a reinjection, not new data */
-	u32 burst;		/* upstream's msk->snd_burst for this pick */
+	u32 burst;		/* msk->snd_burst as upstream sets it, 0 = none */
 	struct mpqoe_subflow_view sf[MPQOE_MAX_SUBFLOWS];
 };
 

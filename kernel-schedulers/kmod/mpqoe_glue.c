@@ -7,8 +7,8 @@
  * answer the way net/mptcp/sched.c expects: the chosen subflow gets
  * ->scheduled set, 0 is returned; -EINVAL when nothing can send now.
  * Only inline helpers of net/mptcp/protocol.h and <net/tcp.h> and exported
- * functions are used: the kernel's own mptcp_subflow_active() and
- * mptcp_subflow_set_scheduled() are not exported in 6.12.
+ * functions are called. What the module needs of the kernel's static or
+ * unexported helpers is copied below, each saying where it comes from.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,7 +21,10 @@
 #include "protocol.h"
 #include "mpqoe_kmod.h"
 
-/* MPTCP_SEND_BURST_SIZE of net/mptcp/protocol.c (not in protocol.h) */
+/*
+ * Copied from MPTCP_SEND_BURST_SIZE, net/mptcp/protocol.c of Linux 6.12.117:
+ * defined in that .c file, not in protocol.h.
+ */
 #define MPQOE_SEND_BURST_SIZE	((1 << 16) - \
 				 sizeof(struct tcphdr) - \
 				 MAX_TCP_OPTION_SPACE - \
@@ -31,7 +34,14 @@
 #define MPQOE_TCPF_FIN_SENT	(TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | TCPF_CLOSING | \
 				 TCPF_LAST_ACK | TCPF_TIME_WAIT)
 
-/* mptcp_subflow_active() without its MIB update (it is not exported). */
+/*
+ * Copied from mptcp_subflow_active(), net/mptcp/protocol.c of Linux
+ * 6.12.117 (not exported in 6.12), without what it does besides deciding:
+ * clearing subflow->stale and counting MPTCP_MIB_SUBFLOWRECOVER, which
+ * would need mptcp_subflow_set_active() (not exported either). The kernel
+ * still does both: __subflow_push_pending() calls mptcp_subflow_active() on
+ * the subflow it pushes to, and mptcp_pm_subflow_chk_stale() on activity.
+ */
 static bool mpqoe_subflow_active(struct mptcp_subflow_context *subflow)
 {
 	const struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
@@ -42,7 +52,10 @@ static bool mpqoe_subflow_active(struct mptcp_subflow_context *subflow)
 	return __mptcp_subflow_active(subflow);
 }
 
-/* mptcp_timeout_from_subflow() of net/mptcp/protocol.c */
+/*
+ * Copied from mptcp_timeout_from_subflow(), net/mptcp/protocol.c of Linux
+ * 6.12.117 (static there).
+ */
 static long mpqoe_timeout(const struct mptcp_subflow_context *subflow)
 {
 	const struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
@@ -52,8 +65,10 @@ static long mpqoe_timeout(const struct mptcp_subflow_context *subflow)
 }
 
 /*
- * sk_stream_memory_free() for a TCP subflow, calling tcp_stream_memory_free()
- * directly instead of through sk_prot (no indirect call at all).
+ * Copied from __sk_stream_memory_free(), include/net/sock.h of Linux
+ * 6.12.117, for a TCP subflow: tcp_stream_memory_free() (exported) is
+ * called directly instead of through sk_prot, so the module makes no
+ * indirect call at all (see the IBT note in mpqoe_reg.c).
  */
 static bool mpqoe_memory_free(const struct sock *ssk)
 {
@@ -151,13 +166,17 @@ static void mpqoe_note_conn(struct mpqoe_conn *conn, const struct mptcp_sock *ms
 	conn->daddr.v4 = inet->inet_daddr;
 }
 
-/* As mptcp_subflow_get_send(): the next burst may fill the peer's window. */
+/*
+ * The burst computation of mptcp_subflow_get_send(), net/mptcp/protocol.c
+ * of Linux 6.12.117 (not exported): the next burst may fill the peer's
+ * window.
+ */
 static int mpqoe_burst(const struct mptcp_sock *msk)
 {
 	return min_t(int, MPQOE_SEND_BURST_SIZE, READ_ONCE(msk->wnd_end) - msk->snd_nxt);
 }
 
-/* Can @ssk take the data now? (as mptcp_subflow_get_send() checks) */
+/* Can @ssk take the data now? (the check of mptcp_subflow_get_send()) */
 static bool mpqoe_can_queue(struct sock *ssk, bool reinject)
 {
 	return reinject || mpqoe_memory_free(ssk);
@@ -170,7 +189,10 @@ static int mpqoe_schedule(struct mptcp_sock *msk, struct mptcp_subflow_context *
 
 	if (burst)
 		msk->snd_burst = burst;
-	/* mptcp_subflow_set_scheduled(), not exported */
+	/*
+	 * The body of mptcp_subflow_set_scheduled(), net/mptcp/sched.c of
+	 * Linux 6.12.117 (not exported in 6.12).
+	 */
 	WRITE_ONCE(subflow->scheduled, true);
 	return 0;
 }
@@ -193,7 +215,7 @@ static int mpqoe_get_untracked(struct mptcp_sock *msk, bool reinject)
 	return -EINVAL;
 }
 
-static int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
+int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 {
 	struct mptcp_subflow_context *ctx[MPQOE_MAX_SUBFLOWS];
 	struct mptcp_subflow_context *subflow;
@@ -222,7 +244,10 @@ static int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *da
 			tout = max(tout, mpqoe_timeout(subflow));
 		n++;
 	}
-	/* __mptcp_set_timeout(), as mptcp_subflow_get_send() does */
+	/*
+	 * The body of __mptcp_set_timeout(), net/mptcp/protocol.c of Linux
+	 * 6.12.117 (static there), called as mptcp_subflow_get_send() does.
+	 */
 	if (!reinject)
 		msk->timer_ival = tout > 0 ? tout : TCP_RTO_MIN;
 
@@ -256,13 +281,13 @@ static int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *da
 }
 
 /* May run in softirq (mptcp_sk_clone_init()) and under rcu_read_lock(). */
-static void mpqoe_init(struct mptcp_sock *msk)
+void mpqoe_init(struct mptcp_sock *msk)
 {
 	if (!mpqoe_conn_new(msk, GFP_ATOMIC))
 		pr_warn_ratelimited("no memory for connection state: not counted\n");
 }
 
-static void mpqoe_release(struct mptcp_sock *msk)
+void mpqoe_release(struct mptcp_sock *msk)
 {
 	struct mpqoe_conn *conn;
 
@@ -277,20 +302,11 @@ static void mpqoe_release(struct mptcp_sock *msk)
 	rcu_read_unlock();
 }
 
-static struct mptcp_sched_ops mpqoe_ops = {
-	.get_subflow	= mpqoe_get_subflow,
-	.init		= mpqoe_init,
-	.release	= mpqoe_release,
-	.name		= MPQOE_NAME,
-	.owner		= THIS_MODULE,
-};
-
-static int __init mpqoe_module_init(void)
+int mpqoe_module_init(struct mptcp_sched_ops *ops)
 {
 	int err;
 
 	BUILD_BUG_ON(MPQOE_MAX_SUBFLOWS < MPTCP_SUBFLOWS_MAX);
-	BUILD_BUG_ON(sizeof(MPQOE_NAME) > MPTCP_SCHED_NAME_MAX);
 
 	err = mpqoe_reg_init();
 	if (err)
@@ -298,24 +314,18 @@ static int __init mpqoe_module_init(void)
 	err = mpqoe_conn_init();
 	if (err)
 		return err;
-	err = mpqoe_reg_add(&mpqoe_ops);
+	err = mpqoe_reg_add(ops);
 	if (err) {
-		pr_err("cannot register scheduler \"%s\": %d\n", MPQOE_NAME, err);
+		pr_err("cannot register scheduler \"%s\": %d\n", ops->name, err);
 		mpqoe_conn_exit();
 		return err;
 	}
-	pr_info("scheduler \"%s\" registered\n", MPQOE_NAME);
+	pr_info("scheduler \"%s\" registered\n", ops->name);
 	return 0;
 }
 
-static void __exit mpqoe_module_exit(void)
+void mpqoe_module_exit(struct mptcp_sched_ops *ops)
 {
-	mpqoe_reg_del(&mpqoe_ops);
+	mpqoe_reg_del(ops);
 	mpqoe_conn_exit();
 }
-
-module_init(mpqoe_module_init);
-module_exit(mpqoe_module_exit);
-
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("mpqoe MPTCP packet scheduler \"" MPQOE_NAME "\"");

@@ -1,35 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mpqoe kernel glue: what the three files of one scheduler module share.
+ * mpqoe kernel glue: what the files of one scheduler module share.
  *
- * Every module (mpqoe_dft, mpqoe_gr_sty, ...) is these same three files
- * compiled with -DMPQOE_ALGO=<name>, linked with the pure-C decision core
- * of that scheduler (../core/). The core is called directly, never through
- * a function pointer.
+ * Every module (mpqoe_dft, mpqoe_gr_sty, ...) is the same three glue files
+ * (mpqoe_glue.c, mpqoe_conn.c, mpqoe_reg.c), one file of its own
+ * (sched_<name>.c: its mptcp_sched_ops, module init and exit, and the two
+ * calls into its core) and the pure-C decision core of that scheduler
+ * (../core/). The core is called directly, never through a function
+ * pointer.
  */
 #ifndef MPQOE_KMOD_H
 #define MPQOE_KMOD_H
 
 #include <linux/list.h>
 #include <linux/spinlock.h>
-#include <linux/stringify.h>
 #include <linux/types.h>
 #include <net/mptcp.h>
 
 #include "mpqoe_sched.h"
 
-#ifndef MPQOE_ALGO
-#error "build with -DMPQOE_ALGO=<scheduler name>"
-#endif
-
-#define MPQOE_PASTE_(a, b, c)	a##b##c
-#define MPQOE_PASTE(a, b, c)	MPQOE_PASTE_(a, b, c)
-#define MPQOE_NAME		__stringify(MPQOE_ALGO)
-#define MPQOE_STATE		MPQOE_PASTE(mpqoe_, MPQOE_ALGO, _state)
-#define mpqoe_algo_init		MPQOE_PASTE(mpqoe_, MPQOE_ALGO, _init)
-#define mpqoe_algo_select	MPQOE_PASTE(mpqoe_, MPQOE_ALGO, _select)
-
 struct mptcp_sock;
+
+/*
+ * Per-connection state of whichever core the module carries: each
+ * sched_<name>.c uses only its own member.
+ */
+union mpqoe_algo_state {
+	struct mpqoe_dft_state		dft;
+	struct mpqoe_gr_sty_state	gr_sty;
+	struct mpqoe_tp_sty_state	tp_sty;
+	struct mpqoe_tr_sty_state	tr_sty;
+	struct mpqoe_bnaware_state	bnaware;
+	struct mpqoe_daps_state		daps;
+};
 
 /* Last seen write_seq of one subflow: the base of its next injection. */
 struct mpqoe_track {
@@ -41,19 +44,19 @@ struct mpqoe_track {
 /* One MPTCP connection that used this scheduler. */
 struct mpqoe_conn {
 	struct hlist_node	hnode;	/* live table, keyed by msk (RCU) */
-	struct list_head	lnode;	/* every kept connection, oldest first */
 	struct rcu_head		rcu;
 	const struct mptcp_sock	*msk;	/* key while live, NULL once released */
 	u64			net_cookie;
-	u64			serial;
+	unsigned long		serial;	/* index in the table of all, by age */
 	u64			start_ns;
-	u64			end_ns;
-	bool			closed;
 
-	/* The fields below change only under the msk socket lock, and are
-	 * read by /proc under @lock.
+	/* The fields below change only under the msk socket lock or, for
+	 * @end_ns and @closed, the table's lock, always with @lock held;
+	 * /proc reads them under @lock.
 	 */
 	spinlock_t		lock;
+	u64			end_ns;
+	bool			closed;
 	u32			token;
 	u16			family;
 	__be16			sport;
@@ -70,8 +73,19 @@ struct mpqoe_conn {
 	u8			ntrack;
 	struct mpqoe_track	track[MPQOE_MAX_SUBFLOWS];
 	struct mpqoe_sched_input in;
-	struct MPQOE_STATE	algo;
+	union mpqoe_algo_state	algo;
 };
+
+/* sched_<name>.c: the module's own core, called directly */
+void mpqoe_algo_init(union mpqoe_algo_state *st);
+int mpqoe_algo_select(union mpqoe_algo_state *st, const struct mpqoe_sched_input *in);
+
+/* mpqoe_glue.c: the ops of every module, and what module init/exit do */
+int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data);
+void mpqoe_init(struct mptcp_sock *msk);
+void mpqoe_release(struct mptcp_sock *msk);
+int mpqoe_module_init(struct mptcp_sched_ops *ops);
+void mpqoe_module_exit(struct mptcp_sched_ops *ops);
 
 /* mpqoe_reg.c: the scheduler list of net/mptcp/sched.c */
 int mpqoe_reg_init(void);

@@ -110,7 +110,11 @@ int mpqoe_reg_init(void)
 	return 0;
 }
 
-/* Same checks and order as mptcp_register_scheduler() in net/mptcp/sched.c */
+/*
+ * Copied from mptcp_register_scheduler(), net/mptcp/sched.c of Linux
+ * 6.12.117 (not exported in 6.12): the same checks in the same order, with
+ * mptcp_sched_find() inlined (not exported either).
+ */
 int mpqoe_reg_add(struct mptcp_sched_ops *ops)
 {
 	struct mptcp_sched_ops *sched;
@@ -130,6 +134,10 @@ int mpqoe_reg_add(struct mptcp_sched_ops *ops)
 	return 0;
 }
 
+/*
+ * Copied from mptcp_unregister_scheduler(), net/mptcp/sched.c of Linux
+ * 6.12.117 (not exported in 6.12), plus the grace period it lacks.
+ */
 void mpqoe_reg_del(struct mptcp_sched_ops *ops)
 {
 	spin_lock(mpqoe_sched_lock);

@@ -8,7 +8,8 @@
 # For each scheduler module listed in /mpqoe/schedulers: load it (mpqoe-load), check
 # available_schedulers, select it in both namespaces, send $BYTES from srv to cli and check
 # its counters, then check that rmmod is refused while a connection uses it and succeeds once
-# idle. One "PASS|FAIL <scheduler> <check>: detail" line per check; "SMOKE-DONE" at the end.
+# idle. For the first module also the /proc reader with many closed connections (test_proc).
+# One "PASS|FAIL <scheduler> <check>: detail" line per check; "SMOKE-DONE" at the end.
 export PATH=/sbin:/bin
 # busybox sh runs its own applets first (ip, tc): iproute2's are called by their full path.
 ip() { /usr/sbin/ip "$@"; }
@@ -83,6 +84,82 @@ counters() {
 }
 
 refcnt() { cat /sys/module/mpqoe_$1/refcnt 2>/dev/null || echo gone; }
+
+# ordered <file>: exit 0 when its conn= serial numbers strictly increase (none shown twice)
+ordered() {
+	awk '/^conn=/ { split($1, kv, "="); if (kv[2] + 0 <= last) bad = 1; last = kv[2] + 0 }
+		END { exit bad }' "$1"
+}
+
+# The /proc reader with more closed connections than one seq_file page holds (4 KB), read
+# whole and in 100-byte reads, and read again and again in 64-byte reads while connections
+# are created, closed and dropped; keep_closed refuses an out-of-range value and a lowered
+# value applies at once.
+test_proc() {
+	s=$1
+	p=/sys/module/mpqoe_$s/parameters/keep_closed
+	f=/proc/net/mpqoe_$s
+	old=$(cat $p)
+	if echo 99999 >$p 2>/tmp/kc.err; then
+		fail "$s keep_closed: 99999 accepted"
+	elif [ "$(cat $p)" = "$old" ] && dmesg | grep -q 'keep_closed: "99999" refused'; then
+		pass "$s keep_closed: 99999 refused ($(tr '\n' ' ' </tmp/kc.err)), still $old"
+	else
+		fail "$s keep_closed: 99999 refused, but it is $(cat $p) or no message in dmesg"
+	fi
+
+	echo 40 >$p
+	# only the server's side uses the module: its 48 connections are the newest closed ones
+	ip netns exec cli sh -c "echo default >/proc/sys/net/mptcp/scheduler"
+	timeout 180 /usr/sbin/ip netns exec srv mptcp_xfer server 5002 2000 48 >/tmp/msrv.out 2>&1 &
+	mspid=$!
+	(
+		n=0
+		bad=0
+		while kill -0 $mspid 2>/dev/null; do
+			ip netns exec srv dd if=$f of=/tmp/rd bs=64 2>/dev/null
+			ordered /tmp/rd || bad=$((bad + 1))
+			n=$((n + 1))
+		done
+		echo "$n $bad" >/tmp/reader.out
+	) &
+	rpid=$!
+	timeout 180 /usr/sbin/ip netns exec cli mptcp_xfer client 10.0.1.2 5002 48 >/tmp/mcli.out 2>&1
+	wait $mspid
+	wait $rpid
+	ip netns exec cli sh -c "echo $s >/proc/sys/net/mptcp/scheduler"
+	echo "  $(cat /tmp/msrv.out) / $(cat /tmp/mcli.out) [$(cut -d' ' -f1 /proc/uptime)]"
+	set -- $(cat /tmp/reader.out)
+	if [ "${1:-0}" -gt 0 ] && [ "${2:-1}" = 0 ]; then
+		pass "$s proc under churn: $1 reads in 64-byte pieces, conn= always increasing"
+	else
+		fail "$s proc under churn: reads=${1:-none}, out of order=${2:-none}"
+	fi
+
+	i=0 # the last server connection is released a little after the client is done
+	while [ "$(ip netns exec srv cat $f | grep -c 'state=closed')" -lt 40 ] && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	ip netns exec srv cat $f >/tmp/whole
+	ip netns exec srv dd if=$f of=/tmp/pieces bs=100 2>/dev/null
+	nclosed=$(grep -c 'state=closed' /tmp/whole)
+	size=$(wc -c </tmp/whole)
+	if [ "$nclosed" = 40 ] && [ "$size" -gt 4096 ] && ordered /tmp/whole &&
+		cmp -s /tmp/whole /tmp/pieces; then
+		pass "$s proc pages: $nclosed closed kept of 48+, $size bytes, same in 100-byte reads"
+	else
+		fail "$s proc pages: closed=$nclosed bytes=$size ordered=$(ordered /tmp/whole &&
+			echo yes || echo no) same_in_pieces=$(cmp -s /tmp/whole /tmp/pieces &&
+			echo yes || echo no)"
+	fi
+
+	echo 10 >$p
+	nclosed=$(ip netns exec srv cat $f | grep -c 'state=closed')
+	[ "$nclosed" = 10 ] && pass "$s keep_closed lowered: 10 closed kept at once" ||
+		fail "$s keep_closed lowered to 10: $nclosed closed listed"
+	echo "$old" >$p
+}
 
 test_module() {
 	s=$1
@@ -167,6 +244,8 @@ test_module() {
 	wait $bspid
 	echo "  busy transfer: $(cat /tmp/bsrv.out) / $(cat /tmp/bcli.out) [$(cut -d' ' -f1 /proc/uptime)]"
 
+	[ "$s" = "$first" ] && test_proc "$s"
+
 	# 3. rmmod once idle
 	i=0
 	while [ "$(refcnt $s)" != 0 ] && [ $i -lt 150 ]; do
@@ -204,6 +283,17 @@ else
 	fail "$s bad addresses: refused without the expected message"
 fi
 
+# ... and a keep_closed out of range
+if /mpqoe/mpqoe-load /mpqoe/mpqoe_$s.ko keep_closed=16385 2>/dev/null; then
+	fail "$s keep_closed at load: 16385 accepted"
+	rmmod mpqoe_$s
+elif dmesg | grep -q 'keep_closed: "16385" refused'; then
+	pass "$s keep_closed at load: 16385 refused ($(dmesg | grep -o 'refused: .*' | tail -1))"
+else
+	fail "$s keep_closed at load: refused without the expected message"
+fi
+
+first=$s
 for s in $(cat /mpqoe/schedulers); do
 	t0=$(cut -d. -f1 /proc/uptime)
 	test_module "$s"

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Module mpqoe_dft, MPTCP scheduler "dft": upstream's default of Linux 6.12
+ * (linger time), with its path switches counted. The decision is
+ * mpqoe_dft_select() of ../core/dft.c; the rest is the shared glue.
+ */
+#include <linux/module.h>
+#include <net/mptcp.h>
+
+#include "mpqoe_kmod.h"
+
+void mpqoe_algo_init(union mpqoe_algo_state *st)
+{
+	mpqoe_dft_init(&st->dft);
+}
+
+int mpqoe_algo_select(union mpqoe_algo_state *st, const struct mpqoe_sched_input *in)
+{
+	return mpqoe_dft_select(&st->dft, in);
+}
+
+static struct mptcp_sched_ops mpqoe_dft_ops = {
+	.get_subflow	= mpqoe_get_subflow,
+	.init		= mpqoe_init,
+	.release	= mpqoe_release,
+	.name		= "dft",
+	.owner		= THIS_MODULE,
+};
+
+static int __init mpqoe_dft_module_init(void)
+{
+	return mpqoe_module_init(&mpqoe_dft_ops);
+}
+
+static void __exit mpqoe_dft_module_exit(void)
+{
+	mpqoe_module_exit(&mpqoe_dft_ops);
+}
+
+module_init(mpqoe_dft_module_init);
+module_exit(mpqoe_dft_module_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("mpqoe MPTCP packet scheduler \"dft\"");

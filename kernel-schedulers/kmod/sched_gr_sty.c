@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Module mpqoe_gr_sty, MPTCP scheduler "gr_sty": greedy sticky (Nagayama
+ * et al.). The decision is mpqoe_gr_sty_select() of ../core/sticky.c; the
+ * rest is the shared glue.
+ */
+#include <linux/module.h>
+#include <net/mptcp.h>
+
+#include "mpqoe_kmod.h"
+
+void mpqoe_algo_init(union mpqoe_algo_state *st)
+{
+	mpqoe_gr_sty_init(&st->gr_sty);
+}
+
+int mpqoe_algo_select(union mpqoe_algo_state *st, const struct mpqoe_sched_input *in)
+{
+	return mpqoe_gr_sty_select(&st->gr_sty, in);
+}
+
+static struct mptcp_sched_ops mpqoe_gr_sty_ops = {
+	.get_subflow	= mpqoe_get_subflow,
+	.init		= mpqoe_init,
+	.release	= mpqoe_release,
+	.name		= "gr_sty",
+	.owner		= THIS_MODULE,
+};
+
+static int __init mpqoe_gr_sty_module_init(void)
+{
+	return mpqoe_module_init(&mpqoe_gr_sty_ops);
+}
+
+static void __exit mpqoe_gr_sty_module_exit(void)
+{
+	mpqoe_module_exit(&mpqoe_gr_sty_ops);
+}
+
+module_init(mpqoe_gr_sty_module_init);
+module_exit(mpqoe_gr_sty_module_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("mpqoe MPTCP packet scheduler \"gr_sty\"");
