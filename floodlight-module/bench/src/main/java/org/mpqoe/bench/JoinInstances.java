@@ -53,7 +53,8 @@ public final class JoinInstances {
 
   /**
    * The first {@code count} non-empty join problems of scenarios 1, 2, ... on {@code topology}, in
-   * join order, with the joins driven by {@code ga}.
+   * join order, with the joins driven by the paper's Algorithm 1 (algorithm {@code ga}) with the
+   * parameters {@code ga}.
    */
   public static List<SelectionProblem> build(Topology topology, GaConfig ga, int count) {
     if (count < 1) {

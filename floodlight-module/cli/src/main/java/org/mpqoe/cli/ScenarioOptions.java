@@ -95,13 +95,15 @@ final class ScenarioOptions {
   @Option(
       names = "--mutation",
       defaultValue = "0.25",
-      description = "GA per-gene mutation probability (default: ${DEFAULT-VALUE}).")
+      description =
+          "GA mutation probability: per offspring (ga), per gene (ga-tuned) (default: ${DEFAULT-VALUE}).")
   double mutation;
 
   @Option(
       names = "--crossover",
       defaultValue = "0.8",
-      description = "GA two-point crossover probability (default: ${DEFAULT-VALUE}).")
+      description =
+          "ga-tuned two-point crossover probability; ga crosses every pair (default: ${DEFAULT-VALUE}).")
   double crossover;
 
   @Option(

@@ -1,10 +1,5 @@
 package org.mpqoe.core.select;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.stream.IntStream;
-
 /**
  * Fully disjoint paths by available bandwidth ({@code fd-bw}), after Gao et al., multipath
  * transmission of MPTCP subflows over link-disjoint paths in SDN.
@@ -12,7 +7,7 @@ import java.util.stream.IntStream;
  * <p>Rule: drop the admissible candidates whose delay is above the average delay of all admissible
  * candidates; order the rest by available bandwidth, largest first (ties: lower delay, then lower
  * candidate index), and greedily accept each path that is link-disjoint from every path accepted so
- * far, up to N paths.
+ * far, up to N paths: the walk of {@code pd-bw} with no link reusable ({@link DisjointGreedy}).
  */
 public final class FullyDisjointBandwidthSelector implements PathSelector {
   /** Relative slack on the average: rounding must not drop a path of exactly average delay. */
@@ -37,32 +32,12 @@ public final class FullyDisjointBandwidthSelector implements PathSelector {
     }
     double average = sum / c;
     double limit = average + EPSILON * Math.max(1.0, Math.abs(average));
-    int[] order =
-        IntStream.range(0, c)
-            .filter(i -> problem.delayMs(i) <= limit)
-            .boxed()
-            .sorted(
-                Comparator.<Integer>comparingDouble(i -> -problem.availableMbps(i))
-                    .thenComparingDouble(problem::delayMs)
-                    .thenComparingInt(i -> i))
-            .mapToInt(Integer::intValue)
-            .toArray();
-    List<Integer> accepted = new ArrayList<>();
-    for (int i : order) {
-      if (accepted.size() >= problem.maxPaths()) {
-        break;
-      }
-      boolean disjoint = true;
-      for (int a : accepted) {
-        if (!problem.disjoint(i, a)) {
-          disjoint = false;
-          break;
-        }
-      }
-      if (disjoint) {
-        accepted.add(i);
-      }
-    }
-    return problem.selectionOf(name(), accepted.stream().mapToInt(Integer::intValue).toArray());
+    int[] chosen =
+        DisjointGreedy.greedy(
+            problem,
+            i -> problem.delayMs(i) <= limit,
+            DisjointGreedy.widestFirst(problem),
+            DisjointGreedy.NO_SHARED_LINK);
+    return problem.selectionOf(name(), chosen);
   }
 }

@@ -1,14 +1,13 @@
 package org.mpqoe.core.select;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.stream.IntStream;
+import org.jgrapht.Graph;
+import org.jgrapht.alg.flow.EdmondsKarpMFImpl;
+import org.jgrapht.graph.DefaultWeightedEdge;
+import org.jgrapht.graph.WeightedMultigraph;
 import org.mpqoe.core.path.Path;
 
 /**
@@ -27,7 +26,8 @@ import org.mpqoe.core.path.Path;
  * is cut when its remaining compatible paths use fewer distinct first (or last) links than paths
  * still needed, since disjoint paths leave the source, and enter the destination, on distinct
  * links. The largest size tried is also bounded by a unit-capacity max flow over the candidates'
- * links, so a bottleneck inside the network does not make the search try sizes it cannot reach.
+ * links (JGraphT), so a bottleneck inside the network does not make the search try sizes it cannot
+ * reach.
  */
 public final class FullyDisjointDelaySelector implements PathSelector {
   public FullyDisjointDelaySelector() {}
@@ -113,8 +113,9 @@ public final class FullyDisjointDelaySelector implements PathSelector {
     /**
      * An upper bound on how many pairwise disjoint paths exist at all: the number of link-disjoint
      * source-destination paths in the graph made of every candidate's links (a unit-capacity max
-     * flow), counted up to {@code limit}. It cuts the search short when a bottleneck in the middle
-     * of the network, not the source's or destination's degree, limits the answer.
+     * flow over undirected links, JGraphT's Edmonds-Karp), at most {@code limit}. It cuts the
+     * search short when a bottleneck in the middle of the network, not the source's or
+     * destination's degree, limits the answer.
      */
     int maxFlow(int limit) {
       for (Path p : paths) {
@@ -124,74 +125,27 @@ public final class FullyDisjointDelaySelector implements PathSelector {
           return limit;
         }
       }
-      // Undirected unit-capacity links: arcs 2e and 2e + 1 are the two directions of link e and
-      // each other's residual.
-      Map<Integer, Integer> node = new HashMap<>();
-      Map<Integer, Integer> edgeOfLink = new HashMap<>();
-      List<int[]> ends = new ArrayList<>();
+      // Switches as vertices, each candidate link once as an edge of capacity 1; parallel links
+      // between two switches are separate edges.
+      Graph<Integer, DefaultWeightedEdge> links =
+          new WeightedMultigraph<>(DefaultWeightedEdge.class);
+      BitSet added = new BitSet();
       for (Path p : paths) {
         int[] sw = p.switches();
         int[] l = p.links();
         for (int i = 0; i < l.length; i++) {
-          if (edgeOfLink.putIfAbsent(l[i], ends.size()) == null) {
-            ends.add(new int[] {id(node, sw[i]), id(node, sw[i + 1])});
+          if (!added.get(l[i])) {
+            added.set(l[i]);
+            links.addVertex(sw[i]);
+            links.addVertex(sw[i + 1]);
+            links.setEdgeWeight(links.addEdge(sw[i], sw[i + 1]), 1.0);
           }
         }
       }
-      int arcs = 2 * ends.size();
-      int[] head = new int[arcs];
-      int[] cap = new int[arcs];
-      List<List<Integer>> out = new ArrayList<>();
-      for (int i = 0; i < node.size(); i++) {
-        out.add(new ArrayList<>());
-      }
-      for (int e = 0; e < ends.size(); e++) {
-        int u = ends.get(e)[0];
-        int v = ends.get(e)[1];
-        head[2 * e] = v;
-        head[2 * e + 1] = u;
-        cap[2 * e] = 1;
-        cap[2 * e + 1] = 1;
-        out.get(u).add(2 * e);
-        out.get(v).add(2 * e + 1);
-      }
-      int source = node.get(paths[0].source());
-      int sink = node.get(paths[0].destination());
-      int flow = 0;
-      int[] via = new int[node.size()];
-      while (flow < limit) {
-        Arrays.fill(via, -1);
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
-        queue.add(source);
-        via[source] = arcs;
-        while (!queue.isEmpty() && via[sink] < 0) {
-          int u = queue.poll();
-          for (int a : out.get(u)) {
-            if (cap[a] > 0 && via[head[a]] < 0) {
-              via[head[a]] = a;
-              queue.add(head[a]);
-            }
-          }
-        }
-        if (via[sink] < 0) {
-          break;
-        }
-        for (int v = sink; v != source; v = head[via[v] ^ 1]) {
-          cap[via[v]]--;
-          cap[via[v] ^ 1]++;
-        }
-        flow++;
-      }
-      return flow;
-    }
-
-    private static int id(Map<Integer, Integer> ids, int key) {
-      Integer id = ids.get(key);
-      if (id == null) {
-        id = ids.size();
-        ids.put(key, id);
-      }
-      return id;
+      double flow =
+          new EdmondsKarpMFImpl<>(links)
+              .getMaximumFlowValue(paths[0].source(), paths[0].destination());
+      return (int) Math.min(limit, Math.round(flow));
     }
 
     private static int distinct(int[] key, int[] list, int n) {

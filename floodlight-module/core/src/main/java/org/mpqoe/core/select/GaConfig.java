@@ -1,17 +1,24 @@
 package org.mpqoe.core.select;
 
 /**
- * The genetic algorithm's parameters (Bikas & Sayit). Population and generations follow the paper;
- * the others are this project's defaults where the paper is silent.
+ * The genetic algorithm's parameters (Bikas &amp; Sayit), for both variants of {@link
+ * GeneticSelector}. Population, generations and mutation follow the paper (section IV.A.1 and the
+ * population study of section IV.B); the others are this project's defaults where the paper is
+ * silent.
  *
  * @param population population size (paper: 28 Custom, 150 CompuServe, 300 Jellyfish)
  * @param generations generations per join (paper: 30)
- * @param mutationProbability per-gene mutation probability (paper: 0.25)
- * @param crossoverProbability two-point crossover probability (our default 0.8)
- * @param elites n_e: best members copied unchanged to the next generation (our default 4)
- * @param tournamentSize tournament size of the selection (our default 2)
+ * @param mutationProbability mu (paper: 0.25). {@code ga}: the probability that an offspring is
+ *     mutated, as a whole chromosome (Algorithm 1, lines 23-26); {@code ga-tuned}: per gene
+ * @param crossoverProbability {@code ga-tuned} only: the probability that a member is crossed with
+ *     a random mate (our default 0.8). {@code ga} crosses every pair of tournament winners
+ *     (Algorithm 1, lines 16-22) and has no such parameter
+ * @param elites n_e: best members copied unchanged to the next generation (Algorithm 3; our default
+ *     4)
+ * @param tournamentSize tournament size of the parent selection (Algorithm 1 lines 8-14 compare two
+ *     members: 2)
  * @param initialAttempts Algorithm 2: how often a random member that fails the congestion check is
- *     redrawn before it is kept anyway
+ *     redrawn before it is repaired
  */
 public record GaConfig(
     int population,

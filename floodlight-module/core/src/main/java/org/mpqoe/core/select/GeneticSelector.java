@@ -8,6 +8,8 @@ import io.jenetics.IntegerGene;
 import io.jenetics.MultiPointCrossover;
 import io.jenetics.Mutator;
 import io.jenetics.TournamentSelector;
+import io.jenetics.TruncationSelector;
+import io.jenetics.engine.Codec;
 import io.jenetics.engine.Engine;
 import io.jenetics.engine.EvolutionInit;
 import io.jenetics.engine.EvolutionResult;
@@ -17,24 +19,65 @@ import io.jenetics.util.RandomRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * The genetic algorithm of Bikas &amp; Sayit, "Improving QoE with Genetic Algorithm-based Path
  * Selection for MPTCP". A chromosome is the client's 1 x N vector of path ids, 0 meaning "this
  * subflow is unused", so a client may get 1..N paths (a repeated id counts once, x is binary, eq.
- * 6). Fitness is {@link SelectionProblem#fitness(int[], int)}: eq. 7 on normalised values, 0 when
- * the congestion check of eq. 3 fails (the paper's Algorithm 3, lines 5-7). The initial population
- * is random and filtered by the congestion check (Algorithm 2); tournament selection, two-point
- * crossover, per-gene mutation and n_e elites follow.
+ * 6); the {@link Codec} turns it into the distinct candidate indices. Fitness is {@link
+ * SelectionProblem#fitness(int[], int)}: eq. 7 on normalised values, 0 when the congestion check of
+ * eq. 3 fails (the paper's Algorithm 3, lines 5-7). The initial population is random and filtered
+ * by the congestion check (Algorithm 2).
+ *
+ * <p>Two variants share all of this and differ in how a generation is made:
+ *
+ * <ul>
+ *   <li>{@link Variant#ALGORITHM_1} ({@code ga}, the default), the paper's Algorithm 1: the next
+ *       generation is the n_e best members (Algorithm 3, lines 9-11) plus population - n_e
+ *       offspring; the offspring's parents are tournament winners (lines 6-14), crossed two by two
+ *       at two points (lines 16-22, {@link PairedTwoPointCrossover}), and each offspring is mutated
+ *       with probability mu as a whole chromosome (lines 23-26, {@link ChromosomeMutator}).
+ *   <li>{@link Variant#TUNED} ({@code ga-tuned}), this project's first engine, whose free
+ *       parameters were tuned on the optimality gap: Jenetics' defaults keep 40 % of each
+ *       generation as survivors (n_e elites, the rest by tournament), each offspring is crossed
+ *       with a random mate with the crossover probability, and mutation draws every gene with
+ *       probability mu.
+ * </ul>
  *
  * <p>Runs are reproducible: every random draw comes from a generator seeded with the problem's
  * seed, and evaluation runs on the calling thread.
  */
 public final class GeneticSelector implements PathSelector {
-  private final GaConfig config;
+  /** How a generation is made; see the class comment. */
+  public enum Variant {
+    ALGORITHM_1("ga"),
+    TUNED("ga-tuned");
 
-  public GeneticSelector(GaConfig config) {
+    private final String algorithm;
+
+    Variant(String algorithm) {
+      this.algorithm = algorithm;
+    }
+
+    /** The algorithm name in {@link Selectors}. */
+    public String algorithm() {
+      return algorithm;
+    }
+  }
+
+  private final GaConfig config;
+  private final Variant variant;
+
+  public GeneticSelector(GaConfig config, Variant variant) {
     this.config = config;
+    this.variant = variant;
+  }
+
+  /** The paper's Algorithm 1 with {@code config}. */
+  public GeneticSelector(GaConfig config) {
+    this(config, Variant.ALGORITHM_1);
   }
 
   public GeneticSelector() {
@@ -45,45 +88,82 @@ public final class GeneticSelector implements PathSelector {
     return config;
   }
 
+  public Variant variant() {
+    return variant;
+  }
+
   @Override
   public String name() {
-    return "ga";
+    return variant.algorithm();
   }
 
   @Override
   public Selection select(SelectionProblem problem) {
-    int c = problem.size();
-    if (c == 0) {
+    if (problem.size() == 0) {
       return Selection.none(name(), problem.client());
     }
-    int n = problem.maxPaths();
-    // Gene values 0..c: 0 = unused subflow, i = candidate i-1 (upper bound is exclusive).
-    Factory<Genotype<IntegerGene>> factory = Genotype.of(IntegerChromosome.of(0, c + 1, n));
-    int[] best =
-        RandomRegistry.with(
-            new SplittableRandom(problem.seed()),
-            random -> {
-              Engine<IntegerGene, Double> engine =
-                  engine(g -> fitness(problem, g), factory, config);
-              ISeq<Genotype<IntegerGene>> initial = initialPopulation(problem, factory);
-              Genotype<IntegerGene> winner =
-                  engine.stream(EvolutionInit.of(initial, 1))
-                      .limit(config.generations())
-                      .collect(EvolutionResult.toBestGenotype());
-              return decode(winner.chromosome());
-            });
+    Codec<int[], IntegerGene> codec = codec(problem);
+    int[] best = evolve(problem, codec, s -> s.collect(EvolutionResult.toBestResult(codec)));
     return problem.selectionOf(name(), best);
   }
 
   /**
-   * The paper's engine: tournament selection with n_e elites kept, two-point crossover (within a
-   * chromosome), per-gene mutation, evaluation on the calling thread (for reproducibility).
+   * Runs the configured number of generations on {@code problem} (which has candidates) with the
+   * problem's seed and hands the stream of generations to {@code collect}.
    */
-  static Engine<IntegerGene, Double> engine(
-      java.util.function.Function<Genotype<IntegerGene>, Double> fitness,
-      Factory<Genotype<IntegerGene>> factory,
-      GaConfig config) {
-    return Engine.builder(fitness, factory)
+  <T> T evolve(
+      SelectionProblem problem,
+      Codec<int[], IntegerGene> codec,
+      Function<Stream<EvolutionResult<IntegerGene, Double>>, T> collect) {
+    return RandomRegistry.with(
+        new SplittableRandom(problem.seed()),
+        random -> {
+          Function<int[], Double> fitness = ids -> problem.fitness(ids, ids.length);
+          Engine<IntegerGene, Double> engine =
+              variant == Variant.ALGORITHM_1
+                  ? algorithm1(fitness, codec, config)
+                  : tuned(fitness, codec, config);
+          ISeq<Genotype<IntegerGene>> initial = initialPopulation(problem, codec);
+          return collect.apply(
+              engine.stream(EvolutionInit.of(initial, 1)).limit(config.generations()));
+        });
+  }
+
+  /**
+   * The chromosome of {@code problem}: N genes with values 0..c, 0 = unused subflow, i = candidate
+   * i-1 (the upper bound is exclusive), decoded to distinct candidate indices.
+   */
+  static Codec<int[], IntegerGene> codec(SelectionProblem problem) {
+    return Codec.of(
+        Genotype.of(IntegerChromosome.of(0, problem.size() + 1, problem.maxPaths())),
+        g -> decode(g.chromosome()));
+  }
+
+  /**
+   * Algorithm 1: n_e elites survive (Algorithm 3, lines 9-11), population - n_e offspring from
+   * tournament winners crossed two by two at two points, each mutated with probability mu as a
+   * whole chromosome; evaluation on the calling thread (for reproducibility).
+   */
+  static Engine<IntegerGene, Double> algorithm1(
+      Function<int[], Double> fitness, Codec<int[], IntegerGene> codec, GaConfig config) {
+    return Engine.builder(fitness, codec)
+        .populationSize(config.population())
+        .survivorsSize(config.elites())
+        .survivorsSelector(new TruncationSelector<>())
+        .offspringSelector(new TournamentSelector<>(config.tournamentSize()))
+        .alterers(
+            new PairedTwoPointCrossover<>(), new ChromosomeMutator<>(config.mutationProbability()))
+        .executor(Runnable::run)
+        .build();
+  }
+
+  /**
+   * The tuned engine: Jenetics' default offspring fraction (0.6), survivors are n_e elites plus
+   * tournament winners, two-point crossover of members with random mates, per-gene mutation.
+   */
+  static Engine<IntegerGene, Double> tuned(
+      Function<int[], Double> fitness, Codec<int[], IntegerGene> codec, GaConfig config) {
+    return Engine.builder(fitness, codec)
         .populationSize(config.population())
         .selector(
             new EliteSelector<IntegerGene, Double>(
@@ -105,7 +185,8 @@ public final class GeneticSelector implements PathSelector {
    * an all-infeasible population and the search never leaves fitness 0.
    */
   private ISeq<Genotype<IntegerGene>> initialPopulation(
-      SelectionProblem problem, Factory<Genotype<IntegerGene>> factory) {
+      SelectionProblem problem, Codec<int[], IntegerGene> codec) {
+    Factory<Genotype<IntegerGene>> factory = codec.encoding();
     List<Genotype<IntegerGene>> members = new ArrayList<>(config.population());
     for (int i = 0; i < config.population(); i++) {
       Genotype<IntegerGene> g = factory.newInstance();
@@ -149,11 +230,6 @@ public final class GeneticSelector implements PathSelector {
       genes.set(0, c.get(0).newInstance(1));
     }
     return Genotype.of(IntegerChromosome.of(genes));
-  }
-
-  private static double fitness(SelectionProblem problem, Genotype<IntegerGene> g) {
-    int[] ids = decode(g.chromosome());
-    return problem.fitness(ids, ids.length);
   }
 
   /** Distinct candidate indices of a chromosome (gene value - 1, zeros skipped), in gene order. */

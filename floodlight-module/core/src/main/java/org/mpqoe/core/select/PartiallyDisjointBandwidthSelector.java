@@ -1,7 +1,5 @@
 package org.mpqoe.core.select;
 
-import java.util.Comparator;
-
 /**
  * Partially disjoint paths by available bandwidth ({@code pd-bw}), after Jiang et al., scMPTCP: SDN
  * cooperated multipath transfer for user-perceived QoE.
@@ -26,11 +24,10 @@ public final class PartiallyDisjointBandwidthSelector implements PathSelector {
       return Selection.none(name(), problem.client());
     }
     int[] chosen =
-        PartiallyDisjoint.greedy(
+        DisjointGreedy.greedy(
             problem,
-            Comparator.<Integer>comparingDouble(i -> -problem.availableMbps(i))
-                .thenComparingDouble(problem::delayMs)
-                .thenComparingInt(i -> i),
+            i -> true,
+            DisjointGreedy.widestFirst(problem),
             link -> problem.state().availableMbps(link) > problem.config().pdBwReuseMbps());
     return problem.selectionOf(name(), chosen);
   }

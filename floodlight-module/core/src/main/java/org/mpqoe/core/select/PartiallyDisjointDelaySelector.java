@@ -1,7 +1,5 @@
 package org.mpqoe.core.select;
 
-import java.util.Comparator;
-
 /**
  * Partially disjoint paths by delay ({@code pd-delay}), after Barakabitze et al., QoE-aware
  * multipath routing of MPTCP subflows in SDN.
@@ -26,11 +24,10 @@ public final class PartiallyDisjointDelaySelector implements PathSelector {
       return Selection.none(name(), problem.client());
     }
     int[] chosen =
-        PartiallyDisjoint.greedy(
+        DisjointGreedy.greedy(
             problem,
-            Comparator.<Integer>comparingDouble(problem::delayMs)
-                .thenComparingDouble(i -> -problem.availableMbps(i))
-                .thenComparingInt(i -> i),
+            i -> true,
+            DisjointGreedy.fastestFirst(problem),
             link -> problem.state().delayMs(link) < problem.config().pdDelayReuseMs());
     return problem.selectionOf(name(), chosen);
   }

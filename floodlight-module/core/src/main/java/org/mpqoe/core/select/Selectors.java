@@ -6,11 +6,11 @@ import java.util.List;
 public final class Selectors {
   /** Every algorithm name, in the order tables list them. */
   public static final List<String> NAMES =
-      List.of("ga", "exact", "qomra", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none");
+      List.of("ga", "ga-tuned", "exact", "qomra", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none");
 
   private Selectors() {}
 
-  /** The selector called {@code name}; the GA uses {@code ga}, QoMRA its defaults. */
+  /** The selector called {@code name}; both GA variants use {@code ga}, QoMRA its defaults. */
   public static PathSelector create(String name, GaConfig ga) {
     return create(name, ga, QomraConfig.DEFAULTS, null);
   }
@@ -22,7 +22,8 @@ public final class Selectors {
   public static PathSelector create(
       String name, GaConfig ga, QomraConfig qomra, QomraSelector.Context context) {
     return switch (name) {
-      case "ga" -> new GeneticSelector(ga);
+      case "ga" -> new GeneticSelector(ga, GeneticSelector.Variant.ALGORITHM_1);
+      case "ga-tuned" -> new GeneticSelector(ga, GeneticSelector.Variant.TUNED);
       case "exact" -> new ExactSelector();
       case "qomra" ->
           new QomraSelector(qomra, context == null ? QomraSelector.Context.fresh() : context);

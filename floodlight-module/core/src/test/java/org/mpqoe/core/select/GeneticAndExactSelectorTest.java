@@ -14,6 +14,11 @@ import org.mpqoe.core.topology.TopologyLoader;
 /** Known optima of the hand-worked instance of {@link SelectionProblemTest}. */
 class GeneticAndExactSelectorTest {
   private static final GaConfig SMALL = GaConfig.DEFAULTS.withPopulation(28);
+  private static final List<PathSelector> SELECTORS =
+      List.of(
+          new ExactSelector(),
+          new GeneticSelector(SMALL),
+          new GeneticSelector(SMALL, GeneticSelector.Variant.TUNED));
 
   private static List<List<String>> names(Selection s) {
     return s.paths().stream().map(p -> p.switchNames(SelectionProblemTest.DIAMOND)).toList();
@@ -23,7 +28,7 @@ class GeneticAndExactSelectorTest {
   void equalWeightsPreferTheSingleFastestPath() {
     // {abd}: 0.5 + 0.5 * 4/6.5 = 0.8077 beats {abd, aefd} 0.7115 and {abd, acd} 0.5.
     SelectionProblem p = SelectionProblemTest.problem(2, 0.5, 0.5, 5);
-    for (PathSelector s : List.of(new ExactSelector(), new GeneticSelector(SMALL))) {
+    for (PathSelector s : SELECTORS) {
       Selection sel = s.select(p);
       assertEquals(List.of(List.of("a", "b", "d")), names(sel), s.name());
       assertEquals(0.5 + 0.5 * 4 / 6.5, sel.score().fitness(), 1e-9, s.name());
@@ -34,7 +39,7 @@ class GeneticAndExactSelectorTest {
   void bandwidthHeavyWeightsTakeEveryPath() {
     // alpha 0.1, beta 0.9, N 3: all three give 0.1 * (1 - 4/6) + 0.9 = 0.9333.
     SelectionProblem p = SelectionProblemTest.problem(3, 0.1, 0.9, 5);
-    for (PathSelector s : List.of(new ExactSelector(), new GeneticSelector(SMALL))) {
+    for (PathSelector s : SELECTORS) {
       Selection sel = s.select(p);
       assertEquals(
           List.of(List.of("a", "b", "d"), List.of("a", "e", "f", "d"), List.of("a", "c", "d")),
@@ -48,7 +53,7 @@ class GeneticAndExactSelectorTest {
   void neverPairsPathsOverACongestedSharedLink() {
     // thr_delay 10 admits abcd, which shares congested a-b with abd.
     SelectionProblem p = SelectionProblemTest.problem(3, 0.0001, 0.9999, 10);
-    for (PathSelector s : List.of(new ExactSelector(), new GeneticSelector(SMALL))) {
+    for (PathSelector s : SELECTORS) {
       Selection sel = s.select(p);
       assertTrue(sel.score().feasible(), s.name());
       List<Path> paths = sel.paths();
@@ -95,11 +100,13 @@ class GeneticAndExactSelectorTest {
     Scenario sc =
         ScenarioGenerator.generate(
             TopologyLoader.load("jellyfish20"), 5, 3, 11, ScenarioGenerator.LinkSource.AUTO);
-    GeneticSelector ga = new GeneticSelector(GaConfig.DEFAULTS.withPopulation(60));
-    var first = JoinSimulation.run(sc, ga, JoinSimulation.Settings.DEFAULTS);
-    var second = JoinSimulation.run(sc, ga, JoinSimulation.Settings.DEFAULTS);
-    for (int i = 0; i < first.joins().size(); i++) {
-      assertEquals(first.joins().get(i).selection(), second.joins().get(i).selection());
+    for (GeneticSelector.Variant v : GeneticSelector.Variant.values()) {
+      GeneticSelector ga = new GeneticSelector(GaConfig.DEFAULTS.withPopulation(60), v);
+      var first = JoinSimulation.run(sc, ga, JoinSimulation.Settings.DEFAULTS);
+      var second = JoinSimulation.run(sc, ga, JoinSimulation.Settings.DEFAULTS);
+      for (int i = 0; i < first.joins().size(); i++) {
+        assertEquals(first.joins().get(i).selection(), second.joins().get(i).selection(), v.name());
+      }
     }
   }
 

@@ -59,8 +59,10 @@ class GeneticVersusExactPropertiesTest {
     SelectionProblem p = instance(seed, n);
     Assume.that(p.size() <= 12);
     double exact = new ExactSelector().select(p).score().fitness();
-    double ga = new GeneticSelector(GA).select(p).score().fitness();
-    assertEquals(exact, ga, 1e-9, "seed " + seed + ", " + p.size() + " candidates");
+    for (GeneticSelector.Variant v : GeneticSelector.Variant.values()) {
+      double ga = new GeneticSelector(GA, v).select(p).score().fitness();
+      assertEquals(exact, ga, 1e-9, v + ", seed " + seed + ", " + p.size() + " candidates");
+    }
   }
 
   @Property(tries = 300)
@@ -68,7 +70,11 @@ class GeneticVersusExactPropertiesTest {
       @ForAll @LongRange(min = 1, max = 1_000_000) long seed,
       @ForAll @IntRange(min = 1, max = 4) int n) {
     SelectionProblem p = instance(seed, n);
-    for (PathSelector s : List.of(new GeneticSelector(GA), new ExactSelector())) {
+    for (PathSelector s :
+        List.of(
+            new GeneticSelector(GA),
+            new GeneticSelector(GA, GeneticSelector.Variant.TUNED),
+            new ExactSelector())) {
       Selection sel = s.select(p);
       assertTrue(sel.paths().size() <= n, "at most N paths (eq. 5)");
       assertEquals(sel.paths().size(), sel.distinctPaths().size(), "x is binary (eq. 6)");
