@@ -56,11 +56,13 @@ topology-check: build
 	java -jar $(JAR) topology jellyfish --seed 1 | diff -u topologies/jellyfish20.json - \
 	  && echo "jellyfish20.json: reproducible"
 
-## bench: JMH per-join times and the GA's optimality gap (about 2.5 min; see docs/perf.md)
+## bench: JMH per-join times, the GA variants' CPU time per join and optimality gap (about 3 min;
+## see docs/perf.md)
 BENCH_JAR := floodlight-module/bench/target/benchmarks.jar
 bench: build
 	java -jar $(BENCH_JAR) GaJoinBenchmark -rf json -rff floodlight-module/bench/target/ga.json
 	java -jar $(BENCH_JAR) ExactJoinBenchmark -rf json -rff floodlight-module/bench/target/exact.json
+	java -Xms1g -Xmx1g -cp $(BENCH_JAR) org.mpqoe.bench.GaJoinCpuTime
 	java -cp $(BENCH_JAR) org.mpqoe.bench.OptimalityGap
 
 # Mininet and Open vSwitch from Debian (userspace datapath: this kernel has no OVS module).
