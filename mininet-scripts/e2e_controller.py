@@ -262,7 +262,7 @@ class Run(E2eChecks):
         flows = all_flows(self.bridges)
         self.print_state(conns, assigned)
 
-        # Is there a client with 2 or more paths, but fewer than interfaces (the issue's "a
+        # Is there a client with 2 or more paths, but fewer than interfaces ("a
         # client given 2 paths establishes only 2 subflows")? Else try the next seed.
         npaths = {x["client"]: self.n_paths(x) for x in assigned}
         partial = [c for c in self.clients if 0 < npaths.get(c, 0) < len(self.ips[c])]

@@ -28,7 +28,10 @@ class HandshakeCapture:
         for host in hosts:
             for intf, _ip in mq.host_interfaces(host):
                 path = os.path.join(workdir, f"syn-{intf}.pcap")
-                cmd = ["tcpdump", "-i", intf, "-n", "-U", "-s", "128", "-Z", "root", "-w", path]
+                # --immediate-mode: packets reach tcpdump at once, not in blocks that a stop
+                # would lose; -U: each is written out as it comes.
+                cmd = ["tcpdump", "-i", intf, "-n", "-U", "--immediate-mode", "-s", "128"]
+                cmd += ["-Z", "root", "-w", path]
                 p = host.popen(
                     [*cmd, self.FILTER],
                     stdout=subprocess.DEVNULL,
@@ -52,6 +55,7 @@ class HandshakeCapture:
 
     def stop(self):
         """Stops tcpdump (it writes out what it holds) and returns pcap.handshakes."""
+        time.sleep(0.3)  # the last SYN/ACK may still be on its way to tcpdump
         for p in self.procs:
             if p.poll() is None:
                 p.terminate()

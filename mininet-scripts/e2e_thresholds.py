@@ -30,7 +30,7 @@ def simple_path_delays(descriptor, src, dst, max_hops):
 def pick_thr_delay(delays, wanted):
     """A thr_delay (eq. 4) that leaves some client fewer admissible candidates than interfaces
     and every client at least one. Prefers, in order: a client short of paths that still has
-    two or more (the issue's "a client given 2 paths establishes only 2 subflows"), another
+    two or more ("a client given 2 paths establishes only 2 subflows"), another
     client that keeps enough, the largest threshold. delays: {client: sorted delays}; wanted:
     {client: interfaces}. None if none."""
     values = sorted({round(d, 6) for ds in delays.values() for d in ds})

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run the scheduler-paper experiments of issue 5 in testbed guests (host side, stdlib only).
+"""Run the scheduler-paper experiments in testbed guests (host side, stdlib only).
 
     testbed/experiments/run.py --experiment sticky|bnaware|all [--runs 5] [--duration 30]
         [--guests 1] [--cells PATTERNS] [--results DIR] [--batch-runs 40] [--dry-run]
