@@ -82,7 +82,7 @@ from e2e_thresholds import pick_thr_delay, simple_path_delays
 from mininet.log import setLogLevel
 from mpqoe_lib import bulk, checks, cookies, kernel, network
 from mpqoe_lib.bulk import BulkServer, subflows_of
-from mpqoe_lib.proc import Service, free_ports, last_json, log_offset, print_tail, sh
+from mpqoe_lib.proc import Service, free_ports, last_json, log_offset, sh
 from mpqoe_lib.rest import Rest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -362,11 +362,7 @@ def main():
         "--controller-cmd",
         help="command instead of `MPQOE controller` (the same options are appended)",
     )
-    p.add_argument("--timeout", type=int, default=240, help="stop after this many seconds")
-    p.add_argument("--keep", action="store_true", help="keep the work directory")
-    p.add_argument("--log-lines", type=int, default=80, help="controller log lines on failure")
-    p.add_argument("--force-clean", action="store_true", help="delete leftover s<N> bridges")
-    p.add_argument("-v", "--verbose", action="store_true", help="Mininet info logging")
+    checks.add_run_options(p, timeout=240, log_lines=80, log_name="controller log")
     args = p.parse_args()
     if args.core_mtu is None:
         args.core_mtu = 1600 if args.segment_routing else 0
@@ -400,12 +396,8 @@ def main():
     finally:
         signal.alarm(0)
     if run is not None:
-        if t.failed and run.ctl:
-            print_tail(run.ctl.log_path, args.log_lines, "controller log")
-        if t.failed or args.keep:
-            print(f"work directory kept: {run.tmp}")
-        else:
-            shutil.rmtree(run.tmp, ignore_errors=True)
+        log = run.ctl.log_path if run.ctl else None
+        checks.keep_or_remove(t, run.tmp, args.keep, log, args.log_lines, "controller log")
     mode = "segment routing" if args.segment_routing else "per-hop rules"
     seed = run.seed if run else args.seed
     return t.summary("e2e", f"(seed {seed}, {args.algorithm}, {mode})")

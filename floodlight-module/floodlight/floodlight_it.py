@@ -37,7 +37,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -60,7 +59,7 @@ from mpqoe_lib.flows import (  # noqa: E402
     link_pairs,
     pushed_labels,
 )
-from mpqoe_lib.proc import Service, free_ports, last_json, print_tail, sh  # noqa: E402
+from mpqoe_lib.proc import Service, free_ports, last_json, sh  # noqa: E402
 from mpqoe_lib.rest import ERRORS, Rest  # noqa: E402
 
 MPQOE = os.path.join(ROOT, "bin", "mpqoe")
@@ -507,11 +506,7 @@ def main():
     p.add_argument("--dpid-offset", type=int, default=100, help="added to every DPID")
     p.add_argument("--host-prefix", default="fl-", help="put before every host name")
     p.add_argument("--bytes", type=int, default=120_000_000)
-    p.add_argument("--timeout", type=int, default=300, help="stop after this many seconds")
-    p.add_argument("--keep", action="store_true", help="keep the work directory")
-    p.add_argument("--log-lines", type=int, default=60, help="Floodlight log lines on failure")
-    p.add_argument("--force-clean", action="store_true", help="delete leftover s<N> bridges")
-    p.add_argument("-v", "--verbose", action="store_true", help="Mininet info logging")
+    checks.add_run_options(p, timeout=300, log_lines=60, log_name="Floodlight log")
     args = p.parse_args()
     for f in (args.floodlight_jar, args.module_jar):
         if not os.path.isfile(f):
@@ -535,12 +530,8 @@ def main():
     finally:
         signal.alarm(0)
     if run is not None:
-        if t.failed and run.fl is not None:
-            print_tail(run.fl.log_path, args.log_lines, "Floodlight log")
-        if t.failed or args.keep:
-            print(f"work directory kept: {run.tmp}")
-        else:
-            shutil.rmtree(run.tmp, ignore_errors=True)
+        log = run.fl.log_path if run.fl else None
+        checks.keep_or_remove(t, run.tmp, args.keep, log, args.log_lines, "Floodlight log")
     return t.summary("floodlight-it")
 
 

@@ -1,7 +1,10 @@
 """The self-tests' check list (one PASS/FAIL line per check) and their whole-run deadline."""
 
+import shutil
 import signal
 import time
+
+from .proc import print_tail
 
 
 class Timeout(Exception):
@@ -66,3 +69,26 @@ class NoAlarm:
         if self.left:
             signal.alarm(self.left)
         return False
+
+
+def add_run_options(parser, timeout, log_lines, log_name):
+    """The options every Mininet test shares: --timeout, --keep, --log-lines, --force-clean,
+    -v."""
+    parser.add_argument("--timeout", type=int, default=timeout, help="stop after this many s")
+    parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument(
+        "--log-lines", type=int, default=log_lines, help=f"{log_name} lines on failure"
+    )
+    parser.add_argument("--force-clean", action="store_true", help="delete leftover s<N> bridges")
+    parser.add_argument("-v", "--verbose", action="store_true", help="Mininet info logging")
+
+
+def keep_or_remove(t, workdir, keep, log_path, log_lines, log_name):
+    """After a run: on failure the log's tail; the work directory kept on failure or with
+    keep, else removed."""
+    if t.failed and log_path:
+        print_tail(log_path, log_lines, log_name)
+    if t.failed or keep:
+        print(f"work directory kept: {workdir}")
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)

@@ -11,14 +11,9 @@ import unittest
 from e2e_thresholds import pick_thr_delay, simple_path_delays
 from mpqoe_lib import files, flows, kernel, network, pcap, proc, sockopt
 
-PROC = """# mpqoe_gr_sty v1 untracked_decisions=0
-conn=2 state=closed token=0badf00d local=10.0.1.2:5000 remote=10.0.1.1:39334 start_ns=1 end_ns=2 \
-decisions=9 switches=1 injections=3 reinjections=0 no_subflow=0 bytes=1:100 bytes_other=0
-conn=3 state=live token=1da5a195 local=10.0.1.2:5000 remote=10.0.1.1:39334 \
-start_ns=1795376169416848947 end_ns=0 decisions=338 switches=19 injections=158 reinjections=2 \
-no_subflow=5 bytes=1:689936,2:353536,3:456528 bytes_other=0
-conn=4 state=live token=2 local=10.0.1.2:5001 remote=10.0.1.1:40000 decisions=1 switches=0
-""".replace("\\\n", "")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+with open(os.path.join(DATA, "mpqoe_gr_sty.txt")) as _f:
+    PROC = _f.read()  # three connections: closed and live on one address pair, a third
 
 
 class KernelParsersTest(unittest.TestCase):
