@@ -6,7 +6,7 @@ JAR := floodlight-module/cli/target/mpqoe.jar
 
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
 	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke \
-	testbed-probe dashjs-harness experiments-test experiments experiments-report
+	testbed-probe dashjs-harness experiments-test experiments experiments-report py-unit
 
 ## demo: compare every path-selection algorithm on CompuServe (embedded defaults)
 demo: build
@@ -18,8 +18,8 @@ demo: build
 test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
-	$(MAKE) lint topology-check kernel-schedulers mininet-selftest e2e testbed-probe testbed-smoke \
-	  experiments-test dashjs-harness
+	$(MAKE) lint topology-check py-unit kernel-schedulers mininet-selftest e2e testbed-probe \
+	  testbed-smoke experiments-test dashjs-harness
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps
@@ -73,6 +73,12 @@ mininet-deps:
 	@/usr/share/openvswitch/scripts/ovs-ctl status >/dev/null 2>&1 || \
 	  /usr/share/openvswitch/scripts/ovs-ctl start >/dev/null 2>&1 || true
 	@ovs-vsctl show >/dev/null
+
+## py-unit: unit tests of mininet-scripts/mpqoe_lib (parsers, atomic writes, pcap) and of
+## mpqoe_topo's pure functions, with the cookie layout and the descriptors' port plans checked
+## against what the Java code makes (`bin/mpqoe contract`); no root, about 2 s once built
+py-unit: mininet-deps build
+	cd mininet-scripts && /usr/bin/python3 -m unittest discover -s tests -t .
 
 ## mininet-selftest: the topology builder and MPTCP over OVS, without the controller
 mininet-selftest: mininet-deps

@@ -622,6 +622,25 @@ def flow_counters(switch):
     return parse_flows(_run([*OFCTL, "dump-flows", _sw_name(switch)]))
 
 
+# Hand-written rules for networks without a controller: forward like a learning switch, with
+# TCP (cookie 0x2) and ARP (0x3) counted on their own.
+NORMAL_FLOWS = (
+    "cookie=0x1,priority=0,actions=NORMAL",
+    "cookie=0x2,priority=10,tcp,actions=NORMAL",
+    "cookie=0x3,priority=10,arp,actions=NORMAL",
+)
+
+
+def add_flows(switch, flows):
+    """`ovs-ofctl add-flow` of each rule text; MpqoeError naming the rule that was refused."""
+    for flow in flows:
+        _run([*OFCTL, "add-flow", _sw_name(switch), flow])
+
+
+def add_normal_flows(switch):
+    add_flows(switch, NORMAL_FLOWS)
+
+
 # ----------------------------------------------------------------------------------------------
 # MPTCP
 
@@ -659,15 +678,6 @@ def enable_mptcp(host, subflows=8, add_addr_accepted=8, endpoints=None):
         if out.strip():
             raise MpqoeError(f"{host.name}: ip mptcp endpoint add {ip} dev {intf}: {out.strip()}")
     return host.cmd("ip mptcp endpoint show")
-
-
-def netstat_counters(host, group="MPTcpExt"):
-    """{counter: value} of one /proc/net/netstat group (e.g. MPTcpExt, TcpExt) inside a host."""
-    lines = [ln.split() for ln in host.cmd("cat /proc/net/netstat").splitlines()]
-    for head, values in zip(lines, lines[1:], strict=False):
-        if head and values and head[0] == values[0] == group + ":":
-            return {k: int(v) for k, v in zip(head[1:], values[1:], strict=False)}
-    return {}
 
 
 # ----------------------------------------------------------------------------------------------

@@ -11,14 +11,12 @@ the sender takes its own statistics when the answer arrives, so that every byte 
 
 Each side prints one JSON object per transfer: role, peer, direction, bytes, duration_s, mbps,
 and `mptcp` (null for plain TCP): the connection's MPTCP_INFO (subflows, fallback, token, ...)
-and one entry per live subflow (local and remote address, tcp_info bytes and RTT). Needs only
-the standard library (socket.IPPROTO_MPTCP = 262, SOL_MPTCP = 284; Linux 5.16+ for per-subflow
-data). Exit code 0 when the transfer completed, 1 otherwise.
+and one entry per live subflow (local and remote address, tcp_info bytes and RTT), read with
+mpqoe_lib.sockopt (Linux 5.16+ for per-subflow data). Standard library only. Exit code 0 when
+the transfer completed, 1 otherwise.
 """
 
 import argparse
-import ctypes
-import ipaddress
 import json
 import socket
 import struct
@@ -26,88 +24,32 @@ import sys
 import threading
 import time
 
-IPPROTO_MPTCP = getattr(socket, "IPPROTO_MPTCP", 262)
-SOL_MPTCP = 284
-MPTCP_INFO = 1
-MPTCP_TCPINFO = 2
-MPTCP_SUBFLOW_ADDRS = 3
+from mpqoe_lib import sockopt
+
 HEADER = struct.Struct("!cQ")
 COUNT = struct.Struct("!Q")
 CHUNK = 256 * 1024
-_TCPINFO_SIZE = 248
-_ADDRS_SIZE = 256  # two __kernel_sockaddr_storage
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-def _subflow_data(sock, opt, elem_size, max_subflows=16):
-    """Elements of an MPTCP_TCPINFO / MPTCP_SUBFLOW_ADDRS answer (struct mptcp_subflow_data)."""
-    head = 16
-    buf = ctypes.create_string_buffer(head + elem_size * max_subflows)
-    struct.pack_into("=IIII", buf, 0, head, 0, 0, elem_size)
-    length = ctypes.c_uint32(len(buf))
-    if _libc.getsockopt(sock.fileno(), SOL_MPTCP, opt, buf, ctypes.byref(length)) != 0:
-        return None
-    size_head, num, _size_kernel, size_user = struct.unpack_from("=IIII", buf, 0)
-    count = min(num, max_subflows)
-    return [
-        buf.raw[size_head + i * size_user : size_head + (i + 1) * size_user] for i in range(count)
-    ]
-
-
-def _sockaddr(raw):
-    family = struct.unpack_from("=H", raw, 0)[0]
-    port = struct.unpack_from("!H", raw, 2)[0]
-    if family == socket.AF_INET:
-        return f"{ipaddress.IPv4Address(raw[4:8])}:{port}"
-    if family == socket.AF_INET6:
-        return f"[{ipaddress.IPv6Address(raw[8:24])}]:{port}"
-    return None
-
-
-def _tcp_info(raw):
-    def u32(off):
-        return struct.unpack_from("=I", raw, off)[0] if len(raw) >= off + 4 else None
-
-    def u64(off):
-        return struct.unpack_from("=Q", raw, off)[0] if len(raw) >= off + 8 else None
-
-    return {
-        "state": raw[0],
-        "rtt_us": u32(68),
-        "cwnd": u32(80),
-        "total_retrans": u32(100),
-        "bytes_acked": u64(120),
-        "bytes_received": u64(128),
-        "bytes_sent": u64(200),
-    }
+_INFO_KEYS = ("subflows", "add_addr_accepted", "subflows_max", "token")
+_INFO_KEYS += ("bytes_sent", "bytes_received", "bytes_retrans")
+_SUBFLOW_KEYS = ("local", "remote", "state", "rtt_us", "cwnd", "total_retrans")
+_SUBFLOW_KEYS += ("bytes_acked", "bytes_received", "bytes_sent")
 
 
 def mptcp_stats(sock):
     """MPTCP_INFO and per-subflow data of a connected socket, or None for plain TCP."""
     try:
-        raw = sock.getsockopt(SOL_MPTCP, MPTCP_INFO, 96)
+        raw = sockopt.mptcp_info(sock.fileno())
     except OSError:
         return None
-    raw = raw.ljust(96, b"\0")
-    flags, token = struct.unpack_from("=II", raw, 8)
-    info = {
-        "subflows": raw[0],  # joined subflows (not counting the initial one)
-        "subflows_total": raw[80] or None,  # all live subflows (Linux 6.10+)
-        "add_addr_accepted": raw[2],
-        "subflows_max": raw[3],
-        "fallback": bool(flags & 1),
-        "token": f"{token:08x}",
-        "bytes_sent": struct.unpack_from("=Q", raw, 56)[0],
-        "bytes_received": struct.unpack_from("=Q", raw, 64)[0],
-        "bytes_retrans": struct.unpack_from("=Q", raw, 48)[0],
-    }
-    addrs = _subflow_data(sock, MPTCP_SUBFLOW_ADDRS, _ADDRS_SIZE)
-    tcpinfo = _subflow_data(sock, MPTCP_TCPINFO, _TCPINFO_SIZE)
-    if addrs is not None and tcpinfo is not None and len(addrs) == len(tcpinfo):
-        info["subflow_list"] = [
-            {"local": _sockaddr(a[:128]), "remote": _sockaddr(a[128:]), **_tcp_info(t)}
-            for a, t in zip(addrs, tcpinfo, strict=True)
-        ]
+    info = {k: raw.get(k, 0) for k in _INFO_KEYS}
+    info["token"] = f"{info['token']:08x}"
+    info["subflows_total"] = raw.get("subflows_total") or None
+    info["fallback"] = sockopt.is_fallback(raw)
+    try:
+        subflows = sockopt.subflows(sock.fileno())
+    except OSError:
+        return info
+    info["subflow_list"] = [{k: sf.get(k) for k in _SUBFLOW_KEYS} for sf in subflows]
     return info
 
 
@@ -186,7 +128,7 @@ def _serve_one(conn, addr):
 
 
 def server(args):
-    proto = 0 if args.tcp else IPPROTO_MPTCP
+    proto = 0 if args.tcp else sockopt.IPPROTO_MPTCP
     srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind((args.bind, args.port))
@@ -207,7 +149,7 @@ def server(args):
 
 
 def client(args):
-    proto = 0 if args.tcp else IPPROTO_MPTCP
+    proto = 0 if args.tcp else sockopt.IPPROTO_MPTCP
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
     sock.settimeout(args.timeout)
     if args.bind:

@@ -26,131 +26,17 @@ import subprocess
 import sys
 import time
 
+import mpqoe_topo as mq
 from mininet.log import setLogLevel
-from mininet.net import Mininet
-from mininet.node import RemoteController
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import mpqoe_topo as mq  # noqa: E402
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-PY = "/usr/bin/python3"
-BULK = os.path.join(HERE, "mptcp_bulk.py")
-OVS_CTL = "/usr/share/openvswitch/scripts/ovs-ctl"
-
-
-class Timeout(Exception):
-    pass
-
-
-class Test:
-    def __init__(self):
-        self.results = []
-        self.failed = 0
-
-    def check(self, name, ok, detail=""):
-        self.results.append((name, bool(ok), detail))
-        if not ok:
-            self.failed += 1
-        mark = "PASS" if ok else "FAIL"
-        print(f"  [{mark}] {name}" + (f": {detail}" if detail else ""), flush=True)
-        return ok
-
-
-def sh(args, timeout=15):
-    return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
-
-
-def ensure_ovs():
-    if sh(["ovs-vsctl", "--timeout=3", "show"]).returncode == 0:
-        return "running"
-    r = sh([OVS_CTL, "start"], timeout=60)
-    if sh(["ovs-vsctl", "--timeout=3", "show"]).returncode != 0:
-        raise RuntimeError(f"Open vSwitch does not start: {r.stdout}{r.stderr}")
-    return "started"
-
-
-def leftovers(topo):
-    """Bridges or root-namespace links with this topology's names that already exist."""
-    bridges = set(sh(["ovs-vsctl", "--timeout=3", "list-br"]).stdout.split())
-    links = sh(["ip", "-o", "link", "show"]).stdout
-    mine = set(topo.names.values())
-    found = sorted(mine & bridges)
-    for s in mine:
-        if f" {s}-eth" in links:
-            found.append(f"{s}-eth*")
-    return found
-
-
-def sweep(topo):
-    """Remove what a topology's network may have left: its bridges and switch-side veths."""
-    for s in topo.names.values():
-        sh(["ovs-vsctl", "--timeout=3", "--if-exists", "del-br", s])
-    links = sh(["ip", "-o", "link", "show"]).stdout.split("\n")
-    for line in links:
-        parts = line.split(": ")
-        if len(parts) > 1:
-            name = parts[1].split("@")[0]
-            if name.rsplit("-eth", 1)[0] in topo.names.values():
-                sh(["ip", "link", "del", name])
-
-
-def stop_net(net):
-    """net.stop(), first interrupting any host shell still inside a command."""
-    for h in net.hosts:
-        if h.shell and h.waiting:
-            h.sendInt()
-            deadline = time.time() + 2
-            while h.waiting and time.time() < deadline:
-                h.monitor(timeoutms=200)
-            h.waiting = False
-    net.stop()
-
-
-class Network:
-    """Mininet around a DescriptorTopo, torn down (and swept) on exit."""
-
-    def __init__(self, t, topo, force_clean, controller=None):
-        self.t, self.topo, self.net, self.procs = t, topo, None, []
-        self.force_clean = force_clean
-        self.controller = controller  # (ip, port) of a remote OpenFlow controller, or None
-
-    def __enter__(self):
-        left = leftovers(self.topo)
-        if left and not self.force_clean:
-            raise RuntimeError(
-                f"already present: {', '.join(left)} (another Mininet running? "
-                "stop it, or rerun with --force-clean to delete them)"
-            )
-        if left:
-            sweep(self.topo)
-        self.net = Mininet(topo=self.topo, controller=None, build=False, autoSetMacs=False)
-        if self.controller:
-            ip, port = self.controller
-            self.net.addController("c0", controller=RemoteController, ip=ip, port=port)
-        self.net.build()
-        self.net.start()
-        return self.net
-
-    def __exit__(self, *exc):
-        for p in self.procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait(timeout=5)
-        if self.net is not None:
-            try:
-                stop_net(self.net)
-            except Exception as e:  # noqa: BLE001 - teardown must go on
-                print(f"  (net.stop: {e!r}; sweeping)", file=sys.stderr)
-        sweep(self.topo)
-        return False
+from mpqoe_lib import bulk, checks, kernel, network
+from mpqoe_lib.proc import last_json, loss_line
 
 
 def test_compuserve(t, force_clean):
     print("== compuserve: port numbering (secure fail mode, no controller)", flush=True)
     t0 = time.monotonic()
     topo = mq.DescriptorTopo("compuserve", fail_mode="secure")
-    with Network(t, topo, force_clean) as net:
+    with network.Network(topo, force_clean) as net:
         built = time.monotonic() - t0
         problems = mq.check_port_numbers(topo, net)
         n_ports = sum(len(p) for p in topo.plan.values())
@@ -172,17 +58,6 @@ def test_compuserve(t, force_clean):
     print(f"  compuserve: built in {built:.1f} s, total {time.monotonic() - t0:.1f} s", flush=True)
 
 
-def add_normal_flows(switch):
-    for flow in (
-        "cookie=0x1,priority=0,actions=NORMAL",
-        "cookie=0x2,priority=10,tcp,actions=NORMAL",
-        "cookie=0x3,priority=10,arp,actions=NORMAL",
-    ):
-        r = sh([*mq.OFCTL, "add-flow", switch.name, flow])
-        if r.returncode != 0:
-            raise RuntimeError(f"add-flow {switch.name} {flow}: {r.stderr.strip()}")
-
-
 def tcp_packets(switch):
     return sum(f["n_packets"] for f in mq.flow_counters(switch) if f["cookie"] == 2)
 
@@ -191,13 +66,13 @@ def test_three_path(t, force_clean, size):
     print("== three-path: ping and MPTCP over 3 disjoint paths (actions=NORMAL)", flush=True)
     t0 = time.monotonic()
     topo = mq.DescriptorTopo("three-path", fail_mode="secure")
-    env = Network(t, topo, force_clean)
+    env = network.Network(topo, force_clean)
     with env as net:
         built = time.monotonic() - t0
         problems = mq.check_port_numbers(topo, net)
         t.check("port numbers as the descriptor says", not problems, "; ".join(problems[:5]))
         for s in net.switches:
-            add_normal_flows(s)
+            mq.add_normal_flows(s)
         flows = mq.flow_counters(net.switches[0])
         t.check(
             "flow_counters parses the rules",
@@ -209,17 +84,17 @@ def test_three_path(t, force_clean, size):
         sip = mq.host_interfaces(server)[0][1]
         for intf, ip in mq.host_interfaces(client):
             out = client.cmd(f"timeout 8 ping -c 2 -i 0.2 -W 2 -I {intf} {sip}")
-            t.check(f"ping {ip} ({intf}) -> {sip}", " 0% packet loss" in out, _loss(out))
+            t.check(f"ping {ip} ({intf}) -> {sip}", " 0% packet loss" in out, loss_line(out))
             out = server.cmd(f"timeout 8 ping -c 2 -i 0.2 -W 2 {ip}")
-            t.check(f"ping {sip} -> {ip}", " 0% packet loss" in out, _loss(out))
+            t.check(f"ping {sip} -> {ip}", " 0% packet loss" in out, loss_line(out))
 
         mq.enable_mptcp(server)
         eps = mq.enable_mptcp(client)
         t.check("client endpoints", eps.count("subflow") == 2, " | ".join(eps.strip().splitlines()))
-        before = mq.netstat_counters(server)
+        before = kernel.netstat_counters(server)
         tcp_before = {s.name: tcp_packets(s) for s in net.switches}
         srv = server.popen(
-            [PY, BULK, "server", "--port", "5001", "--count", "1"],
+            bulk.server_cmd(count=1),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -228,12 +103,12 @@ def test_three_path(t, force_clean, size):
         listening = srv.stdout.readline()
         t.check("bulk server listens", "listening" in listening, listening.strip())
         t1 = time.monotonic()
-        out = client.cmd(f"timeout 30 {PY} {BULK} client --connect {sip} --bytes {size}")
+        out = client.cmd("timeout 30 " + " ".join(bulk.client_cmd(sip, size)))
         elapsed = time.monotonic() - t1
         server_out, server_err = srv.communicate(timeout=10)
-        after = mq.netstat_counters(server)
-        report = _json(out)
-        sreport = _json(server_out)
+        after = kernel.netstat_counters(server)
+        report = last_json(out)
+        sreport = last_json(server_out)
         t.check(
             f"MPTCP download of {size} bytes",
             report.get("bytes") == size and sreport.get("bytes") == size,
@@ -268,22 +143,6 @@ def test_three_path(t, force_clean, size):
     print(f"  three-path: built in {built:.1f} s, total {time.monotonic() - t0:.1f} s", flush=True)
 
 
-def _loss(out):
-    for line in out.splitlines():
-        if "packet loss" in line:
-            return line.strip()
-    return out.strip()[-200:]
-
-
-def _json(text):
-    for line in reversed(text.strip().splitlines()):
-        try:
-            return json.loads(line)
-        except ValueError:
-            continue
-    return {}
-
-
 def main():
     p = argparse.ArgumentParser(description="mpqoe Mininet self-test (root, /usr/bin/python3)")
     p.add_argument("--timeout", type=int, default=60, help="stop after this many seconds")
@@ -295,31 +154,20 @@ def main():
         print("selftest: run as root", file=sys.stderr)
         return 2
     setLogLevel("info" if args.verbose else "warning")
-
-    def on_alarm(_sig, _frame):
-        raise Timeout(f"timed out after {args.timeout} s")
-
-    def on_term(sig, _frame):
-        raise KeyboardInterrupt(f"signal {sig}")
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    signal.signal(signal.SIGTERM, on_term)
-    signal.alarm(args.timeout)
-    t = Test()
-    start = time.monotonic()
+    checks.deadline(args.timeout)
+    t = checks.Checks()
     try:
-        print(f"OVS: {ensure_ovs()}; datapath {mq.ovs_datapath()}; netem {mq.netem_available()}")
+        print(
+            f"OVS: {network.ensure_ovs()}; datapath {mq.ovs_datapath()}; "
+            f"netem {mq.netem_available()}"
+        )
         test_compuserve(t, args.force_clean)
         test_three_path(t, args.force_clean, args.bytes)
-    except (Timeout, KeyboardInterrupt, RuntimeError, mq.MpqoeError) as e:
+    except (checks.Timeout, KeyboardInterrupt, RuntimeError, mq.MpqoeError) as e:
         t.check("ran to the end", False, str(e))
     finally:
         signal.alarm(0)
-    print(
-        f"selftest: {len(t.results) - t.failed} passed, {t.failed} failed "
-        f"in {time.monotonic() - start:.1f} s"
-    )
-    return 1 if t.failed else 0
+    return t.summary("selftest")
 
 
 if __name__ == "__main__":

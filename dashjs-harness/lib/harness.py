@@ -1,4 +1,5 @@
-"""What the harness's Python commands share: paths, the usage-error convention, atomic writes.
+"""What the harness's Python commands share: paths, the usage-error convention, atomic writes
+(mininet-scripts/mpqoe_lib, which this module puts on sys.path for the others).
 
 Every command reports bad flags or input as one line `prog: message` on stderr with exit code 2
 (UsageError, also raised by Parser instead of argparse's own exit), and other failures as one
@@ -6,11 +7,13 @@ line with the Failure's exit_code (1 unless a subclass says otherwise).
 """
 
 import argparse
-import json
 import os
 import sys
 
 HOME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(HOME), "mininet-scripts"))  # mpqoe_lib
+from mpqoe_lib import files  # noqa: E402
+
 RUN = os.path.join(HOME, "run")
 # Debian's interpreter when there is one (Mininet's Python package lives there)
 PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
@@ -56,8 +59,4 @@ def run_main(prog, body, argv=None):
 def write_json_atomic(path, obj, indent=2):
     """Writes obj as JSON to path through a temporary file and a rename: readers see the old
     file or the whole new one."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(obj, f, indent=indent)
-        f.write("\n")
-    os.replace(tmp, path)
+    files.write_json(path, obj, indent=indent, sort_keys=False)

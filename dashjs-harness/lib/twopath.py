@@ -21,7 +21,8 @@ import subprocess
 import threading
 import time
 
-from harness import Failure, Unavailable
+from harness import Failure, Unavailable  # also puts mpqoe_lib on sys.path
+from mpqoe_lib import kernel
 
 SERVER_ADDR = "10.31.0.1"
 CLIENT_ADDRS = ("10.31.1.2", "10.31.2.2")
@@ -173,11 +174,7 @@ class TwoPath:
     # -- counters ------------------------------------------------------------------------------
     def mptcp_counters(self, ns):
         """MPTcpExt counters of a namespace (from its /proc/net/netstat)."""
-        text = self.ns(ns, "cat", "/proc/net/netstat").stdout
-        lines = [line.split() for line in text.splitlines() if line.startswith("MPTcpExt:")]
-        if len(lines) < 2:
-            return {}
-        return dict(zip(lines[0][1:], map(int, lines[1][1:]), strict=False))
+        return kernel.parse_netstat(self.ns(ns, "cat", kernel.NETSTAT).stdout)
 
     def link_bytes(self, ns):
         """{dev: (rx_bytes, tx_bytes)} of a namespace's veths."""

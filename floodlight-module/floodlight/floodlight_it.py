@@ -30,52 +30,41 @@ The Floodlight jar is the user's (this script never builds Floodlight). Steps:
    devicemanager and forwarding in the PACKET_IN chain; no switch refused an mpqoe rule.
 
 Ends with `floodlight-it: N passed, M failed` (exit code 1 on any failure). Cleans up its
-bridges, veths and processes (selftest.py's sweep, never `mn -c`) and stops Floodlight.
+bridges, veths and processes (mpqoe_lib.network, never `mn -c`) and stops Floodlight.
 """
 
 import argparse
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 import zipfile
 
 from mininet.log import setLogLevel
-from mininet.net import Mininet
-from mininet.node import RemoteController
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "mininet-scripts"))
 import mpqoe_topo as mq  # noqa: E402
-import selftest as st  # noqa: E402
-from e2e_controller import (  # noqa: E402  (the standalone e2e test's helpers)
-    cookie_kind,
+from mpqoe_lib import bulk, checks, cookies, network  # noqa: E402
+from mpqoe_lib.flows import (  # noqa: E402
     direction,
     fmt_path,
-    free_port,
-    parse_json,
+    idle_rules,
+    label_walk,
+    link_pairs,
     pushed_labels,
 )
+from mpqoe_lib.proc import Service, free_ports, last_json, sh  # noqa: E402
+from mpqoe_lib.rest import ERRORS, Rest  # noqa: E402
 
 MPQOE = os.path.join(ROOT, "bin", "mpqoe")
-PY = "/usr/bin/python3"
-BULK = os.path.join(ROOT, "mininet-scripts", "mptcp_bulk.py")
-BULK_PORT = 5001
 PROPS = "mpqoe-floodlight.properties"
 MODULE = "org.mpqoe.floodlight.MpqoeModule"
-
-# Cookies (core/.../control/Cookies.java): 16 bits app, 8 kind, 24 connection, 8 gen, 8 subflow.
-APP, APP_MASK = 0x4D51 << 48, 0xFFFF << 48
-SUBFLOW, DELIVERY, TABLE_MISS = 1, 3, 4
-FORWARDING_APP = 2  # Floodlight's AppCookie id of Forwarding (top 12 bits)
 
 
 def set_prop(text, key, value):
@@ -85,121 +74,6 @@ def set_prop(text, key, value):
     if pattern.search(text):
         return pattern.sub(lambda _m: line, text)
     return text.rstrip("\n") + "\n" + line + "\n"
-
-
-class Floodlight:
-    """Floodlight + module as a subprocess in its own session, logged to a file."""
-
-    def __init__(self, cmd, log_path):
-        self.cmd, self.log_path, self.proc, self.log = cmd, log_path, None, None
-
-    def start(self):
-        self.log = open(self.log_path, "w", encoding="utf-8")  # closed in stop()
-        self.proc = subprocess.Popen(
-            self.cmd, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-    def alive(self):
-        return self.proc is not None and self.proc.poll() is None
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
-        if self.log is not None:
-            self.log.close()
-
-    def text(self):
-        try:
-            with open(self.log_path, encoding="utf-8", errors="replace") as f:
-                return f.read()
-        except OSError:
-            return ""
-
-
-class Rest:
-    def __init__(self, port):
-        self.base = f"http://127.0.0.1:{port}"
-
-    def request(self, method, path, body=None, timeout=5):
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method)
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
-        with urllib.request.urlopen(req, timeout=timeout) as r:
-            text = r.read().decode()
-        return json.loads(text) if text.strip() else None
-
-    def get(self, path, timeout=5):
-        return self.request("GET", path, timeout=timeout)
-
-    def wait(self, fl, path, timeout):
-        deadline, last = time.monotonic() + timeout, None
-        while time.monotonic() < deadline:
-            if not fl.alive():
-                raise RuntimeError(f"Floodlight exited with code {fl.proc.returncode}")
-            try:
-                return self.get(path, timeout=2)
-            except (OSError, urllib.error.URLError, ValueError) as e:
-                last = e
-            time.sleep(0.5)
-        raise RuntimeError(f"{self.base}{path} did not answer in {timeout} s ({last})")
-
-
-def connected_bridges():
-    out = st.sh(["ovs-vsctl", "--timeout=3", "show"]).stdout
-    state, bridge = {}, None
-    for line in out.splitlines():
-        s = line.strip()
-        if s.startswith("Bridge "):
-            bridge = s.split(None, 1)[1].strip('"')
-            state.setdefault(bridge, False)
-        elif s == "is_connected: true" and bridge:
-            state[bridge] = True
-    return state
-
-
-_OUTPUT = re.compile(r"(?:^|,)output:(\d+)")
-
-
-def label_walk(flows, topo, start, labels, dst_ip):
-    """Follows a label stack from bridge `start` through the label table (1) of each switch;
-    returns (bridges visited, problem or None). Every rule used must have counted packets."""
-    by_bridge = {v: k for k, v in topo.names.items()}
-    visited, stack, cur = [start], list(labels), start
-    for _ in range(32):
-        fl = flows[cur]
-        if not stack:
-            ok = any(f["table"] == 0 and f["match"].get("nw_dst") == dst_ip for f in fl)
-            return visited, None if ok else f"{cur}: no delivery rule for {dst_ip}"
-        bos = "1" if len(stack) == 1 else "0"
-        rule = next(
-            (
-                f
-                for f in fl
-                if f["table"] == 1
-                and f["match"].get("mpls_label") == str(stack[0])
-                and f["match"].get("mpls_bos", bos) == bos
-            ),
-            None,
-        )
-        if rule is None or rule["n_packets"] <= 0:
-            why = "no rule" if rule is None else "a rule that counted nothing"
-            return visited, f"{cur}: {why} for label {stack[0]} bos={bos}"
-        if "pop_mpls" in rule["actions"]:
-            stack.pop(0)
-        m = _OUTPUT.search(rule["actions"])
-        port = int(m.group(1)) if m else -1
-        p = next((p for p in topo.plan[by_bridge[cur]] if p.port == port), None)
-        if p is None or p.kind != "link":
-            return visited, f"{cur}: label {rule['match'].get('mpls_label')} not sent to a link"
-        cur = topo.names[p.peer]
-        visited.append(cur)
-    return visited, "label walk does not end"
 
 
 class Run:
@@ -213,19 +87,10 @@ class Run:
         return self
 
     def __exit__(self, *exc):
-        for p in self.procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait(timeout=5)
-        if self.net is not None:
-            try:
-                st.stop_net(self.net)
-            except Exception as e:  # noqa: BLE001 - teardown must go on
-                print(f"  (net.stop: {e!r}; sweeping)", file=sys.stderr)
-        if self.topo is not None:
-            st.sweep(self.topo)
-        if self.fl is not None:
-            self.fl.stop()
+        with checks.NoAlarm():
+            network.teardown(self.net, self.topo, self.procs)
+            if self.fl is not None:
+                self.fl.stop()
         return False
 
     # -- set-up
@@ -268,34 +133,24 @@ class Run:
         t.group(f"descriptor, Floodlight with mpqoe, network (work dir {self.tmp})")
         descriptor = os.path.join(self.tmp, "it.json")
         gen = [MPQOE, "topology", "with-clients", a.topology, "--clients", "1"]
-        r = st.sh([*gen, "--seed", str(a.seed), "-o", descriptor], timeout=600)
+        r = sh([*gen, "--seed", str(a.seed), "-o", descriptor], timeout=600)
         if not t.check("bin/mpqoe topology with-clients", r.returncode == 0, r.stderr.strip()):
             raise RuntimeError("no descriptor")
         self.isolate(descriptor)
         self.topo = topo = mq.DescriptorTopo(
             descriptor, fail_mode="secure", shape=True, netem=False
         )
-        left = st.leftovers(topo)
-        if left and not a.force_clean:
-            raise RuntimeError(
-                f"already present: {', '.join(left)} (another Mininet running? "
-                "stop it, or rerun with --force-clean to delete them)"
-            )
-        if left:
-            st.sweep(topo)
-        ports = set()
-        while len(ports) < 3:
-            ports.add(free_port())
-        of_port, rest_port, sync_port = sorted(ports)
+        network.refuse_or_sweep(topo, a.force_clean)
+        of_port, rest_port, sync_port = free_ports(3)
         props = self.properties(descriptor, of_port, rest_port, sync_port)
         cp = f"{a.floodlight_jar}:{a.module_jar}"
         cmd = ["java", "-cp", cp, "net.floodlightcontroller.core.Main", "-cf", props]
-        self.fl = Floodlight(cmd, os.path.join(self.tmp, "floodlight.log"))
+        self.fl = Service(cmd, os.path.join(self.tmp, "floodlight.log"), "Floodlight", grace=10)
         print("  $ " + " ".join(cmd), flush=True)
         t0 = time.monotonic()
         self.fl.start()
         self.rest = Rest(rest_port)
-        config = self.rest.wait(self.fl, "/wm/mpqoe/config", 120)
+        config = self.rest.wait(self.fl, "/wm/mpqoe/config", 120, interval=0.5)
         t.check(
             f"GET /wm/mpqoe/config answers ({time.monotonic() - t0:.1f} s after start)",
             config.get("algorithm") == a.algorithm
@@ -306,24 +161,15 @@ class Run:
         loaded = self.rest.get("/wm/core/module/loaded/json")
         t.check("Floodlight lists the module as loaded", MODULE in json.dumps(loaded))
 
-        self.net = Mininet(topo=topo, controller=None, build=False, autoSetMacs=False)
-        self.net.addController("c0", controller=RemoteController, ip="127.0.0.1", port=of_port)
-        self.net.build()
-        self.net.start()
+        self.net = network.start_net(topo, ("127.0.0.1", of_port))
         problems = mq.check_port_numbers(topo, self.net)
         t.check("ports as the descriptor says", not problems, "; ".join(problems[:5]))
         if a.segment_routing:
             # Room for the label stack: the userspace datapath cannot send a 1500-byte IP packet
             # plus labels through a 1500-byte veth ("Message too long").
-            bad = []
-            for name, ports in topo.plan.items():
-                for p in ports:
-                    if p.kind == "link":
-                        dev = f"{topo.names[name]}-eth{p.port}"
-                        if st.sh(["ip", "link", "set", "dev", dev, "mtu", "1600"]).returncode:
-                            bad.append(dev)
+            bad = network.set_core_mtu(topo, 1600)
             t.check("MTU 1600 on the switch-to-switch veths", not bad, bad)
-        self.bridges = sorted(topo.names.values(), key=lambda b: int(b[1:]))
+        self.bridges = network.bridges_in_order(topo)
         with_hosts = sorted(
             {topo.names[i["switch"]] for h in topo.hosts_spec for i in h["interfaces"]}
         )
@@ -344,22 +190,15 @@ class Run:
         )
 
     def wait_switches(self, with_hosts, timeout):
-        t0 = time.monotonic()
-        missing = []
-        while time.monotonic() - t0 < timeout:
-            if not self.fl.alive():
-                raise RuntimeError(f"Floodlight exited with code {self.fl.proc.returncode}")
-            conn = connected_bridges()
-            missing = [f"{b} (not connected)" for b in self.bridges if not conn.get(b)]
-            for b in with_hosts:
-                if conn.get(b) and not any(
-                    cookie_kind(f["cookie"]) == DELIVERY for f in mq.flow_counters(b)
-                ):
-                    missing.append(f"{b} (no mpqoe delivery rule)")
-            if not missing:
-                return time.monotonic() - t0
-            time.sleep(0.5)
-        raise RuntimeError(f"switches not ready after {timeout} s: {', '.join(missing)}")
+        """Until every bridge is connected and those with hosts hold mpqoe's delivery rules."""
+
+        def no_delivery(b):
+            if b not in with_hosts:
+                return None
+            kinds = {cookies.kind(f["cookie"]) for f in mq.flow_counters(b)}
+            return None if cookies.DELIVERY in kinds else "no mpqoe delivery rule"
+
+        return network.wait_bridges(self.bridges, self.fl, timeout, no_delivery, interval=0.5)
 
     def wait_links(self, n, timeout):
         deadline, found = time.monotonic() + timeout, 0
@@ -432,7 +271,7 @@ class Run:
             eps.strip(),
         )
         srv = server.popen(
-            [PY, BULK, "server", "--port", str(BULK_PORT), "--count", "1"],
+            bulk.server_cmd(count=1),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -442,8 +281,7 @@ class Run:
         t.check("bulk server listens", "listening" in listening, listening)
         t0 = time.monotonic()
         cli = client.popen(
-            [PY, BULK, "client", "--connect", sip, "--port", str(BULK_PORT)]
-            + ["--bytes", str(a.bytes), "--timeout", "60"],
+            bulk.client_cmd(sip, a.bytes, timeout=60),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -455,16 +293,14 @@ class Run:
                 for link in self.rest.get("/wm/mpqoe/topology", timeout=2)["links"]:
                     key = (link["a"], link["b"])
                     max_load[key] = max(max_load.get(key, 0.0), link["loadMbps"])
-            except (OSError, urllib.error.URLError, ValueError):
+            except ERRORS:
                 pass
             time.sleep(0.5)
         out, _ = cli.communicate(timeout=30)
-        rep = parse_json(out)
+        rep = last_json(out)
         sout, _ = srv.communicate(timeout=30)
-        srep = parse_json(sout)
-        established = [
-            s for s in ((rep.get("mptcp") or {}).get("subflow_list") or []) if s.get("state") == 1
-        ]
+        srep = last_json(sout)
+        established = bulk.subflows_of(rep)
         t.check(
             f"{cname}: MPTCP download of {a.bytes} bytes",
             rep.get("bytes") == a.bytes and srep.get("bytes") == a.bytes,
@@ -500,7 +336,7 @@ class Run:
         print("  mpqoe subflow rules (ovs-ofctl -O OpenFlow13 dump-flows):")
         for b in self.bridges:
             for f in flows[b]:
-                if cookie_kind(f["cookie"]) == SUBFLOW:
+                if cookies.kind(f["cookie"]) == cookies.SUBFLOW:
                     m = f["match"]
                     print(
                         f"    {b}: cookie={f['cookie']:#x} n_packets={f['n_packets']} "
@@ -528,15 +364,21 @@ class Run:
             ]
             at = {b for b, fl in flows.items() for f in fl if f in rules}
             labels = pushed_labels(rules[0]["actions"]) if len(rules) == 1 else None
-            walked, problem = (
-                label_walk(flows, self.topo, edge, labels, dst) if labels else ([], "no stack")
+            walked, used, problem = (
+                label_walk(flows, self.topo, edge, labels, dst) if labels else ([], [], "no stack")
             )
+            idle = idle_rules(used)
             t.check(
                 f"subflow {s['index']} ({s['cookie']}) {d}: edge rule on {edge} pushes"
                 f" {labels}, label rules that counted packets lead along {'>'.join(want)}",
-                at == {edge} and rules[0]["n_packets"] > 0 and problem is None and walked == want,
+                at == {edge}
+                and rules[0]["n_packets"] > 0
+                and problem is None
+                and walked == want
+                and not idle,
                 f"cookie on {sorted(at)}, walk {'>'.join(walked)}"
-                + (f"; {problem}" if problem else ""),
+                + (f"; {problem}" if problem else "")
+                + (f"; rules that counted nothing: {idle}" if idle else ""),
             )
 
     def check(self, conns, assigned, flows, established, cname, max_load):
@@ -587,7 +429,7 @@ class Run:
         }
         for b, fl in flows.items():
             for f in fl:
-                if cookie_kind(f["cookie"]) == TABLE_MISS and "tcp_flags" in f["match"]:
+                if cookies.kind(f["cookie"]) == cookies.TABLE_MISS and "tcp_flags" in f["match"]:
                     traps[(b, int(f["match"].get("in_port", -1)))] = f
         client = next(h for h in topo.hosts_spec if h["name"] == cname)
         client_sw = topo.names[client["interfaces"][0]["switch"]]
@@ -602,18 +444,18 @@ class Run:
             (b, f)
             for b, fl in flows.items()
             for f in fl
-            if (f["cookie"] >> 52) == FORWARDING_APP
-            and str(BULK_PORT) in (f["match"].get("tp_src"), f["match"].get("tp_dst"))
+            if cookies.floodlight_app(f["cookie"]) == cookies.FORWARDING_APP
+            and str(bulk.PORT) in (f["match"].get("tp_src"), f["match"].get("tp_dst"))
             and f["n_packets"] > 0
         ]
         t.check(
-            f"Forwarding carried none of the MPTCP connection (no flow for port {BULK_PORT})",
+            f"Forwarding carried none of the MPTCP connection (no flow for port {bulk.PORT})",
             not fwd,
             "; ".join(f"{b}: {f['match']}" for b, f in fwd[:3]),
         )
         path_links = set()
         for s in routed:
-            path_links |= {frozenset(p) for p in zip(s["path"], s["path"][1:], strict=False)}
+            path_links |= link_pairs(s["path"])
         on_path = {k: v for k, v in max_load.items() if frozenset(k) in path_links}
         t.check(
             "Floodlight's port statistics reached mpqoe: every subflow link showed > 1 Mbit/s"
@@ -664,11 +506,7 @@ def main():
     p.add_argument("--dpid-offset", type=int, default=100, help="added to every DPID")
     p.add_argument("--host-prefix", default="fl-", help="put before every host name")
     p.add_argument("--bytes", type=int, default=120_000_000)
-    p.add_argument("--timeout", type=int, default=300, help="stop after this many seconds")
-    p.add_argument("--keep", action="store_true", help="keep the work directory")
-    p.add_argument("--log-lines", type=int, default=60, help="Floodlight log lines on failure")
-    p.add_argument("--force-clean", action="store_true", help="delete leftover s<N> bridges")
-    p.add_argument("-v", "--verbose", action="store_true", help="Mininet info logging")
+    checks.add_run_options(p, timeout=300, log_lines=60, log_name="Floodlight log")
     args = p.parse_args()
     for f in (args.floodlight_jar, args.module_jar):
         if not os.path.isfile(f):
@@ -679,44 +517,22 @@ def main():
         print("floodlight-it: run as root", file=sys.stderr)
         return 2
     setLogLevel("info" if args.verbose else "warning")
-
-    def on_alarm(_sig, _frame):
-        raise st.Timeout(f"timed out after {args.timeout} s")
-
-    def on_term(sig, _frame):
-        raise KeyboardInterrupt(f"signal {sig}")
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    signal.signal(signal.SIGTERM, on_term)
-    signal.alarm(args.timeout)
-    start = time.monotonic()
-    t = st.Test()
-    t.group = lambda title: print(f"== {title}", flush=True)
+    checks.deadline(args.timeout)
+    t = checks.Checks()
     run = None
     try:
-        print(f"OVS: {st.ensure_ovs()}; datapath {mq.ovs_datapath()}", flush=True)
+        print(f"OVS: {network.ensure_ovs()}; datapath {mq.ovs_datapath()}", flush=True)
         run = Run(args, t)
         with run:
             run.run()
-    except (st.Timeout, KeyboardInterrupt, RuntimeError, mq.MpqoeError, OSError) as e:
+    except (checks.Timeout, KeyboardInterrupt, RuntimeError, mq.MpqoeError, OSError) as e:
         t.check("ran to the end", False, f"{type(e).__name__}: {e}")
     finally:
         signal.alarm(0)
     if run is not None:
-        if t.failed and run.fl is not None:
-            lines = run.fl.text().splitlines()
-            print(f"---- {run.fl.log_path} (last {min(args.log_lines, len(lines))} lines)")
-            for ln in lines[-args.log_lines :]:
-                print("  | " + ln)
-        if t.failed or args.keep:
-            print(f"work directory kept: {run.tmp}")
-        else:
-            shutil.rmtree(run.tmp, ignore_errors=True)
-    print(
-        f"floodlight-it: {len(t.results) - t.failed} passed, {t.failed} failed "
-        f"in {time.monotonic() - start:.1f} s"
-    )
-    return 1 if t.failed else 0
+        log = run.fl.log_path if run.fl else None
+        checks.keep_or_remove(t, run.tmp, args.keep, log, args.log_lines, "Floodlight log")
+    return t.summary("floodlight-it")
 
 
 if __name__ == "__main__":

@@ -56,6 +56,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
+from mpqoe_lib import files, kernel, network  # noqa: E402
+from mpqoe_lib.proc import sh  # noqa: E402
 
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
@@ -75,10 +77,6 @@ class RunError(Exception):
 def now_utc():
     """Run documents carry milliseconds (runs start and end within seconds of each other)."""
     return mx.now_utc("milliseconds")
-
-
-def sh(args, timeout=30):
-    return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -297,7 +295,7 @@ def check_queues(net, scn):
 
 def load_modules(schedulers):
     for mod in ("sch_netem", "openvswitch", "tcp_bbr"):
-        r = sh(["modprobe", mod])
+        r = sh(["modprobe", mod], timeout=30)
         if r.returncode != 0:
             raise RunError(f"modprobe {mod}: {r.stderr.strip()}")
     loader = os.path.join(MODULES, "mpqoe-load")
@@ -308,7 +306,7 @@ def load_modules(schedulers):
         ko = os.path.join(MODULES, f"mpqoe_{name}.ko")
         if not os.path.isfile(ko):
             raise RunError(f"{ko} missing: run make -C kernel-schedulers modules on the host")
-        r = sh(["sh", loader, ko])
+        r = sh(["sh", loader, ko], timeout=30)
         if r.returncode != 0:
             raise RunError(f"mpqoe-load {ko}: {(r.stdout + r.stderr).strip()[-300:]}")
 
@@ -318,15 +316,13 @@ def load_modules(schedulers):
 
 
 def proc_line(host, sched, port):
-    """The /proc/net/mpqoe_<sched> line (as a dict) of the connection on local port `port`."""
-    out = host.cmd(f"cat /proc/net/mpqoe_{sched} 2>&1")
-    found = None
-    for line in out.splitlines():
-        if line.startswith("conn="):
-            d = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
-            if d.get("local", "").endswith(f":{port}"):
-                found = d
-    return found, out.strip().splitlines()[:1]
+    """The /proc/net/mpqoe_<sched> line (as a dict) of the connection on local port `port`,
+    or None, and the file's first line (in a list; the reason when it is malformed)."""
+    try:
+        header, conns, text = kernel.mpqoe_connections(host, sched)
+    except ValueError as e:
+        return None, [str(e)]
+    return kernel.find_connection(conns, local_port=port), text.strip().splitlines()[:1]
 
 
 def established_subflows(host, port):
@@ -358,7 +354,7 @@ def stream(args, scn, cell, port, server, client, mq, work):
             vals["net.ipv4.tcp_congestion_control"] != cell.cc
         ):
             raise RunError(f"{h}: sysctls read back {vals}")
-    before = mq.netstat_counters(server)
+    before = kernel.netstat_counters(server)
     out_json = os.path.join(work, "probe.json")
     if os.path.exists(out_json):
         os.unlink(out_json)
@@ -411,11 +407,9 @@ def stream(args, scn, cell, port, server, client, mq, work):
     for name in ("client", "server"):
         with open(os.path.join(work, f"{name}.log"), errors="replace") as f:
             facts[f"probe_{name}_log_tail"] = f.read()[-1500:]
-    after = mq.netstat_counters(server)
-    facts["server_mptcp_counters"] = {
-        k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)
-    }
-    facts["probe"] = mx.read_json(out_json)
+    after = kernel.netstat_counters(server)
+    facts["server_mptcp_counters"] = kernel.counter_deltas(before, after)
+    facts["probe"] = files.read_json(out_json)
     line, header = proc_line(server, cell.scheduler, port)
     facts["scheduler_proc"] = line
     facts["scheduler_proc_header"] = header
@@ -522,7 +516,7 @@ def pending(args):
     for k in args.run_list:
         for cell in args.cell_list:
             path = mx.run_path(args.results, cell, k)
-            doc = mx.read_json(path)
+            doc = files.read_json(path)
             if doc and doc.get("status") == "ok":
                 continue
             todo.append((cell, k, path, doc))
@@ -550,7 +544,6 @@ def main(argv):
     if not todo:
         return 0
     import mpqoe_topo as mq
-    import selftest as st
     from mininet.log import setLogLevel
 
     setLogLevel("warning")
@@ -564,13 +557,13 @@ def main(argv):
     try:
         load_modules(sorted({c.scheduler for c in args.cell_list}))
         phase("modules loaded")
-        st.ensure_ovs()
+        network.ensure_ovs()
         phase("ovs running")
         topo = scenario_topo(args.scn, mq)
     except (RunError, RuntimeError, OSError, mq.MpqoeError, subprocess.SubprocessError) as e:
         fatal = f"set-up: {e}"
     if fatal is None:
-        env = st.Network(None, topo, force_clean=True)
+        env = network.Network(topo, force_clean=True)
         try:
             with env as net:
                 phase("network started")
@@ -605,7 +598,7 @@ def main(argv):
             retire(path, old)
             doc = base_doc(args, cell, k)
             doc.update(error=fatal, started_utc=now_utc(), ended_utc=now_utc(), network=netinfo)
-            mx.write_json(path, doc)
+            files.write_json(path, doc)
         return 1
     return 1 if failures else 0
 
@@ -630,7 +623,7 @@ def run_one(args, cell, k, path, old, n, server, client, mq, netinfo):
         doc["error"] = f"{type(e).__name__}: {e}"
     doc["ended_utc"] = now_utc()
     doc["wall_s"] = round(time.monotonic() - t0, 2)
-    mx.write_json(path, doc)
+    files.write_json(path, doc)
     p = doc.get("probe") or {}
     sp = doc.get("scheduler_proc") or {}
     print(

@@ -1,4 +1,4 @@
-"""The experiment matrix of issue 5: scenarios, schedulers, congestion controls, cell names.
+"""The scheduler papers' experiment matrix: scenarios, schedulers, congestion controls, cells.
 
 Shared by the host driver (run.py), the guest runner (cellrun.py) and the report (report.py);
 stdlib only. A cell is `<scenario>.<scheduler>.<cc>` (e.g. `3p-50.gr_sty.cubic`); its runs are
@@ -15,8 +15,6 @@ of the sticky schedulers' and the default's behaviour comes from deep queues.
 
 import datetime
 import fnmatch
-import json
-import os
 from dataclasses import dataclass, field
 
 BITRATE = 5.24e6
@@ -198,32 +196,6 @@ def run_path(results, cell, k):
     return f"{results}/{cell.experiment}/{cell.name}/run{k}.json"
 
 
-def write_atomic(path, data):
-    """Write data (str or bytes) to path atomically: temporary file, fsync, rename."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = f"{path}.tmp.{os.getpid()}"
-    binary = isinstance(data, bytes)
-    with open(tmp, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def write_json(path, doc):
-    """Write doc to path atomically as indented JSON."""
-    write_atomic(path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
-
-
 def now_utc(timespec="seconds"):
     """The current UTC time in ISO 8601, e.g. 2026-11-23T00:03:32+00:00."""
     return datetime.datetime.now(datetime.UTC).isoformat(timespec=timespec)
-
-
-def read_json(path):
-    """The JSON document at path, or None when it is missing or unreadable."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None

@@ -37,8 +37,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
+from mpqoe_lib import files  # noqa: E402
 
 METRICS = {
     # name: (label, unit, experiments)
@@ -119,7 +121,7 @@ def collect(results, cells):
             continue
         for f in sorted(os.listdir(d)):
             if f.startswith("run") and f.endswith(".json") and f[3:-5].isdigit():
-                doc = mx.read_json(os.path.join(d, f))
+                doc = files.read_json(os.path.join(d, f))
                 if doc is not None:
                     out.append((c, int(f[3:-5]), doc))
     return out
@@ -240,7 +242,7 @@ def import_pyplot():
 def save_fig(fig, path):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    mx.write_atomic(path, buf.getvalue())
+    files.write_atomic(path, buf.getvalue())
 
 
 def bar_plot(plt, experiment, metric, summary, path, runs_per_cell, cells):
@@ -322,7 +324,7 @@ def report(experiment, results, out, plt, pattern=None):
         print(f"report.py: no runs of {experiment} under {results}", file=sys.stderr)
         return False
     metrics, rows, summary = summarize(experiment, runs, cells)
-    manifest = mx.read_json(os.path.join(results, "manifest.json")) or {}
+    manifest = files.read_json(os.path.join(results, "manifest.json")) or {}
     m = (manifest.get("experiments") or {}).get(experiment) or {}
     per = m.get("runs_per_cell") or max(k for _c, k, _d in runs)
     total = len(cells) * per
@@ -335,9 +337,9 @@ def report(experiment, results, out, plt, pattern=None):
     )
     d = os.path.join(out, experiment)
     os.makedirs(d, exist_ok=True)
-    mx.write_atomic(os.path.join(d, "runs.csv"), to_csv(rows))
-    mx.write_atomic(os.path.join(d, "summary.csv"), to_csv(summary))
-    mx.write_atomic(
+    files.write_atomic(os.path.join(d, "runs.csv"), to_csv(rows))
+    files.write_atomic(os.path.join(d, "summary.csv"), to_csv(summary))
+    files.write_atomic(
         os.path.join(d, "tables.md"), tables_md(experiment, metrics, summary, status) + "\n"
     )
     made = ["runs.csv", "summary.csv", "tables.md"]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run the scheduler-paper experiments of issue 5 in testbed guests (host side, stdlib only).
+"""Run the scheduler-paper experiments in testbed guests (host side, stdlib only).
 
     testbed/experiments/run.py --experiment sticky|bnaware|all [--runs 5] [--duration 30]
         [--guests 1] [--cells PATTERNS] [--results DIR] [--batch-runs 40] [--dry-run]
@@ -34,8 +34,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
+from mpqoe_lib import files  # noqa: E402
 
 TESTBED_RUN = os.path.join(REPO, "testbed", "run")
 PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
@@ -86,7 +88,7 @@ def run_state(results, runs, cells, duration):
     for c in cells:
         st = {"ok": [], "failed": [], "missing": []}
         for k in range(1, runs + 1):
-            doc = mx.read_json(mx.run_path(results, c, k))
+            doc = files.read_json(mx.run_path(results, c, k))
             if doc is None:
                 st["missing"].append(k)
                 continue
@@ -125,7 +127,7 @@ def kernel_reports(console_log, limit=8):
 
 def write_manifest(args, note=""):
     exps = list(mx.EXPERIMENTS) if args.experiment == "all" else [args.experiment]
-    old = mx.read_json(os.path.join(args.results, "manifest.json")) or {}
+    old = files.read_json(os.path.join(args.results, "manifest.json")) or {}
     out = {"schema": "mpqoe-experiments-manifest/1", "experiments": old.get("experiments", {})}
     for e in exps:
         st = run_state(args.results, args.runs, mx.cells(e), args.duration)
@@ -145,7 +147,7 @@ def write_manifest(args, note=""):
     reports = {r["batch"]: r for r in old.get("kernel_reports", []) + args.kernel_reports}
     out["kernel_reports"] = list(reports.values())
     out["note"] = note
-    mx.write_json(os.path.join(args.results, "manifest.json"), out)
+    files.write_json(os.path.join(args.results, "manifest.json"), out)
     return out
 
 
@@ -221,7 +223,7 @@ def mark_missing(args, scn, cells, runs, rc, log):
             path = mx.run_path(args.results, c, k)
             if os.path.exists(path):
                 continue
-            mx.write_json(
+            files.write_json(
                 path,
                 {
                     "schema": "mpqoe-experiment-run/1",

@@ -1,4 +1,7 @@
-"""Unit tests of vprobe.py: playout model, frame stream, counter parsing, CLI (no root needed).
+"""Unit tests of vprobe: playout model, frame stream, scheduler counters, CLI (no root needed).
+
+The /proc and netstat parsers and the sockaddr decoding are mpqoe_lib's, tested in
+mininet-scripts/tests/test_lib.py.
 
 The last class runs server and client as real processes over MPTCP on 127.0.0.1 (one subflow,
 no namespaces): the failure paths (TCP fallback, nothing listening). The two-path runs are in
@@ -8,17 +11,22 @@ test_loopback.py (root, network namespaces).
 import json
 import os
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import vprobe  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+LIB = os.path.join(os.path.dirname(os.path.dirname(HERE)), "mininet-scripts")
+sys.path.insert(0, LIB)
+import vprobe_counters  # noqa: E402
+import vprobe_wire as wire  # noqa: E402
+from vprobe_counters import scheduler_counters as counters  # noqa: E402
+from vprobe_playout import playout  # noqa: E402
 
-VPROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vprobe.py")
+VPROBE = os.path.join(HERE, "vprobe.py")
 
 # fps 10 keeps the arithmetic readable: startup buffer 1.0 s = 10 frames, P = C_9,
 # underflow after 0.3 s = the 4th frame of a starvation, rebuffer 0.5 s = 5 frames.
@@ -35,7 +43,7 @@ class PlayoutTest(unittest.TestCase):
         self.assertEqual(r["displayed"] + r["picture_discards"], n)
 
     def test_all_on_time(self):
-        r = vprobe.playout(on_time(50), FPS, **KW)
+        r = playout(on_time(50), FPS, **KW)
         self.assertAlmostEqual(r["startup_s"], 0.9)
         self.assertEqual((r["displayed"], r["picture_discards"]), (50, 0))
         self.assertEqual(r["underflow_durations_s"], [])
@@ -44,7 +52,7 @@ class PlayoutTest(unittest.TestCase):
     def test_startup_waits_for_the_slowest_of_the_first_frames(self):
         c = on_time(30)
         c[3] = 1.7  # frames arrive in order over TCP, but the model must not assume it
-        r = vprobe.playout(c, FPS, **KW)
+        r = playout(c, FPS, **KW)
         self.assertAlmostEqual(r["startup_s"], 1.7)
         self.assertEqual(r["picture_discards"], 0)
 
@@ -52,7 +60,7 @@ class PlayoutTest(unittest.TestCase):
         c = on_time(50)
         # frame 20 is due at 0.9 + 2.0 = 2.9, frame 21 at 3.0, frame 22 at 3.1
         c[20] = c[21] = c[22] = 3.05
-        r = vprobe.playout(c, FPS, **KW)
+        r = playout(c, FPS, **KW)
         self.assertEqual(r["picture_discards"], 2)
         self.assertEqual(r["underflow_durations_s"], [])
         self.check_total(r, 50)
@@ -61,7 +69,7 @@ class PlayoutTest(unittest.TestCase):
         c = on_time(50)
         for i in range(20, 50):
             c[i] = 5.0 + (i - 20) * 0.01  # nothing from 2.0 s to 5.0 s, then a burst
-        r = vprobe.playout(c, FPS, **KW)
+        r = playout(c, FPS, **KW)
         # starving from 2.9: frames 20, 21, 22 discarded; frame 23 (due 3.2) starts the
         # underflow; playback resumes when frames 23..27 are complete (C_27 = 5.07)
         self.assertEqual(r["picture_discards"], 3)
@@ -76,7 +84,7 @@ class PlayoutTest(unittest.TestCase):
             c[i] = 4.0 + (i - 20) / FPS  # first gap: on time again after resuming
         for i in range(45, 60):
             c[i] += 2.0  # second gap
-        r = vprobe.playout(c, FPS, **KW)
+        r = playout(c, FPS, **KW)
         self.assertEqual(len(r["underflow_durations_s"]), 2)
         # first: frame 23 due 3.2, resume at C_27 = 4.7
         self.assertAlmostEqual(r["underflow_durations_s"][0], 1.5)
@@ -90,13 +98,13 @@ class PlayoutTest(unittest.TestCase):
         c = on_time(50)
         for i in range(20, 50):
             c[i] = 5.0 + (i - 20) * 0.01
-        r = vprobe.playout(c, FPS, startup_buffer=1.0, underflow_after=0.0, rebuffer=0.5)
+        r = playout(c, FPS, startup_buffer=1.0, underflow_after=0.0, rebuffer=0.5)
         self.assertEqual(r["picture_discards"], 0)
         self.assertAlmostEqual(r["underflow_durations_s"][0], 5.04 - 2.9)
 
     def test_frames_never_received_at_the_end_are_discards(self):
         c = on_time(40) + [None] * 10
-        r = vprobe.playout(c, FPS, **KW, end=3.95)
+        r = playout(c, FPS, **KW, end=3.95)
         self.assertEqual(r["picture_discards"], 10)
         self.assertEqual(r["underflow_durations_s"], [])
         self.assertEqual(r["displayed"], 40)
@@ -104,12 +112,12 @@ class PlayoutTest(unittest.TestCase):
     def test_a_missing_frame_in_the_middle_is_one_discard(self):
         c = on_time(50)
         c[15] = None
-        r = vprobe.playout(c, FPS, **KW)
+        r = playout(c, FPS, **KW)
         self.assertEqual((r["picture_discards"], r["underflow_durations_s"]), (1, []))
 
     def test_stream_ending_during_an_underflow(self):
         c = on_time(20) + [4.0] * 4 + [None] * 26
-        r = vprobe.playout(c, FPS, **KW, end=4.5)
+        r = playout(c, FPS, **KW, end=4.5)
         # frames 20-22 discarded, frame 23 (due 3.2) starts the underflow; frames 24-27 never
         # come, so playback resumes when the stream ended (4.5); the rest are discards
         self.assertEqual(len(r["underflow_durations_s"]), 1)
@@ -118,134 +126,94 @@ class PlayoutTest(unittest.TestCase):
         self.assertEqual(r["picture_discards"], 29)
 
     def test_nothing_received(self):
-        r = vprobe.playout([None] * 5, FPS, **KW)
+        r = playout([None] * 5, FPS, **KW)
         self.assertEqual((r["startup_s"], r["displayed"], r["picture_discards"]), (None, 0, 5))
-        r = vprobe.playout([], FPS, **KW)
+        r = playout([], FPS, **KW)
         self.assertEqual((r["startup_s"], r["picture_discards"]), (None, 0))
 
     def test_stream_shorter_than_the_startup_buffer(self):
-        r = vprobe.playout(on_time(4), FPS, **KW)
+        r = playout(on_time(4), FPS, **KW)
         self.assertAlmostEqual(r["startup_s"], 0.3)
         self.assertEqual(r["displayed"], 4)
 
     def test_bad_parameters(self):
         with self.assertRaises(ValueError):
-            vprobe.playout(on_time(5), 0, **KW)
+            playout(on_time(5), 0, **KW)
         with self.assertRaises(ValueError):
-            vprobe.playout(on_time(5), FPS, startup_buffer=-1)
+            playout(on_time(5), FPS, startup_buffer=-1)
 
 
 class FrameTest(unittest.TestCase):
     def test_frame_sizes_sum_to_the_bitrate(self):
-        sizes = vprobe.frame_sizes(5.24e6, 30, 300)
+        sizes = wire.frame_sizes(5.24e6, 30, 300)
         self.assertEqual(sum(sizes), int(5.24e6 / 8 * 10))
         self.assertEqual(set(sizes), {21833, 21834})
 
     def stream(self):
-        out = vprobe.control_frame(vprobe.HELLO_INDEX, {"fps": 30, "frames": 2})
+        out = wire.control_frame(wire.HELLO_INDEX, {"fps": 30, "frames": 2})
         for i, size in enumerate((100, 57)):
-            out += vprobe.HEADER.pack(vprobe.MAGIC, i, size - 24, 123 + i, 0) + bytes(size - 24)
-        return out + vprobe.control_frame(vprobe.TRAILER_INDEX, {"x": 1})
+            out += wire.HEADER.pack(wire.MAGIC, i, size - 24, 123 + i, 0) + bytes(size - 24)
+        return out + wire.control_frame(wire.TRAILER_INDEX, {"x": 1})
 
     def test_reader_byte_by_byte_and_in_one_piece(self):
         data = self.stream()
         for chunk in (1, 7, len(data)):
-            r = vprobe.FrameReader()
+            r = wire.FrameReader()
             got = []
             for k in range(0, len(data), chunk):
                 got += list(r.feed(memoryview(data[k : k + chunk])))
-            self.assertEqual([g[0] for g in got], [vprobe.HELLO_INDEX, 0, 1, vprobe.TRAILER_INDEX])
+            self.assertEqual([g[0] for g in got], [wire.HELLO_INDEX, 0, 1, wire.TRAILER_INDEX])
             self.assertEqual(json.loads(got[0][1]), {"fps": 30, "frames": 2})
             self.assertEqual([g[1:] for g in got[1:3]], [(None, 123, 100), (None, 124, 57)])
             self.assertEqual(json.loads(got[3][1]), {"x": 1})
             self.assertEqual(r.stream_bytes, len(data))
 
     def test_bad_magic(self):
-        with self.assertRaises(vprobe.ProtocolError):
-            list(vprobe.FrameReader().feed(b"HTTP/1.1 200 OK\r\n\r\nhello world"))
+        with self.assertRaises(wire.ProtocolError):
+            list(wire.FrameReader().feed(b"HTTP/1.1 200 OK\r\n\r\nhello world"))
 
     def test_control_frame_validation(self):
-        with self.assertRaises(vprobe.ProtocolError):
-            vprobe._control(b"{not json", vprobe.TRAILER_INDEX)
-        with self.assertRaises(vprobe.ProtocolError):
-            vprobe._control(b"[1]", vprobe.TRAILER_INDEX)
-        with self.assertRaises(vprobe.ProtocolError):
-            vprobe._control(b'{"schema": "other/1", "fps": 30, "frames": 3}', vprobe.HELLO_INDEX)
-        with self.assertRaises(vprobe.ProtocolError):
-            vprobe._control(b'{"schema": "mpqoe-vprobe/1", "fps": 0}', vprobe.HELLO_INDEX)
+        with self.assertRaises(wire.ProtocolError):
+            wire.parse_control(b"{not json", wire.TRAILER_INDEX)
+        with self.assertRaises(wire.ProtocolError):
+            wire.parse_control(b"[1]", wire.TRAILER_INDEX)
+        with self.assertRaises(wire.ProtocolError):
+            wire.parse_control(b'{"schema": "other/1", "fps": 30, "frames": 3}', wire.HELLO_INDEX)
+        with self.assertRaises(wire.ProtocolError):
+            wire.parse_control(b'{"schema": "mpqoe-vprobe/1", "fps": 0}', wire.HELLO_INDEX)
 
 
-PROC = """# mpqoe_gr_sty v1 untracked_decisions=0
-conn=2 state=closed token=0badf00d local=10.0.1.2:5000 remote=10.0.1.1:39334 start_ns=1 end_ns=2 \
-decisions=9 switches=1 injections=3 reinjections=0 no_subflow=0 bytes=1:100 bytes_other=0
-conn=3 state=live token=1da5a195 local=10.0.1.2:5000 remote=10.0.1.1:39334 \
-start_ns=1795376169416848947 end_ns=0 decisions=338 switches=19 injections=158 reinjections=2 \
-no_subflow=5 bytes=1:689936,2:353536,3:456528 bytes_other=0
-conn=4 state=live token=2 local=10.0.1.2:5000 remote=10.0.1.1:40000 decisions=1 switches=0
-""".replace("\\\n", "")
+# The scheduler file of mininet-scripts/tests (closed and live line of one address pair, a third)
+with open(os.path.join(LIB, "tests", "data", "mpqoe_gr_sty.txt")) as _f:
+    PROC = _f.read()
 
 
 class CounterParsingTest(unittest.TestCase):
-    def test_proc_file(self):
-        header, conns = vprobe.parse_proc(PROC)
-        self.assertEqual(
-            header, {"module": "mpqoe_gr_sty", "version": "v1", "untracked_decisions": 0}
-        )
-        self.assertEqual(len(conns), 3)
-        self.assertEqual(conns[1]["bytes"], {"1": 689936, "2": 353536, "3": 456528})
-        self.assertEqual(conns[1]["start_ns"], 1795376169416848947)
-        self.assertEqual(conns[1]["token"], "1da5a195")
-
     def test_matches_the_live_connection_of_that_address_pair(self):
-        s, reason = vprobe.scheduler_counters(PROC, "gr_sty", "10.0.1.2:5000", "10.0.1.1:39334")
+        s, reason = counters(PROC, "gr_sty", "10.0.1.2:5000", "10.0.1.1:39334")
         self.assertIsNone(reason)
         self.assertEqual((s["name"], s["switches"], s["decisions"]), ("gr_sty", 19, 338))
         self.assertEqual((s["injections"], s["reinjections"], s["state"]), (158, 2, "live"))
         self.assertTrue(s["raw"].startswith("conn=3 "))
-        s, _ = vprobe.scheduler_counters(PROC, "gr_sty", "[::ffff:10.0.1.2]:5000", "10.0.1.1:40000")
+        s, _ = counters(PROC, "gr_sty", "[::ffff:10.0.1.2]:5001", "10.0.1.1:40000")
         self.assertEqual(s["decisions"], 1)
 
     def test_no_match_and_malformed_give_a_reason(self):
-        s, reason = vprobe.scheduler_counters(PROC, "gr_sty", "10.0.1.2:5000", "10.9.9.9:1")
+        s, reason = counters(PROC, "gr_sty", "10.0.1.2:5000", "10.9.9.9:1")
         self.assertIsNone(s)
         self.assertIn("no line for local=10.0.1.2:5000", reason)
-        for bad in (
-            PROC.replace("switches=19", "switches19"),
-            PROC.replace("bytes=1:689936", "bytes=1-689936"),
-            PROC.replace("decisions=338", "decisions=x"),
-            PROC.replace(" v1 ", " v2 "),
-            "",
-            "conn=1 local=a:1 remote=b:2 decisions=1 switches=0\n",
-        ):
-            s, reason = vprobe.scheduler_counters(bad, "gr_sty", "10.0.1.2:5000", "10.0.1.1:39334")
+        # (every malformed shape is in mininet-scripts/tests/test_lib.py)
+        for bad in (PROC.replace("switches=19", "switches19"), ""):
+            s, reason = counters(bad, "gr_sty", "10.0.1.2:5000", "10.0.1.1:39334")
             self.assertIsNone(s)
             self.assertIn("malformed", reason)
 
     def test_missing_proc_file_on_this_kernel(self):
-        name, s, reason = vprobe.read_scheduler("127.0.0.1:1", "127.0.0.1:2")
+        name, s, reason = vprobe_counters.read_scheduler("127.0.0.1:1", "127.0.0.1:2")
         if os.path.exists(f"/proc/net/mpqoe_{name}"):
             self.skipTest(f"an mpqoe module ({name}) is loaded here")
         self.assertIsNone(s)
         self.assertIn("missing", reason)
-
-    def test_netstat(self):
-        text = "TcpExt: A B\nTcpExt: 1 2\nMPTcpExt: MPCapableSYNRX OFOQueue\nMPTcpExt: 3 17\n"
-        self.assertEqual(vprobe.parse_netstat(text), {"MPCapableSYNRX": 3, "OFOQueue": 17})
-        self.assertEqual(vprobe.parse_netstat("TcpExt: A\nTcpExt: 1\n"), {})
-        with self.assertRaises(ValueError):
-            vprobe.parse_netstat("MPTcpExt: A B\nMPTcpExt: 1\n")
-
-    def test_sockaddr(self):
-        buf = bytearray(128)
-        struct.pack_into("=H", buf, 0, socket.AF_INET)
-        struct.pack_into("!H4s", buf, 2, 5000, socket.inet_aton("10.0.1.2"))
-        self.assertEqual(vprobe.format_sockaddr(buf, 0), "10.0.1.2:5000")
-        buf = bytearray(128)
-        struct.pack_into("=H", buf, 0, socket.AF_INET6)
-        struct.pack_into("!H", buf, 2, 80)
-        buf[8:24] = socket.inet_pton(socket.AF_INET6, "fd00::1")
-        self.assertEqual(vprobe.format_sockaddr(buf, 0), "[fd00::1]:80")
-        self.assertIsNone(vprobe.format_sockaddr(bytearray(128), 0))
 
 
 def run(*args, timeout=30):

@@ -38,28 +38,12 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import mpqoe_topo as mq  # noqa: E402
-import selftest as st  # noqa: E402
 from mininet.log import setLogLevel  # noqa: E402
+from mpqoe_lib import bulk, checks, kernel, network  # noqa: E402
+from mpqoe_lib.proc import last_json, loss_line, sh  # noqa: E402
 
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 BASE_RTT_MS = {"p1": 50.0, "p2": 100.0, "p3": 100.0}  # three-path.json, two directions
-
-
-def proc_connections(host, name):
-    """The connection lines of /proc/net/mpqoe_<name> in a host, as dicts."""
-    out = host.cmd(f"cat /proc/net/mpqoe_{name}")
-    conns = []
-    for line in out.splitlines():
-        if line.startswith("conn="):
-            conns.append(dict(kv.split("=", 1) for kv in line.split()))
-    return conns, out
-
-
-def subflow_bytes(conn):
-    """{subflow id: bytes} from a /proc line's bytes= field ('1:689936,2:353536')."""
-    if not conn.get("bytes"):
-        return {}
-    return {int(k): int(v) for k, v in (p.split(":") for p in conn["bytes"].split(","))}
 
 
 def min_rtt_ms(ping_out):
@@ -69,7 +53,7 @@ def min_rtt_ms(ping_out):
 
 def kernel_features(t):
     for mod in ("sch_netem", "openvswitch", "tcp_bbr"):
-        r = st.sh(["modprobe", mod])
+        r = sh(["modprobe", mod])
         t.check(f"modprobe {mod}", r.returncode == 0, r.stderr.strip())
 
 
@@ -79,7 +63,7 @@ def load_scheduler(t, name):
     if not (os.path.isfile(ko) and os.path.isfile(loader)):
         t.check(f"{ko} and mpqoe-load exist", False, "run make -C kernel-schedulers modules")
         return False
-    r = st.sh(["sh", loader, ko], timeout=30)
+    r = sh(["sh", loader, ko], timeout=30)
     avail = open("/proc/sys/net/mptcp/available_schedulers").read().split()
     return t.check(
         f"mpqoe-load mpqoe_{name}.ko: {name} in available_schedulers",
@@ -95,16 +79,16 @@ def three_path(t, name, size):
         topo.netem and not topo.dropped,
         f"netem={topo.netem} dropped={topo.dropped}",
     )
-    env = st.Network(t, topo, force_clean=True)
+    env = network.Network(topo, force_clean=True)
     with env as net:
-        dp = st.sh(["ovs-dpctl", "show"]).stdout
+        dp = sh(["ovs-dpctl", "show"]).stdout
         t.check(
             "OVS kernel datapath",
             "system@ovs-system" in dp,
             dp.splitlines()[0] if dp else "ovs-dpctl show: nothing",
         )
         for s in net.switches:
-            st.add_normal_flows(s)
+            mq.add_normal_flows(s)
         server, client = net.get("server", "client")
         sip = mq.host_interfaces(server)[0][1]
         for (intf, _ip), path in zip(mq.host_interfaces(client), ("p1", "p2", "p3"), strict=True):
@@ -114,12 +98,15 @@ def three_path(t, name, size):
             t.check(
                 f"ping over {path}: RTT in [{want:g}, {want + 40:g}] ms",
                 rtt is not None and want <= rtt <= want + 40,
-                f"min RTT {rtt} ms" if rtt is not None else st._loss(out),
+                f"min RTT {rtt} ms" if rtt is not None else loss_line(out),
             )
         server.cmd(f"sysctl -w net.mptcp.scheduler={name}")
         download(t, server, client, size, f"with {name} over netem paths")
-        conns, raw = proc_connections(server, name)
-        per = subflow_bytes(conns[-1]) if conns else {}
+        try:
+            _header, conns, raw = kernel.mpqoe_connections(server, name)
+        except ValueError as e:
+            conns, raw = [], str(e)
+        per = conns[-1].get("bytes", {}) if conns else {}
         t.check(
             f"/proc/net/mpqoe_{name}: the connection, 3 subflows, bytes sum to {size}",
             len(conns) == 1 and len(per) == 3 and sum(per.values()) == size,
@@ -134,19 +121,6 @@ def three_path(t, name, size):
             )
 
 
-def controllers_connected():
-    """{bridge: is_connected} from `ovs-vsctl show`."""
-    state, bridge = {}, None
-    for line in st.sh(["ovs-vsctl", "--timeout=3", "show"]).stdout.splitlines():
-        s = line.strip()
-        if s.startswith("Bridge "):
-            bridge = s.split(None, 1)[1].strip('"')
-            state.setdefault(bridge, False)
-        elif s == "is_connected: true" and bridge:
-            state[bridge] = True
-    return state
-
-
 def download(t, server, client, size, what, carriers=3):
     """One mptcp_bulk download server -> client over 3 subflows; checks that the first
     `carriers` carried data and the others none."""
@@ -154,7 +128,7 @@ def download(t, server, client, size, what, carriers=3):
     mq.enable_mptcp(server)
     mq.enable_mptcp(client)
     srv = server.popen(
-        [st.PY, st.BULK, "server", "--port", "5001", "--count", "1"],
+        bulk.server_cmd(count=1),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -162,14 +136,14 @@ def download(t, server, client, size, what, carriers=3):
     try:
         t.check("bulk server listens", "listening" in srv.stdout.readline())
         t0 = time.monotonic()
-        out = client.cmd(f"timeout 60 {st.PY} {st.BULK} client --connect {sip} --bytes {size}")
+        out = client.cmd("timeout 60 " + " ".join(bulk.client_cmd(sip, size)))
         elapsed = time.monotonic() - t0
         srv.communicate(timeout=10)
     finally:
         if srv.poll() is None:
             srv.kill()
             srv.wait(timeout=5)
-    report = st._json(out)
+    report = last_json(out)
     subflows = (report.get("mptcp") or {}).get("subflow_list") or []
     carried = [bool(s["bytes_received"]) for s in subflows]
     t.check(
@@ -184,10 +158,10 @@ def download(t, server, client, size, what, carriers=3):
 def via_controller(t, target, size):
     ip, port = target.rsplit(":", 1)
     topo = mq.DescriptorTopo("three-path", fail_mode="secure")
-    with st.Network(t, topo, force_clean=True, controller=(ip, int(port))) as net:
+    with network.Network(topo, force_clean=True, controller=(ip, int(port))) as net:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            state = controllers_connected()
+            state = network.controller_connected()
             if state and all(state.values()):
                 break
             time.sleep(0.5)
@@ -222,32 +196,23 @@ def main():
         return 2
     setLogLevel("warning")
 
-    def on_alarm(_sig, _frame):
-        raise st.Timeout(f"timed out after {args.timeout} s")
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(args.timeout)
-    t = st.Test()
-    start = time.monotonic()
+    checks.deadline(args.timeout, term=False)
+    t = checks.Checks()
     print(f"smoke: kernel {os.uname().release}", flush=True)
     try:
         kernel_features(t)
         if load_scheduler(t, args.scheduler):
-            print(f"OVS: {st.ensure_ovs()}; datapath {mq.ovs_datapath()}", flush=True)
+            print(f"OVS: {network.ensure_ovs()}; datapath {mq.ovs_datapath()}", flush=True)
             three_path(t, args.scheduler, args.bytes)
-            r = st.sh(["rmmod", f"mpqoe_{args.scheduler}"])
+            r = sh(["rmmod", f"mpqoe_{args.scheduler}"])
             t.check(f"rmmod mpqoe_{args.scheduler} once unused", r.returncode == 0, r.stderr)
             if args.controller:
                 via_controller(t, args.controller, args.bytes)
-    except (st.Timeout, RuntimeError, mq.MpqoeError, subprocess.SubprocessError) as e:
+    except (checks.Timeout, RuntimeError, mq.MpqoeError, subprocess.SubprocessError) as e:
         t.check("ran to the end", False, str(e))
     finally:
         signal.alarm(0)
-    print(
-        f"smoke: {len(t.results) - t.failed} passed, {t.failed} failed "
-        f"in {time.monotonic() - start:.1f} s"
-    )
-    return 1 if t.failed else 0
+    return t.summary("smoke")
 
 
 if __name__ == "__main__":

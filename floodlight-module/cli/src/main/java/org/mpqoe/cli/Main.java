@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       ScenarioCommand.class,
       TopologyCommand.class,
       ControllerCommand.class,
+      ContractCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

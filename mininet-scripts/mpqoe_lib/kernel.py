@@ -1,0 +1,139 @@
+"""Parsers of the kernel's counter files: /proc/net/netstat and /proc/net/mpqoe_<scheduler>.
+
+The mpqoe file (format v1, written by kernel-schedulers/common) is a header line
+`# mpqoe_<name> v1 key=value ...` and one line per connection of `key=value` fields, among them
+`conn`, `state` (live/closed), `local`, `remote`, `decisions`, `switches` and `bytes` (per
+subflow id, `1:689936,2:353536`).
+"""
+
+NETSTAT = "/proc/net/netstat"
+
+_INT_FIELDS = {
+    "conn",
+    "start_ns",
+    "end_ns",
+    "decisions",
+    "switches",
+    "injections",
+    "reinjections",
+    "no_subflow",
+    "bytes_other",
+}
+_REQUIRED = ("conn", "local", "remote", "decisions", "switches")
+
+
+def parse_netstat(text, group="MPTcpExt"):
+    """{counter: value} of one group of /proc/net/netstat (a header line and a value line);
+    {} when the group is absent; ValueError when the two lines differ in length."""
+    lines = [ln.split() for ln in text.splitlines() if ln.startswith(group + ":")]
+    if len(lines) < 2:
+        return {}
+    names, values = lines[0][1:], lines[1][1:]
+    if len(names) != len(values):
+        raise ValueError(f"{NETSTAT}: {group} header and values differ in length")
+    return {n: int(v) for n, v in zip(names, values, strict=True)}
+
+
+def read_netstat(group="MPTcpExt"):
+    """parse_netstat of this process's network namespace; {} when unreadable."""
+    try:
+        with open(NETSTAT) as f:
+            return parse_netstat(f.read(), group)
+    except OSError:
+        return {}
+
+
+def netstat_counters(host, group="MPTcpExt"):
+    """parse_netstat inside a Mininet host (anything with a `cmd` method)."""
+    return parse_netstat(host.cmd(f"cat {NETSTAT}"), group)
+
+
+def counter_deltas(before, after):
+    """{counter: after - before} of the counters that changed."""
+    return {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}
+
+
+def parse_mpqoe_line(line):
+    """One connection line of /proc/net/mpqoe_<name> as a dict (integer fields as int, bytes as
+    {subflow id (str): bytes}); ValueError when malformed."""
+    out = {}
+    for item in line.split():
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"malformed field {item!r}")
+        if key in _INT_FIELDS:
+            out[key] = int(value)
+        elif key == "bytes":
+            per = {}
+            for pair in filter(None, value.split(",")):
+                sid, sep, n = pair.partition(":")
+                if not sep:
+                    raise ValueError(f"malformed bytes entry {pair!r}")
+                per[str(int(sid))] = int(n)
+            out[key] = per
+        else:
+            out[key] = value
+    for key in _REQUIRED:
+        if key not in out:
+            raise ValueError(f"missing field {key!r}")
+    return out
+
+
+def parse_mpqoe(text):
+    """(header dict, [connection dicts, each with its `raw` line]) of /proc/net/mpqoe_<name>;
+    ValueError when malformed or not format v1."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if not lines or not lines[0].startswith("#"):
+        raise ValueError("no header line")
+    words = lines[0][1:].split()
+    if len(words) < 2 or words[1] != "v1":
+        raise ValueError(f"unsupported header {lines[0]!r} (want v1)")
+    header = {"module": words[0], "version": words[1]}
+    for w in words[2:]:
+        k, _, v = w.partition("=")
+        header[k] = int(v) if v.isdigit() else v
+    conns = []
+    for ln in lines[1:]:
+        try:
+            conns.append(dict(parse_mpqoe_line(ln), raw=ln))
+        except ValueError as e:
+            raise ValueError(f"{e} in line {ln!r}") from None
+    return header, conns
+
+
+def mpqoe_path(name):
+    return f"/proc/net/mpqoe_{name}"
+
+
+def mpqoe_connections(host, name):
+    """(header, [connections], text) of a Mininet host's /proc/net/mpqoe_<name>; ValueError
+    (with the file's first line) when it is missing or malformed."""
+    text = host.cmd(f"cat {mpqoe_path(name)} 2>&1")
+    try:
+        header, conns = parse_mpqoe(text)
+    except ValueError as e:
+        first = text.strip().splitlines()[:1]
+        raise ValueError(f"{mpqoe_path(name)}: {e} ({first[0] if first else 'empty'})") from None
+    return header, conns, text
+
+
+def norm_addr(addr):
+    """Canonical "ip:port": a v4-mapped IPv6 address shown as IPv4."""
+    if addr.startswith("[::ffff:") and "." in addr:
+        host, _, port = addr[len("[::ffff:") :].partition("]:")
+        return f"{host}:{port}"
+    return addr
+
+
+def find_connection(conns, local=None, remote=None, local_port=None):
+    """The connection of these addresses (any that is None matches all): the last live one,
+    else the last one; None when there is none."""
+    found = [
+        c
+        for c in conns
+        if (local is None or norm_addr(c["local"]) == norm_addr(local))
+        and (remote is None or norm_addr(c["remote"]) == norm_addr(remote))
+        and (local_port is None or c["local"].rsplit(":", 1)[-1] == str(local_port))
+    ]
+    live = [c for c in found if c.get("state") == "live"]
+    return (live or found)[-1] if found else None

@@ -1,0 +1,43 @@
+"""A JSON client of the controller's REST API (the standalone runtime's /mpqoe/... and the
+Floodlight module's /wm/mpqoe/...)."""
+
+import json
+import time
+import urllib.error
+import urllib.request
+
+ERRORS = (OSError, urllib.error.URLError, ValueError)
+
+
+class Rest:
+    def __init__(self, port, host="127.0.0.1"):
+        self.base = f"http://{host}:{port}"
+
+    def request(self, method, path, body=None, timeout=5):
+        """The decoded JSON answer (None for an empty one); urllib errors as they come."""
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            text = r.read().decode()
+        return json.loads(text) if text.strip() else None
+
+    def get(self, path, timeout=5):
+        return self.request("GET", path, timeout=timeout)
+
+    def put(self, path, body, timeout=5):
+        return self.request("PUT", path, body, timeout=timeout)
+
+    def wait(self, service, path, timeout, interval=0.3):
+        """GET path until it answers; RuntimeError when the service (proc.Service) exits or
+        the time is up."""
+        deadline, last = time.monotonic() + timeout, None
+        while time.monotonic() < deadline:
+            service.require_alive()
+            try:
+                return self.get(path, timeout=2)
+            except ERRORS as e:
+                last = e
+            time.sleep(interval)
+        raise RuntimeError(f"{self.base}{path} did not answer in {timeout} s ({last})")

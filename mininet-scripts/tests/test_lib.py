@@ -1,0 +1,271 @@
+"""mpqoe_lib's pure functions: parsers, atomic writes, pcap handshakes, flow helpers (no root)."""
+
+import json
+import os
+import socket
+import stat
+import struct
+import tempfile
+import unittest
+
+from e2e_thresholds import pick_thr_delay, simple_path_delays
+from mpqoe_lib import files, flows, kernel, network, pcap, proc, sockopt
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+with open(os.path.join(DATA, "mpqoe_gr_sty.txt")) as _f:
+    PROC = _f.read()  # three connections: closed and live on one address pair, a third
+
+
+class KernelParsersTest(unittest.TestCase):
+    def test_mpqoe_file(self):
+        header, conns = kernel.parse_mpqoe(PROC)
+        self.assertEqual(
+            header, {"module": "mpqoe_gr_sty", "version": "v1", "untracked_decisions": 0}
+        )
+        self.assertEqual(len(conns), 3)
+        self.assertEqual(conns[1]["bytes"], {"1": 689936, "2": 353536, "3": 456528})
+        self.assertEqual(conns[1]["start_ns"], 1795376169416848947)
+        self.assertEqual(conns[1]["token"], "1da5a195")
+        self.assertTrue(conns[2]["raw"].startswith("conn=4 "))
+
+    def test_mpqoe_malformed(self):
+        for bad in (
+            PROC.replace("switches=19", "switches19"),
+            PROC.replace("bytes=1:689936", "bytes=1-689936"),
+            PROC.replace("decisions=338", "decisions=x"),
+            PROC.replace(" v1 ", " v2 "),
+            "",
+            "conn=1 local=a:1 remote=b:2 decisions=1 switches=0\n",
+            "# mpqoe_x v1\nconn=1 local=a:1 decisions=1 switches=0\n",
+        ):
+            with self.subTest(bad=bad[:40]), self.assertRaises(ValueError):
+                kernel.parse_mpqoe(bad)
+
+    def test_find_connection(self):
+        _, conns = kernel.parse_mpqoe(PROC)
+        c = kernel.find_connection(conns, "10.0.1.2:5000", "10.0.1.1:39334")
+        self.assertEqual(c["conn"], 3)  # the live one, not the closed one before it
+        c = kernel.find_connection(conns, "[::ffff:10.0.1.2]:5001", "10.0.1.1:40000")
+        self.assertEqual(c["conn"], 4)
+        self.assertEqual(kernel.find_connection(conns, local_port=5001)["conn"], 4)
+        self.assertIsNone(kernel.find_connection(conns, local_port=5002))
+
+    def test_mpqoe_in_a_host(self):
+        class Host:
+            def __init__(self, text):
+                self.text = text
+
+            def cmd(self, _c):
+                return self.text
+
+        header, conns, _ = kernel.mpqoe_connections(Host(PROC), "gr_sty")
+        self.assertEqual((header["module"], len(conns)), ("mpqoe_gr_sty", 3))
+        with self.assertRaises(ValueError) as e:
+            kernel.mpqoe_connections(Host("cat: /proc/net/mpqoe_x: No such file\n"), "x")
+        self.assertIn("No such file", str(e.exception))
+
+    def test_netstat(self):
+        text = "TcpExt: A B\nTcpExt: 1 2\nMPTcpExt: MPCapableSYNRX OFOQueue\nMPTcpExt: 3 17\n"
+        self.assertEqual(kernel.parse_netstat(text), {"MPCapableSYNRX": 3, "OFOQueue": 17})
+        self.assertEqual(kernel.parse_netstat(text, "TcpExt"), {"A": 1, "B": 2})
+        self.assertEqual(kernel.parse_netstat("TcpExt: A\nTcpExt: 1\n"), {})
+        with self.assertRaises(ValueError):
+            kernel.parse_netstat("MPTcpExt: A B\nMPTcpExt: 1\n")
+        self.assertEqual(
+            kernel.counter_deltas({"A": 1, "B": 2}, {"A": 1, "B": 5, "C": 1}), {"B": 3, "C": 1}
+        )
+
+    def test_sockaddr(self):
+        buf = bytearray(128)
+        struct.pack_into("=H", buf, 0, socket.AF_INET)
+        struct.pack_into("!H4s", buf, 2, 5000, socket.inet_aton("10.0.1.2"))
+        self.assertEqual(sockopt.format_sockaddr(buf, 0), "10.0.1.2:5000")
+        buf = bytearray(128)
+        struct.pack_into("=H", buf, 0, socket.AF_INET6)
+        struct.pack_into("!H", buf, 2, 80)
+        buf[8:24] = socket.inet_pton(socket.AF_INET6, "fd00::1")
+        self.assertEqual(sockopt.format_sockaddr(buf, 0), "[fd00::1]:80")
+        self.assertIsNone(sockopt.format_sockaddr(bytearray(128), 0))
+
+    def test_fields_beyond_what_the_kernel_wrote_are_left_out(self):
+        buf = bytearray(96)
+        struct.pack_into("=BxBB", buf, 0, 2, 3, 8)
+        struct.pack_into("=I", buf, 12, 0xABCD)
+        got = sockopt.decode_fields(bytes(buf), 0, 16, sockopt.MPTCP_INFO_FIELDS)
+        self.assertEqual(
+            got,
+            {"subflows": 2, "add_addr_accepted": 3, "subflows_max": 8, "flags": 0, "token": 0xABCD},
+        )
+
+
+class AtomicWriteTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_writes_creates_directories_and_leaves_no_temporary(self):
+        path = os.path.join(self.d, "a", "b", "doc.json")
+        files.write_json(path, {"b": 1, "a": [1, 2]})
+        with open(path) as f:
+            text = f.read()
+        self.assertEqual(json.loads(text), {"a": [1, 2], "b": 1})
+        self.assertTrue(text.startswith('{\n "a"') and text.endswith("}\n"), text)
+        files.write_atomic(path, b"xyz")
+        self.assertEqual(os.listdir(os.path.dirname(path)), ["doc.json"])
+        self.assertEqual(files.read_json(path), None)  # not JSON any more
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(), b"xyz")
+
+    def test_mode_follows_the_umask(self):
+        old = os.umask(0o027)
+        try:
+            path = os.path.join(self.d, "m.json")
+            files.write_json(path, {})
+        finally:
+            os.umask(old)
+        self.assertEqual(stat.S_IMODE(os.stat(path).st_mode), 0o640)
+
+    def test_a_failed_write_keeps_the_old_file(self):
+        path = os.path.join(self.d, "keep.json")
+        files.write_json(path, {"v": 1})
+        with self.assertRaises(TypeError):
+            files.write_json(path, {"v": {1, 2}})  # a set is not JSON
+        with self.assertRaises(TypeError):
+            files.write_atomic(path, 42)
+        self.assertEqual(files.read_json(path), {"v": 1})
+        self.assertEqual(os.listdir(self.d), ["keep.json"])
+        self.assertIsNone(files.read_json(os.path.join(self.d, "missing.json")))
+
+
+def pcap_file(records, linktype=pcap.ETHERNET):
+    out = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, linktype)
+    for t, frame in records:
+        sec, usec = int(t), round((t - int(t)) * 1e6)
+        out += struct.pack("<IIII", sec, usec, len(frame), len(frame)) + frame
+    return out
+
+
+def tcp_frame(src, dst, sport, dport, seq, ack, flags, options=b""):
+    options += b"\x00" * (-len(options) % 4)
+    tcp = (
+        struct.pack(
+            "!HHIIBBHHH", sport, dport, seq, ack, (5 + len(options) // 4) << 4, flags, 65535, 0, 0
+        )
+        + options
+    )
+    ip = struct.pack(
+        "!BBHHHBBH4s4s",
+        0x45,
+        0,
+        20 + len(tcp),
+        0,
+        0,
+        64,
+        6,
+        0,
+        socket.inet_aton(src),
+        socket.inet_aton(dst),
+    )
+    return b"\x02" * 6 + b"\x04" * 6 + b"\x08\x00" + ip + tcp
+
+
+MP_CAPABLE = bytes([30, 4, 0x01, 0x01])  # RFC 8684 v1 SYN: subtype 0, version 1
+MP_JOIN = bytes([30, 12, 0x10, 0]) + b"\x00" * 8  # subtype 1
+MSS = bytes([2, 4, 5, 180])
+
+
+class PcapTest(unittest.TestCase):
+    def test_handshakes(self):
+        c, s = "10.0.1.11", "10.0.0.1"
+        recs = [
+            (100.000, tcp_frame(c, s, 40000, 5001, 1000, 0, 0x02, MSS + MP_CAPABLE)),
+            (100.2505, tcp_frame(s, c, 5001, 40000, 7000, 1001, 0x12, MSS + MP_CAPABLE)),
+            (100.300, tcp_frame("10.0.2.11", s, 40001, 5001, 5, 0, 0x02, MP_JOIN)),
+            (101.300, tcp_frame("10.0.2.11", s, 40001, 5001, 5, 0, 0x02, MP_JOIN)),
+            (101.321, tcp_frame(s, "10.0.2.11", 5001, 40001, 9, 6, 0x12, MP_JOIN)),
+            (102.000, tcp_frame("10.0.3.11", s, 40002, 5001, 77, 0, 0x02, MP_JOIN)),
+            (102.500, tcp_frame(c, s, 40003, 5001, 3, 0, 0x02, MSS)),
+            (102.509, tcp_frame(s, c, 5001, 40003, 1, 999, 0x12, MSS)),  # acks another SYN
+        ]
+        with tempfile.NamedTemporaryFile(suffix=".pcap") as f:
+            f.write(pcap_file(recs) + b"\x01\x02")  # a cut-off record at the end
+            f.flush()
+            found = pcap.capture_handshakes([f.name, "/nonexistent.pcap"])
+        got = [(h["kind"], h["client"], h["syns"], h["setup_ms"]) for h in found]
+        self.assertEqual(
+            [g[:3] for g in got],
+            [
+                ("MP_CAPABLE", "10.0.1.11:40000", 1),
+                ("MP_JOIN", "10.0.2.11:40001", 2),
+                ("MP_JOIN", "10.0.3.11:40002", 1),
+                ("TCP", "10.0.1.11:40003", 1),
+            ],
+        )
+        self.assertAlmostEqual(got[0][3], 250.5, places=3)
+        self.assertAlmostEqual(got[1][3], 1021.0, places=3)  # from the first SYN
+        self.assertIsNone(got[2][3])
+        self.assertIsNone(got[3][3])  # a SYN/ACK for another sequence number is not its answer
+
+    def test_not_pcap(self):
+        with self.assertRaises(ValueError):
+            pcap.read_pcap(b"\x00" * 40)
+
+    def test_options_walk(self):
+        self.assertEqual(pcap.mptcp_kind(MSS + b"\x01\x01" + MP_JOIN), "MP_JOIN")
+        self.assertIsNone(pcap.mptcp_kind(MSS + b"\x00" + MP_CAPABLE))  # after end of list
+        self.assertIsNone(pcap.mptcp_kind(b"\x02\x00\x1e\x04\x00\x01"))  # length 0: stop
+
+
+class FlowsAndOvsTest(unittest.TestCase):
+    def test_pushed_labels(self):
+        actions = (
+            "push_mpls:0x8847,set_field:17->mpls_label,push_mpls:0x8847,"
+            "set_field:23->mpls_label,output:2"
+        )
+        self.assertEqual(flows.pushed_labels(actions), [23, 17])
+        self.assertIsNone(flows.pushed_labels("output:2"))
+
+    def test_cookie_switches_by_direction(self):
+        rule = {"cookie": 5, "n_packets": 3, "match": {"nw_src": "10.0.1.11"}}
+        back = {"cookie": 5, "n_packets": 0, "match": {"nw_dst": "10.0.1.11"}}
+        got = flows.cookie_switches({"s1": [rule], "s2": [back]}, 5, "10.0.1.11")
+        self.assertEqual(got, {"up": {"s1"}, "down": set()})
+        got = flows.cookie_switches({"s1": [rule], "s2": [back]}, 5, "10.0.1.11", counted=False)
+        self.assertEqual(got, {"up": {"s1"}, "down": {"s2"}})
+
+    def test_vsctl_show(self):
+        text = (
+            'Bridge s1\n    Controller "tcp:127.0.0.1:6653"\n        is_connected: true\n'
+            "Bridge s2\n    fail_mode: secure\n"
+        )
+        self.assertEqual(network.parse_connected(text), {"s1": True, "s2": False})
+
+    def test_last_json_line(self):
+        self.assertEqual(proc.last_json('noise\n{"a": 1}\n{"b": 2}\ntrailing'), {"b": 2})
+        self.assertEqual(proc.last_json(None), {})
+
+
+class ThrDelayTest(unittest.TestCase):
+    def test_delays_of_simple_paths(self):
+        d = {
+            "links": [
+                {"a": "A", "b": "B", "delayMs": 1},
+                {"a": "B", "b": "C", "delayMs": 2},
+                {"a": "A", "b": "C", "delayMs": 5},
+            ]
+        }
+        self.assertEqual(simple_path_delays(d, "A", "C", 3), [3.0, 5.0])
+        self.assertEqual(simple_path_delays(d, "A", "C", 1), [5.0])
+
+    def test_a_client_short_of_paths_but_with_two(self):
+        thr, counts = pick_thr_delay({"c1": [1, 2, 9], "c2": [4, 5, 6]}, {"c1": 3, "c2": 3})
+        self.assertEqual(counts, {"c1": 2, "c2": 3})
+        self.assertEqual(thr, 7.5)
+        self.assertIsNone(pick_thr_delay({"c1": [1]}, {"c1": 1}))
+
+
+if __name__ == "__main__":
+    unittest.main()
