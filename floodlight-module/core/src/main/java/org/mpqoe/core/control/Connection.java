@@ -5,8 +5,25 @@ import java.util.List;
 import org.mpqoe.core.path.Path;
 import org.mpqoe.core.topology.Host;
 
-/** An MPTCP connection the controller routed, and its subflows. Mutable; guarded by the router. */
-public final class Connection {
+/**
+ * An MPTCP connection the controller routed, and its subflows. Immutable: a change makes a new
+ * value, which the {@link ConnectionTable} publishes, so readers on any thread see a consistent
+ * one.
+ *
+ * @param id unique among live connections within the cookie's connection bits ({@link Cookies})
+ * @param serverToken the server's token once its key was seen, else null
+ * @param nextSubflow the index the next subflow gets
+ */
+public record Connection(
+    int id,
+    Host client,
+    Host server,
+    int version,
+    long createdNanos,
+    Integer serverToken,
+    int nextSubflow,
+    List<Subflow> subflows) {
+
   /** How an MP_JOIN was tied to its connection. */
   public enum MatchedBy {
     HANDSHAKE,
@@ -33,48 +50,70 @@ public final class Connection {
     public Subflow {
       rules = List.copyOf(rules);
     }
+
+    /**
+     * True while the server edge still sends the server's first segment to the controller instead
+     * of forwarding it ({@link SubflowRules}).
+     */
+    public boolean awaitsServer() {
+      return rules.stream().anyMatch(SubflowRules::isServerTrap);
+    }
+
+    Subflow withRoute(Path newPath, long newCookie, List<FlowRule> newRules) {
+      return new Subflow(
+          index,
+          toServer,
+          clientInterface,
+          serverInterface,
+          pathIndex,
+          newPath,
+          newCookie,
+          matchedBy,
+          newRules);
+    }
   }
 
-  final int id;
-  final Host client;
-  final Host server;
-  final int version;
-  final long createdNanos;
-  Long serverKey;
-  int nextSubflow;
-  Integer serverToken;
-  final List<Subflow> subflows = new ArrayList<>();
-
-  Connection(int id, Host client, Host server, int version, long createdNanos) {
-    this.id = id;
-    this.client = client;
-    this.server = server;
-    this.version = version;
-    this.createdNanos = createdNanos;
+  public Connection {
+    subflows = List.copyOf(subflows);
   }
 
-  public int id() {
-    return id;
+  static Connection opened(int id, Host client, Host server, int version, long nanos) {
+    return new Connection(id, client, server, version, nanos, null, 0, List.of());
   }
 
-  public Host client() {
-    return client;
+  /** This connection with one more subflow (which takes index {@link #nextSubflow}). */
+  Connection with(Subflow added) {
+    List<Subflow> next = new ArrayList<>(subflows);
+    next.add(added);
+    return new Connection(
+        id, client, server, version, createdNanos, serverToken, nextSubflow + 1, next);
   }
 
-  public Host server() {
-    return server;
+  /** This connection with the subflow of the same index replaced, or removed when null. */
+  Connection replacing(Subflow old, Subflow replacement) {
+    List<Subflow> next = new ArrayList<>();
+    for (Subflow sf : subflows) {
+      if (sf.index() != old.index()) {
+        next.add(sf);
+      } else if (replacement != null) {
+        next.add(replacement);
+      }
+    }
+    return new Connection(
+        id, client, server, version, createdNanos, serverToken, nextSubflow, next);
   }
 
-  public int version() {
-    return version;
+  Connection withServerToken(int token) {
+    return new Connection(id, client, server, version, createdNanos, token, nextSubflow, subflows);
   }
 
-  /** The server's token once its key was seen, else null. */
-  public Integer serverToken() {
-    return serverToken;
+  /** The subflow whose client-to-server direction is {@code toServer}, or null. */
+  public Subflow subflow(FlowMatch.Subflow toServer) {
+    return subflows.stream().filter(sf -> sf.toServer().equals(toServer)).findFirst().orElse(null);
   }
 
-  public List<Subflow> subflows() {
-    return List.copyOf(subflows);
+  /** True when this connection runs between these two hosts. */
+  public boolean between(Host c, Host s) {
+    return client.equals(c) && server.equals(s);
   }
 }

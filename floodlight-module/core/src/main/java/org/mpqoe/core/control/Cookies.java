@@ -17,6 +17,9 @@ public final class Cookies {
   public static final int TABLE_MISS = 4;
   public static final int PLAIN = 5;
 
+  /** The largest connection id the cookie can carry (24 bits); ids start at 1. */
+  public static final int MAX_CONNECTION = 0xFFFFFF;
+
   private Cookies() {}
 
   public static long of(int kind, int connection, int generation, int subflow) {

@@ -11,6 +11,11 @@ import org.mpqoe.core.packet.ArpReply;
 import org.mpqoe.core.packet.Frame;
 import org.mpqoe.core.path.CandidatePaths;
 import org.mpqoe.core.path.Path;
+import org.mpqoe.core.select.PathSelector;
+import org.mpqoe.core.select.QomraSelector;
+import org.mpqoe.core.select.SelectionProblem;
+import org.mpqoe.core.select.Selectors;
+import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
@@ -20,7 +25,13 @@ import org.mpqoe.core.topology.TopologyException;
  * The whole control plane behind one small event API, so that the standalone OpenFlow runtime and
  * the Floodlight adapter share one implementation: switch connected, packet-in, port status, port
  * statistics, flow removed. Every decision is made here or below; runtimes only translate events in
- * and plans out. Thread-safe.
+ * and plans out. Thread-safe: packet-ins of different clients are handled in parallel (selection
+ * runs outside any shared lock, {@link MptcpRouter}).
+ *
+ * <p>Construction warms up what a first client would otherwise pay for: one selection with the
+ * configured algorithm (on throw-away QoMRA books) and one subflow's rules on the real topology, so
+ * that class loading and first compilation of the selector and graph libraries happen before the
+ * first SYN.
  */
 public final class MptcpControlPlane {
   private final Topology topology;
@@ -30,16 +41,86 @@ public final class MptcpControlPlane {
   private final MptcpRouter router;
   private final SegmentRouting segmentRouting;
   private final RestApi rest;
-  private final ParseStats parseStats = new ParseStats();
+  private final ControlStats stats = new ControlStats();
 
   public MptcpControlPlane(Topology topology, ControlConfig config) {
     this.topology = topology;
     this.hosts = new HostDirectory(topology);
     this.paths = new CandidatePaths(topology, config.maxHops());
     this.links = new LinkStateTracker(topology);
-    this.router = new MptcpRouter(topology, hosts, paths, links, config);
     this.segmentRouting = new SegmentRouting(topology);
+    this.router = new MptcpRouter(topology, hosts, paths, links, segmentRouting, config, stats, 1);
     this.rest = new RestApi(topology, router, links::snapshot, paths::isLinkUp);
+    warmUp(config);
+  }
+
+  /** How long construction may spend running the selector to warm it up. */
+  private static final long WARM_UP_NANOS = 300_000_000L;
+
+  /**
+   * Warms up without touching any book: the candidate paths of every client and server pair (the
+   * cache a SYN reads); selections between the first pair with a throw-away selector (fresh QoMRA
+   * books, no users) until one is fast or {@link #WARM_UP_NANOS} is spent (the GA needs dozens of
+   * runs before it is compiled); then one MP_CAPABLE SYN of the first client, parsed, classified
+   * and handled by a throw-away router on the same topology, so that the whole packet-in path is
+   * loaded and compiled once.
+   */
+  private void warmUp(ControlConfig config) {
+    for (Host client : topology.clients()) {
+      for (Host server : topology.servers()) {
+        paths.between(client.firstHop(), server.firstHop());
+      }
+    }
+    if (topology.clients().isEmpty() || topology.servers().isEmpty()) {
+      return;
+    }
+    Host client = topology.clients().get(0);
+    Host server = topology.servers().get(0);
+    List<Path> candidates = paths.between(client.firstHop(), server.firstHop());
+    if (candidates.isEmpty()) {
+      return;
+    }
+    PathSelector selector =
+        Selectors.create(
+            config.algorithm(), config.ga(), config.qomra(), QomraSelector.Context.fresh());
+    long start = System.nanoTime();
+    long took;
+    int run = 0;
+    do {
+      long t = System.nanoTime();
+      selector.select(
+          new SelectionProblem(
+              client.name(),
+              server.name(),
+              client.interfaces().size(),
+              candidates,
+              links.snapshot(),
+              p -> 0,
+              config.selection(),
+              run++));
+      took = System.nanoTime() - t;
+    } while (took > 2_000_000L && System.nanoTime() - start < WARM_UP_NANOS);
+    byte[] frame =
+        capableSyn(
+            Addresses.parseIpv4(client.interfaces().get(0).ip()),
+            Addresses.parseIpv4(server.interfaces().get(0).ip()));
+    Frame f = Frame.parse(frame);
+    ControlStats scratch = new ControlStats();
+    MptcpHandshake h = MptcpHandshake.classify(f.tcp(), scratch.parse());
+    new MptcpRouter(topology, hosts, paths, links, segmentRouting, config, scratch, 1)
+        .handle(TcpSegment.of(client.firstHop().dpid(), 1, f, frame, h));
+  }
+
+  /** An MP_CAPABLE v1 SYN (option kind 30, length 4) from port 1 to port 1, for the warm-up. */
+  private static byte[] capableSyn(int src, int dst) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(14 + 20 + 24);
+    b.put(new byte[12]).putShort((short) 0x0800);
+    b.put((byte) 0x45).put((byte) 0).putShort((short) 44).putInt(0);
+    b.put((byte) 64).put((byte) 6).putShort((short) 0).putInt(src).putInt(dst);
+    b.putShort((short) 1).putShort((short) 1).putInt(1).putInt(0);
+    b.put((byte) 0x60).put((byte) 0x02).putShort((short) 1000).putInt(0);
+    b.put(new byte[] {30, 4, 0x01, 0x01});
+    return b.array();
   }
 
   public Topology topology() {
@@ -60,7 +141,12 @@ public final class MptcpControlPlane {
 
   /** Counters of malformed or unexpected options seen in packet-ins. */
   public ParseStats parseStats() {
-    return parseStats;
+    return stats.parse();
+  }
+
+  /** What the control plane did: packet-ins, rules, selections, step timings. */
+  public ControlStats stats() {
+    return stats;
   }
 
   /**
@@ -107,6 +193,7 @@ public final class MptcpControlPlane {
       rules.addAll(segmentRouting.labelRules(sw, config.plainPriority()));
     }
     rules.addAll(router.rulesAt(dpid));
+    stats.installed(rules.size());
     return rules;
   }
 
@@ -115,18 +202,19 @@ public final class MptcpControlPlane {
    * handshakes routed, other IPv4 sent by shortest path.
    */
   public Reaction packetIn(long dpid, int inPort, byte[] frame) {
+    long start = System.nanoTime();
     Frame f = Frame.parse(frame);
+    TcpSegment s = classify(dpid, inPort, f, frame, start);
+    Reaction r;
     if (f.hasArp()) {
-      return arp(dpid, inPort, f);
+      r = arp(dpid, inPort, f);
+    } else if (f.ipv4() == null) {
+      r = Reaction.ignored("neither ARP nor IPv4");
+    } else {
+      Optional<Reaction> mptcp = s == null ? Optional.empty() : router.handle(s);
+      r = mptcp.isPresent() ? mptcp.get() : plain(dpid, inPort, f, s, frame);
     }
-    Optional<Reaction> mptcp = mptcp(dpid, inPort, f, frame);
-    if (mptcp.isPresent()) {
-      return mptcp.get();
-    }
-    if (f.ipv4() != null) {
-      return plain(dpid, inPort, f, frame);
-    }
-    return Reaction.ignored("neither ARP nor IPv4");
+    return done(r, start);
   }
 
   /**
@@ -134,41 +222,33 @@ public final class MptcpControlPlane {
    * are handled, everything else is {@link Reaction.Kind#IGNORED}.
    */
   public Reaction mptcpPacketIn(long dpid, int inPort, byte[] frame) {
-    return mptcp(dpid, inPort, Frame.parse(frame), frame)
-        .orElse(Reaction.ignored("not an MPTCP handshake"));
+    long start = System.nanoTime();
+    Frame f = Frame.parse(frame);
+    TcpSegment s = classify(dpid, inPort, f, frame, start);
+    Optional<Reaction> r = s == null ? Optional.empty() : router.handle(s);
+    return done(r.orElse(Reaction.ignored("not MPTCP business")), start);
   }
 
   /**
-   * MPTCP business: handshake steps go to the router; any other segment of a routed subflow can
-   * only be a copy (the server-side rule copies until the SYN/ACK's key is read, and datapath
-   * caches keep copying a little longer) and is dropped: the switch forwarded the original.
+   * The one classification of a packet-in: a TCP segment with its MPTCP handshake step (null for
+   * anything that is not IPv4/TCP). The router decides on that step alone.
    */
-  private Optional<Reaction> mptcp(long dpid, int inPort, Frame f, byte[] frame) {
+  private TcpSegment classify(long dpid, int inPort, Frame f, byte[] frame, long start) {
     if (!f.hasTcp() || f.ipv4() == null) {
-      return Optional.empty();
+      stats.time(ControlStats.Step.CLASSIFICATION, System.nanoTime() - start);
+      return null;
     }
-    MptcpHandshake h = MptcpHandshake.classify(f.tcp(), parseStats);
-    if (h.step() == MptcpHandshake.Step.NONE
-        || h.step() == MptcpHandshake.Step.CAPABLE_ACK
-        || h.step() == MptcpHandshake.Step.JOIN_SYNACK
-        || h.step() == MptcpHandshake.Step.JOIN_ACK) {
-      FlowMatch.Subflow segment =
-          new FlowMatch.Subflow(
-              f.ipv4().src(), f.ipv4().dst(), f.tcp().srcPort(), f.tcp().dstPort());
-      return router.isRouted(segment)
-          ? Optional.of(Reaction.dropped("copy of a routed subflow's segment"))
-          : Optional.empty();
-    }
-    return router.handle(
-        new TcpSegment(
-            dpid,
-            inPort,
-            f.ipv4().src(),
-            f.ipv4().dst(),
-            f.tcp().srcPort(),
-            f.tcp().dstPort(),
-            h,
-            frame));
+    MptcpHandshake h = MptcpHandshake.classify(f.tcp(), stats.parse());
+    stats.handshake(h.step());
+    stats.time(ControlStats.Step.CLASSIFICATION, System.nanoTime() - start);
+    return TcpSegment.of(dpid, inPort, f, frame, h);
+  }
+
+  private Reaction done(Reaction r, long start) {
+    stats.packetIn(r.kind());
+    stats.plan(r.plan());
+    stats.time(ControlStats.Step.PACKET_IN, System.nanoTime() - start);
+    return r;
   }
 
   private Reaction arp(long dpid, int inPort, Frame f) {
@@ -200,12 +280,10 @@ public final class MptcpControlPlane {
    * destination and protocol. Suffixes of shortest paths are shortest paths, so destination rules
    * of different sources agree.
    */
-  private Reaction plain(long dpid, int inPort, Frame f, byte[] frame) {
+  private Reaction plain(long dpid, int inPort, Frame f, TcpSegment s, byte[] frame) {
     int dstIp = f.ipv4().dst();
     FlowMatch match =
-        f.hasTcp()
-            ? new FlowMatch.Subflow(f.ipv4().src(), dstIp, f.tcp().srcPort(), f.tcp().dstPort())
-            : new FlowMatch.Ipv4Protocol(dstIp, f.ipv4().protocol());
+        s != null ? s.match() : new FlowMatch.Ipv4Protocol(dstIp, f.ipv4().protocol());
     var dst = hosts.byIp(dstIp);
     var here = topology.switchWithDpid(dpid);
     if (dst.isEmpty() || here.isEmpty()) {
@@ -247,7 +325,9 @@ public final class MptcpControlPlane {
   /** A port went down or up; a switch-to-switch link follows its ports. */
   public FlowPlan portStatus(long dpid, int port, boolean up) {
     int link = links.linkAt(dpid, port);
-    return link < 0 ? FlowPlan.EMPTY : router.linkChanged(link, up);
+    FlowPlan plan = link < 0 ? FlowPlan.EMPTY : router.linkChanged(link, up);
+    stats.plan(plan);
+    return plan;
   }
 
   public void portStats(long dpid, int port, long txBytes, long rxBytes, long nanoTime) {
@@ -259,6 +339,9 @@ public final class MptcpControlPlane {
    * traffic stopped; a deletion (ours, or the wipe when a switch reconnects) does not end anything.
    */
   public void flowRemoved(long dpid, long cookie, boolean expired) {
+    if (Cookies.isOurs(cookie)) {
+      stats.removed(expired);
+    }
     if (expired) {
       router.flowRemoved(cookie);
     }

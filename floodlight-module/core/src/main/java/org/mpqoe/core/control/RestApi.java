@@ -27,7 +27,11 @@ import org.mpqoe.core.topology.Topology;
  *
  * <ul>
  *   <li>{@code GET topology}: switches and links with capacity, load, delay, congestion, up/down;
- *   <li>{@code GET connections}: MPTCP connections, their subflows, paths and how joins matched;
+ *   <li>{@code GET connections}: MPTCP connections, their subflows, paths and how joins matched
+ *       (one published snapshot of the connection table);
+ *   <li>{@code GET stats}: packet-ins per kind and per handshake step, the option parser's
+ *       counters, rules asked for and reported removed, selections, and per-step timings
+ *       (percentiles over the last samples, microseconds);
  *   <li>{@code GET clients}: each client's assigned paths with their segment label lists, and the
  *       rules they cost per hop and with segment routing;
  *   <li>{@code GET qomra}: QoMRA's books: the per-connection path/label store, the admission
@@ -83,6 +87,7 @@ public final class RestApi {
         case "/mpqoe/connections" -> get(method, this::connections);
         case "/mpqoe/clients" -> get(method, this::clients);
         case "/mpqoe/qomra" -> get(method, this::qomra);
+        case "/mpqoe/stats" -> get(method, this::stats);
         case "/mpqoe/config" ->
             switch (method) {
               case "GET" -> ok(config());
@@ -134,6 +139,7 @@ public final class RestApi {
 
   private JsonNode connections() {
     ArrayNode list = JSON.createArrayNode();
+    // One published snapshot: immutable connections, read without the router's lock.
     for (Connection c : router.connections()) {
       ObjectNode o = list.addObject();
       o.put("id", c.id());
@@ -156,14 +162,38 @@ public final class RestApi {
         so.put("cookie", String.format("0x%016x", sf.cookie()));
         so.put("rules", sf.rules().size());
         so.put("matchedBy", sf.matchedBy().name().toLowerCase(java.util.Locale.ROOT));
+        so.put("awaitsServer", sf.awaitsServer());
       }
     }
     return list;
   }
 
+  private JsonNode stats() {
+    ControlStats.Snapshot s = router.stats().snapshot();
+    ObjectNode root = JSON.createObjectNode();
+    counters(root.putObject("packetIns"), s.packetIns());
+    counters(root.putObject("handshakeSteps"), s.handshakeSteps());
+    counters(root.putObject("parse"), s.parse());
+    counters(root.putObject("rules"), s.rules());
+    root.put("selections", s.selections());
+    ObjectNode timings = root.putObject("timingsUs");
+    s.timings().entrySet().stream()
+        .sorted(java.util.Map.Entry.comparingByKey())
+        .forEach(
+            e ->
+                timings
+                    .putObject(e.getKey().name().toLowerCase(java.util.Locale.ROOT))
+                    .put("count", e.getValue().count())
+                    .put("p50", e.getValue().p50Us())
+                    .put("p90", e.getValue().p90Us())
+                    .put("p99", e.getValue().p99Us())
+                    .put("max", e.getValue().maxUs()));
+    return root;
+  }
+
   private JsonNode clients() {
     ArrayNode list = JSON.createArrayNode();
-    for (MptcpRouter.Assignment a : router.assignments()) {
+    for (var a : router.assignments()) {
       ObjectNode o = list.addObject();
       o.put("client", a.client().name());
       o.put("server", a.server().name());
@@ -244,6 +274,12 @@ public final class RestApi {
       }
     }
     return root;
+  }
+
+  /** Enum-keyed counters as lower-case fields, in the enum's order. */
+  private static <E extends Enum<E>> void counters(ObjectNode into, java.util.Map<E, Long> counts) {
+    new java.util.TreeMap<>(counts)
+        .forEach((k, v) -> into.put(k.name().toLowerCase(java.util.Locale.ROOT), v));
   }
 
   private void path(ArrayNode into, Path p) {

@@ -2,9 +2,9 @@ package org.mpqoe.core.control;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.mpqoe.core.path.CandidatePaths;
 import org.mpqoe.core.path.Path;
 import org.mpqoe.core.topology.HostInterface;
-import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
 
@@ -13,8 +13,18 @@ import org.mpqoe.core.topology.Topology;
  * of the path, or, with segment routing, one ingress rule per direction that pushes the label stack
  * (the label rules are proactive). Rules are listed farthest switch first for the client's
  * direction, so that the handshake packet never overtakes its rules.
+ *
+ * <p>To learn the server's key, the rule of the server-to-client direction at the server edge can
+ * start as a <em>trap</em>: it sends the segment to the controller instead of forwarding it. The
+ * first segment the server sends on the subflow is its SYN/ACK (nothing else can come before the
+ * client got it), so the trap catches exactly that one; the controller reads the key and turns the
+ * trap into the forwarding rule (a modification) before it sends the SYN/ACK on. No segment is ever
+ * copied: a copy-and-forward rule would copy every segment until its modification reaches the
+ * datapath, and userspace Open vSwitch kept copying a routed subflow's data for over half a second.
  */
 public final class SubflowRules {
+  private static final List<FlowAction> TRAP = List.of(new FlowAction.ToController());
+
   private final Topology topology;
   private final SegmentRouting segmentRouting;
 
@@ -28,8 +38,8 @@ public final class SubflowRules {
    * @param client the client's interface that sends it
    * @param server the server's interface it is sent to
    * @param path from the client's first-hop switch to the server's
-   * @param copyServerReplyToController the server-side rule of the reverse direction also copies to
-   *     the controller (to read the server's key from the SYN/ACK)
+   * @param trapServerReply the server-edge rule of the server-to-client direction sends to the
+   *     controller instead of forwarding (to read the server's key from the SYN/ACK)
    */
   public List<FlowRule> build(
       FlowMatch.Subflow toServer,
@@ -38,7 +48,7 @@ public final class SubflowRules {
       Path path,
       ControlConfig config,
       long cookie,
-      boolean copyServerReplyToController) {
+      boolean trapServerReply) {
     List<SwitchNode> nodes = path.switchNodes(topology);
     int[] links = path.links();
     List<FlowRule> rules = new ArrayList<>();
@@ -47,10 +57,8 @@ public final class SubflowRules {
       Path back = reverse(path);
       SwitchNode serverEdge = nodes.get(nodes.size() - 1);
       SwitchNode clientEdge = nodes.get(0);
-      List<FlowAction> backActions = new ArrayList<>(pushAndGo(segmentRouting.labels(back)));
-      if (copyServerReplyToController) {
-        backActions.add(0, new FlowAction.ToController());
-      }
+      List<FlowAction> backActions =
+          trapServerReply ? TRAP : pushAndGo(segmentRouting.labels(back));
       rules.add(rule(serverEdge, toClient, backActions, config, cookie));
       rules.add(rule(clientEdge, toServer, pushAndGo(segmentRouting.labels(path)), config, cookie));
       return rules;
@@ -58,11 +66,8 @@ public final class SubflowRules {
     // Reverse direction (server to client), client edge first.
     for (int i = 0; i < nodes.size(); i++) {
       int port = i == 0 ? client.port() : topology.links().get(links[i - 1]).portAt(nodes.get(i));
-      List<FlowAction> actions = new ArrayList<>();
-      actions.add(new FlowAction.Output(port));
-      if (copyServerReplyToController && i == nodes.size() - 1) {
-        actions.add(new FlowAction.ToController());
-      }
+      List<FlowAction> actions =
+          trapServerReply && i == nodes.size() - 1 ? TRAP : List.of(new FlowAction.Output(port));
       rules.add(rule(nodes.get(i), toClient, actions, config, cookie));
     }
     // Client-to-server direction, server edge first.
@@ -76,31 +81,22 @@ public final class SubflowRules {
     return rules;
   }
 
-  /** The rule of the reverse direction at the server edge without its copy to the controller. */
-  public FlowRule withoutControllerCopy(FlowRule rule) {
-    List<FlowAction> actions =
-        rule.actions().stream().filter(a -> !(a instanceof FlowAction.ToController)).toList();
-    return new FlowRule(
-        rule.dpid(),
-        rule.table(),
-        rule.priority(),
-        rule.match(),
-        actions,
-        rule.idleTimeoutS(),
-        rule.cookie(),
-        rule.notifyRemoval());
+  /**
+   * The assigned path when it joins the two interfaces' switches; otherwise (the interfaces sit on
+   * other switches than the ones the selection used) the shortest path between them.
+   */
+  static Path pathFor(
+      Path assigned, HostInterface client, HostInterface server, CandidatePaths paths) {
+    if (assigned.source() == client.attachment().index()
+        && assigned.destination() == server.attachment().index()) {
+      return assigned;
+    }
+    return paths.requireBetween(client.attachment(), server.attachment()).get(0);
   }
 
-  /**
-   * The port on the first switch of {@code path} where a packet of the client's direction leaves.
-   */
-  public int firstHopPort(Path path, HostInterface server) {
-    int[] links = path.links();
-    if (links.length == 0) {
-      return server.port();
-    }
-    Link l = topology.links().get(links[0]);
-    return l.portAt(topology.switches().get(path.source()));
+  /** True for a server-edge trap (see the class comment). */
+  public static boolean isServerTrap(FlowRule rule) {
+    return rule.actions().equals(TRAP);
   }
 
   private static List<FlowAction> pushAndGo(List<Integer> labels) {

@@ -1,12 +1,11 @@
 package org.mpqoe.core.scenario;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.mpqoe.core.path.CandidatePaths;
 import org.mpqoe.core.path.LinkState;
 import org.mpqoe.core.path.Path;
+import org.mpqoe.core.select.ClientAssignments;
 import org.mpqoe.core.select.PathSelector;
 import org.mpqoe.core.select.Selection;
 import org.mpqoe.core.select.SelectionConfig;
@@ -16,8 +15,9 @@ import org.mpqoe.core.select.StatefulSelector;
 /**
  * Replays a scenario's joins in order, as the controller would meet them: each client's paths are
  * chosen with the paths of the clients before it fixed; then its demand is spread evenly over its
- * paths as link load and each of its paths gains one user (|H_p| of eq. 9). A {@link
- * StatefulSelector} (QoMRA) is told each join's time; nobody leaves, so it releases nothing.
+ * paths as link load and each of its paths gains one user (|H_p| of eq. 9, kept in {@link
+ * ClientAssignments} as the controller keeps it). A {@link StatefulSelector} (QoMRA) is told each
+ * join's time; nobody leaves, so it releases nothing.
  */
 public final class JoinSimulation {
   /** Settings of a run that are not the selector's. */
@@ -61,7 +61,7 @@ public final class JoinSimulation {
   public static Result run(Scenario scenario, PathSelector selector, Settings settings) {
     CandidatePaths paths = new CandidatePaths(scenario.topology(), settings.maxHops());
     LinkState state = scenario.links();
-    Map<Path, Integer> users = new HashMap<>();
+    ClientAssignments assignments = new ClientAssignments();
     List<Join> joins = new ArrayList<>();
     int index = 0;
     for (Scenario.Client client : scenario.clients()) {
@@ -78,16 +78,16 @@ public final class JoinSimulation {
               client.host().interfaces().size(),
               candidates,
               state,
-              p -> users.getOrDefault(p, 0),
+              assignments::users,
               settings.selection(),
               joinSeed(scenario.seed(), index++));
       Selection selection = selector.select(problem);
       long nanos = System.nanoTime() - start;
       joins.add(
           new Join(client, selection, candidates.size(), problem.size(), nanos, state, problem));
+      assignments.assign(client.host(), client.server(), selection);
       List<Path> used = selection.distinctPaths();
       for (Path p : used) {
-        users.merge(p, 1, Integer::sum);
         state = state.withAddedLoad(p, settings.demandMbps() / used.size());
       }
     }

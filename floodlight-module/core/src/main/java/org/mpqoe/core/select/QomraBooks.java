@@ -6,7 +6,8 @@ import java.util.List;
  * Everything QoMRA keeps between joins: the admission ledger, the connection store, the current
  * link criticality snapshot and the clock. A controller keeps one for its lifetime, so that
  * changing QoMRA's parameters does not forget what was admitted. Every method synchronizes on this
- * object; {@link QomraSelector} holds the same lock for a whole selection.
+ * object; {@link QomraSelector} holds the same lock for a whole selection. Reservations are made
+ * and given back only through {@link QomraSelector} ({@link StatefulSelector}).
  */
 public final class QomraBooks {
   private final AdmissionLedger ledger = new AdmissionLedger();
@@ -24,16 +25,6 @@ public final class QomraBooks {
 
   public synchronized ConnectionStore store() {
     return store;
-  }
-
-  /** Gives back every reservation of {@code flow} (the store keeps its entry). */
-  public synchronized void release(String flow) {
-    ledger.release(flow);
-  }
-
-  /** Gives back one subflow's reservation of {@code flow} on {@code path}; false when none. */
-  public synchronized boolean release(String flow, org.mpqoe.core.path.Path path) {
-    return ledger.release(flow, path);
   }
 
   /** The caller's current time, seconds (any origin; only differences matter). */

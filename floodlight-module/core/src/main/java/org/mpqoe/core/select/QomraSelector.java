@@ -249,10 +249,10 @@ public final class QomraSelector implements StatefulSelector {
   }
 
   @Override
-  public void subflowEnded(String flow, Path path) {
+  public boolean subflowEnded(String flow, Path path) {
     QomraBooks books = context.books();
     synchronized (books) {
-      books.ledger().release(flow, path);
+      return books.ledger().release(flow, path);
     }
   }
 

@@ -13,8 +13,12 @@ public interface StatefulSelector extends PathSelector {
   /** The caller's current time in seconds, before a selection. */
   void clock(double seconds);
 
-  /** One subflow of {@code flow} on {@code path} ended: its reservation is released. */
-  void subflowEnded(String flow, Path path);
+  /**
+   * One subflow of {@code flow} on {@code path} ended: its reservation is released. True when there
+   * was one (the caller then takes the path away from the flow, so that others can be admitted on
+   * it).
+   */
+  boolean subflowEnded(String flow, Path path);
 
   /** Every subflow of {@code flow} ended: all its reservations are released. */
   void flowEnded(String flow);

@@ -1,6 +1,7 @@
 package org.mpqoe.core.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -120,7 +121,7 @@ class MptcpControlPlaneTest {
     List<FlowRule> atD = cp.switchConnected(4);
     FlowRule serverSide =
         atD.stream().filter(r -> r.match().equals(down)).findFirst().orElseThrow();
-    // d sends towards b over its first link (port 1); the copy to the controller is gone.
+    // d sends towards b over its first link (port 1); the trap to the controller is gone.
     assertEquals(List.of(new FlowAction.Output(1)), serverSide.actions());
     long cookie = serverSide.cookie();
     cp.flowRemoved(4, cookie, false);
@@ -131,14 +132,23 @@ class MptcpControlPlaneTest {
   }
 
   @Test
-  void copiesOfARoutedSubflowAreDroppedNotForwardedAgain() {
+  void theServersFirstSegmentOpensTheTrapAndLaterOnesAreSentOnNotRoutedAgain() {
     cp.router().handle(MptcpRouterTest.syn(MptcpRouterTest.CL1, 5000));
-    // Server data copied by the server-side rule before the key was read.
-    byte[] copy = tcp(MptcpRouterTest.SRV, MptcpRouterTest.CL1, 80, 5000, 0x10);
-    Reaction r = cp.packetIn(4, 4, copy);
-    assertEquals(Reaction.Kind.DROPPED, r.kind());
-    assertTrue(r.plan().isEmpty());
-    assertEquals(Reaction.Kind.DROPPED, cp.mptcpPacketIn(4, 4, copy).kind(), "Floodlight: STOP");
+    // A server without MPTCP answers with a plain SYN/ACK: the trap at d opens all the same.
+    byte[] synAck = tcp(MptcpRouterTest.SRV, MptcpRouterTest.CL1, 80, 5000, 0x12);
+    Reaction opened = cp.packetIn(4, 4, synAck);
+    assertEquals(Reaction.Kind.MPTCP, opened.kind());
+    assertEquals(1, opened.plan().modifications().size());
+    assertNull(cp.router().connections().get(0).serverToken());
+    // A segment that still reaches d's controller port (a stale datapath cache) is sent on
+    // through the table, once, by the rule that now forwards it; never routed again.
+    byte[] data = tcp(MptcpRouterTest.SRV, MptcpRouterTest.CL1, 80, 5000, 0x10);
+    Reaction again = cp.mptcpPacketIn(4, 4, data);
+    assertEquals(Reaction.Kind.MPTCP, again.kind(), "Floodlight: STOP");
+    assertTrue(again.plan().installs().isEmpty() && again.plan().modifications().isEmpty());
+    assertEquals(4, again.plan().packetOut().dpid());
+    // At a switch without the subflow's rules it would come back: dropped.
+    assertEquals(Reaction.Kind.DROPPED, cp.packetIn(3, 1, data).kind());
     // The same bytes of an unrelated connection are ordinary traffic.
     byte[] other = tcp(MptcpRouterTest.SRV, MptcpRouterTest.CL1, 80, 7777, 0x10);
     assertEquals(Reaction.Kind.PLAIN, cp.packetIn(4, 4, other).kind());

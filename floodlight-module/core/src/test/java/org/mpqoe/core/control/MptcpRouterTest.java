@@ -2,7 +2,6 @@ package org.mpqoe.core.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -129,16 +128,24 @@ class MptcpRouterTest {
   }
 
   @Test
-  void synAckTeachesTheTokenAndDropsTheControllerCopy() {
+  void synAckTeachesTheTokenAndOpensTheServerEdgeTrap() {
     MptcpRouter r = router();
     r.handle(syn(CL1, 5000));
+    assertTrue(r.connections().get(0).subflows().get(0).awaitsServer());
     Reaction re = r.handle(synAck(CL1, 5000, 0x1234)).orElseThrow();
     assertEquals(1, re.plan().modifications().size());
     FlowRule m = re.plan().modifications().get(0);
     assertEquals(D, m.dpid());
-    assertFalse(m.actions().contains(new FlowAction.ToController()));
+    assertEquals(new FlowMatch.Subflow(SRV, CL1, 80, 5000), m.match());
+    // d forwards towards b (its first link) from now on, and copies nothing.
+    assertEquals(List.of(new FlowAction.Output(1)), m.actions());
     assertEquals(Tokens.token(0x1234, 1), r.connections().get(0).serverToken());
-    assertNull(re.plan().packetOut(), "the switch already forwarded the SYN/ACK");
+    assertFalse(r.connections().get(0).subflows().get(0).awaitsServer());
+    // The trap held the SYN/ACK back: it is sent on through d's table, after the modification.
+    assertEquals(D, re.plan().packetOut().dpid());
+    assertEquals(
+        List.of(new FlowAction.Output(FlowAction.PORT_TABLE)), re.plan().packetOut().actions());
+    assertTrue(re.plan().installs().isEmpty());
   }
 
   @Test

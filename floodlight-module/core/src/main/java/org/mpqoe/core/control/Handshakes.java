@@ -1,0 +1,333 @@
+package org.mpqoe.core.control;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.mpqoe.core.mptcp.MptcpHandshake;
+import org.mpqoe.core.mptcp.Tokens;
+import org.mpqoe.core.packet.Addresses;
+import org.mpqoe.core.path.LinkState;
+import org.mpqoe.core.path.Path;
+import org.mpqoe.core.select.ClientAssignments.Assignment;
+import org.mpqoe.core.select.Selection;
+import org.mpqoe.core.topology.Host;
+import org.mpqoe.core.topology.Topology;
+
+/**
+ * What each handshake step does to the router's books and which rules it costs.
+ *
+ * <ul>
+ *   <li>An MP_CAPABLE SYN at the client's first-hop switch opens a connection. A client without an
+ *       assignment gets one first: the selector runs outside the router's lock, under the client's
+ *       own lock, so other clients' packet-ins go on and a second SYN of the same client waits for
+ *       this assignment instead of selecting again. Subflow 1 gets path 1's rules in both
+ *       directions, the server edge's rule towards the client as a trap ({@link SubflowRules}).
+ *   <li>The server's first segment on that subflow (its SYN/ACK) reaches the controller through the
+ *       trap: the server's key gives the token later MP_JOINs carry, and the trap becomes the
+ *       forwarding rule before the segment is sent on. A server that answers without MP_CAPABLE
+ *       opens the trap all the same (the connection fell back to TCP).
+ *   <li>An MP_JOIN SYN is tied to its connection by the token (or, when no key was seen, to the
+ *       newest connection between the two hosts) and its subflow gets the i-th path for the
+ *       client's i-th interface without selecting again; with no i-th path it gets no rules and
+ *       cannot be established.
+ * </ul>
+ *
+ * <p>Changes while a selection runs: the selection works on the link state and |H_p| of its start.
+ * Other clients' joins and ends in the meantime are not waited for (each selection sees the
+ * assignments recorded before it started, as if it had run first). A link that goes down during a
+ * selection is not accepted: if a selected path crosses a link that is down when the answer is
+ * recorded, the client is selected again; the link-down handling, which holds the router's lock
+ * while it marks the link, then sees either the recorded assignment (and moves it) or nothing.
+ */
+final class Handshakes {
+  /** Selections of one client redone because a link went down meanwhile, at most. */
+  private static final int RESELECTIONS = 5;
+
+  private final MptcpRouter r;
+  private final Topology topology;
+  private final HostDirectory hosts;
+  private final LinkStateTracker links;
+  private final ControlStats stats;
+
+  Handshakes(
+      MptcpRouter router,
+      Topology topology,
+      HostDirectory hosts,
+      LinkStateTracker links,
+      ControlStats stats) {
+    this.r = router;
+    this.topology = topology;
+    this.hosts = hosts;
+    this.links = links;
+    this.stats = stats;
+  }
+
+  Reaction capableSyn(TcpSegment s, int version) {
+    var client = hosts.byIp(s.srcIp()).orElse(null);
+    var server = hosts.byIp(s.dstIp()).orElse(null);
+    if (client == null || client.host().role() != Host.Role.CLIENT) {
+      return Reaction.ignored(
+          "MP_CAPABLE SYN from " + Addresses.formatIpv4(s.srcIp()) + ": not a client");
+    }
+    if (server == null || server.host().role() != Host.Role.SERVER) {
+      return Reaction.ignored(
+          "MP_CAPABLE SYN to " + Addresses.formatIpv4(s.dstIp()) + ": not a server");
+    }
+    if (client.iface().attachment().dpid() != s.dpid()) {
+      return Reaction.ignored("MP_CAPABLE SYN seen away from the client's first-hop switch");
+    }
+    Host ch = client.host();
+    Host sh = server.host();
+    synchronized (r.lock) {
+      Reaction ready = openIfAssigned(s, version, client, server);
+      if (ready != null) {
+        return ready;
+      }
+    }
+    synchronized (r.selection.clientLock(ch, sh)) {
+      for (int attempt = 0; ; attempt++) {
+        LinkState state = links.snapshot();
+        Map<Path, Integer> users;
+        synchronized (r.lock) {
+          Reaction ready = openIfAssigned(s, version, client, server);
+          if (ready != null) {
+            return ready;
+          }
+          users = r.assignments.usersExcept(ch, sh);
+        }
+        Selection sel = r.selection.select(ch, sh, state, users);
+        synchronized (r.lock) {
+          if (crossesDownLink(sel)) {
+            if (attempt < RESELECTIONS) {
+              continue;
+            }
+            r.selection.flowEnded(ch, sh);
+            return Reaction.dropped(
+                "links kept going down while selecting for " + ch.name() + ": not routed");
+          }
+          if (sel.isEmpty() || sel.distinctPaths().isEmpty()) {
+            // Not kept: the next SYN selects again (QoMRA may admit it once capacity frees).
+            return Reaction.dropped(
+                "no admissible path for " + ch.name() + ": connection not routed");
+          }
+          r.assignments.assign(ch, sh, sel);
+          return openIfAssigned(s, version, client, server);
+        }
+      }
+    }
+  }
+
+  private boolean crossesDownLink(Selection sel) {
+    for (Path p : sel.distinctPaths()) {
+      for (int l : p.links()) {
+        if (!r.paths.isLinkUp(l)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Under the router's lock: a retransmitted SYN is sent on; a client with an assignment gets its
+   * connection; null when the client must be selected for first.
+   */
+  private Reaction openIfAssigned(
+      TcpSegment s, int version, HostDirectory.Attachment client, HostDirectory.Attachment server) {
+    Connection known = r.table.bySubflow(s.match());
+    if (known != null) {
+      return resend(s, "retransmitted MP_CAPABLE SYN of connection " + known.id());
+    }
+    Assignment a = r.assignments.get(client.host(), server.host());
+    if (a == null) {
+      return null;
+    }
+    if (a.distinctPaths().isEmpty()) {
+      if (a.connections() == 0) {
+        r.assignments.remove(client.host(), server.host());
+      }
+      return Reaction.dropped(
+          "no admissible path for " + client.host().name() + ": connection not routed");
+    }
+    long start = System.nanoTime();
+    Connection c = r.table.open(client.host(), server.host(), version, start);
+    r.assignments.put(a.withConnections(a.connections() + 1));
+    Connection.Subflow sf =
+        subflow(c, s, client, server, a, a.firstPathIndex(), Connection.MatchedBy.HANDSHAKE, true);
+    r.table.put(c.with(sf));
+    Reaction reaction =
+        new Reaction(
+            Reaction.Kind.MPTCP,
+            new FlowPlan(List.of(), sf.rules(), List.of(), packetOut(s)),
+            "connection "
+                + c.id()
+                + " (MPTCP v"
+                + version
+                + ") "
+                + client.host().name()
+                + " -> "
+                + server.host().name()
+                + ": subflow 1 on "
+                + sf.path().describe(topology)
+                + " ("
+                + a.distinctPaths().size()
+                + " path(s) assigned)");
+    stats.time(ControlStats.Step.PLAN, System.nanoTime() - start);
+    return reaction;
+  }
+
+  /**
+   * A segment that is no handshake SYN: when it belongs to a routed subflow it reached the
+   * controller through the server-edge trap (the server's first segment: open the trap, learn the
+   * key if the segment is an MP_CAPABLE SYN/ACK) or through a table without the subflow's rules
+   * yet; it is sent on through the table where a rule of ours for it exists, else dropped. Empty
+   * when no routed subflow has this segment.
+   */
+  Optional<Reaction> routedSegment(TcpSegment s, MptcpHandshake.CapableSynAck key) {
+    long start = System.nanoTime();
+    FlowMatch.Subflow m = s.match();
+    synchronized (r.lock) {
+      Connection c = r.table.bySubflow(m);
+      Connection.Subflow sf = c == null ? null : c.subflow(m);
+      if (c == null) {
+        c = r.table.bySubflow(m.reversed());
+        sf = c == null ? null : c.subflow(m.reversed());
+      }
+      if (c == null) {
+        return Optional.empty();
+      }
+      FlowRule trap =
+          sf.rules().stream().filter(SubflowRules::isServerTrap).findFirst().orElse(null);
+      if (trap != null && trap.dpid() == s.dpid() && trap.match().equals(m)) {
+        Reaction reaction = openTrap(s, c, sf, key);
+        stats.time(ControlStats.Step.PLAN, System.nanoTime() - start);
+        return Optional.of(reaction);
+      }
+      boolean ruleHere =
+          sf.rules().stream().anyMatch(x -> x.dpid() == s.dpid() && x.match().equals(m));
+      return Optional.of(
+          ruleHere
+              ? resend(s, "segment of connection " + c.id() + " sent on through the table")
+              : Reaction.dropped(
+                  "segment of connection " + c.id() + " at a switch without its rules"));
+    }
+  }
+
+  private Reaction openTrap(
+      TcpSegment s, Connection c, Connection.Subflow sf, MptcpHandshake.CapableSynAck key) {
+    List<FlowRule> open =
+        r.subflowRules.build(
+            sf.toServer(),
+            c.client().interfaces().get(sf.clientInterface()),
+            c.server().interfaces().get(sf.serverInterface()),
+            sf.path(),
+            r.config(),
+            sf.cookie(),
+            false);
+    List<FlowRule> modified = open.stream().filter(x -> !sf.rules().contains(x)).toList();
+    Connection next = c.replacing(sf, sf.withRoute(sf.path(), sf.cookie(), open));
+    String what;
+    if (key != null) {
+      int token = Tokens.token(key.serverKey(), key.version());
+      next = next.withServerToken(token);
+      what = String.format("server key seen, token %08x", token);
+    } else {
+      what = "server answered without MPTCP (fallback to TCP)";
+    }
+    r.table.put(next);
+    return new Reaction(
+        Reaction.Kind.MPTCP,
+        new FlowPlan(List.of(), List.of(), modified, packetOut(s)),
+        "connection " + c.id() + ": " + what + "; server edge forwards subflow 1 now");
+  }
+
+  Reaction joinSyn(TcpSegment s, MptcpHandshake.JoinSyn j) {
+    var client = hosts.byIp(s.srcIp()).orElse(null);
+    var server = hosts.byIp(s.dstIp()).orElse(null);
+    if (client == null || server == null || client.host().role() != Host.Role.CLIENT) {
+      return Reaction.ignored("MP_JOIN SYN between unknown hosts");
+    }
+    if (client.iface().attachment().dpid() != s.dpid()) {
+      return Reaction.ignored("MP_JOIN SYN seen away from the client's first-hop switch");
+    }
+    long start = System.nanoTime();
+    synchronized (r.lock) {
+      Connection known = r.table.bySubflow(s.match());
+      if (known != null) {
+        return resend(s, "retransmitted MP_JOIN SYN of connection " + known.id());
+      }
+      Connection c = r.table.byToken(j.token());
+      Connection.MatchedBy how = Connection.MatchedBy.TOKEN;
+      if (c == null) {
+        c = r.table.latest(client.host(), server.host());
+        how = Connection.MatchedBy.HOST_IDENTITY;
+      }
+      if (c == null) {
+        return Reaction.dropped(String.format("MP_JOIN SYN with unknown token %08x", j.token()));
+      }
+      Assignment a = r.assignments.get(c.client(), c.server());
+      int pathIndex = client.index();
+      if (a == null || a.path(pathIndex) == null) {
+        return Reaction.dropped(
+            "connection "
+                + c.id()
+                + ": no path "
+                + (pathIndex + 1)
+                + " for interface "
+                + client.iface().ip()
+                + ", subflow not established (matched by "
+                + how
+                + ")");
+      }
+      Connection.Subflow sf = subflow(c, s, client, server, a, pathIndex, how, false);
+      r.table.put(c.with(sf));
+      Reaction reaction =
+          new Reaction(
+              Reaction.Kind.MPTCP,
+              new FlowPlan(List.of(), sf.rules(), List.of(), packetOut(s)),
+              "connection "
+                  + c.id()
+                  + ": subflow "
+                  + (sf.index() + 1)
+                  + " from "
+                  + client.iface().ip()
+                  + " on "
+                  + sf.path().describe(topology)
+                  + " (matched by "
+                  + how
+                  + ")");
+      stats.time(ControlStats.Step.PLAN, System.nanoTime() - start);
+      return reaction;
+    }
+  }
+
+  /** A new subflow of {@code c} (index {@link Connection#nextSubflow}) with its rules. */
+  private Connection.Subflow subflow(
+      Connection c,
+      TcpSegment s,
+      HostDirectory.Attachment client,
+      HostDirectory.Attachment server,
+      Assignment a,
+      int pathIndex,
+      Connection.MatchedBy how,
+      boolean trapServerReply) {
+    Path path = SubflowRules.pathFor(a.path(pathIndex), client.iface(), server.iface(), r.paths);
+    int index = c.nextSubflow();
+    long cookie = Cookies.of(Cookies.SUBFLOW, c.id(), 0, index);
+    List<FlowRule> rules =
+        r.subflowRules.build(
+            s.match(), client.iface(), server.iface(), path, r.config(), cookie, trapServerReply);
+    return new Connection.Subflow(
+        index, s.match(), client.index(), server.index(), pathIndex, path, cookie, how, rules);
+  }
+
+  private static Reaction resend(TcpSegment s, String why) {
+    return new Reaction(
+        Reaction.Kind.MPTCP, new FlowPlan(List.of(), List.of(), List.of(), packetOut(s)), why);
+  }
+
+  private static FlowPlan.PacketOut packetOut(TcpSegment s) {
+    return new FlowPlan.PacketOut(
+        s.dpid(), s.inPort(), s.frame(), List.of(new FlowAction.Output(FlowAction.PORT_TABLE)));
+  }
+}

@@ -1,0 +1,139 @@
+package org.mpqoe.core.control;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import org.mpqoe.core.path.LinkState;
+import org.mpqoe.core.path.Path;
+import org.mpqoe.core.select.ClientAssignments.Assignment;
+import org.mpqoe.core.select.Selection;
+import org.mpqoe.core.topology.Host;
+import org.mpqoe.core.topology.HostInterface;
+import org.mpqoe.core.topology.TopologyException;
+
+/**
+ * Re-selection when a link goes down. Every client whose assigned paths use it is selected again,
+ * with its own paths taken out of |H_p|, outside the router's lock and under the client's own lock
+ * (as a SYN's selection). Paths that avoid the link stay at their index, so their subflows are
+ * untouched; each index whose path used the link takes the next path of the new selection that the
+ * client does not already use, else the selection's best path (shared), and none only when the
+ * server became unreachable. The subflows on those indices move to their new path (new cookie
+ * generation), or lose their rules and end.
+ */
+final class LinkFailover {
+  private final MptcpRouter r;
+  private final LinkStateTracker links;
+
+  LinkFailover(MptcpRouter router, LinkStateTracker links) {
+    this.r = router;
+    this.links = links;
+  }
+
+  FlowPlan linkChanged(int link, boolean up) {
+    List<Assignment> affected;
+    synchronized (r.lock) {
+      // Marked under the lock, so a selection recorded later sees the link down (Handshakes).
+      r.paths.setLinkUp(link, up);
+      if (up) {
+        return FlowPlan.EMPTY;
+      }
+      affected = r.assignments.all().stream().filter(a -> a.uses(link)).toList();
+    }
+    FlowPlan plan = FlowPlan.EMPTY;
+    for (Assignment stale : affected) {
+      plan = plan.then(reselect(stale.client(), stale.server(), link));
+    }
+    return plan;
+  }
+
+  private FlowPlan reselect(Host client, Host server, int link) {
+    synchronized (r.selection.clientLock(client, server)) {
+      LinkState state = links.snapshot();
+      if (r.selection.stateful()) {
+        // QoMRA re-admits an admitted flow by its reservations only: port counters cannot tell
+        // the flow's own elastic traffic, which fills its paths, from anybody else's.
+        state = state.withLoads(new double[state.size()]);
+      }
+      Map<Path, Integer> users;
+      synchronized (r.lock) {
+        Assignment a = r.assignments.get(client, server);
+        if (a == null || !a.uses(link)) {
+          return FlowPlan.EMPTY;
+        }
+        users = r.assignments.usersExcept(client, server);
+      }
+      Selection sel;
+      try {
+        sel = r.selection.select(client, server, state, users);
+      } catch (TopologyException unreachable) {
+        sel = Selection.none(r.config().algorithm(), client.name());
+      }
+      synchronized (r.lock) {
+        Assignment a = r.assignments.get(client, server);
+        if (a == null) {
+          return FlowPlan.EMPTY; // its connections ended meanwhile
+        }
+        List<Path> next = replaced(a.paths(), sel, link);
+        // Admission books exactly what the subflows will use; what does not fit gets no rules.
+        next = r.selection.rebook(client, server, next, state);
+        Assignment moved = r.assignments.put(a.withPaths(sel, next));
+        FlowPlan plan = FlowPlan.EMPTY;
+        for (Connection c : r.table.between(client, server)) {
+          plan = plan.then(move(c, moved));
+        }
+        return plan;
+      }
+    }
+  }
+
+  /** The paths with each one over {@code link} replaced from {@code sel}. */
+  private static List<Path> replaced(List<Path> paths, Selection sel, int link) {
+    List<Path> next = new ArrayList<>(paths);
+    Deque<Path> spare = new ArrayDeque<>();
+    for (Path p : sel.paths()) {
+      if (!next.contains(p)) {
+        spare.add(p);
+      }
+    }
+    for (int i = 0; i < next.size(); i++) {
+      if (next.get(i) != null && next.get(i).uses(link)) {
+        // No unused path left: share the best one rather than drop the subflow.
+        Path fallback = sel.isEmpty() ? null : sel.paths().get(0);
+        next.set(i, spare.isEmpty() ? fallback : spare.poll());
+      }
+    }
+    return next;
+  }
+
+  /** Moves the subflows of {@code c} whose path is no longer the one of their index. */
+  private FlowPlan move(Connection c, Assignment a) {
+    List<FlowPlan.Removal> removals = new ArrayList<>();
+    List<FlowRule> installs = new ArrayList<>();
+    Connection next = c;
+    for (Connection.Subflow old : c.subflows()) {
+      Path assigned = a.path(old.pathIndex());
+      if (old.path().equals(assigned)) {
+        continue;
+      }
+      removals.add(new FlowPlan.Removal(0, old.cookie(), Cookies.EXACT));
+      if (assigned == null) {
+        next = next.replacing(old, null);
+        continue;
+      }
+      HostInterface client = c.client().interfaces().get(old.clientInterface());
+      HostInterface server = c.server().interfaces().get(old.serverInterface());
+      Path path = SubflowRules.pathFor(assigned, client, server, r.paths);
+      long cookie =
+          Cookies.of(Cookies.SUBFLOW, c.id(), Cookies.generation(old.cookie()) + 1, old.index());
+      List<FlowRule> rules =
+          r.subflowRules.build(
+              old.toServer(), client, server, path, r.config(), cookie, old.awaitsServer());
+      installs.addAll(rules);
+      next = next.replacing(old, old.withRoute(path, cookie, rules));
+    }
+    r.update(next);
+    return new FlowPlan(removals, installs, List.of(), null);
+  }
+}

@@ -1,0 +1,147 @@
+package org.mpqoe.core.control;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.mpqoe.core.path.CandidatePaths;
+import org.mpqoe.core.path.LinkState;
+import org.mpqoe.core.path.Path;
+import org.mpqoe.core.select.PathSelector;
+import org.mpqoe.core.select.QomraBooks;
+import org.mpqoe.core.select.QomraSelector;
+import org.mpqoe.core.select.Selection;
+import org.mpqoe.core.select.SelectionProblem;
+import org.mpqoe.core.select.Selectors;
+import org.mpqoe.core.select.StatefulSelector;
+import org.mpqoe.core.topology.Host;
+import org.mpqoe.core.topology.Topology;
+
+/**
+ * The configured path selector and how it is run: outside any lock that packet-ins share, and at
+ * most once at a time per client and server ({@link #clientLock}). A selection works on what its
+ * caller gave it (a link-state snapshot and a copy of |H_p|); what changes while it runs is handled
+ * by the caller when it records the answer.
+ *
+ * <p>QoMRA's books live here for the controller's lifetime; its whole lifecycle (clock, subflow and
+ * flow ends, rebooking after a link failure) goes through {@link StatefulSelector}. When another
+ * algorithm is configured, ends are still reported to a QoMRA selector over the same books, so that
+ * nothing it admitted earlier stays reserved.
+ */
+final class PathSelection {
+  /** The settings and the selector built from them, swapped together. */
+  private record Current(ControlConfig config, PathSelector selector, StatefulSelector books) {}
+
+  private final CandidatePaths paths;
+  private final QomraSelector.Context context;
+  private final ControlStats stats;
+  private final long startNanos = System.nanoTime();
+  private final AtomicLong selections = new AtomicLong();
+  private final Map<String, Object> clientLocks = new ConcurrentHashMap<>();
+  private volatile Current current;
+
+  PathSelection(
+      Topology topology,
+      CandidatePaths paths,
+      SegmentRouting segmentRouting,
+      ControlConfig config,
+      ControlStats stats) {
+    this.paths = paths;
+    this.stats = stats;
+    this.context =
+        new QomraSelector.Context(
+            new QomraBooks(), l -> topology.links().get(l).lossPct(), segmentRouting::labels);
+    configure(config);
+  }
+
+  /**
+   * New settings; existing assignments and rules stay, later selections use the new ones. QoMRA's
+   * books survive a change.
+   */
+  void configure(ControlConfig config) {
+    PathSelector selector =
+        Selectors.create(config.algorithm(), config.ga(), config.qomra(), context);
+    StatefulSelector books =
+        selector instanceof StatefulSelector s ? s : new QomraSelector(config.qomra(), context);
+    current = new Current(config, selector, books);
+  }
+
+  /** Runs {@code selector} in place of the configured algorithm's (tests). */
+  void use(PathSelector selector) {
+    Current c = current;
+    current = new Current(c.config(), selector, c.books());
+  }
+
+  ControlConfig config() {
+    return current.config();
+  }
+
+  QomraBooks books() {
+    return context.books();
+  }
+
+  /** True when the configured selector keeps books (QoMRA). */
+  boolean stateful() {
+    return current.selector() instanceof StatefulSelector;
+  }
+
+  /**
+   * The lock that keeps a client's selections apart: held around select-and-record, so that a
+   * second SYN of the same client waits for the first one's assignment instead of selecting again.
+   * Never held by a thread that holds the router's lock.
+   */
+  Object clientLock(Host client, Host server) {
+    return clientLocks.computeIfAbsent(
+        SelectionProblem.flowKey(client.name(), server.name()), k -> new Object());
+  }
+
+  /**
+   * Runs the selector for a client on the given state and users. Throws {@link
+   * org.mpqoe.core.topology.TopologyException} when the server cannot be reached.
+   */
+  Selection select(Host client, Host server, LinkState state, Map<Path, Integer> users) {
+    Current c = current;
+    long start = System.nanoTime();
+    List<Path> candidates = paths.requireBetween(client.firstHop(), server.firstHop());
+    if (c.selector() instanceof StatefulSelector s) {
+      s.clock((start - startNanos) / 1e9);
+    }
+    SelectionProblem problem =
+        new SelectionProblem(
+            client.name(),
+            server.name(),
+            client.interfaces().size(),
+            candidates,
+            state,
+            p -> users.getOrDefault(p, 0),
+            c.config().selection(),
+            selections.incrementAndGet());
+    Selection s = c.selector().select(problem);
+    stats.time(ControlStats.Step.SELECTION, System.nanoTime() - start);
+    return s;
+  }
+
+  /** One subflow on {@code path} ended; true when a reservation was given back. */
+  boolean subflowEnded(Host client, Host server, Path path) {
+    return current.books().subflowEnded(flow(client, server), path);
+  }
+
+  /** Every subflow of the client ended. */
+  void flowEnded(Host client, Host server) {
+    current.books().flowEnded(flow(client, server));
+  }
+
+  /**
+   * QoMRA books exactly what the subflows will use after a link failure; what does not fit becomes
+   * null. Other selectors keep the paths.
+   */
+  List<Path> rebook(Host client, Host server, List<Path> next, LinkState state) {
+    return current.selector() instanceof StatefulSelector s
+        ? s.rebook(flow(client, server), next, state)
+        : next;
+  }
+
+  private static String flow(Host client, Host server) {
+    return SelectionProblem.flowKey(client.name(), server.name());
+  }
+}
