@@ -16,6 +16,7 @@ import net.floodlightcontroller.core.IOFMessageListener;
 import net.floodlightcontroller.core.IOFSwitch;
 import net.floodlightcontroller.core.IOFSwitchListener;
 import net.floodlightcontroller.core.PortChangeType;
+import net.floodlightcontroller.core.internal.FloodlightProvider;
 import net.floodlightcontroller.core.internal.IOFSwitchService;
 import net.floodlightcontroller.core.module.FloodlightModuleContext;
 import net.floodlightcontroller.core.module.FloodlightModuleException;
@@ -25,6 +26,7 @@ import net.floodlightcontroller.core.util.AppCookie;
 import net.floodlightcontroller.linkdiscovery.ILinkDiscoveryService;
 import net.floodlightcontroller.linkdiscovery.Link;
 import net.floodlightcontroller.restserver.IRestApiService;
+import net.floodlightcontroller.restserver.RestApiServer;
 import net.floodlightcontroller.statistics.IStatisticsService;
 import net.floodlightcontroller.statistics.SwitchPortBandwidth;
 import net.floodlightcontroller.threadpool.IThreadPoolService;
@@ -34,6 +36,7 @@ import org.mpqoe.core.control.FlowPlan;
 import org.mpqoe.core.control.FlowRule;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.Reaction;
+import org.mpqoe.core.control.RestAccess;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyException;
@@ -89,6 +92,7 @@ public class MpqoeModule
   private IThreadPoolService threadPool;
 
   private MpqoeSettings settings;
+  private RestAccess restAccess;
   private MptcpControlPlane plane;
   private FloodlightSwitches switches;
   private PlanApplier applier;
@@ -142,6 +146,12 @@ public class MpqoeModule
       throw new FloodlightModuleException("mpqoe: " + e.getMessage(), e);
     }
     plane = new MptcpControlPlane(topology, settings.config());
+    restAccess = RestAccess.of(restHost(context), settings.restToken());
+    if (restAccess.tokenRequired() && settings.restToken() == null) {
+      LOG.warn(
+          "mpqoe: Floodlight's REST server listens beyond loopback and no restToken is set:"
+              + " REST writes (PUT /wm/mpqoe/config) are refused");
+    }
     switches = new FloodlightSwitches(switchService, this::inTopology);
     applier = new PlanApplier(new OfTranslator(), switches);
     // Before StatisticsCollector starts (its startUp runs after this init): its polling period.
@@ -184,6 +194,23 @@ public class MpqoeModule
   @Override
   public MpqoeSettings settings() {
     return settings;
+  }
+
+  @Override
+  public RestAccess restAccess() {
+    return restAccess;
+  }
+
+  /**
+   * The address Floodlight's REST server binds, as RestApiServer reads it: its {@code host}, else
+   * FloodlightProvider's {@code openflowhost}, else every interface.
+   */
+  static String restHost(FloodlightModuleContext context) {
+    String host = context.getConfigParams(RestApiServer.class).get("host");
+    if (host == null) {
+      host = context.getConfigParams(FloodlightProvider.class).get("openflowhost");
+    }
+    return host == null ? "0.0.0.0" : host;
   }
 
   // ---------------------------------------------------------------------------- IOFMessageListener
