@@ -14,7 +14,7 @@ import org.mpqoe.core.scenario.ScenarioGenerator;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyLoader;
-import org.mpqoe.openflow.OfTranslator;
+import org.mpqoe.ofplan.OfTranslator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -35,7 +35,7 @@ import org.projectfloodlight.openflow.protocol.OFMessage;
  * an assignment runs the selector (the GA with the paper's population); an MP_JOIN SYN only maps
  * the token and builds rules. Each invocation ends its connection or subflow again (a flow-removed
  * event) so that every SYN meets the same state. With {@code wire=true} the plan is also translated
- * to OpenFlow 1.3 messages (the standalone runtime's {@link OfTranslator}) and encoded into a
+ * to OpenFlow 1.3 messages ({@link OfTranslator}, shared by both runtimes) and encoded into a
  * buffer, which is everything the runtime does before the socket write.
  */
 @State(Scope.Thread)

@@ -3,36 +3,57 @@ package org.mpqoe.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.MptcpControlPlane;
+import org.mpqoe.core.control.SettingsSchema;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyLoader;
 import org.mpqoe.openflow.RestServer;
 import org.mpqoe.openflow.StandaloneController;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code mpqoe controller}: the standalone OpenFlow 1.3 controller and its REST API, until SIGINT
- * or SIGTERM. One line per event on stdout; warnings and errors on stderr.
+ * or SIGTERM. One line per event on stdout; warnings and errors on stderr. Every controller setting
+ * is an option made from {@link SettingsSchema} (name in kebab case, unit suffix dropped: {@code
+ * thrDelayMs} is {@code --thr-delay}), with the schema's range, default and checks.
  */
 @Command(
     name = "controller",
     mixinStandardHelpOptions = true,
+    modelTransformer = ControllerCommand.SchemaOptions.class,
     description = {
       "Run the standalone OpenFlow 1.3 controller (and its REST API under /mpqoe/) until"
           + " interrupted.",
-      "Switches (Open vSwitch, Mininet with protocols=OpenFlow13) connect to --bind:--port."
+      "Switches (Open vSwitch, Mininet with protocols=OpenFlow13) connect to --bind:--port.",
+      "REST writes need 'Authorization: Bearer <token>' when --bind is not a loopback address;"
+          + " the token comes from --rest-token-file or the environment variable "
+          + ControllerCommand.TOKEN_ENV
+          + "."
     })
 final class ControllerCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
+
+  /** The environment variable holding the REST token. */
+  static final String TOKEN_ENV = "MPQOE_REST_TOKEN";
 
   @Option(
       names = {"-t", "--topology"},
@@ -40,14 +61,6 @@ final class ControllerCommand implements Callable<Integer> {
       paramLabel = "NAME|FILE",
       description = "Embedded topology name or descriptor file.")
   String topology;
-
-  @Option(
-      names = {"-a", "--algorithm"},
-      defaultValue = "ga",
-      description =
-          "One of: ga, exact, qomra, pd-bw, pd-delay, fd-bw, fd-delay, none (default:"
-              + " ${DEFAULT-VALUE}).")
-  String algorithm;
 
   @Option(
       names = "--port",
@@ -70,35 +83,113 @@ final class ControllerCommand implements Callable<Integer> {
   String bind;
 
   @Option(
-      names = "--stats-interval",
-      defaultValue = "2",
-      paramLabel = "SECONDS",
-      description = "Port statistics polling period (default: ${DEFAULT-VALUE}).")
-  int statsInterval;
-
-  @Option(
-      names = "--idle-timeout",
-      defaultValue = "10",
-      paramLabel = "SECONDS",
-      description = "Idle timeout of subflow rules (default: ${DEFAULT-VALUE}).")
-  int idleTimeout;
-
-  @Option(
-      names = "--segment-routing",
+      names = "--rest-token-file",
+      paramLabel = "FILE",
       description =
-          "Install subflows as MPLS label stacks (segment routing; the switches must support"
-              + " MPLS). Without it: per-hop rules.")
-  boolean segmentRouting;
-
-  @picocli.CommandLine.Mixin QomraOptions qomra;
+          "File whose first line is the REST token (else the environment variable "
+              + TOKEN_ENV
+              + ").")
+  Path restTokenFile;
 
   @Option(
-      names = "--max-hops",
-      defaultValue = "8",
-      description = "Longest candidate path in hops (default: ${DEFAULT-VALUE}).")
-  int maxHops;
+      names = "--qomra-weights",
+      split = ",",
+      paramLabel = "D,L,C,G",
+      description =
+          "QoMRA: the four link-cost weights at once (delay, loss, criticality, congestion).")
+  List<String> qomraWeights;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  /** The option of a setting: kebab case, unit suffix (S, Ms) dropped. */
+  static String option(SettingsSchema.Setting s) {
+    List<String> words = new ArrayList<>(List.of(s.name().split("(?<=[a-z0-9])(?=[A-Z])")));
+    String last = words.get(words.size() - 1);
+    if (words.size() > 1 && (last.equals("S") || last.equals("Ms"))) {
+      words.remove(words.size() - 1);
+    }
+    return "--" + String.join("-", words).toLowerCase(Locale.ROOT);
+  }
+
+  /** Adds one option per schema setting (picocli calls this once per command model). */
+  static final class SchemaOptions implements CommandLine.IModelTransformer {
+    @Override
+    public CommandSpec transform(CommandSpec spec) {
+      for (SettingsSchema.Setting s : SettingsSchema.ALL) {
+        List<String> names = new ArrayList<>(List.of(option(s)));
+        if (s.name().equals("algorithm")) {
+          names.add(0, "-a");
+        } else if (s.name().equals("qomraResolution")) {
+          names.add("--resolution");
+        }
+        OptionSpec.Builder b =
+            OptionSpec.builder(names.toArray(String[]::new))
+                .type(String.class)
+                .paramLabel(s.type() == SettingsSchema.Type.BOOLEAN ? "true|false" : "VALUE")
+                .description(
+                    s.meaning()
+                        + " ("
+                        + s.range()
+                        + "; default: "
+                        + s.format(s.defaultValue())
+                        + ").");
+        if (s.type() == SettingsSchema.Type.BOOLEAN) {
+          b.arity("0..1").fallbackValue("true");
+        }
+        spec.addOption(b.build());
+      }
+      return spec;
+    }
+  }
+
+  /** The settings given on the command line, checked by the schema, on the defaults. */
+  ControlConfig config() {
+    Map<SettingsSchema.Setting, Object> values = new LinkedHashMap<>();
+    for (SettingsSchema.Setting s : SettingsSchema.ALL) {
+      String text = spec.findOption(option(s)).getValue();
+      if (text != null) {
+        values.put(s, parse(option(s), s, text));
+      }
+    }
+    if (qomraWeights != null) {
+      if (qomraWeights.size() != 4) {
+        throw new IllegalArgumentException(
+            "--qomra-weights needs 4 numbers (delay,loss,criticality,congestion), got "
+                + qomraWeights.size());
+      }
+      String[] names = {
+        "qomraDelayWeight", "qomraLossWeight", "qomraCriticalityWeight", "qomraCongestionWeight"
+      };
+      for (int i = 0; i < 4; i++) {
+        SettingsSchema.Setting s = SettingsSchema.named(names[i]).orElseThrow();
+        values.put(s, parse("--qomra-weights", s, qomraWeights.get(i)));
+      }
+    }
+    return SettingsSchema.apply(ControlConfig.defaults(), values);
+  }
+
+  private static Object parse(String option, SettingsSchema.Setting s, String text) {
+    try {
+      return s.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The REST token: the file's first line, else the environment's; null for none. */
+  String token() throws IOException {
+    String t;
+    if (restTokenFile != null) {
+      List<String> lines = Files.readAllLines(restTokenFile);
+      t = lines.isEmpty() ? "" : lines.get(0).trim();
+      if (t.isEmpty()) {
+        throw new IllegalArgumentException("--rest-token-file: " + restTokenFile + " is empty");
+      }
+    } else {
+      t = System.getenv(TOKEN_ENV);
+    }
+    return t == null || t.isBlank() ? null : t.trim();
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -109,13 +200,9 @@ final class ControllerCommand implements Callable<Integer> {
     System.setProperty("org.slf4j.simpleLogger.showShortLogName", "true");
     System.setProperty("org.slf4j.simpleLogger.levelInBrackets", "true");
 
+    ControlConfig config = config();
+    String token = token();
     Topology t = TopologyLoader.load(topology);
-    ControlConfig config =
-        ControlConfig.defaults()
-            .withAlgorithm(algorithm)
-            .withTimers(idleTimeout, statsInterval)
-            .withRouting(maxHops, segmentRouting)
-            .withQomra(qomra.config());
     MptcpControlPlane plane = new MptcpControlPlane(t, config);
 
     PrintWriter out = spec.commandLine().getOut();
@@ -130,9 +217,10 @@ final class ControllerCommand implements Callable<Integer> {
     StandaloneController controller =
         new StandaloneController(
             plane,
-            new StandaloneController.Settings(bind, port, Duration.ofSeconds(statsInterval)),
+            new StandaloneController.Settings(
+                bind, port, Duration.ofSeconds(config.statsIntervalS())),
             events);
-    RestServer restServer = rest == 0 ? null : new RestServer(plane.rest(), bind, rest);
+    RestServer restServer = rest == 0 ? null : new RestServer(plane.rest(), bind, rest, token);
     PrintWriter err = spec.commandLine().getErr();
     InetSocketAddress of;
     try {
@@ -147,6 +235,12 @@ final class ControllerCommand implements Callable<Integer> {
       try {
         InetSocketAddress r = restServer.start();
         restLine = "REST on http://" + r.getHostString() + ":" + r.getPort() + "/mpqoe/";
+        if (restServer.access().tokenRequired()) {
+          restLine +=
+              token == null
+                  ? " (writes refused: not loopback and no token; see --help)"
+                  : " (writes need the token)";
+        }
       } catch (IOException | RuntimeException e) {
         controller.close();
         err.println("mpqoe: cannot listen for REST on " + bind + ":" + rest + ": " + e);

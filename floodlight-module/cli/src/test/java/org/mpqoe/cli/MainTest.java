@@ -135,7 +135,12 @@ class MainTest {
         "weights zero|select --topology qomra-dc --qomra-weights 0,0,0,0|mpqoe: QoMRA weights must not all be 0",
         "weights text|select --topology qomra-dc --qomra-weights 1,x,1,1|mpqoe: Invalid value for option '--qomra-weights'",
         "interval|select --topology qomra-dc --qomra-interval 0|mpqoe: QoMRA interval t must be a positive number",
-        "controller resolution|controller --topology qomra-dc -a qomra --resolution 8k --rest 0|mpqoe: unknown resolution '8k'",
+        "controller resolution|controller --topology qomra-dc -a qomra --resolution 8k --rest 0|mpqoe: --qomra-resolution: 'qomraResolution' must be one of 1080p, 720p, 480p, 360p, 240p, got '8k'",
+        "controller alpha|controller --topology compuserve --alpha 1e400 --rest 0|mpqoe: --alpha: 'alpha' must be a finite number, 0 to 1, got '1e400'",
+        "controller thr-cong|controller --topology compuserve --thr-cong 1e309 --rest 0|mpqoe: --thr-cong: 'thrCong' must be a finite number",
+        "controller idle|controller --topology compuserve --idle-timeout 0 --rest 0|mpqoe: --idle-timeout: 'idleTimeoutS' must be an integer, 1 to 65535",
+        "controller weights|controller --topology compuserve --qomra-weights 1,2 --rest 0|mpqoe: --qomra-weights needs 4 numbers",
+        "controller both zero|controller --topology compuserve --alpha 0 --beta 0 --rest 0|mpqoe: alpha and beta must be >= 0 and not both 0",
       })
   void badArgumentsGiveOneLineAndExitCodeTwo(String why, String args, String message) {
     Run r = run(args == null ? new String[0] : args.split(" "));

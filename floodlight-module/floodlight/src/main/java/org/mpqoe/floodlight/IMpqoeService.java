@@ -2,6 +2,7 @@ package org.mpqoe.floodlight;
 
 import net.floodlightcontroller.core.module.IFloodlightService;
 import org.mpqoe.core.control.MptcpControlPlane;
+import org.mpqoe.core.control.RestAccess;
 
 /**
  * mpqoe inside Floodlight: the control plane (its decisions, state and REST API) for other modules
@@ -13,4 +14,7 @@ public interface IMpqoeService extends IFloodlightService {
 
   /** The parameters the module was started with. */
   MpqoeSettings settings();
+
+  /** Who may write through REST: from Floodlight's REST address and the module's restToken. */
+  RestAccess restAccess();
 }

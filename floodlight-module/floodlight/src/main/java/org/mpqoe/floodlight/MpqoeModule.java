@@ -16,6 +16,7 @@ import net.floodlightcontroller.core.IOFMessageListener;
 import net.floodlightcontroller.core.IOFSwitch;
 import net.floodlightcontroller.core.IOFSwitchListener;
 import net.floodlightcontroller.core.PortChangeType;
+import net.floodlightcontroller.core.internal.FloodlightProvider;
 import net.floodlightcontroller.core.internal.IOFSwitchService;
 import net.floodlightcontroller.core.module.FloodlightModuleContext;
 import net.floodlightcontroller.core.module.FloodlightModuleException;
@@ -25,6 +26,7 @@ import net.floodlightcontroller.core.util.AppCookie;
 import net.floodlightcontroller.linkdiscovery.ILinkDiscoveryService;
 import net.floodlightcontroller.linkdiscovery.Link;
 import net.floodlightcontroller.restserver.IRestApiService;
+import net.floodlightcontroller.restserver.RestApiServer;
 import net.floodlightcontroller.statistics.IStatisticsService;
 import net.floodlightcontroller.statistics.SwitchPortBandwidth;
 import net.floodlightcontroller.threadpool.IThreadPoolService;
@@ -34,20 +36,21 @@ import org.mpqoe.core.control.FlowPlan;
 import org.mpqoe.core.control.FlowRule;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.Reaction;
+import org.mpqoe.core.control.RestAccess;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyException;
 import org.mpqoe.core.topology.TopologyLoader;
 import org.mpqoe.floodlight.web.MpqoeWebRoutable;
+import org.mpqoe.ofplan.OfEvents;
+import org.mpqoe.ofplan.OfTranslator;
+import org.mpqoe.ofplan.PlanApplier;
 import org.projectfloodlight.openflow.protocol.OFErrorMsg;
 import org.projectfloodlight.openflow.protocol.OFFlowMod;
 import org.projectfloodlight.openflow.protocol.OFFlowRemoved;
-import org.projectfloodlight.openflow.protocol.OFFlowRemovedReason;
 import org.projectfloodlight.openflow.protocol.OFMessage;
 import org.projectfloodlight.openflow.protocol.OFPacketIn;
-import org.projectfloodlight.openflow.protocol.OFPortConfig;
 import org.projectfloodlight.openflow.protocol.OFPortDesc;
-import org.projectfloodlight.openflow.protocol.OFPortState;
 import org.projectfloodlight.openflow.protocol.OFType;
 import org.projectfloodlight.openflow.types.DatapathId;
 import org.projectfloodlight.openflow.types.OFPort;
@@ -89,8 +92,10 @@ public class MpqoeModule
   private IThreadPoolService threadPool;
 
   private MpqoeSettings settings;
+  private RestAccess restAccess;
   private MptcpControlPlane plane;
-  private PlanWriter writer;
+  private FloodlightSwitches switches;
+  private PlanApplier applier;
   private final PortBandwidthFeed bandwidth = new PortBandwidthFeed();
   private final Set<Link> unknownLinks = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean chainLogged = new AtomicBoolean();
@@ -141,16 +146,26 @@ public class MpqoeModule
       throw new FloodlightModuleException("mpqoe: " + e.getMessage(), e);
     }
     plane = new MptcpControlPlane(topology, settings.config());
-    writer = new PlanWriter(switchService, this::inTopology);
+    restAccess = RestAccess.of(restHost(context), settings.restToken());
+    if (restAccess.tokenRequired() && settings.restToken() == null) {
+      LOG.warn(
+          "mpqoe: Floodlight's REST server listens beyond loopback and no restToken is set:"
+              + " REST writes (PUT /wm/mpqoe/config) are refused");
+    }
+    switches = new FloodlightSwitches(switchService, this::inTopology);
+    applier = new PlanApplier(new OfTranslator(), switches);
     // Before StatisticsCollector starts (its startUp runs after this init): its polling period.
     statistics.setPortStatsPeriod(collectorPeriod(settings.config().statsIntervalS()));
     AppCookie.registerApp(APP_ID, "mpqoe");
+    // SLF4J 1.6 (Floodlight's lib/) has no varargs: three or more arguments go as an Object[].
     LOG.info(
         "mpqoe: {}; {} switches, {} links, {} hosts",
-        settings.describe(),
-        topology.switches().size(),
-        topology.links().size(),
-        topology.hosts().size());
+        new Object[] {
+          settings.describe(),
+          topology.switches().size(),
+          topology.links().size(),
+          topology.hosts().size()
+        });
   }
 
   /** Listeners, statistics, the periodic feed and the REST routes. */
@@ -179,6 +194,23 @@ public class MpqoeModule
   @Override
   public MpqoeSettings settings() {
     return settings;
+  }
+
+  @Override
+  public RestAccess restAccess() {
+    return restAccess;
+  }
+
+  /**
+   * The address Floodlight's REST server binds, as RestApiServer reads it: its {@code host}, else
+   * FloodlightProvider's {@code openflowhost}, else every interface.
+   */
+  static String restHost(FloodlightModuleContext context) {
+    String host = context.getConfigParams(RestApiServer.class).get("host");
+    if (host == null) {
+      host = context.getConfigParams(FloodlightProvider.class).get("openflowhost");
+    }
+    return host == null ? "0.0.0.0" : host;
   }
 
   // ---------------------------------------------------------------------------- IOFMessageListener
@@ -219,7 +251,7 @@ public class MpqoeModule
 
   private Command packetIn(IOFSwitch sw, OFPacketIn pi) {
     long dpid = sw.getId().getLong();
-    if (!inTopology(dpid) || writer.usable(dpid) == null) {
+    if (!inTopology(dpid) || switches.usable(dpid) == null) {
       return Command.CONTINUE;
     }
     OFPort in = OFMessageUtils.getInPort(pi);
@@ -228,14 +260,17 @@ public class MpqoeModule
     try {
       r = plane.mptcpPacketIn(dpid, port, pi.getData());
     } catch (RuntimeException e) {
-      LOG.error("packet-in {} port {}: mpqoe failed; left to Floodlight", name(dpid), port, e);
+      LOG.error(
+          "packet-in {} port {}: mpqoe failed; left to Floodlight",
+          new Object[] {name(dpid), port, e});
       return Command.CONTINUE;
     }
     if (r.kind() != Reaction.Kind.MPTCP && r.kind() != Reaction.Kind.DROPPED) {
       return Command.CONTINUE;
     }
-    LOG.info("packet-in {} port {}: {} {}", name(dpid), port, r.kind(), r.log());
-    writer.apply(r.plan());
+    LOG.info(
+        "packet-in {} port {}: {} {}", new Object[] {name(dpid), port, r.kind(), r.log()});
+    applier.apply(r.plan());
     return Command.STOP;
   }
 
@@ -244,7 +279,7 @@ public class MpqoeModule
     long cookie = f.getCookie().getValue();
     long dpid = sw.getId().getLong();
     if (Cookies.isOurs(cookie) && inTopology(dpid)) {
-      plane.flowRemoved(dpid, cookie, f.getReason() != OFFlowRemovedReason.DELETE);
+      plane.flowRemoved(dpid, cookie, OfEvents.expired(f.getReason()));
     }
   }
 
@@ -254,10 +289,7 @@ public class MpqoeModule
     if (cause instanceof OFFlowMod fm && Cookies.isOurs(fm.getCookie().getValue())) {
       LOG.warn(
           "switch {} refused an mpqoe rule: {} (cookie {}, match {})",
-          name(sw.getId().getLong()),
-          e.getErrType(),
-          fm.getCookie(),
-          fm.getMatch());
+          new Object[] {name(sw.getId().getLong()), e.getErrType(), fm.getCookie(), fm.getMatch()});
     }
   }
 
@@ -286,7 +318,7 @@ public class MpqoeModule
           "switch {} is not in topology {}: left to Floodlight", switchId, plane.topology().name());
       return;
     }
-    IOFSwitch sw = writer.usable(dpid);
+    IOFSwitch sw = switches.usable(dpid);
     if (sw == null) {
       return;
     }
@@ -298,18 +330,15 @@ public class MpqoeModule
     }
     List<Integer> hostPorts = SynTrap.hostPorts(plane.topology(), dpid);
     var traps = SynTrap.flows(sw.getOFFactory(), hostPorts, SynTrap.priority(settings.config()));
-    writer
-        .install(sw, rules, traps)
-        .addListener(
-            () ->
-                LOG.info(
-                    "switch {} ({}) active: {} mpqoe rule(s) installed, SYN trap on host"
-                        + " port(s) {}",
-                    name(dpid),
-                    switchId,
-                    rules.size(),
-                    hostPorts),
-            Runnable::run);
+    applier.install(
+        FloodlightSwitches.of(sw),
+        List.of(),
+        rules,
+        traps,
+        () ->
+            LOG.info(
+                "switch {} ({}) active: {} mpqoe rule(s) installed, SYN trap on host port(s) {}",
+                new Object[] {name(dpid), switchId, rules.size(), hostPorts}));
   }
 
   /** A port changed: a link that went down or up moves the subflows that use it. */
@@ -320,23 +349,22 @@ public class MpqoeModule
       return;
     }
     boolean up =
-        type != PortChangeType.DELETE
-            && type != PortChangeType.DOWN
-            && !port.getState().contains(OFPortState.LINK_DOWN)
-            && !port.getConfig().contains(OFPortConfig.PORT_DOWN);
+        OfEvents.portUp(port, type == PortChangeType.DELETE || type == PortChangeType.DOWN);
     int number = port.getPortNo().getPortNumber();
     FlowPlan plan = plane.portStatus(dpid, number, up);
     if (plane.links().linkAt(dpid, number) >= 0) {
       LOG.info(
           "port {}/{} {}: {} removal(s), {} install(s), {} modification(s)",
-          name(dpid),
-          number,
-          up ? "up" : "down",
-          plan.removals().size(),
-          plan.installs().size(),
-          plan.modifications().size());
+          new Object[] {
+            name(dpid),
+            number,
+            up ? "up" : "down",
+            plan.removals().size(),
+            plan.installs().size(),
+            plan.modifications().size()
+          });
     }
-    writer.apply(plan);
+    applier.apply(plan);
   }
 
   @Override
@@ -404,11 +432,9 @@ public class MpqoeModule
       if (unknownLinks.add(l)) {
         LOG.warn(
             "LLDP link {}/{} -> {}/{} is not a link of topology {}: check the cabling",
-            name(src),
-            l.getSrcPort(),
-            name(dst),
-            l.getDstPort(),
-            plane.topology().name());
+            new Object[] {
+              name(src), l.getSrcPort(), name(dst), l.getDstPort(), plane.topology().name()
+            });
       }
       return -1;
     }

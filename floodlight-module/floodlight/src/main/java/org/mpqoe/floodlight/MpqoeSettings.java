@@ -1,66 +1,43 @@
 package org.mpqoe.floodlight;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.mpqoe.core.control.ControlConfig;
+import org.mpqoe.core.control.RestAccess;
+import org.mpqoe.core.control.SettingsSchema;
 import org.mpqoe.core.select.QomraConfig;
-import org.mpqoe.core.select.Resolution;
 import org.mpqoe.core.select.SelectionConfig;
 
 /**
  * The module's parameters, read from Floodlight's properties file as {@code
- * org.mpqoe.floodlight.MpqoeModule.<name>=<value>}. Every default is {@link
- * ControlConfig#defaults()}'s, so the module and the standalone controller start from the same
- * settings; only {@code topology} has none.
+ * org.mpqoe.floodlight.MpqoeModule.<name>=<value>}: the controller's settings ({@link
+ * SettingsSchema}: the same names, ranges and defaults as REST and {@code bin/mpqoe controller}),
+ * plus three that only the module has.
  *
  * @param topology embedded descriptor name (e.g. {@code compuserve}) or descriptor file: the
  *     controller takes hosts, ports, capacities and delays from it
  * @param config the control plane's settings
  * @param useLldpLatency replace the descriptor's link delays by Floodlight's LLDP latencies
+ * @param restToken the token REST writes must carry when Floodlight's REST server listens beyond
+ *     loopback ({@link RestAccess}); null for none
  */
-public record MpqoeSettings(String topology, ControlConfig config, boolean useLldpLatency) {
+public record MpqoeSettings(
+    String topology, ControlConfig config, boolean useLldpLatency, String restToken) {
   public static final String TOPOLOGY = "topology";
-  public static final String ALGORITHM = "algorithm";
-  public static final String MAX_HOPS = "maxHops";
-  public static final String IDLE_TIMEOUT = "idleTimeoutS";
-  public static final String STATS_INTERVAL = "statsIntervalS";
-  public static final String SEGMENT_ROUTING = "segmentRouting";
-  public static final String ALPHA = "alpha";
-  public static final String BETA = "beta";
-  public static final String THR_DELAY = "thrDelayMs";
-  public static final String THR_CONG = "thrCong";
   public static final String USE_LLDP_LATENCY = "useLldpLatency";
-  public static final String QOMRA_K = "qomraK";
-  public static final String QOMRA_INTERVAL = "qomraIntervalS";
-  public static final String QOMRA_RESOLUTION = "qomraResolution";
-  public static final String QOMRA_DELAY_WEIGHT = "qomraDelayWeight";
-  public static final String QOMRA_LOSS_WEIGHT = "qomraLossWeight";
-  public static final String QOMRA_CRITICALITY_WEIGHT = "qomraCriticalityWeight";
-  public static final String QOMRA_CONGESTION_WEIGHT = "qomraCongestionWeight";
+  public static final String REST_TOKEN = "restToken";
+
+  /** The parameters only the module has; the others are {@link SettingsSchema#ALL}. */
+  public static final List<String> OWN = List.of(TOPOLOGY, USE_LLDP_LATENCY, REST_TOKEN);
 
   /** Every parameter name; anything else in the properties file is an error (typos). */
   public static final List<String> NAMES =
-      List.of(
-          TOPOLOGY,
-          ALGORITHM,
-          MAX_HOPS,
-          IDLE_TIMEOUT,
-          STATS_INTERVAL,
-          SEGMENT_ROUTING,
-          ALPHA,
-          BETA,
-          THR_DELAY,
-          THR_CONG,
-          USE_LLDP_LATENCY,
-          QOMRA_K,
-          QOMRA_INTERVAL,
-          QOMRA_RESOLUTION,
-          QOMRA_DELAY_WEIGHT,
-          QOMRA_LOSS_WEIGHT,
-          QOMRA_CRITICALITY_WEIGHT,
-          QOMRA_CONGESTION_WEIGHT);
+      Stream.concat(OWN.stream(), SettingsSchema.ALL.stream().map(SettingsSchema.Setting::name))
+          .toList();
 
   /**
    * Reads the parameters; absent or blank ones take their default.
@@ -72,7 +49,7 @@ public record MpqoeSettings(String topology, ControlConfig config, boolean useLl
     for (String name : new TreeSet<>(params.keySet())) {
       if (!NAMES.contains(name)) {
         throw new IllegalArgumentException(
-            "unknown parameter '" + name + "' (known: " + String.join(", ", NAMES) + ")");
+            "unknown parameter " + SettingsSchema.quote(name) + " (known: " + String.join(", ", NAMES) + ")");
       }
     }
     String topology = value(params, TOPOLOGY);
@@ -83,47 +60,23 @@ public record MpqoeSettings(String topology, ControlConfig config, boolean useLl
               + "' is required: an embedded descriptor name (e.g. compuserve) or a descriptor"
               + " file");
     }
-    ControlConfig d = ControlConfig.defaults();
-    SelectionConfig s = d.selection();
-    String algorithm = value(params, ALGORITHM);
-    double alpha = number(params, ALPHA, s.alpha());
-    double beta = number(params, BETA, s.beta());
-    double thrDelay = number(params, THR_DELAY, s.thrDelayMs());
-    double thrCong = number(params, THR_CONG, s.thrCong());
-    int idle = integer(params, IDLE_TIMEOUT, d.idleTimeoutS());
-    int stats = integer(params, STATS_INTERVAL, d.statsIntervalS());
-    int maxHops = integer(params, MAX_HOPS, d.maxHops());
-    boolean sr = bool(params, SEGMENT_ROUTING, d.segmentRouting());
-    boolean lldp = bool(params, USE_LLDP_LATENCY, false);
-    QomraConfig q = d.qomra();
-    int k = integer(params, QOMRA_K, q.k());
-    double interval = number(params, QOMRA_INTERVAL, q.intervalS());
-    String resolution = value(params, QOMRA_RESOLUTION);
-    double wd = number(params, QOMRA_DELAY_WEIGHT, q.delayWeight());
-    double wl = number(params, QOMRA_LOSS_WEIGHT, q.lossWeight());
-    double wc = number(params, QOMRA_CRITICALITY_WEIGHT, q.criticalityWeight());
-    double wg = number(params, QOMRA_CONGESTION_WEIGHT, q.congestionWeight());
+    String lldp = value(params, USE_LLDP_LATENCY);
+    boolean useLldp = lldp != null && SettingsSchema.bool(USE_LLDP_LATENCY, lldp);
+    Map<String, String> settings = new HashMap<>(params);
+    OWN.forEach(settings::remove);
     ControlConfig config;
     try {
-      QomraConfig qomra =
-          new QomraConfig(
-              k,
-              interval,
-              resolution == null ? q.resolution() : Resolution.parse(resolution),
-              wd,
-              wl,
-              wc,
-              wg);
-      config =
-          d.withAlgorithm(algorithm == null ? d.algorithm() : algorithm)
-              .withSelection(s.withWeights(alpha, beta).withThresholds(thrDelay, thrCong))
-              .withTimers(idle, stats)
-              .withRouting(maxHops, sr)
-              .withQomra(qomra);
+      config = SettingsSchema.parse(ControlConfig.defaults(), settings);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid mpqoe parameters: " + e.getMessage(), e);
     }
-    return new MpqoeSettings(topology, config, lldp);
+    return new MpqoeSettings(topology, config, useLldp, value(params, REST_TOKEN));
+  }
+
+  /** Without the token. */
+  @Override
+  public String toString() {
+    return "MpqoeSettings[" + describe() + (restToken == null ? "" : ", REST token set") + "]";
   }
 
   /** One line for the log; QoMRA's parameters only when QoMRA is the algorithm. */
@@ -168,46 +121,5 @@ public record MpqoeSettings(String topology, ControlConfig config, boolean useLl
   private static String value(Map<String, String> params, String name) {
     String v = params.get(name);
     return v == null || v.isBlank() ? null : v.trim();
-  }
-
-  private static double number(Map<String, String> params, String name, double fallback) {
-    String v = value(params, name);
-    if (v == null) {
-      return fallback;
-    }
-    try {
-      return Double.parseDouble(v);
-    } catch (NumberFormatException e) {
-      throw invalid(name, v, "a number");
-    }
-  }
-
-  private static int integer(Map<String, String> params, String name, int fallback) {
-    String v = value(params, name);
-    if (v == null) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(v);
-    } catch (NumberFormatException e) {
-      throw invalid(name, v, "an integer");
-    }
-  }
-
-  private static boolean bool(Map<String, String> params, String name, boolean fallback) {
-    String v = value(params, name);
-    if (v == null) {
-      return fallback;
-    }
-    return switch (v.toLowerCase(Locale.ROOT)) {
-      case "true", "yes" -> true;
-      case "false", "no" -> false;
-      default -> throw invalid(name, v, "true or false");
-    };
-  }
-
-  private static IllegalArgumentException invalid(String name, String value, String expected) {
-    return new IllegalArgumentException(
-        "parameter '" + name + "' must be " + expected + ", got '" + value + "'");
   }
 }

@@ -8,7 +8,7 @@ import org.mpqoe.core.control.Cookies;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.HostInterface;
 import org.mpqoe.core.topology.Topology;
-import org.mpqoe.openflow.OfTranslator;
+import org.mpqoe.ofplan.OfTranslator;
 import org.projectfloodlight.openflow.protocol.OFFactory;
 import org.projectfloodlight.openflow.protocol.OFFlowAdd;
 import org.projectfloodlight.openflow.protocol.match.MatchField;

@@ -23,6 +23,7 @@ import net.floodlightcontroller.core.IOFSwitchListener;
 import net.floodlightcontroller.core.PortChangeType;
 import net.floodlightcontroller.core.internal.IOFSwitchService;
 import net.floodlightcontroller.core.module.FloodlightModuleContext;
+import net.floodlightcontroller.restserver.RestApiServer;
 import net.floodlightcontroller.core.module.FloodlightModuleException;
 import net.floodlightcontroller.core.types.NodePortTuple;
 import net.floodlightcontroller.core.util.AppCookie;
@@ -387,5 +388,17 @@ class MpqoeModuleTest {
         U64.of(txBps),
         U64.ZERO,
         U64.ZERO);
+  }
+
+  @Test
+  void theRestAddressIsFloodlightsAndBeyondLoopbackWritesNeedTheToken() throws Exception {
+    FloodlightModuleContext none = new FloodlightModuleContext();
+    assertEquals("0.0.0.0", MpqoeModule.restHost(none), "no host: every interface");
+    FloodlightModuleContext local = new FloodlightModuleContext();
+    local.addConfigParam(new RestApiServer(), "host", "127.0.0.1");
+    assertEquals("127.0.0.1", MpqoeModule.restHost(local));
+    started();
+    assertTrue(module.restAccess().tokenRequired(), "the test context sets no REST host");
+    assertEquals(null, module.restAccess().token());
   }
 }

@@ -13,13 +13,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.jar.JarFile;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
  * The packaged jar beside floodlight.jar in one class loader, as {@code java -cp
- * floodlight.jar:mpqoe-floodlight.jar} has them: Floodlight's Jackson 2.9 comes first, and the core
- * must still read descriptors and write its REST answers (it uses its relocated Jackson 2.18). Run
- * by {@code mvn -Dfloodlight.jar=... verify}.
+ * floodlight.jar:mpqoe-floodlight.jar} has them: Floodlight's own Jackson comes first (2.4.4 in a
+ * build from Floodlight's lib/, 2.9 in some others), and the core must still read descriptors and
+ * write its REST answers (it uses its relocated Jackson 2.18). Run by {@code mvn
+ * -Dfloodlight.jar=... verify}.
  */
 class ShadedJarIT {
   private static URL url(String property) throws Exception {
@@ -44,13 +46,25 @@ class ShadedJarIT {
     throw new NoSuchMethodException(c.getName() + "." + name);
   }
 
+  /** Floodlight's bundled jackson-databind version, e.g. "2.4.4". */
+  private static String floodlightsJackson(ClassLoader cl) throws Exception {
+    Class<?> version = cl.loadClass("com.fasterxml.jackson.databind.cfg.PackageVersion");
+    return String.valueOf(version.getField("VERSION").get(null));
+  }
+
+  /** Jackson reads records from 2.12 on; the core's descriptors are records. */
+  private static boolean readsRecords(String version) {
+    String[] v = version.split("\\.");
+    int major = Integer.parseInt(v[0]);
+    int minor = Integer.parseInt(v[1]);
+    return major > 2 || (major == 2 && minor >= 12);
+  }
+
   @Test
   void theCoreWorksBesideFloodlightsJackson() throws Exception {
     URL[] urls = {url("floodlight.jar"), url("mpqoe.floodlight.jar")};
     try (URLClassLoader cl = new URLClassLoader(urls, ClassLoader.getPlatformClassLoader())) {
-      Class<?> version = cl.loadClass("com.fasterxml.jackson.databind.cfg.PackageVersion");
-      assertEquals(
-          "2.9.10", String.valueOf(version.getField("VERSION").get(null)), "Floodlight's Jackson");
+      System.out.println("Floodlight's Jackson: " + floodlightsJackson(cl));
 
       Class<?> loader = cl.loadClass("org.mpqoe.core.topology.TopologyLoader");
       Object topology = call(loader, null, "load", "compuserve");
@@ -81,12 +95,17 @@ class ShadedJarIT {
   void withoutRelocationFloodlightsJacksonCannotReadDescriptors() throws Exception {
     URL[] urls = {url("floodlight.jar"), url("mpqoe.core.jar")};
     try (URLClassLoader cl = new URLClassLoader(urls, ClassLoader.getPlatformClassLoader())) {
+      String version = floodlightsJackson(cl);
+      Assumptions.assumeFalse(
+          readsRecords(version), "Floodlight's Jackson " + version + " reads records itself");
       Class<?> loader = cl.loadClass("org.mpqoe.core.topology.TopologyLoader");
       Exception e =
           org.junit.jupiter.api.Assertions.assertThrows(
               Exception.class, () -> call(loader, null, "load", "compuserve"));
       assertEquals("org.mpqoe.core.topology.TopologyException", e.getClass().getName());
-      assertTrue(e.getMessage().contains("Cannot construct instance"), e.getMessage());
+      // Jackson's own wording differs between versions ("No suitable constructor" in 2.4,
+      // "Cannot construct instance" in 2.9): only the core's part of the message is checked.
+      assertTrue(e.getMessage().startsWith("compuserve: not a descriptor: "), e.getMessage());
     }
   }
 
@@ -109,7 +128,8 @@ class ShadedJarIT {
                           || n.equals("logback.xml"))
               .toList();
       assertEquals(List.of(), clashing);
-      assertNotNull(jar.getEntry("org/mpqoe/openflow/OfTranslator.class"));
+      assertNotNull(jar.getEntry("org/mpqoe/ofplan/OfTranslator.class"));
+      assertNotNull(jar.getEntry("org/mpqoe/ofplan/PlanApplier.class"));
       assertEquals(
           null,
           jar.getEntry("org/mpqoe/openflow/StandaloneController.class"),

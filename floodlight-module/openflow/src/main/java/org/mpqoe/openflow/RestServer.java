@@ -8,14 +8,16 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import org.mpqoe.core.control.RestAccess;
 import org.mpqoe.core.control.RestApi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The REST API over the JDK's HTTP server: every request under {@code /mpqoe/} goes to {@link
- * RestApi#handle} and its status and JSON are written back. What exists, which methods are allowed
- * and what a bad body is are the core's decisions; anything outside {@code /mpqoe/} is the HTTP
+ * RestApi#handle} with its content type and Authorization header, and its status, headers and JSON
+ * are written back. What exists, which methods are allowed, what a bad body is and who may write
+ * ({@link RestAccess}) are the core's decisions; anything outside {@code /mpqoe/} is the HTTP
  * server's own 404.
  */
 public final class RestServer implements AutoCloseable {
@@ -27,14 +29,23 @@ public final class RestServer implements AutoCloseable {
   private final RestApi api;
   private final String bindAddress;
   private final int port;
+  private final RestAccess access;
   private HttpServer server;
+
+  /** A server without a token: writes are open on loopback, refused anywhere else. */
+  public RestServer(RestApi api, String bindAddress, int port) {
+    this(api, bindAddress, port, null);
+  }
 
   /**
    * @param port TCP port, 0 for an ephemeral one (see {@link #address()})
+   * @param token the token writes must carry when {@code bindAddress} is not loopback; null for
+   *     none
    */
-  public RestServer(RestApi api, String bindAddress, int port) {
+  public RestServer(RestApi api, String bindAddress, int port, String token) {
     this.api = Objects.requireNonNull(api);
     this.bindAddress = Objects.requireNonNull(bindAddress);
+    this.access = RestAccess.of(bindAddress, token);
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("REST port must be 0..65535, got " + port);
     }
@@ -57,6 +68,11 @@ public final class RestServer implements AutoCloseable {
     return server.getAddress();
   }
 
+  /** Who may write (token needed or not). */
+  public RestAccess access() {
+    return access;
+  }
+
   @Override
   public synchronized void close() {
     if (server != null) {
@@ -71,15 +87,28 @@ public final class RestServer implements AutoCloseable {
       try {
         String body;
         try (InputStream in = ex.getRequestBody()) {
-          body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+          // Enough for the largest body the core accepts, and more: it refuses a larger one.
+          // The rest is read and dropped, never held, so that the client gets the answer.
+          body = new String(in.readNBytes(4 * RestApi.MAX_BODY + 1), StandardCharsets.UTF_8);
+          in.transferTo(OutputStream.nullOutputStream());
         }
-        r = api.handle(ex.getRequestMethod(), ex.getRequestURI().getPath(), body);
+        var headers = ex.getRequestHeaders();
+        r =
+            api.handle(
+                new RestApi.Request(
+                    ex.getRequestMethod(),
+                    ex.getRequestURI().getPath(),
+                    headers.getFirst("Content-Type"),
+                    headers.getFirst("Authorization"),
+                    body.isEmpty() ? null : body),
+                access);
       } catch (RuntimeException e) {
         LOG.error("REST {} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);
         r = new RestApi.Response(500, "{\"error\":\"internal error\"}");
       }
       byte[] out = r.json().getBytes(StandardCharsets.UTF_8);
       ex.getResponseHeaders().set("Content-Type", "application/json");
+      r.headers().forEach(ex.getResponseHeaders()::set);
       boolean head = "HEAD".equals(ex.getRequestMethod());
       ex.sendResponseHeaders(r.status(), head || out.length == 0 ? -1 : out.length);
       if (!head && out.length > 0) {

@@ -10,20 +10,20 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.mpqoe.core.control.FlowPlan;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.topology.SwitchNode;
-import org.projectfloodlight.openflow.protocol.OFMessage;
+import org.mpqoe.ofplan.OfSwitch;
+import org.mpqoe.ofplan.OfTranslator;
+import org.mpqoe.ofplan.PlanApplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,8 +59,26 @@ public final class StandaloneController implements AutoCloseable {
   private final MptcpControlPlane plane;
   private final Settings settings;
   private final Consumer<String> events;
-  private final OfTranslator translator = new OfTranslator();
   private final Map<Long, SwitchConnection> switches = new ConcurrentHashMap<>();
+  private final PlanApplier applier =
+      new PlanApplier(
+          new OfTranslator(),
+          new PlanApplier.Switches() {
+            @Override
+            public OfSwitch get(long dpid) {
+              return switches.get(dpid);
+            }
+
+            @Override
+            public Collection<Long> managed() {
+              return switches.keySet();
+            }
+
+            @Override
+            public String name(long dpid) {
+              return StandaloneController.this.name(dpid);
+            }
+          });
   private EventLoopGroup group;
   private Channel server;
 
@@ -141,7 +159,7 @@ public final class StandaloneController implements AutoCloseable {
   }
 
   OfTranslator translator() {
-    return translator;
+    return applier.translator();
   }
 
   void event(String line) {
@@ -173,56 +191,12 @@ public final class StandaloneController implements AutoCloseable {
     switches.remove(dpid, c);
   }
 
-  /**
-   * Applies a plan: per switch its removals, installs and modifications, then a barrier on each
-   * switch touched; the packet-out goes out once every barrier was answered (or its switch went
-   * away). Never blocks: completion is counted down by the barrier replies.
-   */
+  /** Applies a plan through the shared applier (barriers before the packet-out). */
   void apply(FlowPlan plan) {
-    if (plan == null || plan.isEmpty()) {
-      return;
-    }
-    Map<Long, List<OFMessage>> mods = translator.flowMods(plan, switches.keySet());
-    List<SwitchConnection> touched = new ArrayList<>();
-    for (Map.Entry<Long, List<OFMessage>> e : mods.entrySet()) {
-      SwitchConnection c = switches.get(e.getKey());
-      if (c == null) {
-        LOG.warn(
-            "switch {} is not connected: {} flow mod(s) not sent",
-            name(e.getKey()),
-            e.getValue().size());
-        continue;
-      }
-      c.send(e.getValue());
-      touched.add(c);
-    }
-    FlowPlan.PacketOut po = plan.packetOut();
-    Runnable packetOut = po == null ? () -> {} : () -> sendPacketOut(po);
-    if (touched.isEmpty()) {
-      packetOut.run();
-      return;
-    }
-    AtomicInteger pending = new AtomicInteger(touched.size());
-    for (SwitchConnection c : touched) {
-      c.barrier(
-          () -> {
-            if (pending.decrementAndGet() == 0) {
-              packetOut.run();
-            }
-          });
-    }
+    applier.apply(plan);
   }
 
-  private void sendPacketOut(FlowPlan.PacketOut po) {
-    SwitchConnection c = switches.get(po.dpid());
-    if (c == null) {
-      LOG.warn("switch {} is not connected: packet-out dropped", name(po.dpid()));
-      return;
-    }
-    try {
-      c.send(List.of(translator.packetOut(po)));
-    } catch (RuntimeException e) {
-      LOG.warn("cannot build the packet-out for switch {}: {}", name(po.dpid()), e.getMessage());
-    }
+  PlanApplier applier() {
+    return applier;
   }
 }

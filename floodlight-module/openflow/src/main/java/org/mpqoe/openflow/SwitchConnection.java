@@ -15,22 +15,22 @@ import org.mpqoe.core.control.FlowRule;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.Reaction;
 import org.mpqoe.core.topology.TopologyException;
+import org.mpqoe.ofplan.OfEvents;
+import org.mpqoe.ofplan.OfSwitch;
+import org.mpqoe.ofplan.OfTranslator;
 import org.projectfloodlight.openflow.protocol.OFBarrierReply;
 import org.projectfloodlight.openflow.protocol.OFEchoRequest;
 import org.projectfloodlight.openflow.protocol.OFErrorMsg;
 import org.projectfloodlight.openflow.protocol.OFFactory;
 import org.projectfloodlight.openflow.protocol.OFFeaturesReply;
 import org.projectfloodlight.openflow.protocol.OFFlowRemoved;
-import org.projectfloodlight.openflow.protocol.OFFlowRemovedReason;
 import org.projectfloodlight.openflow.protocol.OFHello;
 import org.projectfloodlight.openflow.protocol.OFHelloElem;
 import org.projectfloodlight.openflow.protocol.OFHelloElemVersionbitmap;
 import org.projectfloodlight.openflow.protocol.OFMessage;
 import org.projectfloodlight.openflow.protocol.OFPacketIn;
-import org.projectfloodlight.openflow.protocol.OFPortConfig;
 import org.projectfloodlight.openflow.protocol.OFPortDesc;
 import org.projectfloodlight.openflow.protocol.OFPortReason;
-import org.projectfloodlight.openflow.protocol.OFPortState;
 import org.projectfloodlight.openflow.protocol.OFPortStatsEntry;
 import org.projectfloodlight.openflow.protocol.OFPortStatsReply;
 import org.projectfloodlight.openflow.protocol.OFPortStatus;
@@ -61,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * run on the connection's event loop; {@link #send} and {@link #barrier} may be called from any
  * thread.
  */
-final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> {
+final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> implements OfSwitch {
   private static final Logger LOG = LoggerFactory.getLogger(SwitchConnection.class);
 
   /** OpenFlow 1.3's wire version, its bit in a HELLO version bitmap. */
@@ -92,7 +92,8 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> {
   }
 
   /** Writes messages in order, each with a fresh xid, and flushes once. */
-  void send(List<? extends OFMessage> messages) {
+  @Override
+  public void send(List<? extends OFMessage> messages) {
     Channel ch = channel;
     for (OFMessage m : messages) {
       ch.write(OfTranslator.withXid(m, xids.getAndIncrement()));
@@ -108,7 +109,8 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> {
    * Sends a barrier request; {@code done} runs when its reply arrives, or when the connection
    * closes first.
    */
-  void barrier(Runnable done) {
+  @Override
+  public void barrier(Runnable done) {
     long xid = xids.getAndIncrement();
     barriers.put(xid, done);
     channel.writeAndFlush(factory.buildBarrierRequest().setXid(xid).build());
@@ -251,23 +253,27 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> {
     }
     known = true;
     controller.register(dpid, this);
-    List<OFMessage> setup = new ArrayList<>();
-    setup.add(factory.buildSetConfig().setMissSendLen(OfTranslator.NO_BUFFER_LEN).build());
-    setup.add(controller.translator().deleteAll());
-    rules.forEach(r -> setup.add(controller.translator().flowAdd(r)));
-    send(setup);
     int n = rules.size();
     String name = who();
-    barrier(
-        () ->
-            controller.event(
-                "switch "
-                    + name
-                    + " (dpid "
-                    + StandaloneController.hex(dpid)
-                    + ") connected: "
-                    + n
-                    + " rules installed"));
+    OfTranslator t = controller.translator();
+    controller
+        .applier()
+        .install(
+            this,
+            List.of(
+                factory.buildSetConfig().setMissSendLen(OfTranslator.NO_BUFFER_LEN).build(),
+                t.deleteAll()),
+            rules,
+            List.of(),
+            () ->
+                controller.event(
+                    "switch "
+                        + name
+                        + " (dpid "
+                        + StandaloneController.hex(dpid)
+                        + ") connected: "
+                        + n
+                        + " rules installed"));
     long period = controller.settings().statsInterval().toMillis();
     stats =
         channel
@@ -313,10 +319,7 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> {
     }
     OFPortDesc d = s.getDesc();
     int port = d.getPortNo().getPortNumber();
-    boolean up =
-        s.getReason() != OFPortReason.DELETE
-            && !d.getState().contains(OFPortState.LINK_DOWN)
-            && !d.getConfig().contains(OFPortConfig.PORT_DOWN);
+    boolean up = OfEvents.portUp(d, s.getReason() == OFPortReason.DELETE);
     Boolean before = portUp.put(port, up);
     var plan = controller.plane().portStatus(dpid, port, up);
     if (before == null || before != up || !plan.isEmpty()) {
@@ -335,8 +338,9 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> {
 
   private void flowRemoved(OFFlowRemoved f) {
     if (known) {
-      boolean expired = f.getReason() != OFFlowRemovedReason.DELETE;
-      controller.plane().flowRemoved(dpid, f.getCookie().getValue(), expired);
+      controller
+          .plane()
+          .flowRemoved(dpid, f.getCookie().getValue(), OfEvents.expired(f.getReason()));
     }
   }
 

@@ -37,8 +37,20 @@ class RestServerTest {
   }
 
   private HttpResponse<String> call(String method, String path, String body) throws Exception {
+    return call(method, path, body, body == null ? null : "application/json", null);
+  }
+
+  private HttpResponse<String> call(
+      String method, String path, String body, String contentType, String authorization)
+      throws Exception {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(5));
+    if (contentType != null) {
+      b.header("Content-Type", contentType);
+    }
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
     b.method(
         method,
         body == null
@@ -72,5 +84,40 @@ class RestServerTest {
     assertEquals(404, call("GET", "/mpqoe/nothing", null).statusCode());
     assertEquals(405, call("DELETE", "/mpqoe/topology", null).statusCode());
     assertEquals(404, call("GET", "/elsewhere", null).statusCode());
+  }
+
+  @Test
+  void theCoresRefusalsAndHeadersReachTheClient() throws Exception {
+    String before = call("GET", "/mpqoe/config", null).body();
+    HttpResponse<String> post = call("POST", "/mpqoe/config", "{\"alpha\":0.3}");
+    assertEquals(405, post.statusCode());
+    assertEquals("GET, PUT", post.headers().firstValue("Allow").orElse(""));
+    HttpResponse<String> plain =
+        call("PUT", "/mpqoe/config", "{\"alpha\":0.3}", "text/plain", null);
+    assertEquals(415, plain.statusCode(), plain.body());
+    HttpResponse<String> big = call("PUT", "/mpqoe/config", "x".repeat(2_000_000));
+    assertEquals(413, big.statusCode());
+    assertTrue(big.body().length() < 200, big.body());
+    assertEquals(before, call("GET", "/mpqoe/config", null).body(), "nothing changed");
+  }
+
+  @Test
+  void boundBeyondLoopbackWritesNeedTheToken() throws Exception {
+    MptcpControlPlane plane =
+        new MptcpControlPlane(TopologyLoader.load("three-path"), ControlConfig.defaults());
+    try (RestServer open = new RestServer(plane.rest(), "0.0.0.0", 0, "s3cret")) {
+      base = "http://127.0.0.1:" + open.start().getPort();
+      String body = "{\"alpha\":0.3}";
+      HttpResponse<String> none = call("PUT", "/mpqoe/config", body);
+      assertEquals(401, none.statusCode(), none.body());
+      assertTrue(none.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Bearer"));
+      assertEquals(
+          401, call("PUT", "/mpqoe/config", body, "application/json", "Bearer x").statusCode());
+      assertEquals(200, call("GET", "/mpqoe/config", null).statusCode(), "reads stay open");
+      HttpResponse<String> ok =
+          call("PUT", "/mpqoe/config", body, "application/json", "Bearer s3cret");
+      assertEquals(200, ok.statusCode(), ok.body());
+      assertEquals(0.3, plane.router().config().selection().alpha());
+    }
   }
 }

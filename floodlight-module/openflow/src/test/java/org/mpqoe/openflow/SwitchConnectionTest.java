@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.mpqoe.core.control.FlowAction;
 import org.mpqoe.core.control.FlowMatch;
 import org.mpqoe.core.control.FlowRule;
+import org.mpqoe.ofplan.OfTranslator;
 import org.projectfloodlight.openflow.protocol.OFErrorMsg;
 import org.projectfloodlight.openflow.protocol.OFFactories;
 import org.projectfloodlight.openflow.protocol.OFFactory;

@@ -1,12 +1,17 @@
 package org.mpqoe.core.control;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
-import java.util.Set;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.path.LinkState;
@@ -16,8 +21,6 @@ import org.mpqoe.core.select.ConnectionStore;
 import org.mpqoe.core.select.LinkCriticality;
 import org.mpqoe.core.select.QomraBooks;
 import org.mpqoe.core.select.QomraConfig;
-import org.mpqoe.core.select.Resolution;
-import org.mpqoe.core.select.SelectionConfig;
 import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.Topology;
 
@@ -36,32 +39,45 @@ import org.mpqoe.core.topology.Topology;
  *       rules they cost per hop and with segment routing;
  *   <li>{@code GET qomra}: QoMRA's books: the per-connection path/label store, the admission
  *       reservations and criticality of every link, and counters;
- *   <li>{@code GET config}, {@code PUT config}: algorithm and thresholds; a PUT body is a JSON
- *       object with any of {@code algorithm, alpha, beta, thrDelayMs, thrCong} and QoMRA's {@code
- *       qomraK, qomraIntervalS, qomraResolution, qomraDelayWeight, qomraLossWeight,
- *       qomraCriticalityWeight, qomraCongestionWeight}; anything else, or an invalid value, is a
- *       400 with a message and changes nothing.
+ *   <li>{@code GET config}, {@code PUT config}: every setting of {@link SettingsSchema}; a PUT body
+ *       is one {@code application/json} object with any of the settings that may change at run
+ *       time. Anything else (another content type, trailing text after the object, a duplicate or
+ *       unknown key, a setting fixed at start, a value of the wrong type or out of range, an
+ *       invalid combination) is refused with a message and changes nothing.
  * </ul>
+ *
+ * <p>Writes may need a token ({@link RestAccess}). Error messages quote at most {@link
+ * SettingsSchema#QUOTE_MAX} characters of what the client sent.
  */
 public final class RestApi {
-  /** An HTTP answer: status and JSON body. */
-  public record Response(int status, String json) {}
+  /** An HTTP answer: status, JSON body and headers the runtime must add (Allow, ...). */
+  public record Response(int status, String json, Map<String, String> headers) {
+    public Response(int status, String json) {
+      this(status, json, Map.of());
+    }
+  }
+
+  /**
+   * An HTTP request as the runtime received it.
+   *
+   * @param contentType the {@code Content-Type} header, null if absent
+   * @param authorization the {@code Authorization} header, null if absent
+   * @param body the body as text, null if none
+   */
+  public record Request(
+      String method, String path, String contentType, String authorization, String body) {}
+
+  /** The largest request body accepted, in characters. */
+  public static final int MAX_BODY = 64 * 1024;
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Set<String> CONFIG_FIELDS =
-      Set.of(
-          "algorithm",
-          "alpha",
-          "beta",
-          "thrDelayMs",
-          "thrCong",
-          "qomraK",
-          "qomraIntervalS",
-          "qomraResolution",
-          "qomraDelayWeight",
-          "qomraLossWeight",
-          "qomraCriticalityWeight",
-          "qomraCongestionWeight");
+
+  /** Reads request bodies: one JSON value, no duplicate keys, nothing after it. */
+  private static final ObjectMapper STRICT =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
 
   private final Topology topology;
   private final MptcpRouter router;
@@ -79,7 +95,23 @@ public final class RestApi {
     this.linkUp = linkUp;
   }
 
+  /**
+   * A request from a local JSON client: loopback access, {@code application/json} body (tests,
+   * tools).
+   */
   public Response handle(String method, String path, String body) {
+    return handle(new Request(method, path, "application/json", null, body), RestAccess.LOOPBACK);
+  }
+
+  /** Answers one request; nothing changes unless the answer is a 200 to a write. */
+  public Response handle(Request request, RestAccess access) {
+    Response refused = access.check(request.method(), request.authorization());
+    return refused != null ? refused : dispatch(request);
+  }
+
+  private Response dispatch(Request request) {
+    String method = request.method();
+    String path = request.path();
     String p = path == null ? "" : path.replaceAll("/+$", "");
     try {
       return switch (p) {
@@ -91,8 +123,8 @@ public final class RestApi {
         case "/mpqoe/config" ->
             switch (method) {
               case "GET" -> ok(config());
-              case "PUT", "POST" -> putConfig(body);
-              default -> error(405, "method " + method + " not allowed on " + p);
+              case "PUT" -> putConfig(request);
+              default -> notAllowed(method, p, "GET, PUT");
             };
         default -> error(404, "no resource " + p);
       };
@@ -107,9 +139,16 @@ public final class RestApi {
 
   private Response get(String method, Body body) throws JsonProcessingException {
     if (!"GET".equals(method)) {
-      return error(405, "only GET is allowed here");
+      return notAllowed(method, "this resource", "GET");
     }
     return ok(body.build());
+  }
+
+  private static Response notAllowed(String method, String what, String allow) {
+    return error(
+        405,
+        "method " + SettingsSchema.quote(String.valueOf(method)) + " not allowed on " + what,
+        Map.of("Allow", allow));
   }
 
   private JsonNode topology() {
@@ -289,106 +328,81 @@ public final class RestApi {
   private JsonNode config() {
     ControlConfig c = router.config();
     ObjectNode o = JSON.createObjectNode();
-    o.put("algorithm", c.algorithm());
-    o.put("alpha", c.selection().alpha());
-    o.put("beta", c.selection().beta());
-    o.put("thrDelayMs", c.selection().thrDelayMs());
-    o.put("thrCong", c.selection().thrCong());
-    o.put("maxHops", c.maxHops());
-    o.put("idleTimeoutS", c.idleTimeoutS());
-    o.put("segmentRouting", c.segmentRouting());
-    QomraConfig q = c.qomra();
-    o.put("qomraK", q.k());
-    o.put("qomraIntervalS", q.intervalS());
-    o.put("qomraResolution", q.resolution().label());
-    o.put("qomraRequiredMbps", q.requiredMbps());
-    o.put("qomraDelayWeight", q.delayWeight());
-    o.put("qomraLossWeight", q.lossWeight());
-    o.put("qomraCriticalityWeight", q.criticalityWeight());
-    o.put("qomraCongestionWeight", q.congestionWeight());
+    SettingsSchema.values(c).forEach((name, v) -> o.set(name, JSON.valueToTree(v)));
+    o.put("qomraRequiredMbps", c.qomra().requiredMbps());
     return o;
   }
 
-  private Response putConfig(String body) throws JsonProcessingException {
+  private Response putConfig(Request request) throws JsonProcessingException {
+    String body = request.body() == null ? "" : request.body();
+    if (body.length() > MAX_BODY) {
+      return error(413, "body is larger than " + MAX_BODY + " characters");
+    }
+    if (!isJson(request.contentType())) {
+      return error(
+          415,
+          "body must be application/json, got "
+              + (request.contentType() == null
+                  ? "no Content-Type"
+                  : SettingsSchema.quote(request.contentType())));
+    }
     JsonNode in;
     try {
-      in = JSON.readTree(body == null ? "" : body);
+      in = STRICT.readTree(body);
     } catch (JsonProcessingException e) {
-      return error(400, "body is not JSON: " + e.getOriginalMessage());
+      return error(400, "body is not one JSON object: " + brief(e.getOriginalMessage()));
     }
     if (in == null || !in.isObject() || in.isEmpty()) {
       return error(400, "body must be a non-empty JSON object");
     }
-    for (Iterator<String> it = in.fieldNames(); it.hasNext(); ) {
-      String f = it.next();
-      if (!CONFIG_FIELDS.contains(f)) {
-        return error(
-            400,
-            "unknown field '"
-                + f
-                + "' (allowed: "
-                + String.join(", ", CONFIG_FIELDS.stream().sorted().toList())
-                + ")");
-      }
-    }
-    ControlConfig c = router.config();
-    SelectionConfig s = c.selection();
+    Map<SettingsSchema.Setting, Object> values = new LinkedHashMap<>();
     try {
-      String algorithm = in.has("algorithm") ? text(in, "algorithm") : c.algorithm();
-      double alpha = in.has("alpha") ? number(in, "alpha") : s.alpha();
-      double beta = in.has("beta") ? number(in, "beta") : s.beta();
-      double thrDelay = in.has("thrDelayMs") ? number(in, "thrDelayMs") : s.thrDelayMs();
-      double thrCong = in.has("thrCong") ? number(in, "thrCong") : s.thrCong();
-      QomraConfig q = c.qomra();
-      int k = in.has("qomraK") ? integer(in, "qomraK") : q.k();
-      double interval = in.has("qomraIntervalS") ? number(in, "qomraIntervalS") : q.intervalS();
-      Resolution resolution =
-          in.has("qomraResolution")
-              ? Resolution.parse(text(in, "qomraResolution"))
-              : q.resolution();
-      double wd = in.has("qomraDelayWeight") ? number(in, "qomraDelayWeight") : q.delayWeight();
-      double wl = in.has("qomraLossWeight") ? number(in, "qomraLossWeight") : q.lossWeight();
-      double wc =
-          in.has("qomraCriticalityWeight")
-              ? number(in, "qomraCriticalityWeight")
-              : q.criticalityWeight();
-      double wg =
-          in.has("qomraCongestionWeight")
-              ? number(in, "qomraCongestionWeight")
-              : q.congestionWeight();
-      ControlConfig next =
-          c.withAlgorithm(algorithm)
-              .withSelection(s.withWeights(alpha, beta).withThresholds(thrDelay, thrCong))
-              .withQomra(new QomraConfig(k, interval, resolution, wd, wl, wc, wg));
-      router.configure(next);
+      for (Iterator<Map.Entry<String, JsonNode>> it = in.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> f = it.next();
+        SettingsSchema.Setting s = SettingsSchema.named(f.getKey()).orElse(null);
+        if (s == null) {
+          return error(
+              400,
+              "unknown field "
+                  + SettingsSchema.quote(f.getKey())
+                  + " (allowed: "
+                  + String.join(", ", changeable())
+                  + ")");
+        }
+        if (!s.changeableAtRunTime()) {
+          return error(
+              400, "'" + s.name() + "' is set at start only: restart the controller to change it");
+        }
+        values.put(s, s.fromJson(f.getValue()));
+      }
+      router.configure(SettingsSchema.apply(router.config(), values));
     } catch (IllegalArgumentException e) {
-      return error(400, e.getMessage());
+      return error(400, brief(e.getMessage()));
     }
     return ok(config());
   }
 
-  private static String text(JsonNode in, String field) {
-    JsonNode v = in.get(field);
-    if (!v.isTextual()) {
-      throw new IllegalArgumentException("'" + field + "' must be a string");
-    }
-    return v.asText();
+  private static List<String> changeable() {
+    return SettingsSchema.ALL.stream()
+        .filter(SettingsSchema.Setting::changeableAtRunTime)
+        .map(SettingsSchema.Setting::name)
+        .toList();
   }
 
-  private static int integer(JsonNode in, String field) {
-    JsonNode v = in.get(field);
-    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-      throw new IllegalArgumentException("'" + field + "' must be an integer");
+  /** application/json, with or without parameters (charset). */
+  private static boolean isJson(String contentType) {
+    if (contentType == null) {
+      return false;
     }
-    return v.asInt();
+    String type = contentType.split(";", 2)[0].trim();
+    return type.equalsIgnoreCase("application/json");
   }
 
-  private static double number(JsonNode in, String field) {
-    JsonNode v = in.get(field);
-    if (!v.isNumber()) {
-      throw new IllegalArgumentException("'" + field + "' must be a number");
-    }
-    return v.asDouble();
+  /** A message cut to a length that never echoes a large body back. */
+  private static String brief(String message) {
+    String m = String.valueOf(message);
+    int max = 4 * SettingsSchema.QUOTE_MAX;
+    return m.length() <= max ? m : m.substring(0, max) + "... (cut)";
   }
 
   private static Response ok(JsonNode body) throws JsonProcessingException {
@@ -396,9 +410,13 @@ public final class RestApi {
   }
 
   private static Response error(int status, String message) {
+    return error(status, message, Map.of());
+  }
+
+  static Response error(int status, String message, Map<String, String> headers) {
     try {
       return new Response(
-          status, JSON.writeValueAsString(JSON.createObjectNode().put("error", message)));
+          status, JSON.writeValueAsString(JSON.createObjectNode().put("error", message)), headers);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -1,19 +1,37 @@
 package org.mpqoe.floodlight.web;
 
 import java.io.IOException;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
 import org.mpqoe.core.control.RestApi;
 import org.mpqoe.floodlight.IMpqoeService;
+import org.restlet.data.ChallengeRequest;
+import org.restlet.data.ChallengeResponse;
+import org.restlet.data.ChallengeScheme;
 import org.restlet.data.MediaType;
+import org.restlet.data.Method;
 import org.restlet.data.Status;
 import org.restlet.representation.Representation;
 import org.restlet.representation.StringRepresentation;
 import org.restlet.resource.ServerResource;
 
 /**
- * One mpqoe resource: GET, PUT and POST go to the core's {@link RestApi}, whose status and JSON
- * body are the answer, unchanged (the same API and bodies as the standalone runtime).
+ * One mpqoe resource: GET, PUT and POST go to the core's {@link RestApi} with their content type
+ * and Authorization header; its status, headers and JSON body are the answer, unchanged (the same
+ * API, checks and bodies as the standalone runtime).
  */
 public class MpqoeResource extends ServerResource {
+  /** The core's Allow header of a 405 answer (Restlet fills the response's from this). */
+  private final Set<Method> allowed = new LinkedHashSet<>();
+
+  /** Restlet asks this after a 405: the core's answer, not the annotations (there are none). */
+  @Override
+  public void updateAllowedMethods() {
+    getResponse().getAllowedMethods().clear();
+    getResponse().getAllowedMethods().addAll(allowed);
+  }
+
   @Override
   protected void doInit() {
     // No content negotiation: the core always answers JSON.
@@ -27,21 +45,53 @@ public class MpqoeResource extends ServerResource {
 
   @Override
   protected Representation put(Representation entity) {
-    return answer("PUT", text(entity));
+    return answer("PUT", entity);
   }
 
   @Override
   protected Representation post(Representation entity) {
-    return answer("POST", text(entity));
+    return answer("POST", entity);
   }
 
-  private Representation answer(String method, String body) {
+  private Representation answer(String method, Representation entity) {
     IMpqoeService mpqoe =
         (IMpqoeService) getContext().getAttributes().get(IMpqoeService.class.getCanonicalName());
     String resource = (String) getRequestAttributes().get("resource");
-    RestApi.Response r = mpqoe.plane().rest().handle(method, "/mpqoe/" + resource, body);
+    MediaType type = entity == null ? null : entity.getMediaType();
+    RestApi.Request request =
+        new RestApi.Request(
+            method,
+            "/mpqoe/" + resource,
+            type == null ? null : type.toString(),
+            authorization(),
+            text(entity));
+    RestApi.Response r = mpqoe.plane().rest().handle(request, mpqoe.restAccess());
     setStatus(Status.valueOf(r.status()));
+    for (Map.Entry<String, String> h : r.headers().entrySet()) {
+      if (h.getKey().equals("Allow")) {
+        for (String m : h.getValue().split(",")) {
+          allowed.add(Method.valueOf(m.trim()));
+        }
+      } else if (h.getKey().equals("WWW-Authenticate")) {
+        getResponse()
+            .getChallengeRequests()
+            .add(new ChallengeRequest(ChallengeScheme.HTTP_OAUTH_BEARER, "mpqoe"));
+      }
+    }
     return new StringRepresentation(r.json(), MediaType.APPLICATION_JSON);
+  }
+
+  /** The Authorization header as sent; Restlet may have parsed it into a challenge response. */
+  private String authorization() {
+    String raw = getRequest().getHeaders().getFirstValue("Authorization", true);
+    if (raw != null) {
+      return raw;
+    }
+    ChallengeResponse c = getRequest().getChallengeResponse();
+    if (c != null && ChallengeScheme.HTTP_OAUTH_BEARER.equals(c.getScheme())) {
+      return "Bearer " + (c.getRawValue() != null ? c.getRawValue() : new String(c.getSecret()));
+    }
+    return null;
   }
 
   private static String text(Representation entity) {

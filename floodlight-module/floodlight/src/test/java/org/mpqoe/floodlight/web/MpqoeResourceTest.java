@@ -3,9 +3,12 @@ package org.mpqoe.floodlight.web;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Set;
+
 import org.junit.jupiter.api.Test;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.MptcpControlPlane;
+import org.mpqoe.core.control.RestAccess;
 import org.mpqoe.core.topology.TopologyLoader;
 import org.mpqoe.floodlight.IMpqoeService;
 import org.mpqoe.floodlight.MpqoeSettings;
@@ -23,6 +26,7 @@ class MpqoeResourceTest {
   private final MptcpControlPlane plane =
       new MptcpControlPlane(TopologyLoader.load("three-path"), ControlConfig.defaults());
   private final Restlet routes;
+  private RestAccess access = RestAccess.LOOPBACK;
 
   MpqoeResourceTest() {
     Context context = new Context();
@@ -37,6 +41,11 @@ class MpqoeResourceTest {
           public MpqoeSettings settings() {
             return null;
           }
+
+          @Override
+          public RestAccess restAccess() {
+            return access;
+          }
         };
     // RestApiServer.run() puts every service into the context under its interface's name.
     context.getAttributes().put(IMpqoeService.class.getCanonicalName(), service);
@@ -46,10 +55,18 @@ class MpqoeResourceTest {
   }
 
   private Response call(Method method, String path, String body) {
+    return call(method, path, body, MediaType.APPLICATION_JSON, null);
+  }
+
+  private Response call(
+      Method method, String path, String body, MediaType type, String authorization) {
     Request req = new Request(method, "http://127.0.0.1:8080/wm/mpqoe" + path);
     req.getResourceRef().setBaseRef(new Reference("http://127.0.0.1:8080/wm/mpqoe"));
     if (body != null) {
-      req.setEntity(new StringRepresentation(body, MediaType.APPLICATION_JSON));
+      req.setEntity(new StringRepresentation(body, type));
+    }
+    if (authorization != null) {
+      req.getHeaders().add("Authorization", authorization);
     }
     Response res = new Response(req);
     routes.handle(req, res);
@@ -91,6 +108,35 @@ class MpqoeResourceTest {
 
     Response wrong = call(Method.PUT, "/connections", "{}");
     assertEquals(405, wrong.getStatus().getCode());
-    assertEquals("{\"error\":\"only GET is allowed here\"}", text(wrong));
+    assertEquals(Set.of(Method.GET), wrong.getAllowedMethods());
+  }
+
+  @Test
+  void theCoresRefusalsReachTheClient() throws Exception {
+    String before = plane.rest().handle("GET", "/mpqoe/config", null).json();
+    Response post = call(Method.POST, "/config", "{\"alpha\":0.3}");
+    assertEquals(405, post.getStatus().getCode());
+    assertEquals(Set.of(Method.GET, Method.PUT), post.getAllowedMethods());
+    Response plain = call(Method.PUT, "/config", "{\"alpha\":0.3}", MediaType.TEXT_PLAIN, null);
+    assertEquals(415, plain.getStatus().getCode(), text(plain));
+    Response trailing = call(Method.PUT, "/config", "{\"alpha\":0.3} x");
+    assertEquals(400, trailing.getStatus().getCode(), text(trailing));
+    assertEquals(before, plane.rest().handle("GET", "/mpqoe/config", null).json());
+  }
+
+  @Test
+  void beyondLoopbackWritesNeedTheToken() throws Exception {
+    access = RestAccess.of("0.0.0.0", "s3cret");
+    String body = "{\"alpha\":0.3}";
+    Response none = call(Method.PUT, "/config", body);
+    assertEquals(401, none.getStatus().getCode(), text(none));
+    assertEquals(1, none.getChallengeRequests().size(), "WWW-Authenticate");
+    Response wrong = call(Method.PUT, "/config", body, MediaType.APPLICATION_JSON, "Bearer x");
+    assertEquals(401, wrong.getStatus().getCode());
+    assertEquals(200, call(Method.GET, "/config", null).getStatus().getCode(), "reads stay open");
+    Response right =
+        call(Method.PUT, "/config", body, MediaType.APPLICATION_JSON, "Bearer s3cret");
+    assertEquals(200, right.getStatus().getCode(), text(right));
+    assertEquals(0.3, plane.router().config().selection().alpha());
   }
 }

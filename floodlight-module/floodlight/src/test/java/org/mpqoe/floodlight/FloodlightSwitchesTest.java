@@ -1,6 +1,7 @@
 package org.mpqoe.floodlight;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,7 @@ import static org.projectfloodlight.openflow.protocol.OFType.PACKET_OUT;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.mpqoe.core.control.Cookies;
 import org.mpqoe.core.control.FlowAction;
@@ -18,6 +20,8 @@ import org.mpqoe.core.control.FlowMatch;
 import org.mpqoe.core.control.FlowPlan;
 import org.mpqoe.core.control.FlowRule;
 import org.mpqoe.floodlight.Fakes.FakeSwitch;
+import org.mpqoe.ofplan.OfTranslator;
+import org.mpqoe.ofplan.PlanApplier;
 import org.projectfloodlight.openflow.protocol.OFFlowAdd;
 import org.projectfloodlight.openflow.protocol.OFFlowDelete;
 import org.projectfloodlight.openflow.protocol.OFFlowModifyStrict;
@@ -26,7 +30,8 @@ import org.projectfloodlight.openflow.protocol.OFPacketOut;
 import org.projectfloodlight.openflow.protocol.OFVersion;
 import org.projectfloodlight.openflow.types.U64;
 
-class PlanWriterTest {
+/** Floodlight's switches under the shared applier (the applier itself: PlanApplierTest). */
+class FloodlightSwitchesTest {
   private static final long COOKIE = Cookies.of(Cookies.SUBFLOW, 7, 0, 1);
 
   private static FlowRule rule(long dpid, int out) {
@@ -47,8 +52,12 @@ class PlanWriterTest {
   }
 
   /** Switches 1 and 4 are in the topology, 99 is not. */
-  private static PlanWriter writer(FakeSwitch... switches) {
-    return new PlanWriter(Fakes.switchService(switches), d -> d == 1 || d == 4);
+  private static FloodlightSwitches switches(FakeSwitch... switches) {
+    return new FloodlightSwitches(Fakes.switchService(switches), d -> d == 1 || d == 4);
+  }
+
+  private static PlanApplier writer(FakeSwitch... switches) {
+    return new PlanApplier(new OfTranslator(), switches(switches));
   }
 
   @Test
@@ -120,7 +129,8 @@ class PlanWriterTest {
   void switchesThatAreMissingOrNotOpenFlow13AreSkipped() {
     FakeSwitch s1 = new FakeSwitch(1);
     FakeSwitch old = new FakeSwitch(4, OFVersion.OF_10);
-    PlanWriter w = writer(s1, old);
+    PlanApplier w = writer(s1, old);
+    assertEquals(null, switches(s1, old).get(4), "not OpenFlow 1.3");
     w.apply(new FlowPlan(List.of(), List.of(rule(4, 1), rule(1, 1)), List.of(), packetOut(4)));
     assertEquals(List.of(), old.types(), "an OpenFlow 1.0 switch gets no 1.3 messages");
     assertEquals(List.of(FLOW_MOD, BARRIER_REQUEST), s1.types());
@@ -134,14 +144,21 @@ class PlanWriterTest {
   }
 
   @Test
-  void installWritesFlowAddsThenABarrier() {
+  void installWritesTheRulesThenTheRuntimesFlowModsThenABarrier() {
     FakeSwitch s1 = new FakeSwitch(1);
     var extra = s1.factory.buildFlowDelete().build();
-    var done = writer(s1).install(s1.sw, List.of(rule(1, 1), rule(1, 2)), List.of(extra));
+    AtomicBoolean done = new AtomicBoolean();
+    writer(s1)
+        .install(
+            FloodlightSwitches.of(s1.sw),
+            List.of(),
+            List.of(rule(1, 1), rule(1, 2)),
+            List.of(extra),
+            () -> done.set(true));
     assertEquals(List.of(FLOW_MOD, FLOW_MOD, FLOW_MOD, BARRIER_REQUEST), s1.types());
     assertInstanceOf(OFFlowDelete.class, s1.written.get(2), "the extra flow mods come last");
-    assertTrue(!done.isDone());
+    assertFalse(done.get());
     s1.answerBarriers();
-    assertTrue(done.isDone());
+    assertTrue(done.get());
   }
 }

@@ -1,4 +1,4 @@
-package org.mpqoe.openflow;
+package org.mpqoe.ofplan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package org.mpqoe.openflow;
+package org.mpqoe.ofplan;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,0 +1,79 @@
+package org.mpqoe.core.control;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Map;
+
+/**
+ * Who may change the controller through REST. Reads are open. Writes are open while the API listens
+ * on a loopback address only; bound to anything else (a LAN address, 0.0.0.0), every write must
+ * carry {@code Authorization: Bearer <token>} with the token the runtime was given, and without a
+ * configured token every write is refused.
+ *
+ * @param loopbackOnly the REST server listens on a loopback address only
+ * @param token the token writes must carry when not loopback-only; null when none was given
+ */
+public record RestAccess(boolean loopbackOnly, String token) {
+  /** A server on a loopback address: writes need no token. */
+  public static final RestAccess LOOPBACK = new RestAccess(true, null);
+
+  public RestAccess {
+    if (token != null && token.isBlank()) {
+      token = null;
+    }
+  }
+
+  /**
+   * The access rule of a server bound to {@code bindAddress} (a name that does not resolve counts
+   * as not loopback).
+   *
+   * @param token the configured token, null or blank for none
+   */
+  public static RestAccess of(String bindAddress, String token) {
+    boolean loopback;
+    try {
+      loopback = bindAddress != null && InetAddress.getByName(bindAddress).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      loopback = false;
+    }
+    return new RestAccess(loopback, token == null ? null : token.trim());
+  }
+
+  /** Whether writes need a token. */
+  public boolean tokenRequired() {
+    return !loopbackOnly;
+  }
+
+  /** Reads, the only methods that never need a token. */
+  static boolean isRead(String method) {
+    return "GET".equals(method) || "HEAD".equals(method);
+  }
+
+  /**
+   * Null if the request may go on, else the 401 answer (with {@code WWW-Authenticate}).
+   *
+   * @param authorization the request's {@code Authorization} header, null if absent
+   */
+  RestApi.Response check(String method, String authorization) {
+    if (loopbackOnly || isRead(method)) {
+      return null;
+    }
+    String why;
+    if (token == null) {
+      why =
+          "REST writes are refused: the API listens beyond loopback and the controller has no"
+              + " REST token (set one: docs/floodlight.md, REST)";
+    } else if (authorization == null || !authorization.startsWith("Bearer ")) {
+      why = "REST writes need 'Authorization: Bearer <token>' when the API listens beyond loopback";
+    } else if (!MessageDigest.isEqual(
+        authorization.substring("Bearer ".length()).trim().getBytes(StandardCharsets.UTF_8),
+        token.getBytes(StandardCharsets.UTF_8))) {
+      why = "wrong REST token";
+    } else {
+      return null;
+    }
+    return RestApi.error(401, why, Map.of("WWW-Authenticate", "Bearer realm=\"mpqoe\""));
+  }
+}
