@@ -1,0 +1,227 @@
+package org.mpqoe.openflow;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.mpqoe.core.control.FlowAction;
+import org.mpqoe.core.control.FlowPlan;
+import org.mpqoe.core.topology.NetworkView.LinkView;
+
+/**
+ * Link discovery for the standalone runtime, the way Floodlight's LinkDiscoveryManager does it: an
+ * LLDP probe is sent out of every switch port (a packet-out), and a probe that comes back as a
+ * packet-in on another switch's port is one direction of a link. Links not seen again within the
+ * timeout, and links on a port that went down, are removed. Thread-safe.
+ *
+ * <p>A probe is an IEEE 802.1AB frame to the nearest-bridge address 01:80:c2:00:00:0e: chassis id
+ * (subtype MAC address, the dpid's low 48 bits), port id (subtype port component, the 32-bit
+ * OpenFlow port), TTL, and two organisation-specific TLVs under the OUI 00:26:e1 that Floodlight
+ * also uses for the full dpid: subtype 0 the 64-bit dpid, subtype 0x6d ("m") the controller's send
+ * time. Latency is receive time minus send time, so it includes the two control-channel legs
+ * (Floodlight's {@code Link.getLatency()} has the same caveat).
+ */
+public final class LldpDiscovery {
+  /** LLDP's EtherType. */
+  public static final int ETHERTYPE = 0x88cc;
+
+  private static final byte[] NEAREST_BRIDGE = {0x01, (byte) 0x80, (byte) 0xc2, 0, 0, 0x0e};
+  private static final int OUI = 0x0026e1;
+  private static final int SUBTYPE_DPID = 0x00;
+  private static final int SUBTYPE_SENT = 0x6d;
+  private static final int TTL_SECONDS = 120;
+
+  /** A parsed probe: where it was sent from and, when it carries one, when. */
+  public record Probe(long dpid, int port, OptionalLong sentNanos) {}
+
+  /** What a received probe changed in the link table. */
+  public enum Change {
+    /** A link that was not known (or moved to other ports). */
+    ADDED,
+    /** A known link, seen again (its latency updated). */
+    REFRESHED
+  }
+
+  /** A link and what happened to it. */
+  public record Update(Change change, LinkView link) {}
+
+  private record End(long dpid, int port) {}
+
+  private record Entry(LinkView link, long seenNanos) {}
+
+  private final long timeoutNanos;
+  private final Map<End, Entry> bySource = new LinkedHashMap<>();
+
+  /**
+   * @param timeoutNanos how long a link lives without being seen again (Floodlight: 35 s with a 15
+   *     s probe interval)
+   */
+  public LldpDiscovery(long timeoutNanos) {
+    if (timeoutNanos <= 0) {
+      throw new IllegalArgumentException("timeout must be positive");
+    }
+    this.timeoutNanos = timeoutNanos;
+  }
+
+  /** The probe frame for a switch port, stamped with {@code nowNanos}. */
+  public static byte[] frame(long dpid, int port, long nowNanos) {
+    ByteBuffer b = ByteBuffer.allocate(14 + 9 + 7 + 4 + 14 + 14 + 2);
+    b.put(NEAREST_BRIDGE);
+    b.put(mac(dpid));
+    b.putShort((short) ETHERTYPE);
+    tlv(b, 1, 7).put((byte) 4).put(mac(dpid));
+    tlv(b, 2, 5).put((byte) 2).putInt(port);
+    tlv(b, 3, 2).putShort((short) TTL_SECONDS);
+    org(b, SUBTYPE_DPID).putLong(dpid);
+    org(b, SUBTYPE_SENT).putLong(nowNanos);
+    b.putShort((short) 0);
+    return b.array();
+  }
+
+  /** The packet-out that sends a probe out of {@code port} (OfTranslator makes it OpenFlow). */
+  public static FlowPlan.PacketOut probe(long dpid, int port, long nowNanos) {
+    return new FlowPlan.PacketOut(
+        dpid,
+        FlowAction.PORT_CONTROLLER,
+        frame(dpid, port, nowNanos),
+        List.of(new FlowAction.Output(port)));
+  }
+
+  /** True when the frame is LLDP (ours or anyone's): never a packet for the control plane. */
+  public static boolean isLldp(byte[] frame) {
+    return frame.length >= 14 && ((frame[12] & 0xff) << 8 | (frame[13] & 0xff)) == ETHERTYPE;
+  }
+
+  /**
+   * The probe in {@code frame}; empty for anything else, including LLDP from hosts or other
+   * controllers (no dpid TLV) and malformed TLVs.
+   */
+  public static Optional<Probe> parse(byte[] frame) {
+    if (!isLldp(frame)) {
+      return Optional.empty();
+    }
+    ByteBuffer b = ByteBuffer.wrap(frame, 14, frame.length - 14);
+    Integer port = null;
+    Long dpid = null;
+    OptionalLong sent = OptionalLong.empty();
+    try {
+      while (b.remaining() >= 2) {
+        int header = b.getShort() & 0xffff;
+        int type = header >>> 9;
+        int length = header & 0x1ff;
+        if (type == 0) {
+          break;
+        }
+        ByteBuffer v = b.slice(b.position(), length);
+        b.position(b.position() + length);
+        if (type == 2 && length == 5 && v.get() == 2) {
+          port = v.getInt();
+        } else if (type == 127 && length == 12) {
+          int oui = (v.get() & 0xff) << 16 | (v.get() & 0xff) << 8 | (v.get() & 0xff);
+          int subtype = v.get() & 0xff;
+          if (oui == OUI && subtype == SUBTYPE_DPID) {
+            dpid = v.getLong();
+          } else if (oui == OUI && subtype == SUBTYPE_SENT) {
+            sent = OptionalLong.of(v.getLong());
+          }
+        }
+      }
+    } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
+      return Optional.empty();
+    }
+    if (port == null || dpid == null || port <= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(new Probe(dpid, port, sent));
+  }
+
+  /**
+   * A packet-in on {@code (dpid, inPort)} at {@code nowNanos}. When it is one of our probes, the
+   * link from the probe's port to this port is recorded (replacing any other link from that port or
+   * into this one: a port has one peer) and returned; anything else changes nothing.
+   */
+  public synchronized Optional<Update> received(
+      long dpid, int inPort, byte[] frame, long nowNanos) {
+    Optional<Probe> parsed = parse(frame);
+    if (parsed.isEmpty() || inPort <= 0) {
+      return Optional.empty();
+    }
+    Probe p = parsed.get();
+    if (p.dpid() == dpid && p.port() == inPort) {
+      return Optional.empty();
+    }
+    double latency =
+        p.sentNanos().isPresent() && nowNanos >= p.sentNanos().getAsLong()
+            ? (nowNanos - p.sentNanos().getAsLong()) / 1e6
+            : Double.NaN;
+    LinkView link = new LinkView(p.dpid(), p.port(), dpid, inPort, latency);
+    End source = new End(p.dpid(), p.port());
+    Entry old = bySource.get(source);
+    boolean same = old != null && old.link().dstDpid() == dpid && old.link().dstPort() == inPort;
+    if (!same) {
+      bySource.values().removeIf(e -> e.link().dstDpid() == dpid && e.link().dstPort() == inPort);
+    }
+    bySource.put(source, new Entry(link, nowNanos));
+    return Optional.of(new Update(same ? Change.REFRESHED : Change.ADDED, link));
+  }
+
+  /** Removes and returns the links not seen within the timeout before {@code nowNanos}. */
+  public synchronized List<LinkView> expire(long nowNanos) {
+    return removeIf(e -> nowNanos - e.seenNanos() > timeoutNanos);
+  }
+
+  /** A port went down: removes and returns the links from or into it. */
+  public synchronized List<LinkView> portDown(long dpid, int port) {
+    return removeIf(
+        e ->
+            (e.link().srcDpid() == dpid && e.link().srcPort() == port)
+                || (e.link().dstDpid() == dpid && e.link().dstPort() == port));
+  }
+
+  /** A switch disconnected: removes and returns the links from or into it. */
+  public synchronized List<LinkView> switchGone(long dpid) {
+    return removeIf(e -> e.link().srcDpid() == dpid || e.link().dstDpid() == dpid);
+  }
+
+  /** The directed links known now, in the order they were first seen. */
+  public synchronized List<LinkView> links() {
+    return bySource.values().stream().map(Entry::link).toList();
+  }
+
+  private List<LinkView> removeIf(java.util.function.Predicate<Entry> gone) {
+    List<LinkView> removed = new ArrayList<>();
+    for (Iterator<Entry> it = bySource.values().iterator(); it.hasNext(); ) {
+      Entry e = it.next();
+      if (gone.test(e)) {
+        removed.add(e.link());
+        it.remove();
+      }
+    }
+    return removed;
+  }
+
+  private static byte[] mac(long dpid) {
+    byte[] m = new byte[6];
+    for (int i = 0; i < 6; i++) {
+      m[i] = (byte) (dpid >>> (8 * (5 - i)));
+    }
+    return m;
+  }
+
+  private static ByteBuffer tlv(ByteBuffer b, int type, int length) {
+    return b.putShort((short) (type << 9 | length));
+  }
+
+  private static ByteBuffer org(ByteBuffer b, int subtype) {
+    return tlv(b, 127, 12)
+        .put((byte) (OUI >>> 16))
+        .put((byte) (OUI >>> 8))
+        .put((byte) OUI)
+        .put((byte) subtype);
+  }
+}

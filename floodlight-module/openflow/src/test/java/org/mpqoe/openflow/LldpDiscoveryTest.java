@@ -1,0 +1,161 @@
+package org.mpqoe.openflow;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.mpqoe.core.topology.NetworkView;
+import org.mpqoe.core.topology.NetworkView.LinkView;
+import org.mpqoe.core.topology.NetworkView.PortView;
+import org.mpqoe.core.topology.NetworkView.SwitchView;
+import org.mpqoe.core.topology.Topology;
+import org.mpqoe.core.topology.TopologyBuilder;
+import org.projectfloodlight.openflow.protocol.OFPacketOut;
+import org.projectfloodlight.openflow.protocol.action.OFActionOutput;
+import org.projectfloodlight.openflow.types.OFPort;
+
+class LldpDiscoveryTest {
+  private static final long SECOND = 1_000_000_000L;
+  private final LldpDiscovery d = new LldpDiscovery(3 * SECOND);
+
+  @Test
+  void theProbeIsAnLldpFrameWithDpidPortAndSendTime() {
+    byte[] f = LldpDiscovery.frame(0x0102030405060708L, 0x10002, 0x1122334455667788L);
+    assertEquals(
+        "0180c200000e" // nearest bridge
+            + "030405060708" // source: the dpid's low 48 bits
+            + "88cc"
+            + "0207"
+            + "04"
+            + "030405060708" // chassis id, MAC subtype
+            + "0405"
+            + "02"
+            + "00010002" // port id, port component subtype, 32-bit port
+            + "0602"
+            + "0078" // TTL 120 s
+            + "fe0c"
+            + "0026e1"
+            + "00"
+            + "0102030405060708" // dpid
+            + "fe0c"
+            + "0026e1"
+            + "6d"
+            + "1122334455667788" // send time
+            + "0000",
+        HexFormat.of().formatHex(f));
+    assertEquals(
+        Optional.of(
+            new LldpDiscovery.Probe(
+                0x0102030405060708L, 0x10002, OptionalLong.of(0x1122334455667788L))),
+        LldpDiscovery.parse(f));
+  }
+
+  @Test
+  void anythingButOurProbeParsesToNothing() {
+    byte[] probe = LldpDiscovery.frame(5, 2, 0);
+    assertTrue(LldpDiscovery.isLldp(probe));
+    byte[] ipv4 = probe.clone();
+    ipv4[12] = 0x08;
+    ipv4[13] = 0x00;
+    assertFalse(LldpDiscovery.isLldp(ipv4));
+    assertEquals(Optional.empty(), LldpDiscovery.parse(ipv4));
+    byte[] hostLldp = Arrays.copyOf(probe, 14 + 9 + 7 + 4);
+    assertTrue(LldpDiscovery.isLldp(hostLldp));
+    assertEquals(Optional.empty(), LldpDiscovery.parse(hostLldp), "no dpid TLV");
+    for (int cut = 0; cut < 14 + 9 + 7 + 4 + 14; cut++) {
+      assertEquals(
+          Optional.empty(), LldpDiscovery.parse(Arrays.copyOf(probe, cut)), "cut at " + cut);
+    }
+    byte[] lying = probe.clone();
+    lying[14 + 9 + 7 + 4 + 1] = (byte) 0xff; // the dpid TLV claims more bytes than there are
+    assertEquals(Optional.empty(), LldpDiscovery.parse(lying));
+  }
+
+  @Test
+  void aProbeSeenOnAnotherSwitchIsALinkWithItsLatency() {
+    var first = d.received(2, 3, LldpDiscovery.frame(1, 4, 10 * SECOND), 10 * SECOND + 2_500_000);
+    assertEquals(
+        Optional.of(
+            new LldpDiscovery.Update(LldpDiscovery.Change.ADDED, new LinkView(1, 4, 2, 3, 2.5))),
+        first);
+    var again = d.received(2, 3, LldpDiscovery.frame(1, 4, 11 * SECOND), 11 * SECOND + 1_000_000);
+    assertEquals(LldpDiscovery.Change.REFRESHED, again.orElseThrow().change());
+    assertEquals(List.of(new LinkView(1, 4, 2, 3, 1.0)), d.links());
+  }
+
+  @Test
+  void aProbeBackOnItsOwnPortOrNotOursChangesNothing() {
+    assertEquals(Optional.empty(), d.received(1, 4, LldpDiscovery.frame(1, 4, 0), 1));
+    assertEquals(Optional.empty(), d.received(1, 4, new byte[60], 1));
+    assertTrue(d.links().isEmpty());
+  }
+
+  @Test
+  void aRecabledPortHasOnlyItsNewPeer() {
+    d.received(2, 3, LldpDiscovery.frame(1, 4, 0), 1);
+    var moved = d.received(3, 1, LldpDiscovery.frame(1, 4, 0), 1);
+    assertEquals(LldpDiscovery.Change.ADDED, moved.orElseThrow().change());
+    d.received(3, 1, LldpDiscovery.frame(7, 7, 0), 1);
+    assertEquals(List.of(new LinkView(7, 7, 3, 1, 1e-6)), d.links());
+  }
+
+  @Test
+  void linksExpireAndFollowPortsAndSwitches() {
+    d.received(2, 1, LldpDiscovery.frame(1, 1, 0), 0);
+    d.received(1, 1, LldpDiscovery.frame(2, 1, 0), 0);
+    d.received(3, 1, LldpDiscovery.frame(2, 2, 2 * SECOND), 2 * SECOND);
+    d.received(2, 2, LldpDiscovery.frame(3, 1, 2 * SECOND), 2 * SECOND);
+    assertEquals(2, d.expire(4 * SECOND).size(), "the 1-2 link was last seen 4 s ago");
+    assertEquals(
+        List.of(new LinkView(2, 2, 3, 1, 0), new LinkView(3, 1, 2, 2, 0)), d.portDown(2, 2));
+    assertTrue(d.links().isEmpty());
+    d.received(3, 1, LldpDiscovery.frame(2, 2, 0), 0);
+    assertEquals(1, d.switchGone(3).size());
+    assertThrows(IllegalArgumentException.class, () -> new LldpDiscovery(0));
+  }
+
+  @Test
+  void theProbePacketOutLeavesThroughThePort() {
+    OFPacketOut po = new OfTranslator().packetOut(LldpDiscovery.probe(9, 3, 42));
+    assertEquals(OFPort.CONTROLLER, po.getInPort());
+    assertEquals(
+        List.of(OFPort.of(3)),
+        po.getActions().stream().map(a -> ((OFActionOutput) a).getPort()).toList());
+    assertArrayEquals(LldpDiscovery.frame(9, 3, 42), po.getData());
+  }
+
+  @Test
+  void probesBetweenThreeSwitchesBecomeATriangleTopology() {
+    // s1:1-s2:1, s2:2-s3:1, s3:2-s1:2; every port probed, each probe seen by the switch behind it.
+    long[][] cables = {{1, 1, 2, 1}, {2, 2, 3, 1}, {3, 2, 1, 2}};
+    for (long[] c : cables) {
+      d.received(c[2], (int) c[3], LldpDiscovery.frame(c[0], (int) c[1], 0), 1_000_000);
+      d.received(c[0], (int) c[1], LldpDiscovery.frame(c[2], (int) c[3], 0), 1_000_000);
+    }
+    List<SwitchView> switches =
+        List.of(
+            new SwitchView(
+                1, List.of(new PortView(1, 1_000_000, true), new PortView(2, 1_000_000, true))),
+            new SwitchView(
+                2, List.of(new PortView(1, 1_000_000, true), new PortView(2, 1_000_000, true))),
+            new SwitchView(
+                3, List.of(new PortView(1, 1_000_000, true), new PortView(2, 1_000_000, true))));
+    Topology t =
+        TopologyBuilder.build(
+                new NetworkView(switches, d.links(), List.of()),
+                TopologyBuilder.Options.of(Set.of()))
+            .topology();
+    assertEquals(3, t.links().size());
+    t.links().forEach(l -> assertEquals(1000.0, l.capacityMbps()));
+    t.links().forEach(l -> assertEquals(1.0, l.delayMs()));
+  }
+}
