@@ -19,6 +19,7 @@ import org.mpqoe.core.topology.NetworkView.PortView;
 import org.mpqoe.core.topology.NetworkView.SwitchView;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyBuilder;
+import org.mpqoe.ofplan.OfTranslator;
 import org.projectfloodlight.openflow.protocol.OFPacketOut;
 import org.projectfloodlight.openflow.protocol.action.OFActionOutput;
 import org.projectfloodlight.openflow.types.OFPort;
