@@ -33,9 +33,8 @@ final class SelectCommand implements Callable<Integer> {
   @Option(
       names = {"-a", "--algorithm"},
       defaultValue = "ga",
-      description =
-          "One of: ga, exact, qomra, pd-bw, pd-delay, fd-bw, fd-delay, none (default:"
-              + " ${DEFAULT-VALUE}).")
+      completionCandidates = AlgorithmNames.class,
+      description = "One of: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   String algorithm;
 
   @Option(

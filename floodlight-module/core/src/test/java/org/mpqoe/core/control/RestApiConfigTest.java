@@ -52,7 +52,7 @@ class RestApiConfigTest {
         "thrDelay zero|{\"thrDelayMs\":0}|'thrDelayMs' must be a finite number, above 0",
         "out of range|{\"thrCong\":-1}|'thrCong' must be a finite number, 0 to 10, got '-1'",
         "both weights zero|{\"alpha\":0,\"beta\":0}|alpha and beta must be >= 0 and not both 0",
-        "unknown algorithm|{\"algorithm\":\"magic\"}|'algorithm' must be one of ga, exact",
+        "unknown algorithm|{\"algorithm\":\"magic\"}|'algorithm' must be one of ga, ga-tuned, exact",
         "qomra k zero|{\"qomraK\":0}|'qomraK' must be an integer, 1 to 64, got '0'",
         "qomra k fraction|{\"qomraK\":2.5}|'qomraK' must be an integer",
         "qomra k text|{\"qomraK\":\"3\"}|'qomraK' must be an integer",

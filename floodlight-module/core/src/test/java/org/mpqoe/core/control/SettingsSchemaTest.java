@@ -82,7 +82,8 @@ class SettingsSchemaTest {
     assertEquals(
         "'segmentRouting' must be true or false, got 'on'", error(Map.of("segmentRouting", "on")));
     assertTrue(
-        error(Map.of("algorithm", "best")).startsWith("'algorithm' must be one of ga, exact,"));
+        error(Map.of("algorithm", "best"))
+            .startsWith("'algorithm' must be one of ga, ga-tuned, exact,"));
     assertEquals(
         "'qomraResolution' must be one of 1080p, 720p, 480p, 360p, 240p, got '4k'",
         error(Map.of("qomraResolution", "4k")));
