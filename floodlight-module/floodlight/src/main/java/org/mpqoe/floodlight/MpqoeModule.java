@@ -186,7 +186,13 @@ public class MpqoeModule
         TopologyBuilder.build(
                 new NetworkView(List.of(), List.of(), List.of()), overlay, settings.discovery())
             .topology();
-    plane = new MptcpControlPlane(topology, settings.config());
+    plane =
+        new MptcpControlPlane(
+            topology,
+            settings.config(),
+            overlay.isPresent()
+                ? MptcpControlPlane.Source.DESCRIPTOR_AND_DISCOVERED
+                : MptcpControlPlane.Source.DISCOVERED);
     restAccess = RestAccess.of(restHost(context), settings.restToken());
     if (restAccess.tokenRequired() && settings.restToken() == null) {
       LOG.warn(

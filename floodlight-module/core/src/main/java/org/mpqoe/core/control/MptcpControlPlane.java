@@ -183,7 +183,7 @@ public final class MptcpControlPlane {
    *       descriptor's delays stay) and returns an empty plan;
    *   <li>otherwise the live state moves to the new topology ({@link TopologySwap}): subflows on
    *       paths that survived keep their rules, those on paths that lost a link are selected for
-   *       again and moved make-before-break, as after a link failure; delivery rules are replaced
+   *       again and moved as after a link failure (new rules under a new cookie generation, the old ones deleted); delivery rules are replaced
    *       on each switch whose attachments changed (including switches the old topology did not
    *       know); with segment routing, labels derive from indices, so every switch's label rules
    *       are replaced and every live subflow's rules rebuilt (new cookie generation).
