@@ -11,7 +11,6 @@ import org.mpqoe.core.path.Path;
 import org.mpqoe.core.select.ClientAssignments.Assignment;
 import org.mpqoe.core.select.Selection;
 import org.mpqoe.core.topology.Host;
-import org.mpqoe.core.topology.Topology;
 
 /**
  * What each handshake step does to the router's books and which rules it costs.
@@ -38,33 +37,29 @@ import org.mpqoe.core.topology.Topology;
  * selection is not accepted: if a selected path crosses a link that is down when the answer is
  * recorded, the client is selected again; the link-down handling, which holds the router's lock
  * while it marks the link, then sees either the recorded assignment (and moves it) or nothing.
+ *
+ * <p>Each step reads the router's {@link Network} once and works on it. When the topology was
+ * replaced before the step records (under the router's lock), the SYN is dropped instead: its
+ * retransmission is handled on the new topology (rebuilds are rare, a second's delay for one SYN).
  */
 final class Handshakes {
   /** Selections of one client redone because a link went down meanwhile, at most. */
   private static final int RESELECTIONS = 5;
 
   private final MptcpRouter r;
-  private final Topology topology;
-  private final HostDirectory hosts;
   private final LinkStateTracker links;
   private final ControlStats stats;
 
-  Handshakes(
-      MptcpRouter router,
-      Topology topology,
-      HostDirectory hosts,
-      LinkStateTracker links,
-      ControlStats stats) {
+  Handshakes(MptcpRouter router, LinkStateTracker links, ControlStats stats) {
     this.r = router;
-    this.topology = topology;
-    this.hosts = hosts;
     this.links = links;
     this.stats = stats;
   }
 
   Reaction capableSyn(TcpSegment s, int version) {
-    var client = hosts.byIp(s.srcIp()).orElse(null);
-    var server = hosts.byIp(s.dstIp()).orElse(null);
+    Network n = r.net();
+    var client = n.hosts().byIp(s.srcIp()).orElse(null);
+    var server = n.hosts().byIp(s.dstIp()).orElse(null);
     if (client == null || client.host().role() != Host.Role.CLIENT) {
       return Reaction.ignored(
           "MP_CAPABLE SYN from " + Addresses.formatIpv4(s.srcIp()) + ": not a client");
@@ -79,7 +74,7 @@ final class Handshakes {
     Host ch = client.host();
     Host sh = server.host();
     synchronized (r.lock) {
-      Reaction ready = openIfAssigned(s, version, client, server);
+      Reaction ready = openIfAssigned(n, s, version, client, server);
       if (ready != null) {
         return ready;
       }
@@ -89,7 +84,7 @@ final class Handshakes {
         LinkState state = links.snapshot();
         Map<Path, Integer> users;
         synchronized (r.lock) {
-          Reaction ready = openIfAssigned(s, version, client, server);
+          Reaction ready = openIfAssigned(n, s, version, client, server);
           if (ready != null) {
             return ready;
           }
@@ -97,6 +92,9 @@ final class Handshakes {
         }
         Selection sel = r.selection.select(ch, sh, state, users);
         synchronized (r.lock) {
+          if (r.net() != n) {
+            return replaced("MP_CAPABLE");
+          }
           if (crossesDownLink(sel)) {
             if (attempt < RESELECTIONS) {
               continue;
@@ -111,7 +109,7 @@ final class Handshakes {
                 "no admissible path for " + ch.name() + ": connection not routed");
           }
           r.assignments.assign(ch, sh, sel);
-          return openIfAssigned(s, version, client, server);
+          return openIfAssigned(n, s, version, client, server);
         }
       }
     }
@@ -120,7 +118,7 @@ final class Handshakes {
   private boolean crossesDownLink(Selection sel) {
     for (Path p : sel.distinctPaths()) {
       for (int l : p.links()) {
-        if (!r.paths.isLinkUp(l)) {
+        if (!r.paths().isLinkUp(l)) {
           return true;
         }
       }
@@ -133,7 +131,14 @@ final class Handshakes {
    * connection; null when the client must be selected for first.
    */
   private Reaction openIfAssigned(
-      TcpSegment s, int version, HostDirectory.Attachment client, HostDirectory.Attachment server) {
+      Network n,
+      TcpSegment s,
+      int version,
+      HostDirectory.Attachment client,
+      HostDirectory.Attachment server) {
+    if (r.net() != n) {
+      return replaced("MP_CAPABLE");
+    }
     Connection known = r.table.bySubflow(s.match());
     if (known != null) {
       return resend(s, "retransmitted MP_CAPABLE SYN of connection " + known.id());
@@ -168,7 +173,7 @@ final class Handshakes {
                 + " -> "
                 + server.host().name()
                 + ": subflow 1 on "
-                + sf.path().describe(topology)
+                + sf.path().describe(n.topology())
                 + " ("
                 + a.distinctPaths().size()
                 + " path(s) assigned)");
@@ -198,7 +203,7 @@ final class Handshakes {
       }
       FlowRule trap =
           sf.rules().stream().filter(SubflowRules::isServerTrap).findFirst().orElse(null);
-      if (trap != null && trap.dpid() == s.dpid() && trap.match().equals(m)) {
+      if (trap != null && sf.path() != null && trap.dpid() == s.dpid() && trap.match().equals(m)) {
         Reaction reaction = openTrap(s, c, sf, key);
         stats.time(ControlStats.Step.PLAN, System.nanoTime() - start);
         return Optional.of(reaction);
@@ -216,14 +221,16 @@ final class Handshakes {
   private Reaction openTrap(
       TcpSegment s, Connection c, Connection.Subflow sf, MptcpHandshake.CapableSynAck key) {
     List<FlowRule> open =
-        r.subflowRules.build(
-            sf.toServer(),
-            c.client().interfaces().get(sf.clientInterface()),
-            c.server().interfaces().get(sf.serverInterface()),
-            sf.path(),
-            r.config(),
-            sf.cookie(),
-            false);
+        r.net()
+            .subflowRules()
+            .build(
+                sf.toServer(),
+                c.client().interfaces().get(sf.clientInterface()),
+                c.server().interfaces().get(sf.serverInterface()),
+                sf.path(),
+                r.config(),
+                sf.cookie(),
+                false);
     List<FlowRule> modified = open.stream().filter(x -> !sf.rules().contains(x)).toList();
     Connection next = c.replacing(sf, sf.withRoute(sf.path(), sf.cookie(), open));
     String what;
@@ -242,8 +249,9 @@ final class Handshakes {
   }
 
   Reaction joinSyn(TcpSegment s, MptcpHandshake.JoinSyn j) {
-    var client = hosts.byIp(s.srcIp()).orElse(null);
-    var server = hosts.byIp(s.dstIp()).orElse(null);
+    Network n = r.net();
+    var client = n.hosts().byIp(s.srcIp()).orElse(null);
+    var server = n.hosts().byIp(s.dstIp()).orElse(null);
     if (client == null || server == null || client.host().role() != Host.Role.CLIENT) {
       return Reaction.ignored("MP_JOIN SYN between unknown hosts");
     }
@@ -252,6 +260,9 @@ final class Handshakes {
     }
     long start = System.nanoTime();
     synchronized (r.lock) {
+      if (r.net() != n) {
+        return replaced("MP_JOIN");
+      }
       Connection known = r.table.bySubflow(s.match());
       if (known != null) {
         return resend(s, "retransmitted MP_JOIN SYN of connection " + known.id());
@@ -292,7 +303,7 @@ final class Handshakes {
                   + " from "
                   + client.iface().ip()
                   + " on "
-                  + sf.path().describe(topology)
+                  + sf.path().describe(n.topology())
                   + " (matched by "
                   + how
                   + ")");
@@ -311,14 +322,27 @@ final class Handshakes {
       int pathIndex,
       Connection.MatchedBy how,
       boolean trapServerReply) {
-    Path path = SubflowRules.pathFor(a.path(pathIndex), client.iface(), server.iface(), r.paths);
+    Path path = SubflowRules.pathFor(a.path(pathIndex), client.iface(), server.iface(), r.paths());
     int index = c.nextSubflow();
     long cookie = Cookies.of(Cookies.SUBFLOW, c.id(), 0, index);
     List<FlowRule> rules =
-        r.subflowRules.build(
-            s.match(), client.iface(), server.iface(), path, r.config(), cookie, trapServerReply);
+        r.net()
+            .subflowRules()
+            .build(
+                s.match(),
+                client.iface(),
+                server.iface(),
+                path,
+                r.config(),
+                cookie,
+                trapServerReply);
     return new Connection.Subflow(
         index, s.match(), client.index(), server.index(), pathIndex, path, cookie, how, rules);
+  }
+
+  private static Reaction replaced(String what) {
+    return Reaction.dropped(
+        what + " SYN: topology replaced meanwhile, its retransmission is routed");
   }
 
   private static Reaction resend(TcpSegment s, String why) {

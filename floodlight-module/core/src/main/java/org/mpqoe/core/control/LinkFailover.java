@@ -5,6 +5,10 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BiPredicate;
+import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 import org.mpqoe.core.path.LinkState;
 import org.mpqoe.core.path.Path;
 import org.mpqoe.core.select.ClientAssignments.Assignment;
@@ -35,7 +39,7 @@ final class LinkFailover {
     List<Assignment> affected;
     synchronized (r.lock) {
       // Marked under the lock, so a selection recorded later sees the link down (Handshakes).
-      r.paths.setLinkUp(link, up);
+      r.paths().setLinkUp(link, up);
       if (up) {
         return FlowPlan.EMPTY;
       }
@@ -43,12 +47,48 @@ final class LinkFailover {
     }
     FlowPlan plan = FlowPlan.EMPTY;
     for (Assignment stale : affected) {
-      plan = plan.then(reselect(stale.client(), stale.server(), link));
+      plan =
+          plan.then(
+              reselect(
+                  stale.client(),
+                  stale.server(),
+                  a -> a.uses(link),
+                  (a, i) -> a.path(i) != null && a.path(i).uses(link)));
     }
     return plan;
   }
 
-  private FlowPlan reselect(Host client, Host server, int link) {
+  /**
+   * After the topology was replaced ({@link TopologySwap}): the indices in {@code lost} had paths
+   * that lost a link (now null) and take paths of a new selection; subflows whose path is null
+   * (their path lost a link, or it was derived from one) move to their index's path. Without lost
+   * indices no selection runs.
+   */
+  FlowPlan repair(Host client, Host server, Set<Integer> lost) {
+    if (lost.isEmpty()) {
+      synchronized (r.lock) {
+        Assignment a = r.assignments.get(client, server);
+        FlowPlan plan = FlowPlan.EMPTY;
+        if (a != null) {
+          for (Connection c : r.table.between(a.client(), a.server())) {
+            plan = plan.then(move(c, a));
+          }
+        }
+        return plan;
+      }
+    }
+    return reselect(client, server, a -> true, (a, i) -> lost.contains(i) && a.path(i) == null);
+  }
+
+  /**
+   * Selects again for a client while {@code affected} holds for its assignment, and gives the
+   * indices that are {@code stale} paths of the new selection.
+   */
+  private FlowPlan reselect(
+      Host client,
+      Host server,
+      Predicate<Assignment> affected,
+      BiPredicate<Assignment, Integer> stale) {
     synchronized (r.selection.clientLock(client, server)) {
       LinkState state = links.snapshot();
       if (r.selection.stateful()) {
@@ -59,7 +99,7 @@ final class LinkFailover {
       Map<Path, Integer> users;
       synchronized (r.lock) {
         Assignment a = r.assignments.get(client, server);
-        if (a == null || !a.uses(link)) {
+        if (a == null || !affected.test(a)) {
           return FlowPlan.EMPTY;
         }
         users = r.assignments.usersExcept(client, server);
@@ -75,12 +115,12 @@ final class LinkFailover {
         if (a == null) {
           return FlowPlan.EMPTY; // its connections ended meanwhile
         }
-        List<Path> next = replaced(a.paths(), sel, link);
+        List<Path> next = replaced(a, sel, i -> stale.test(a, i));
         // Admission books exactly what the subflows will use; what does not fit gets no rules.
         next = r.selection.rebook(client, server, next, state);
         Assignment moved = r.assignments.put(a.withPaths(sel, next));
         FlowPlan plan = FlowPlan.EMPTY;
-        for (Connection c : r.table.between(client, server)) {
+        for (Connection c : r.table.between(moved.client(), moved.server())) {
           plan = plan.then(move(c, moved));
         }
         return plan;
@@ -88,9 +128,9 @@ final class LinkFailover {
     }
   }
 
-  /** The paths with each one over {@code link} replaced from {@code sel}. */
-  private static List<Path> replaced(List<Path> paths, Selection sel, int link) {
-    List<Path> next = new ArrayList<>(paths);
+  /** The paths with each {@code stale} index's replaced from {@code sel}. */
+  private static List<Path> replaced(Assignment a, Selection sel, IntPredicate stale) {
+    List<Path> next = new ArrayList<>(a.paths());
     Deque<Path> spare = new ArrayDeque<>();
     for (Path p : sel.paths()) {
       if (!next.contains(p)) {
@@ -98,7 +138,7 @@ final class LinkFailover {
       }
     }
     for (int i = 0; i < next.size(); i++) {
-      if (next.get(i) != null && next.get(i).uses(link)) {
+      if (stale.test(i)) {
         // No unused path left: share the best one rather than drop the subflow.
         Path fallback = sel.isEmpty() ? null : sel.paths().get(0);
         next.set(i, spare.isEmpty() ? fallback : spare.poll());
@@ -107,14 +147,17 @@ final class LinkFailover {
     return next;
   }
 
-  /** Moves the subflows of {@code c} whose path is no longer the one of their index. */
+  /**
+   * Moves the subflows of {@code c} whose path is no longer the one of their index (or is null:
+   * lost with a replaced topology).
+   */
   private FlowPlan move(Connection c, Assignment a) {
     List<FlowPlan.Removal> removals = new ArrayList<>();
     List<FlowRule> installs = new ArrayList<>();
     Connection next = c;
     for (Connection.Subflow old : c.subflows()) {
       Path assigned = a.path(old.pathIndex());
-      if (old.path().equals(assigned)) {
+      if (old.path() != null && old.path().equals(assigned)) {
         continue;
       }
       removals.add(new FlowPlan.Removal(0, old.cookie(), Cookies.EXACT));
@@ -124,12 +167,13 @@ final class LinkFailover {
       }
       HostInterface client = c.client().interfaces().get(old.clientInterface());
       HostInterface server = c.server().interfaces().get(old.serverInterface());
-      Path path = SubflowRules.pathFor(assigned, client, server, r.paths);
+      Path path = SubflowRules.pathFor(assigned, client, server, r.paths());
       long cookie =
           Cookies.of(Cookies.SUBFLOW, c.id(), Cookies.generation(old.cookie()) + 1, old.index());
       List<FlowRule> rules =
-          r.subflowRules.build(
-              old.toServer(), client, server, path, r.config(), cookie, old.awaitsServer());
+          r.net()
+              .subflowRules()
+              .build(old.toServer(), client, server, path, r.config(), cookie, old.awaitsServer());
       installs.addAll(rules);
       next = next.replacing(old, old.withRoute(path, cookie, rules));
     }

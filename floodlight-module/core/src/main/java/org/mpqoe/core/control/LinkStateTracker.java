@@ -17,24 +17,41 @@ public final class LinkStateTracker {
 
   private record Sample(long txBytes, long nanos) {}
 
-  private final Topology topology;
+  private Topology topology;
   private final Map<PortKey, Integer> linkOfPort = new HashMap<>();
   private final Map<PortKey, Sample> last = new HashMap<>();
   private final Map<PortKey, Double> rateMbps = new HashMap<>();
-  private final double[] capacity;
-  private final double[] delay;
+
+  /** Latencies given by {@link #latency}, by link key: they outlive a rebuild of the topology. */
+  private final Map<Topology.LinkKey, Double> measured = new HashMap<>();
+
+  private double[] capacity;
+  private double[] delay;
 
   public LinkStateTracker(Topology topology) {
-    this.topology = topology;
-    int n = topology.links().size();
+    rebind(topology);
+  }
+
+  /**
+   * The topology changed at run time: capacities and delays come from {@code next}, except that a
+   * measured latency stays with its link (by key); port-rate samples are per (dpid, port) and carry
+   * over, those of ports that are no longer on a link are dropped.
+   */
+  public synchronized void rebind(Topology next) {
+    this.topology = next;
+    int n = next.links().size();
     capacity = new double[n];
     delay = new double[n];
-    for (Link l : topology.links()) {
+    linkOfPort.clear();
+    for (Link l : next.links()) {
       capacity[l.index()] = l.capacityMbps();
-      delay[l.index()] = l.delayMs();
+      delay[l.index()] = measured.getOrDefault(Topology.LinkKey.of(l), l.delayMs());
       linkOfPort.put(new PortKey(l.a().dpid(), l.portA()), l.index());
       linkOfPort.put(new PortKey(l.b().dpid(), l.portB()), l.index());
     }
+    measured.keySet().removeIf(k -> next.indexOf(k) < 0);
+    last.keySet().retainAll(linkOfPort.keySet());
+    rateMbps.keySet().retainAll(linkOfPort.keySet());
   }
 
   /** The link behind a switch port, or -1 for host ports and unknown ports. */
@@ -64,6 +81,7 @@ public final class LinkStateTracker {
       throw new IllegalArgumentException("latency must be >= 0");
     }
     delay[link] = ms;
+    measured.put(topology.linkKey(link), ms);
   }
 
   /** Current load of a link in Mbit/s. */

@@ -15,11 +15,11 @@ import org.mpqoe.core.select.PathSelector;
 import org.mpqoe.core.select.QomraSelector;
 import org.mpqoe.core.select.SelectionProblem;
 import org.mpqoe.core.select.Selectors;
+import org.mpqoe.core.topology.DescriptorCheck;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
-import org.mpqoe.core.topology.TopologyException;
 
 /**
  * The whole control plane behind one small event API, so that the standalone OpenFlow runtime and
@@ -32,25 +32,56 @@ import org.mpqoe.core.topology.TopologyException;
  * configured algorithm (on throw-away QoMRA books) and one subflow's rules on the real topology, so
  * that class loading and first compilation of the selector and graph libraries happen before the
  * first SYN.
+ *
+ * <p>The topology may change at run time ({@link #replaceTopology}): a runtime that discovers the
+ * network starts with what it knows (possibly nothing) and rebuilds as links and hosts appear. All
+ * state derived from the topology is one {@link Network}, replaced as a whole.
  */
 public final class MptcpControlPlane {
-  private final Topology topology;
-  private final HostDirectory hosts;
-  private final CandidatePaths paths;
+  /** Where the topology came from, as REST {@code GET topology} shows it. */
+  public enum Source {
+    DESCRIPTOR("descriptor"),
+    DISCOVERED("discovered"),
+    DESCRIPTOR_AND_DISCOVERED("descriptor+discovered");
+
+    private final String label;
+
+    Source(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
   private final LinkStateTracker links;
   private final MptcpRouter router;
-  private final SegmentRouting segmentRouting;
   private final RestApi rest;
   private final ControlStats stats = new ControlStats();
+  private volatile Source source;
+  private volatile List<DescriptorCheck.Mismatch> mismatches = List.of();
 
+  /**
+   * A control plane on a descriptor's topology, or, for a topology without a descriptor (such as
+   * {@link Topology#empty}), on what was discovered so far.
+   */
   public MptcpControlPlane(Topology topology, ControlConfig config) {
-    this.topology = topology;
-    this.hosts = new HostDirectory(topology);
-    this.paths = new CandidatePaths(topology, config.maxHops());
+    this(topology, config, topology.descriptor() != null ? Source.DESCRIPTOR : Source.DISCOVERED);
+  }
+
+  public MptcpControlPlane(Topology topology, ControlConfig config, Source source) {
+    this.source = source;
     this.links = new LinkStateTracker(topology);
-    this.segmentRouting = new SegmentRouting(topology);
-    this.router = new MptcpRouter(topology, hosts, paths, links, segmentRouting, config, stats, 1);
-    this.rest = new RestApi(topology, router, links::snapshot, paths::isLinkUp);
+    this.router = new MptcpRouter(Network.of(topology, config.maxHops()), links, config, stats, 1);
+    this.rest =
+        new RestApi(
+            () -> router.net().topology(),
+            router,
+            links::snapshot,
+            l -> router.paths().isLinkUp(l),
+            () -> this.source.label(),
+            () -> this.mismatches);
     warmUp(config);
   }
 
@@ -66,6 +97,9 @@ public final class MptcpControlPlane {
    * loaded and compiled once.
    */
   private void warmUp(ControlConfig config) {
+    Network net = router.net();
+    Topology topology = net.topology();
+    CandidatePaths paths = net.paths();
     for (Host client : topology.clients()) {
       for (Host server : topology.servers()) {
         paths.between(client.firstHop(), server.firstHop());
@@ -107,7 +141,7 @@ public final class MptcpControlPlane {
     Frame f = Frame.parse(frame);
     ControlStats scratch = new ControlStats();
     MptcpHandshake h = MptcpHandshake.classify(f.tcp(), scratch.parse());
-    new MptcpRouter(topology, hosts, paths, links, segmentRouting, config, scratch, 1)
+    new MptcpRouter(net, links, config, scratch, 1)
         .handle(TcpSegment.of(client.firstHop().dpid(), 1, f, frame, h));
   }
 
@@ -123,8 +157,140 @@ public final class MptcpControlPlane {
     return b.array();
   }
 
+  /** The current topology (it changes when {@link #replaceTopology} is called). */
   public Topology topology() {
-    return topology;
+    return router.net().topology();
+  }
+
+  /** Where the current topology came from. */
+  public Source source() {
+    return source;
+  }
+
+  /** How the network differs from the descriptor, as of the last rebuild (empty without one). */
+  public List<DescriptorCheck.Mismatch> topologyMismatches() {
+    return mismatches;
+  }
+
+  /**
+   * The topology was rebuilt from the network (with or without a descriptor overlay, {@link
+   * org.mpqoe.core.topology.TopologyBuilder}); {@code mismatches} are what the rebuild found
+   * against the descriptor. Returns the plan that repairs the switches' rules:
+   *
+   * <ul>
+   *   <li>an unchanged rebuild (same switches, links by key and order, same hosts and attachments)
+   *       only takes the new link delays (without a descriptor: the LLDP latencies; with one, the
+   *       descriptor's delays stay) and returns an empty plan;
+   *   <li>otherwise the live state moves to the new topology ({@link TopologySwap}): subflows on
+   *       paths that survived keep their rules, those on paths that lost a link are selected for
+   *       again and moved as after a link failure (new rules under a new cookie generation, the old ones deleted); delivery rules are replaced
+   *       on each switch whose attachments changed (including switches the old topology did not
+   *       know); with segment routing, labels derive from indices, so every switch's label rules
+   *       are replaced and every live subflow's rules rebuilt (new cookie generation).
+   * </ul>
+   *
+   * Rebuilds run one at a time; packet-ins go on meanwhile. Never installs a rule over a link that
+   * {@code next} does not have.
+   */
+  public FlowPlan replaceTopology(Topology next, List<DescriptorCheck.Mismatch> mismatches) {
+    synchronized (rebuilds) {
+      this.mismatches = List.copyOf(mismatches);
+      this.source =
+          next.descriptor() != null ? Source.DESCRIPTOR_AND_DISCOVERED : Source.DISCOVERED;
+      Network old = router.net();
+      if (sameShape(old.topology(), next)) {
+        if (next.descriptor() == null) {
+          for (Link l : next.links()) {
+            links.latency(l.index(), l.delayMs());
+          }
+        }
+        return FlowPlan.EMPTY;
+      }
+      ControlConfig config = router.config();
+      Network net = Network.of(next, config.maxHops());
+      FlowPlan plan = router.replaceNetwork(net, config.segmentRouting());
+      plan = plan.then(proactiveDiff(old, net, config));
+      for (Host client : next.clients()) {
+        for (Host server : next.servers()) {
+          net.paths().between(client.firstHop(), server.firstHop());
+        }
+      }
+      stats.plan(plan);
+      return plan;
+    }
+  }
+
+  private final Object rebuilds = new Object();
+
+  /** Same switches (dpid, order), links (key, order, up to delays) and hosts. */
+  private static boolean sameShape(Topology a, Topology b) {
+    if (a.switches().size() != b.switches().size()
+        || a.links().size() != b.links().size()
+        || !a.hosts().equals(b.hosts())) {
+      return false;
+    }
+    for (int i = 0; i < a.switches().size(); i++) {
+      if (!a.switches().get(i).equals(b.switches().get(i))) {
+        return false;
+      }
+    }
+    for (int i = 0; i < a.links().size(); i++) {
+      Link x = a.links().get(i);
+      Link y = b.links().get(i);
+      if (!a.linkKey(i).equals(b.linkKey(i))
+          || x.capacityMbps() != y.capacityMbps()
+          || x.lossPct() != y.lossPct()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The proactive rules that differ between two networks: delivery rules, replaced as a whole on
+   * each switch whose set changed; with segment routing, the label rules of every switch.
+   */
+  private static FlowPlan proactiveDiff(Network old, Network next, ControlConfig config) {
+    List<FlowPlan.Removal> removals = new ArrayList<>();
+    List<FlowRule> installs = new ArrayList<>();
+    java.util.Set<Long> dpids = new java.util.TreeSet<>();
+    old.topology().switches().forEach(s -> dpids.add(s.dpid()));
+    next.topology().switches().forEach(s -> dpids.add(s.dpid()));
+    for (long dpid : dpids) {
+      List<FlowRule> before = deliveryRules(old, dpid, config);
+      List<FlowRule> after = deliveryRules(next, dpid, config);
+      if (!new java.util.HashSet<>(before).equals(new java.util.HashSet<>(after))) {
+        removals.add(new FlowPlan.Removal(dpid, Cookies.of(Cookies.DELIVERY), Cookies.EXACT));
+        installs.addAll(after);
+      }
+    }
+    if (config.segmentRouting()) {
+      for (SwitchNode sw : next.topology().switches()) {
+        removals.add(new FlowPlan.Removal(sw.dpid(), Cookies.of(Cookies.LABEL), Cookies.EXACT));
+        installs.addAll(next.segmentRouting().labelRules(sw, config.plainPriority()));
+      }
+    }
+    return new FlowPlan(removals, installs, List.of(), null);
+  }
+
+  /** Delivery to the host interfaces attached to switch {@code dpid}. */
+  private static List<FlowRule> deliveryRules(Network net, long dpid, ControlConfig config) {
+    List<FlowRule> rules = new ArrayList<>();
+    for (HostDirectory.Attachment a : net.hosts().all()) {
+      if (a.iface().attachment().dpid() == dpid) {
+        rules.add(
+            new FlowRule(
+                dpid,
+                0,
+                config.plainPriority(),
+                new FlowMatch.Ipv4Destination(Addresses.parseIpv4(a.iface().ip())),
+                List.of(new FlowAction.Output(a.iface().port())),
+                0,
+                Cookies.of(Cookies.DELIVERY),
+                false));
+      }
+    }
+    return rules;
   }
 
   public MptcpRouter router() {
@@ -152,17 +318,13 @@ public final class MptcpControlPlane {
   /**
    * Rules for a switch that finished its handshake: the table-miss entry (to the controller),
    * delivery to the host interfaces attached to it, with segment routing the label rules, and the
-   * rules of live subflows that cross it (a switch that reconnects gets them back).
+   * rules of live subflows that cross it (a switch that reconnects gets them back). A switch the
+   * topology does not know (yet) gets the table-miss entry only; the rebuild that adds it installs
+   * the rest ({@link #replaceTopology}).
    */
   public List<FlowRule> switchConnected(long dpid) {
-    SwitchNode sw =
-        topology
-            .switchWithDpid(dpid)
-            .orElseThrow(
-                () ->
-                    new TopologyException(
-                        String.format(
-                            "switch %016x is not in topology %s", dpid, topology.name())));
+    Network net = router.net();
+    SwitchNode sw = net.topology().switchWithDpid(dpid).orElse(null);
     ControlConfig config = router.config();
     List<FlowRule> rules = new ArrayList<>();
     rules.add(
@@ -175,22 +337,13 @@ public final class MptcpControlPlane {
             0,
             Cookies.of(Cookies.TABLE_MISS),
             false));
-    for (HostDirectory.Attachment a : hosts.all()) {
-      if (a.iface().attachment().index() == sw.index()) {
-        rules.add(
-            new FlowRule(
-                dpid,
-                0,
-                config.plainPriority(),
-                new FlowMatch.Ipv4Destination(Addresses.parseIpv4(a.iface().ip())),
-                List.of(new FlowAction.Output(a.iface().port())),
-                0,
-                Cookies.of(Cookies.DELIVERY),
-                false));
-      }
+    if (sw == null) {
+      stats.installed(rules.size());
+      return rules;
     }
+    rules.addAll(deliveryRules(net, dpid, config));
     if (config.segmentRouting()) {
-      rules.addAll(segmentRouting.labelRules(sw, config.plainPriority()));
+      rules.addAll(net.segmentRouting().labelRules(sw, config.plainPriority()));
     }
     rules.addAll(router.rulesAt(dpid));
     stats.installed(rules.size());
@@ -207,12 +360,12 @@ public final class MptcpControlPlane {
     TcpSegment s = classify(dpid, inPort, f, frame, start);
     Reaction r;
     if (f.hasArp()) {
-      r = arp(dpid, inPort, f);
+      r = arp(router.net(), dpid, inPort, f);
     } else if (f.ipv4() == null) {
       r = Reaction.ignored("neither ARP nor IPv4");
     } else {
       Optional<Reaction> mptcp = s == null ? Optional.empty() : router.handle(s);
-      r = mptcp.isPresent() ? mptcp.get() : plain(dpid, inPort, f, s, frame);
+      r = mptcp.isPresent() ? mptcp.get() : plain(router.net(), dpid, inPort, f, s, frame);
     }
     return done(r, start);
   }
@@ -251,12 +404,12 @@ public final class MptcpControlPlane {
     return r;
   }
 
-  private Reaction arp(long dpid, int inPort, Frame f) {
+  private Reaction arp(Network net, long dpid, int inPort, Frame f) {
     Arp arp = f.arp();
     if (arp.op() != Arp.REQUEST) {
       return Reaction.ignored("ARP reply");
     }
-    var owner = hosts.byIp(arp.targetIp());
+    var owner = net.hosts().byIp(arp.targetIp());
     if (owner.isEmpty()) {
       return Reaction.dropped("ARP for unknown " + Addresses.formatIpv4(arp.targetIp()));
     }
@@ -280,16 +433,17 @@ public final class MptcpControlPlane {
    * destination and protocol. Suffixes of shortest paths are shortest paths, so destination rules
    * of different sources agree.
    */
-  private Reaction plain(long dpid, int inPort, Frame f, TcpSegment s, byte[] frame) {
+  private Reaction plain(Network net, long dpid, int inPort, Frame f, TcpSegment s, byte[] frame) {
+    Topology topology = net.topology();
     int dstIp = f.ipv4().dst();
     FlowMatch match =
         s != null ? s.match() : new FlowMatch.Ipv4Protocol(dstIp, f.ipv4().protocol());
-    var dst = hosts.byIp(dstIp);
+    var dst = net.hosts().byIp(dstIp);
     var here = topology.switchWithDpid(dpid);
     if (dst.isEmpty() || here.isEmpty()) {
       return Reaction.dropped("IPv4 to unknown " + Addresses.formatIpv4(dstIp));
     }
-    List<Path> candidates = paths.between(here.get(), dst.get().iface().attachment());
+    List<Path> candidates = net.paths().between(here.get(), dst.get().iface().attachment());
     if (candidates.isEmpty()) {
       return Reaction.dropped("no path to " + Addresses.formatIpv4(dstIp));
     }

@@ -31,33 +31,35 @@ public final class MptcpRouter {
   final ClientAssignments assignments = new ClientAssignments();
   final ConnectionTable table;
   final PathSelection selection;
-  final SubflowRules subflowRules;
-  final CandidatePaths paths;
-  private final SegmentRouting segmentRouting;
+  final LinkStateTracker links;
   private final ControlStats stats;
   private final Handshakes handshakes;
   private final LinkFailover failover;
+  private final TopologySwap swap;
+
+  /**
+   * The network state all handling works on; replaced under {@link #lock} ({@link TopologySwap}),
+   * read once per packet-in.
+   */
+  private volatile Network net;
 
   /**
    * @param firstConnectionId the first connection id handed out (1; tests start near the wrap)
    */
   MptcpRouter(
-      Topology topology,
-      HostDirectory hosts,
-      CandidatePaths paths,
+      Network net,
       LinkStateTracker links,
-      SegmentRouting segmentRouting,
       ControlConfig config,
       ControlStats stats,
       int firstConnectionId) {
-    this.paths = paths;
-    this.segmentRouting = segmentRouting;
+    this.net = net;
+    this.links = links;
     this.stats = stats;
     this.table = new ConnectionTable(firstConnectionId);
-    this.subflowRules = new SubflowRules(topology, segmentRouting);
-    this.selection = new PathSelection(topology, paths, segmentRouting, config, stats);
-    this.handshakes = new Handshakes(this, topology, hosts, links, stats);
+    this.selection = new PathSelection(this::net, config, stats);
+    this.handshakes = new Handshakes(this, links, stats);
     this.failover = new LinkFailover(this, links);
+    this.swap = new TopologySwap(this, failover);
   }
 
   /** A router of its own (tests): own segment routing and statistics. */
@@ -67,8 +69,36 @@ public final class MptcpRouter {
       CandidatePaths paths,
       LinkStateTracker links,
       ControlConfig config) {
-    this(
-        topology, hosts, paths, links, new SegmentRouting(topology), config, new ControlStats(), 1);
+    this(network(topology, hosts, paths), links, config, new ControlStats(), 1);
+  }
+
+  private static Network network(Topology topology, HostDirectory hosts, CandidatePaths paths) {
+    SegmentRouting sr = new SegmentRouting(topology);
+    return new Network(topology, hosts, paths, sr, new SubflowRules(topology, sr));
+  }
+
+  /** The network state as now; read it once and work on that value. */
+  Network net() {
+    return net;
+  }
+
+  /** The current candidate paths (and links marked down). */
+  CandidatePaths paths() {
+    return net.paths();
+  }
+
+  /** Swaps in {@code next}; only {@link TopologySwap} calls this, holding {@link #lock}. */
+  void install(Network next) {
+    net = next;
+  }
+
+  /**
+   * The topology changed: live state moves to {@code next} ({@link TopologySwap}); returns the plan
+   * that repairs the switches' rules. With {@code rebuildAllRules} (segment routing: labels follow
+   * indices) every live subflow gets new rules.
+   */
+  FlowPlan replaceNetwork(Network next, boolean rebuildAllRules) {
+    return swap.replace(next, rebuildAllRules);
   }
 
   /**
@@ -214,7 +244,7 @@ public final class MptcpRouter {
 
   /** The segment label list of a path (what segment routing pushes at the ingress). */
   public List<Integer> labels(Path p) {
-    return segmentRouting.labels(p);
+    return net.segmentRouting().labels(p);
   }
 
   /**
@@ -235,7 +265,7 @@ public final class MptcpRouter {
         FlowMatch.Subflow m =
             new FlowMatch.Subflow(
                 Addresses.parseIpv4(client.ip()), Addresses.parseIpv4(server.ip()), 1, 1);
-        rules += subflowRules.build(m, client, server, p, c, 0, false).size();
+        rules += net.subflowRules().build(m, client, server, p, c, 0, false).size();
       }
     }
     return rules;

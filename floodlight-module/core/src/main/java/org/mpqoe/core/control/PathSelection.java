@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.mpqoe.core.path.CandidatePaths;
+import java.util.function.Supplier;
 import org.mpqoe.core.path.LinkState;
 import org.mpqoe.core.path.Path;
 import org.mpqoe.core.select.PathSelector;
@@ -15,7 +15,6 @@ import org.mpqoe.core.select.SelectionProblem;
 import org.mpqoe.core.select.Selectors;
 import org.mpqoe.core.select.StatefulSelector;
 import org.mpqoe.core.topology.Host;
-import org.mpqoe.core.topology.Topology;
 
 /**
  * The configured path selector and how it is run: outside any lock that packet-ins share, and at
@@ -32,7 +31,7 @@ final class PathSelection {
   /** The settings and the selector built from them, swapped together. */
   private record Current(ControlConfig config, PathSelector selector, StatefulSelector books) {}
 
-  private final CandidatePaths paths;
+  private final Supplier<Network> net;
   private final QomraSelector.Context context;
   private final ControlStats stats;
   private final long startNanos = System.nanoTime();
@@ -40,17 +39,18 @@ final class PathSelection {
   private final Map<String, Object> clientLocks = new ConcurrentHashMap<>();
   private volatile Current current;
 
-  PathSelection(
-      Topology topology,
-      CandidatePaths paths,
-      SegmentRouting segmentRouting,
-      ControlConfig config,
-      ControlStats stats) {
-    this.paths = paths;
+  /**
+   * @param net the router's current network state: selections and QoMRA's link losses and labels
+   *     follow it when the topology is replaced
+   */
+  PathSelection(Supplier<Network> net, ControlConfig config, ControlStats stats) {
+    this.net = net;
     this.stats = stats;
     this.context =
         new QomraSelector.Context(
-            new QomraBooks(), l -> topology.links().get(l).lossPct(), segmentRouting::labels);
+            new QomraBooks(),
+            l -> net.get().topology().links().get(l).lossPct(),
+            p -> net.get().segmentRouting().labels(p));
     configure(config);
   }
 
@@ -102,7 +102,7 @@ final class PathSelection {
   Selection select(Host client, Host server, LinkState state, Map<Path, Integer> users) {
     Current c = current;
     long start = System.nanoTime();
-    List<Path> candidates = paths.requireBetween(client.firstHop(), server.firstHop());
+    List<Path> candidates = net.get().paths().requireBetween(client.firstHop(), server.firstHop());
     if (c.selector() instanceof StatefulSelector s) {
       s.clock((start - startNanos) / 1e9);
     }
@@ -139,6 +139,15 @@ final class PathSelection {
     return current.selector() instanceof StatefulSelector s
         ? s.rebook(flow(client, server), next, state)
         : next;
+  }
+
+  /**
+   * The topology was replaced: QoMRA's reservations follow their paths ({@code translate} gives a
+   * path's equivalent in the new topology, or null for a path that lost a link, whose reservation
+   * is given back).
+   */
+  void translate(java.util.function.UnaryOperator<Path> translate) {
+    context.books().translate(translate);
   }
 
   private static String flow(Host client, Host server) {

@@ -21,6 +21,7 @@ import org.mpqoe.core.select.ConnectionStore;
 import org.mpqoe.core.select.LinkCriticality;
 import org.mpqoe.core.select.QomraBooks;
 import org.mpqoe.core.select.QomraConfig;
+import org.mpqoe.core.topology.DescriptorCheck;
 import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.Topology;
 
@@ -30,6 +31,9 @@ import org.mpqoe.core.topology.Topology;
  *
  * <ul>
  *   <li>{@code GET topology}: switches and links with capacity, load, delay, congestion, up/down;
+ *       hosts and where their interfaces attach; where the topology came from ({@code source}:
+ *       {@code descriptor}, {@code discovered} or {@code descriptor+discovered}) and how the
+ *       discovered network differs from the descriptor ({@code mismatches}: kind and message each);
  *   <li>{@code GET connections}: MPTCP connections, their subflows, paths and how joins matched
  *       (one published snapshot of the connection table);
  *   <li>{@code GET stats}: packet-ins per kind and per handshake step, the option parser's
@@ -79,20 +83,31 @@ public final class RestApi {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
 
-  private final Topology topology;
+  private final Supplier<Topology> currentTopology;
   private final MptcpRouter router;
   private final Supplier<LinkState> linkState;
   private final java.util.function.IntPredicate linkUp;
+  private final Supplier<String> source;
+  private final Supplier<List<DescriptorCheck.Mismatch>> mismatches;
 
+  /**
+   * @param topology the current topology (it may be replaced at run time)
+   * @param source where it came from
+   * @param mismatches how the network differs from the descriptor
+   */
   public RestApi(
-      Topology topology,
+      Supplier<Topology> topology,
       MptcpRouter router,
       Supplier<LinkState> linkState,
-      java.util.function.IntPredicate linkUp) {
-    this.topology = topology;
+      java.util.function.IntPredicate linkUp,
+      Supplier<String> source,
+      Supplier<List<DescriptorCheck.Mismatch>> mismatches) {
+    this.currentTopology = topology;
     this.router = router;
     this.linkState = linkState;
     this.linkUp = linkUp;
+    this.source = source;
+    this.mismatches = mismatches;
   }
 
   /**
@@ -152,9 +167,16 @@ public final class RestApi {
   }
 
   private JsonNode topology() {
+    Topology topology = currentTopology.get();
     LinkState s = linkState.get();
+    if (s.size() != topology.links().size()) {
+      // Read between a topology replacement and the link state's: read both again.
+      topology = currentTopology.get();
+      s = linkState.get();
+    }
     ObjectNode root = JSON.createObjectNode();
     root.put("name", topology.name());
+    root.put("source", source.get());
     ArrayNode sw = root.putArray("switches");
     topology.switches().forEach(x -> sw.addObject().put("name", x.name()).put("dpid", x.dpid()));
     ArrayNode links = root.putArray("links");
@@ -172,6 +194,22 @@ public final class RestApi {
           .put("loadMbps", s.loadMbps(i))
           .put("delayMs", s.delayMs(i))
           .put("congestion", s.congestion(i));
+    }
+    ArrayNode hosts = root.putArray("hosts");
+    for (org.mpqoe.core.topology.Host h : topology.hosts()) {
+      ObjectNode ho = hosts.addObject().put("name", h.name()).put("role", h.role().name());
+      ArrayNode ifs = ho.putArray("interfaces");
+      h.interfaces()
+          .forEach(
+              f ->
+                  ifs.addObject()
+                      .put("ip", f.ip())
+                      .put("switch", f.attachment().name())
+                      .put("port", f.port()));
+    }
+    ArrayNode mm = root.putArray("mismatches");
+    for (DescriptorCheck.Mismatch m : mismatches.get()) {
+      mm.addObject().put("kind", m.kind().name()).put("message", m.message());
     }
     return root;
   }
@@ -268,6 +306,7 @@ public final class RestApi {
     QomraBooks books = router.qomraBooks();
     ControlConfig c = router.config();
     QomraConfig q = c.qomra();
+    Topology topology = currentTopology.get();
     LinkState s = linkState.get();
     ObjectNode root = JSON.createObjectNode();
     synchronized (books) {
@@ -300,6 +339,9 @@ public final class RestApi {
       ArrayNode links = root.putArray("links");
       for (Link l : topology.links()) {
         int i = l.index();
+        if (i >= s.size()) {
+          break; // the topology was replaced meanwhile
+        }
         double used = books.ledger().usedMbps(i, s);
         links
             .addObject()
@@ -322,7 +364,9 @@ public final class RestApi {
   }
 
   private void path(ArrayNode into, Path p) {
-    p.switchNames(topology).forEach(into::add);
+    if (p != null) {
+      p.switchNames(currentTopology.get()).forEach(into::add);
+    }
   }
 
   private JsonNode config() {

@@ -102,6 +102,25 @@ public final class AdmissionLedger {
     return list;
   }
 
+  /**
+   * The topology was replaced: every reservation moves to {@code translate} of its path (the same
+   * links under their new indices), or is given back when that is null (the path lost a link).
+   */
+  public void translate(java.util.function.UnaryOperator<Path> translate) {
+    Map<String, List<Reservation>> before = new LinkedHashMap<>(byFlow);
+    byFlow.clear();
+    reserved = new double[0];
+    before.forEach(
+        (flow, list) -> {
+          for (Reservation r : list) {
+            Path p = translate.apply(r.path());
+            if (p != null) {
+              reserve(flow, p, r.rateMbps());
+            }
+          }
+        });
+  }
+
   /** The reservations of one flow, in booking order. */
   public List<Reservation> of(String flow) {
     return List.copyOf(byFlow.getOrDefault(flow, List.of()));

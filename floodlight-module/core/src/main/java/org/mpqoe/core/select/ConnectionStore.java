@@ -59,6 +59,11 @@ public final class ConnectionStore {
     return List.copyOf(entries.values());
   }
 
+  /** Forgets every stored answer. */
+  public void clear() {
+    entries.clear();
+  }
+
   public int size() {
     return entries.size();
   }

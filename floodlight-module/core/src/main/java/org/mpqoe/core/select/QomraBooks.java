@@ -58,6 +58,18 @@ public final class QomraBooks {
     return criticality;
   }
 
+  /**
+   * The topology was replaced: reservations follow their paths ({@link AdmissionLedger#translate});
+   * stored answers and the criticality snapshot are in the old link indices and are dropped (the
+   * next selection computes again).
+   */
+  public synchronized void translate(java.util.function.UnaryOperator<org.mpqoe.core.path.Path> f) {
+    ledger.translate(f);
+    store.clear();
+    criticality = LinkCriticality.none(0);
+    criticalityAtS = Double.NaN;
+  }
+
   /** The last snapshot, without recomputing. */
   public synchronized LinkCriticality lastCriticality() {
     return criticality;

@@ -21,6 +21,30 @@ public final class Topology {
   private final Descriptor descriptor;
   private final Map<String, SwitchNode> byName = new HashMap<>();
   private final Map<Long, SwitchNode> byDpid = new HashMap<>();
+  private final Map<LinkKey, Integer> byKey = new HashMap<>();
+
+  /**
+   * What identifies a switch-to-switch link across rebuilds of a topology from the network: its two
+   * ends as (dpid, port), the end with the smaller (dpid, port) first. Indices are positions and
+   * change when links come and go; keys do not.
+   */
+  public record LinkKey(long dpidA, int portA, long dpidB, int portB) {
+    public static LinkKey of(long dpidX, int portX, long dpidY, int portY) {
+      boolean xFirst = dpidX < dpidY || (dpidX == dpidY && portX <= portY);
+      return xFirst
+          ? new LinkKey(dpidX, portX, dpidY, portY)
+          : new LinkKey(dpidY, portY, dpidX, portX);
+    }
+
+    public static LinkKey of(Link l) {
+      return of(l.a().dpid(), l.portA(), l.b().dpid(), l.portB());
+    }
+
+    @Override
+    public String toString() {
+      return String.format("%016x:%d-%016x:%d", dpidA, portA, dpidB, portB);
+    }
+  }
 
   Topology(
       String name,
@@ -45,6 +69,26 @@ public final class Topology {
       byName.put(s.name(), s);
       byDpid.put(s.dpid(), s);
     }
+    for (Link l : this.links) {
+      byKey.put(LinkKey.of(l), l.index());
+    }
+  }
+
+  /**
+   * A topology without switches, links or hosts: what a controller starts with before it has
+   * discovered anything.
+   */
+  public static Topology empty(String name) {
+    return new Topology(
+        name,
+        "Nothing discovered yet.",
+        false,
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        null,
+        null);
   }
 
   public String name() {
@@ -89,9 +133,19 @@ public final class Topology {
     return Optional.ofNullable(linkModel);
   }
 
-  /** The descriptor this topology was read from. */
+  /** The descriptor this topology was read from (null for {@link #empty}). */
   public Descriptor descriptor() {
     return descriptor;
+  }
+
+  /** The key of link {@code index} (see {@link LinkKey}). */
+  public LinkKey linkKey(int index) {
+    return LinkKey.of(links.get(index));
+  }
+
+  /** The index of the link with this key, or -1 when this topology has no such link. */
+  public int indexOf(LinkKey key) {
+    return byKey.getOrDefault(key, -1);
   }
 
   public Optional<SwitchNode> switchNamed(String switchName) {

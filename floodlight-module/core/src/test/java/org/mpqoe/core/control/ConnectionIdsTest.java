@@ -8,7 +8,6 @@ import static org.mpqoe.core.control.MptcpRouterTest.syn;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.mpqoe.core.path.CandidatePaths;
 import org.mpqoe.core.topology.Host;
 
 /** Connection ids fit the cookie and stay unique among live connections across the wrap. */
@@ -49,11 +48,8 @@ class ConnectionIdsTest {
   void anExpiryAfterTheWrapEndsTheConnectionItsCookieNames() {
     MptcpRouter r =
         new MptcpRouter(
-            MptcpRouterTest.TOPO,
-            new HostDirectory(MptcpRouterTest.TOPO),
-            new CandidatePaths(MptcpRouterTest.TOPO, 8),
+            Network.of(MptcpRouterTest.TOPO, 8),
             new LinkStateTracker(MptcpRouterTest.TOPO),
-            new SegmentRouting(MptcpRouterTest.TOPO),
             ControlConfig.defaults().withAlgorithm("exact"),
             new ControlStats(),
             Cookies.MAX_CONNECTION);

@@ -2,7 +2,6 @@ package org.mpqoe.core.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -10,7 +9,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.packet.Frame;
-import org.mpqoe.core.topology.TopologyException;
 
 class MptcpControlPlaneTest {
   private final MptcpControlPlane cp =
@@ -79,8 +77,19 @@ class MptcpControlPlaneTest {
                 Cookies.of(Cookies.DELIVERY),
                 false)));
     assertEquals(2, d.size(), "no label rules without segment routing");
-    TopologyException e = assertThrows(TopologyException.class, () -> cp.switchConnected(99));
-    assertEquals("switch 0000000000000063 is not in topology tri", e.getMessage());
+    assertEquals(
+        List.of(
+            new FlowRule(
+                99,
+                0,
+                0,
+                new FlowMatch.All(),
+                List.of(new FlowAction.ToController()),
+                0,
+                Cookies.of(Cookies.TABLE_MISS),
+                false)),
+        cp.switchConnected(99),
+        "a switch the topology does not know (yet) gets the table-miss rule only");
   }
 
   @Test

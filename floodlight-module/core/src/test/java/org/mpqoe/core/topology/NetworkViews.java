@@ -11,7 +11,7 @@ import org.mpqoe.core.topology.NetworkView.PortView;
 import org.mpqoe.core.topology.NetworkView.SwitchView;
 
 /** Builds the network view a controller would discover on a cabled descriptor topology. */
-final class NetworkViews {
+public final class NetworkViews {
   private NetworkViews() {}
 
   /**
@@ -19,7 +19,7 @@ final class NetworkViews {
    * with latency {@code 1 + index} ms, every port at {@code speedKbps}, every host interface seen
    * where the descriptor puts it.
    */
-  static Editable cabled(Topology t, long speedKbps) {
+  public static Editable cabled(Topology t, long speedKbps) {
     Editable v = new Editable();
     for (SwitchNode s : t.switches()) {
       v.ports.put(s.dpid(), new TreeMap<>());
@@ -40,12 +40,12 @@ final class NetworkViews {
   }
 
   /** A mutable view for tests to edit before freezing it. */
-  static final class Editable {
+  public static final class Editable {
     final Map<Long, Map<Integer, PortView>> ports = new HashMap<>();
     final List<LinkView> links = new ArrayList<>();
     final List<AttachmentView> attachments = new ArrayList<>();
 
-    Editable port(long dpid, int port, long speedKbps) {
+    public Editable port(long dpid, int port, long speedKbps) {
       ports
           .computeIfAbsent(dpid, d -> new TreeMap<>())
           .put(port, new PortView(port, speedKbps, true));
@@ -53,20 +53,20 @@ final class NetworkViews {
     }
 
     /** Both directions of a link between two ports. */
-    Editable link(long a, int pa, long b, int pb, double latencyMs) {
+    public Editable link(long a, int pa, long b, int pb, double latencyMs) {
       links.add(new LinkView(a, pa, b, pb, latencyMs));
       links.add(new LinkView(b, pb, a, pa, latencyMs));
       return this;
     }
 
     /** Removes both directions of every link between the two switches. */
-    Editable unplug(long a, long b) {
+    public Editable unplug(long a, long b) {
       links.removeIf(
           l -> (l.srcDpid() == a && l.dstDpid() == b) || (l.srcDpid() == b && l.dstDpid() == a));
       return this;
     }
 
-    NetworkView freeze() {
+    public NetworkView freeze() {
       List<SwitchView> switches = new ArrayList<>();
       ports.forEach((dpid, p) -> switches.add(new SwitchView(dpid, List.copyOf(p.values()))));
       return new NetworkView(switches, links, attachments);
