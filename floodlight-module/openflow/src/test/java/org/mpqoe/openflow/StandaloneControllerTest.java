@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mpqoe.core.control.ControlConfig;
-import Cookies;
+import org.mpqoe.core.control.Cookies;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.topology.Topology;
@@ -30,7 +30,7 @@ import org.projectfloodlight.openflow.protocol.OFEchoReply;
 import org.projectfloodlight.openflow.protocol.OFErrorMsg;
 import org.projectfloodlight.openflow.protocol.OFErrorType;
 import org.projectfloodlight.openflow.protocol.OFFactories;
-import OFFlowAdd;
+import org.projectfloodlight.openflow.protocol.OFFlowAdd;
 import org.projectfloodlight.openflow.protocol.OFFlowDelete;
 import org.projectfloodlight.openflow.protocol.OFHello;
 import org.projectfloodlight.openflow.protocol.OFHelloElemVersionbitmap;
@@ -219,7 +219,11 @@ class StandaloneControllerTest {
     s.dropStatsRequests = false;
     long tx = 0;
     for (int i = 0; i < 3; i++) {
-      OFPortStatsRequest req = (OFPortStatsRequest) s.readUntil(OFType.STATS_REQUEST);
+      OFMessage m = s.readUntil(OFType.STATS_REQUEST);
+      if (!(m instanceof OFPortStatsRequest req)) {
+        i--; // the PORT_DESC request for link discovery
+        continue;
+      }
       assertEquals(OFPort.ANY, req.getPortNo());
       s.send(
           FakeSwitch.OF
@@ -268,14 +272,9 @@ class StandaloneControllerTest {
     FakeSwitch s = connect();
     List<OFMessage> after = s.handshake(0xff, 500);
     List<OFFlowAdd> adds =
-        after.stream()
-            .filter(OFFlowAdd.class::isInstance)
-            .map(OFFlowAdd.class::cast)
-            .toList();
+        after.stream().filter(OFFlowAdd.class::isInstance).map(OFFlowAdd.class::cast).toList();
     assertEquals(1, adds.size(), "a switch outside the topology (yet): " + after);
-    assertEquals(
-        Cookies.of(Cookies.TABLE_MISS),
-        adds.get(0).getCookie().getValue());
+    assertEquals(Cookies.of(Cookies.TABLE_MISS), adds.get(0).getCookie().getValue());
   }
 
   @Test
