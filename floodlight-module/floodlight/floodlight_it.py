@@ -9,17 +9,23 @@ routes the subflows of a real MPTCP transfer.
 The Floodlight jar is the user's (this script never builds Floodlight). Steps:
 
 1. `bin/mpqoe topology with-clients compuserve --clients 1 --seed S -o TMP/it.json`: the
-   descriptor both Floodlight (module parameter `topology`) and Mininet read; DPIDs shifted by
-   100 and hosts renamed fl-* so that another Mininet of CompuServe (s1..s11) can run beside.
+   descriptor Mininet builds; DPIDs shifted by 100 and hosts renamed fl-* so that another
+   Mininet of CompuServe (s1..s11) can run beside. Floodlight gets it as the module parameter
+   `topology` (an overlay on what it discovers), or, with --discovered, gets no descriptor at all
+   (only `servers`): the topology is what Floodlight discovered by itself.
 2. Floodlight: `java -cp FLOODLIGHT_JAR:MODULE_JAR net.floodlightcontroller.core.Main -cf
    TMP/mpqoe-floodlight.properties`, the properties being the module's example file
    (src/main/resources/mpqoe-floodlight.properties, taken from the module jar) with free local
    ports, this descriptor and idleTimeoutS=30; log in TMP/floodlight.log.
 3. Mininet (DescriptorTopo: OVS userspace datapath, OpenFlow 1.3, fail mode secure, htb shaping
    by capacityMbps) with Floodlight as remote controller; waits for every switch, mpqoe's
-   delivery rules and Floodlight's LLDP links. Pings the server from every client interface
-   (ARP and ICMP are Forwarding's); if that fails, POST /wm/routing/paths/force-recompute/json
-   once (Floodlight's stale broadcast ports, docs/floodlight.md) and pings again.
+   delivery rules (with a descriptor) and Floodlight's LLDP links, and for GET
+   /wm/mpqoe/topology to list them (source, no mismatches with a descriptor). Pings the server
+   from every client interface (ARP and ICMP are Forwarding's); if that fails, POST
+   /wm/routing/paths/force-recompute/json once (Floodlight's stale broadcast ports,
+   docs/floodlight.md) and pings again. Without a descriptor, the hosts are what the pings
+   taught Floodlight's device manager: waits until mpqoe's topology lists the client with every
+   interface and the server.
 4. MPTCP on both hosts, one download (mininet-scripts/mptcp_bulk.py); /wm/mpqoe/topology is
    polled during it.
 5. Checks: GET /wm/mpqoe/connections shows the connection and its subflows; for every subflow
@@ -103,7 +109,8 @@ class Run:
             (f"{core}.openFlowPort", of_port),
             ("net.floodlightcontroller.restserver.RestApiServer.httpPort", rest_port),
             ("org.sdnplatform.sync.internal.SyncManager.port", sync_port),
-            (f"{MODULE}.topology", descriptor),
+            (f"{MODULE}.topology", "" if self.args.discovered else descriptor),
+            (f"{MODULE}.servers", ",".join(self.server_ips(descriptor))),
             (f"{MODULE}.algorithm", self.args.algorithm),
             (f"{MODULE}.idleTimeoutS", 30),
             (f"{MODULE}.segmentRouting", str(self.args.segment_routing).lower()),
@@ -113,6 +120,12 @@ class Run:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         return path
+
+    @staticmethod
+    def server_ips(path):
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+        return [i["ip"] for h in d["hosts"] if h.get("role") == "server" for i in h["interfaces"]]
 
     def isolate(self, path):
         """Own bridge and host names, so that another Mininet of the same topology on this
@@ -173,15 +186,30 @@ class Run:
         with_hosts = sorted(
             {topo.names[i["switch"]] for h in topo.hosts_spec for i in h["interfaces"]}
         )
-        took = self.wait_switches(with_hosts, 60)
+        # Without a descriptor mpqoe knows no host before the pings: no delivery rule yet.
+        took = self.wait_switches([] if a.discovered else with_hosts, 60)
         t.check(
-            f"{len(self.bridges)} switches connected, mpqoe's delivery rules on"
-            f" {len(with_hosts)} ({took:.1f} s)",
+            f"{len(self.bridges)} switches connected"
+            + ("" if a.discovered else f", mpqoe's delivery rules on {len(with_hosts)}")
+            + f" ({took:.1f} s)",
             True,
         )
         n_links = len(topo.descriptor["links"])
         found = self.wait_links(n_links, 60)
         t.check(f"Floodlight discovered the {n_links} links by LLDP", found >= n_links, found)
+        took, mpqoe = self.wait_mpqoe_links(n_links, 30)
+        source = "discovered" if a.discovered else "descriptor+discovered"
+        t.check(
+            f"GET /wm/mpqoe/topology: source {source}, {n_links} links ({took:.1f} s)",
+            mpqoe.get("source") == source and len(mpqoe.get("links", [])) == n_links,
+            f"source {mpqoe.get('source')}, {len(mpqoe.get('links', []))} links",
+        )
+        if not a.discovered:
+            t.check(
+                "the network matches the descriptor: no mismatches",
+                mpqoe.get("mismatches") == [],
+                json.dumps(mpqoe.get("mismatches"))[:400],
+            )
         took, missing = self.wait_stats(30)
         t.check(
             f"Floodlight's port statistics cover every link port ({took:.1f} s)",
@@ -209,6 +237,40 @@ class Run:
                 return found
             time.sleep(1)
         return found
+
+    def wait_mpqoe_links(self, n, timeout):
+        """Until mpqoe's topology has the n links (it rebuilds after Floodlight's events)."""
+        t0, topo = time.monotonic(), {}
+        while time.monotonic() - t0 < timeout:
+            try:
+                topo = self.rest.get("/wm/mpqoe/topology", timeout=2) or {}
+            except ERRORS:
+                topo = {}
+            if len(topo.get("links", [])) >= n:
+                break
+            time.sleep(0.5)
+        return time.monotonic() - t0, topo
+
+    def wait_hosts(self, cips, sip, timeout):
+        """Until mpqoe's topology has a client with exactly the interfaces cips and a server
+        with sip; returns (seconds, client name or None, hosts)."""
+        t0, hosts = time.monotonic(), []
+        while time.monotonic() - t0 < timeout:
+            try:
+                hosts = (self.rest.get("/wm/mpqoe/topology", timeout=2) or {}).get("hosts", [])
+            except ERRORS:
+                hosts = []
+            ips = {h["name"]: [i["ip"] for i in h["interfaces"]] for h in hosts}
+            roles = {h["name"]: h["role"] for h in hosts}
+            client = next(
+                (n for n, v in ips.items() if sorted(v) == sorted(cips) and roles[n] == "CLIENT"),
+                None,
+            )
+            server = any(sip in v and roles[n] == "SERVER" for n, v in ips.items())
+            if client and server:
+                return time.monotonic() - t0, client, hosts
+            time.sleep(0.5)
+        return time.monotonic() - t0, None, hosts
 
     def wait_stats(self, timeout):
         """Until /wm/statistics/bandwidth has a rate for both ends of every descriptor link
@@ -261,6 +323,15 @@ class Run:
             time.sleep(2)
             bad = self.ping_all(client, sip)
         t.check(f"{cname} pings {sname} ({sip}) from each of {len(cips)} interfaces", not bad, bad)
+        self.cname = cname
+        if a.discovered:
+            took, self.cname, hosts = self.wait_hosts(cips, sip, 30)
+            t.check(
+                f"mpqoe learnt the hosts from Floodlight's device manager: client"
+                f" {self.cname} with {len(cips)} interfaces, server {sip} ({took:.1f} s)",
+                self.cname is not None,
+                json.dumps(hosts)[:400],
+            )
 
         t.group("one MPTCP download")
         mq.enable_mptcp(server)
@@ -314,7 +385,7 @@ class Run:
         assigned = self.rest.get("/wm/mpqoe/clients")
         flows = {b: mq.flow_counters(b) for b in self.bridges}
         self.report(conns, assigned, flows, max_load)
-        self.check(conns, assigned, flows, established, cname, max_load)
+        self.check(conns, assigned, flows, established, self.cname, max_load)
 
     # -- checks
 
@@ -402,7 +473,8 @@ class Run:
             for s in c["subflows"]:
                 cookie = int(s["cookie"], 16)
                 cip = s["client"].split(":")[0]
-                path = [topo.names[n] for n in s["path"]]
+                # Discovered switches are named like the bridges (s<dpid>).
+                path = [topo.names.get(n, n) for n in s["path"]]
                 if self.args.segment_routing:
                     self.check_labels(s, cookie, cip, path, flows)
                     continue
@@ -427,11 +499,15 @@ class Run:
             for p in ports
             if p.kind == "host"
         }
+        if self.args.discovered:
+            # Only the ports where Floodlight saw a host: interfaces that never sent are unknown.
+            hosts = (self.rest.get("/wm/mpqoe/topology") or {}).get("hosts", [])
+            want = {(i["switch"], i["port"]) for h in hosts for i in h["interfaces"]}
         for b, fl in flows.items():
             for f in fl:
                 if cookies.kind(f["cookie"]) == cookies.TABLE_MISS and "tcp_flags" in f["match"]:
                     traps[(b, int(f["match"].get("in_port", -1)))] = f
-        client = next(h for h in topo.hosts_spec if h["name"] == cname)
+        client = next(h for h in topo.hosts_spec if h.get("role") == "client")
         client_sw = topo.names[client["interfaces"][0]["switch"]]
         counted = sum(f["n_packets"] for (b, _p), f in traps.items() if b == client_sw)
         t.check(
@@ -502,6 +578,11 @@ def main():
         "--segment-routing",
         action="store_true",
         help="module parameter segmentRouting=true (and MTU 1600 on switch-to-switch veths)",
+    )
+    p.add_argument(
+        "--discovered",
+        action="store_true",
+        help="no descriptor for Floodlight: mpqoe routes on the network Floodlight discovered",
     )
     p.add_argument("--dpid-offset", type=int, default=100, help="added to every DPID")
     p.add_argument("--host-prefix", default="fl-", help="put before every host name")

@@ -5,8 +5,9 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,6 +24,7 @@ import net.floodlightcontroller.core.module.FloodlightModuleException;
 import net.floodlightcontroller.core.module.IFloodlightModule;
 import net.floodlightcontroller.core.module.IFloodlightService;
 import net.floodlightcontroller.core.util.AppCookie;
+import net.floodlightcontroller.devicemanager.IDeviceService;
 import net.floodlightcontroller.linkdiscovery.ILinkDiscoveryService;
 import net.floodlightcontroller.linkdiscovery.Link;
 import net.floodlightcontroller.restserver.IRestApiService;
@@ -30,6 +32,7 @@ import net.floodlightcontroller.restserver.RestApiServer;
 import net.floodlightcontroller.statistics.IStatisticsService;
 import net.floodlightcontroller.statistics.SwitchPortBandwidth;
 import net.floodlightcontroller.threadpool.IThreadPoolService;
+import net.floodlightcontroller.topology.ITopologyService;
 import net.floodlightcontroller.util.OFMessageUtils;
 import org.mpqoe.core.control.Cookies;
 import org.mpqoe.core.control.FlowPlan;
@@ -37,8 +40,11 @@ import org.mpqoe.core.control.FlowRule;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.Reaction;
 import org.mpqoe.core.control.RestAccess;
+import org.mpqoe.core.topology.DescriptorCheck;
+import org.mpqoe.core.topology.NetworkView;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
+import org.mpqoe.core.topology.TopologyBuilder;
 import org.mpqoe.core.topology.TopologyException;
 import org.mpqoe.core.topology.TopologyLoader;
 import org.mpqoe.floodlight.web.MpqoeWebRoutable;
@@ -62,10 +68,17 @@ import org.slf4j.LoggerFactory;
  * MptcpControlPlane} and applies its plans; every decision is the core's.
  *
  * <ul>
+ *   <li>The topology is what Floodlight discovered ({@link DiscoveredTopology}: switches and ports,
+ *       LLDP links, hosts from the device manager), rebuilt on one thread whenever Floodlight's
+ *       topology or a host changes (events within {@link #REBUILD_DELAY_MS} coalesced) and handed
+ *       to the core ({@link MptcpControlPlane#replaceTopology}), whose repair plan is applied. The
+ *       {@code topology} parameter, when given, is an overlay (names, hosts, capacities, delays)
+ *       checked against what was discovered; mismatches are logged when they change and shown by
+ *       REST. No rule goes over a link that was not discovered.
  *   <li>PACKET_IN (after linkdiscovery, topology, devicemanager; before forwarding): MPTCP
  *       handshakes are routed by mpqoe and stopped; everything else (ARP, ICMP, plain TCP) goes on
  *       to Forwarding.
- *   <li>A switch of the descriptor that becomes active gets the core's proactive rules (host
+ *   <li>A switch of the topology that becomes active (or that a rebuild adds) gets the core's proactive rules (host
  *       delivery, label rules, live subflows), not its table-miss entry: Floodlight installs its
  *       own. Its host ports also get a {@link SynTrap}, so that Forwarding's flows cannot hide
  *       MPTCP handshakes from mpqoe.
@@ -84,12 +97,28 @@ public class MpqoeModule
   /** Floodlight's 12-bit application id of mpqoe's cookies: the top bits of {@link Cookies#APP}. */
   static final long APP_ID = Cookies.APP >>> 52;
 
+  /** How long a rebuild waits after the first topology or device event, to take in the rest. */
+  static final long REBUILD_DELAY_MS = 150;
+
   private IFloodlightProviderService provider;
   private IOFSwitchService switchService;
   private ILinkDiscoveryService linkDiscovery;
   private IStatisticsService statistics;
   private IRestApiService restApi;
   private IThreadPoolService threadPool;
+  private ITopologyService topologyService;
+  private IDeviceService deviceService;
+  private DiscoveredTopology discovered;
+  private Optional<Topology> overlay = Optional.empty();
+  private final ScheduledExecutorService rebuilder =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "mpqoe-topology");
+            t.setDaemon(true);
+            return t;
+          });
+  private final AtomicBoolean rebuildPending = new AtomicBoolean();
+  private List<DescriptorCheck.Mismatch> loggedMismatches = List.of();
 
   private MpqoeSettings settings;
   private RestAccess restAccess;
@@ -97,7 +126,6 @@ public class MpqoeModule
   private FloodlightSwitches switches;
   private PlanApplier applier;
   private final PortBandwidthFeed bandwidth = new PortBandwidthFeed();
-  private final Set<Link> unknownLinks = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean chainLogged = new AtomicBoolean();
   private ScheduledFuture<?> poller;
 
@@ -121,10 +149,15 @@ public class MpqoeModule
         ILinkDiscoveryService.class,
         IStatisticsService.class,
         IRestApiService.class,
-        IThreadPoolService.class);
+        IThreadPoolService.class,
+        ITopologyService.class,
+        IDeviceService.class);
   }
 
-  /** Reads the parameters and the descriptor and builds the control plane. */
+  /**
+   * Reads the parameters and the descriptor overlay, if any, and builds the control plane on what
+   * is known before anything was discovered: no links (and the overlay's switches and hosts).
+   */
   @Override
   public void init(FloodlightModuleContext context) throws FloodlightModuleException {
     provider = context.getServiceImpl(IFloodlightProviderService.class);
@@ -133,18 +166,26 @@ public class MpqoeModule
     statistics = context.getServiceImpl(IStatisticsService.class);
     restApi = context.getServiceImpl(IRestApiService.class);
     threadPool = context.getServiceImpl(IThreadPoolService.class);
+    topologyService = context.getServiceImpl(ITopologyService.class);
+    deviceService = context.getServiceImpl(IDeviceService.class);
     Map<String, String> params = context.getConfigParams(this);
     try {
       settings = MpqoeSettings.parse(params == null ? Map.of() : params);
     } catch (IllegalArgumentException e) {
       throw new FloodlightModuleException("mpqoe: " + e.getMessage(), e);
     }
-    Topology topology;
     try {
-      topology = TopologyLoader.load(settings.topology());
+      overlay =
+          settings.topology() == null
+              ? Optional.empty()
+              : Optional.of(TopologyLoader.load(settings.topology()));
     } catch (TopologyException e) {
       throw new FloodlightModuleException("mpqoe: " + e.getMessage(), e);
     }
+    Topology topology =
+        TopologyBuilder.build(
+                new NetworkView(List.of(), List.of(), List.of()), overlay, settings.discovery())
+            .topology();
     plane = new MptcpControlPlane(topology, settings.config());
     restAccess = RestAccess.of(restHost(context), settings.restToken());
     if (restAccess.tokenRequired() && settings.restToken() == null) {
@@ -158,14 +199,7 @@ public class MpqoeModule
     statistics.setPortStatsPeriod(collectorPeriod(settings.config().statsIntervalS()));
     AppCookie.registerApp(APP_ID, "mpqoe");
     // SLF4J 1.6 (Floodlight's lib/) has no varargs: three or more arguments go as an Object[].
-    LOG.info(
-        "mpqoe: {}; {} switches, {} links, {} hosts",
-        new Object[] {
-          settings.describe(),
-          topology.switches().size(),
-          topology.links().size(),
-          topology.hosts().size()
-        });
+    LOG.info("mpqoe: {}", settings.describe());
   }
 
   /** Listeners, statistics, the periodic feed and the REST routes. */
@@ -182,6 +216,57 @@ public class MpqoeModule
             .getScheduledExecutor()
             .scheduleAtFixedRate(this::pollLinkState, 1, 1, TimeUnit.SECONDS);
     restApi.addRestletRoutable(new MpqoeWebRoutable());
+    discovered = new DiscoveredTopology(switchService, linkDiscovery, deviceService);
+    discovered.onChange(topologyService, this::topologyChanged);
+  }
+
+  // ---------------------------------------------------------------------------- topology
+
+  /** A topology or device event: one rebuild soon, however many events come meanwhile. */
+  void topologyChanged() {
+    if (rebuildPending.compareAndSet(false, true)) {
+      rebuilder.schedule(this::rebuild, REBUILD_DELAY_MS, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Builds the topology from what Floodlight discovered, hands it to the core and applies the
+   * repair plan; switches whose host ports changed get their SYN traps. On the rebuild thread.
+   */
+  void rebuild() {
+    rebuildPending.set(false);
+    try {
+      Topology before = plane.topology();
+      TopologyBuilder.Built b = discovered.build(overlay, settings.discovery());
+      if (!b.mismatches().equals(loggedMismatches)) {
+        loggedMismatches = b.mismatches();
+        if (b.mismatches().isEmpty() && overlay.isPresent()) {
+          LOG.info("mpqoe: the network matches descriptor {}", before.name());
+        }
+        for (DescriptorCheck.Mismatch m : b.mismatches()) {
+          LOG.warn("mpqoe: network differs from the descriptor: {}", m);
+        }
+      }
+      FlowPlan plan = plane.replaceTopology(b.topology(), b.mismatches());
+      Topology after = plane.topology();
+      if (after != before) {
+        LOG.info(
+            "mpqoe: topology {}: {}; {} removal(s), {} install(s)",
+            new Object[] {
+              after.name(), after, plan.removals().size(), plan.installs().size()
+            });
+      }
+      applier.apply(plan);
+      for (SwitchNode sw : after.switches()) {
+        List<Integer> ports = SynTrap.hostPorts(after, sw.dpid());
+        if (!ports.equals(SynTrap.hostPorts(before, sw.dpid()))
+            || before.switchWithDpid(sw.dpid()).isEmpty()) {
+          installTraps(sw.dpid(), List.of());
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.error("mpqoe: topology rebuild failed; the previous topology stays", e);
+    }
   }
 
   // ---------------------------------------------------------------------------- IMpqoeService
@@ -314,12 +399,7 @@ public class MpqoeModule
     }
     long dpid = switchId.getLong();
     if (!inTopology(dpid)) {
-      LOG.info(
-          "switch {} is not in topology {}: left to Floodlight", switchId, plane.topology().name());
-      return;
-    }
-    IOFSwitch sw = switches.usable(dpid);
-    if (sw == null) {
+      LOG.info("switch {} is not in the topology (yet): left to Floodlight", switchId);
       return;
     }
     List<FlowRule> rules = new ArrayList<>();
@@ -328,8 +408,21 @@ public class MpqoeModule
         rules.add(r);
       }
     }
+    installTraps(dpid, rules);
+  }
+
+  /** {@code rules} and the SYN traps of the switch's host ports, on a switch of the topology. */
+  private void installTraps(long dpid, List<FlowRule> rules) {
+    IOFSwitch sw = switches.usable(dpid);
+    if (sw == null) {
+      return;
+    }
+    DatapathId switchId = sw.getId();
     List<Integer> hostPorts = SynTrap.hostPorts(plane.topology(), dpid);
     var traps = SynTrap.flows(sw.getOFFactory(), hostPorts, SynTrap.priority(settings.config()));
+    if (rules.isEmpty() && traps.isEmpty()) {
+      return;
+    }
     applier.install(
         FloodlightSwitches.of(sw),
         List.of(),
@@ -399,46 +492,32 @@ public class MpqoeModule
               (d, p, tx, t) -> plane.portStats(d, p, tx, 0, t));
         }
       }
+      if (!settings.useLldpLatency()) {
+        return;
+      }
       Map<Integer, double[]> latency = new HashMap<>();
       for (Link l : linkDiscovery.getLinks().keySet()) {
-        int link = descriptorLink(l);
+        int link = topologyLink(l);
         if (link >= 0 && l.getLatency() != null) {
           double[] sum = latency.computeIfAbsent(link, k -> new double[2]);
           sum[0] += l.getLatency().getValue();
           sum[1]++;
         }
       }
-      if (settings.useLldpLatency()) {
-        latency.forEach((link, sum) -> plane.links().latency(link, sum[0] / sum[1]));
-      }
+      latency.forEach((link, sum) -> plane.links().latency(link, sum[0] / sum[1]));
     } catch (RuntimeException e) {
       LOG.warn("mpqoe: link state poll failed", e);
     }
   }
 
   /**
-   * The descriptor's link for an LLDP-discovered one, or -1 (warned once per link) when Floodlight
-   * sees a link that the descriptor does not have: the cabling differs from the descriptor.
+   * The topology's link for an LLDP-discovered one, or -1 (a link the topology does not have is a
+   * mismatch, reported by the rebuild).
    */
-  private int descriptorLink(Link l) {
-    long src = l.getSrc().getLong();
-    long dst = l.getDst().getLong();
-    if (!inTopology(src) || !inTopology(dst)) {
-      return -1;
-    }
-    int a = plane.links().linkAt(src, l.getSrcPort().getPortNumber());
-    int b = plane.links().linkAt(dst, l.getDstPort().getPortNumber());
-    if (a < 0 || a != b) {
-      if (unknownLinks.add(l)) {
-        LOG.warn(
-            "LLDP link {}/{} -> {}/{} is not a link of topology {}: check the cabling",
-            new Object[] {
-              name(src), l.getSrcPort(), name(dst), l.getDstPort(), plane.topology().name()
-            });
-      }
-      return -1;
-    }
-    return a;
+  private int topologyLink(Link l) {
+    int a = plane.links().linkAt(l.getSrc().getLong(), l.getSrcPort().getPortNumber());
+    int b = plane.links().linkAt(l.getDst().getLong(), l.getDstPort().getPortNumber());
+    return a >= 0 && a == b ? a : -1;
   }
 
   // ---------------------------------------------------------------------------- helpers
@@ -456,10 +535,11 @@ public class MpqoeModule
         .orElse(DatapathId.of(dpid).toString());
   }
 
-  /** Stops the periodic poll (tests; Floodlight has no module shutdown). */
+  /** Stops the periodic poll and the rebuild thread (tests; Floodlight has no module shutdown). */
   void stop() {
     if (poller != null) {
       poller.cancel(false);
     }
+    rebuilder.shutdownNow();
   }
 }

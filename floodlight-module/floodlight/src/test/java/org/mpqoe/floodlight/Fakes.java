@@ -57,6 +57,9 @@ final class Fakes {
     final OFFactory factory;
     final List<OFMessage> written = new ArrayList<>();
     final List<SettableFuture<OFBarrierReply>> barriers = new ArrayList<>();
+    /** What {@code getPorts} answers (Floodlight's port descriptions of the switch). */
+    final List<org.projectfloodlight.openflow.protocol.OFPortDesc> ports =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
     final IOFSwitch sw;
 
     FakeSwitch(long dpid) {
@@ -74,6 +77,7 @@ final class Fakes {
                   "getId", a -> DatapathId.of(dpid),
                   "getOFFactory", a -> factory,
                   "isActive", a -> true,
+                  "getPorts", a -> ports,
                   "write",
                       a -> {
                         if (a[0] instanceof OFMessage m) {
@@ -150,6 +154,13 @@ final class Fakes {
         };
     Map<String, Function<Object[], Object>> methods = new HashMap<>(more);
     methods.put("getActiveSwitch", get);
+    methods.put(
+        "getAllSwitchMap",
+        a -> {
+          Map<DatapathId, IOFSwitch> out = new java.util.LinkedHashMap<>();
+          byDpid.forEach((d, s) -> out.put(DatapathId.of(d), s.sw));
+          return out;
+        });
     methods.put("getSwitch", get);
     methods.put(
         "getAllSwitchDpids",

@@ -71,6 +71,7 @@ class MpqoeModuleTest {
 
   private final FakeSwitch p1 = new FakeSwitch(1);
   private final FakeSwitch p2 = new FakeSwitch(2);
+  private final FakeSwitch p3 = new FakeSwitch(3);
   private final FakeSwitch sv = new FakeSwitch(4);
   private final FakeSwitch stranger = new FakeSwitch(99);
   private final List<String> calls = new ArrayList<>();
@@ -119,11 +120,28 @@ class MpqoeModuleTest {
                 }),
             p1,
             p2,
+            p3,
             sv,
             stranger));
     c.addService(
         ILinkDiscoveryService.class,
-        Fakes.proxy(ILinkDiscoveryService.class, Map.of("getLinks", a -> links)));
+        Fakes.proxy(
+            ILinkDiscoveryService.class,
+            Map.of(
+                "getLinks",
+                a -> links,
+                "getLinkType",
+                a -> net.floodlightcontroller.linkdiscovery.ILinkDiscovery.LinkType.DIRECT_LINK)));
+    c.addService(
+        net.floodlightcontroller.topology.ITopologyService.class,
+        Fakes.proxy(
+            net.floodlightcontroller.topology.ITopologyService.class,
+            Map.of("addListener", a -> null)));
+    c.addService(
+        net.floodlightcontroller.devicemanager.IDeviceService.class,
+        Fakes.proxy(
+            net.floodlightcontroller.devicemanager.IDeviceService.class,
+            Map.of("addListener", a -> null, "getAllDevices", a -> List.of())));
     c.addService(
         IStatisticsService.class,
         Fakes.proxy(
@@ -162,7 +180,68 @@ class MpqoeModuleTest {
     FloodlightModuleContext c = context(params);
     module.init(c);
     module.startUp(c);
+    assertEquals(0, module.plane().topology().links().size(), "no link before discovery");
+    discover();
+    module.rebuild();
+    assertEquals(
+        List.of("EXTRA_SWITCH: switch 0000000000000063 is connected but not in three-path"),
+        module.plane().topologyMismatches().stream().map(Object::toString).toList(),
+        "cabled as described; the stranger is reported");
+    assertEquals(
+        module.plane().topology().links().size(),
+        org.mpqoe.core.topology.TopologyLoader.load("three-path").links().size());
+    p1.clear();
+    p2.clear();
+    p3.clear();
+    sv.clear();
+    stranger.clear();
     return module;
+  }
+
+  /** Floodlight's fakes report the ports and links of three-path, as LLDP would find them. */
+  private void discover() {
+    org.mpqoe.core.topology.Topology t =
+        org.mpqoe.core.topology.TopologyLoader.load("three-path");
+    Map<Long, FakeSwitch> byDpid = Map.of(1L, p1, 2L, p2, 3L, p3, 4L, sv);
+    Map<Long, java.util.TreeSet<Integer>> ports = new HashMap<>();
+    for (org.mpqoe.core.topology.Link l : t.links()) {
+      ports.computeIfAbsent(l.a().dpid(), d -> new java.util.TreeSet<>()).add(l.portA());
+      ports.computeIfAbsent(l.b().dpid(), d -> new java.util.TreeSet<>()).add(l.portB());
+      for (boolean forward : List.of(true, false)) {
+        long src = forward ? l.a().dpid() : l.b().dpid();
+        long dst = forward ? l.b().dpid() : l.a().dpid();
+        int sp = forward ? l.portA() : l.portB();
+        int dp = forward ? l.portB() : l.portA();
+        links.put(
+            new Link(DatapathId.of(src), OFPort.of(sp), DatapathId.of(dst), OFPort.of(dp), U64.ZERO),
+            new LinkInfo(new java.util.Date(), new java.util.Date(), null));
+      }
+    }
+    t.hosts()
+        .forEach(
+            h ->
+                h.interfaces()
+                    .forEach(
+                        i ->
+                            ports
+                                .computeIfAbsent(
+                                    i.attachment().dpid(), d -> new java.util.TreeSet<>())
+                                .add(i.port())));
+    ports.forEach(
+        (dpid, numbers) ->
+            numbers.forEach(
+                n ->
+                    byDpid
+                        .get(dpid)
+                        .ports
+                        .add(
+                            OF.buildPortDesc()
+                                .setPortNo(OFPort.of(n))
+                                .setName("s" + dpid + "-eth" + n)
+                                .setCurrSpeed(10_000_000)
+                                .setState(java.util.Set.of())
+                                .setConfig(java.util.Set.of())
+                                .build())));
   }
 
   private MpqoeModule started() throws FloodlightModuleException {
@@ -209,7 +288,9 @@ class MpqoeModuleTest {
   void badParametersOrTopologiesStopFloodlightsStart() {
     FloodlightModuleException e =
         assertThrows(FloodlightModuleException.class, () -> module.init(context(Map.of())));
-    assertTrue(e.getMessage().startsWith("mpqoe: parameter 'topology' is required"));
+    assertTrue(
+        e.getMessage().startsWith("mpqoe: parameter 'servers' is required without a 'topology'"),
+        e.getMessage());
     e =
         assertThrows(
             FloodlightModuleException.class,
@@ -358,16 +439,24 @@ class MpqoeModuleTest {
     // Counters are whole bytes: over a 20 ms period that rounds the rate by up to 200 bit/s.
     assertEquals(1.5, module.plane().links().loadMbps(0), 1e-3);
 
+    // Floodlight's links as LLDP measured them (a map keeps its first key: replace the entries).
+    links
+        .keySet()
+        .removeIf(
+            l ->
+                l.getSrc().getLong() + l.getDst().getLong() == 5
+                    && l.getSrcPort().getPortNumber() == 1
+                    && l.getDstPort().getPortNumber() == 1);
     links.put(
         new Link(DatapathId.of(1), OFPort.of(1), DatapathId.of(4), OFPort.of(1), U64.of(30)), null);
     links.put(
         new Link(DatapathId.of(4), OFPort.of(1), DatapathId.of(1), OFPort.of(1), U64.of(40)), null);
-    // Not in the descriptor (p1 port 2 is the client's): warned about and ignored.
+    // Not a link of the topology (p1 port 2 is the client's): ignored.
     links.put(
         new Link(DatapathId.of(1), OFPort.of(2), DatapathId.of(4), OFPort.of(2), U64.of(1)), null);
     module.pollLinkState();
     assertEquals(35.0, module.plane().links().snapshot().delayMs(0), 1e-9);
-    assertEquals(50.0, module.plane().links().snapshot().delayMs(1), 1e-9, "descriptor's");
+    assertEquals(0.0, module.plane().links().snapshot().delayMs(1), 1e-9, "LLDP's 0 ms too");
   }
 
   @Test

@@ -56,7 +56,14 @@ class MpqoeSettingsTest {
     p.put("qomraCriticalityWeight", "2");
     p.put("qomraCongestionWeight", "3");
     p.put("restToken", "t");
+    p.put("servers", "10.0.0.9, 10.0.1.9");
+    p.put("hostGrouping", "per-address");
+    p.put("defaultLinkCapacityMbps", "100");
     MpqoeSettings s = MpqoeSettings.parse(p);
+    assertEquals(java.util.Set.of("10.0.0.9", "10.0.1.9"), s.discovery().serverIps());
+    assertEquals(
+        org.mpqoe.core.topology.TopologyBuilder.Grouping.PER_ADDRESS, s.discovery().grouping());
+    assertEquals(100, s.discovery().defaultCapacityMbps());
     ControlConfig c = s.config();
     assertEquals("/tmp/x.json", s.topology());
     assertEquals("exact", c.algorithm());
@@ -87,9 +94,26 @@ class MpqoeSettingsTest {
   void badParametersAreNamed() {
     assertTrue(
         error(Map.of("topology", "compuserve", "max-hops", "3"))
-            .startsWith("unknown parameter 'max-hops' (known: topology, useLldpLatency, restToken,"
-                + " algorithm, alpha, "));
-    assertTrue(error(Map.of("algorithm", "ga")).startsWith("parameter 'topology' is required"));
+            .startsWith(
+                "unknown parameter 'max-hops' (known: topology, servers, hostGrouping,"
+                    + " defaultLinkCapacityMbps, useLldpLatency, restToken, algorithm, alpha, "));
+    assertTrue(
+        error(Map.of("algorithm", "ga"))
+            .startsWith("parameter 'servers' is required without a 'topology'"));
+    assertEquals(
+        "parameter 'servers': '10.0.0' is not an IPv4 address",
+        error(Map.of("servers", "10.0.0.1,10.0.0")));
+    assertEquals(
+        "parameter 'hostGrouping' must be address-plan or per-address, not 'mac'",
+        error(Map.of("servers", "10.0.0.1", "hostGrouping", "mac")));
+    assertEquals(
+        "parameter 'defaultLinkCapacityMbps' must be a positive finite number of Mbit/s, not"
+            + " '1e400'",
+        error(Map.of("servers", "10.0.0.1", "defaultLinkCapacityMbps", "1e400")));
+    assertEquals(
+        java.util.Set.of("10.0.0.1"),
+        MpqoeSettings.parse(Map.of("servers", "10.0.0.1")).discovery().serverIps(),
+        "servers alone: the topology is what was discovered");
     assertEquals(
         "invalid mpqoe parameters: 'maxHops' must be an integer, 1 to 64, got 'eight'",
         error(Map.of("topology", "compuserve", "maxHops", "eight")));
@@ -166,7 +190,10 @@ class MpqoeSettingsTest {
   void describeSaysWhereDelaysComeFrom() {
     String d =
         MpqoeSettings.parse(Map.of("topology", "compuserve", "useLldpLatency", "true")).describe();
-    assertTrue(d.startsWith("topology compuserve, algorithm ga, alpha 0.5"), d);
+    assertTrue(
+        d.startsWith(
+            "topology compuserve (overlay on what was discovered), algorithm ga, alpha 0.5"),
+        d);
     assertTrue(d.endsWith("per-hop rules, link delays from LLDP"), d);
     String q =
         MpqoeSettings.parse(

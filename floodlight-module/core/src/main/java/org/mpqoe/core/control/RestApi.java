@@ -31,9 +31,9 @@ import org.mpqoe.core.topology.Topology;
  *
  * <ul>
  *   <li>{@code GET topology}: switches and links with capacity, load, delay, congestion, up/down;
- *       where the topology came from ({@code source}: {@code descriptor}, {@code discovered} or
- *       {@code descriptor+discovered}) and how the discovered network differs from the descriptor
- *       ({@code mismatches}: kind and message each);
+ *       hosts and where their interfaces attach; where the topology came from ({@code source}:
+ *       {@code descriptor}, {@code discovered} or {@code descriptor+discovered}) and how the
+ *       discovered network differs from the descriptor ({@code mismatches}: kind and message each);
  *   <li>{@code GET connections}: MPTCP connections, their subflows, paths and how joins matched
  *       (one published snapshot of the connection table);
  *   <li>{@code GET stats}: packet-ins per kind and per handshake step, the option parser's
@@ -194,6 +194,18 @@ public final class RestApi {
           .put("loadMbps", s.loadMbps(i))
           .put("delayMs", s.delayMs(i))
           .put("congestion", s.congestion(i));
+    }
+    ArrayNode hosts = root.putArray("hosts");
+    for (org.mpqoe.core.topology.Host h : topology.hosts()) {
+      ObjectNode ho = hosts.addObject().put("name", h.name()).put("role", h.role().name());
+      ArrayNode ifs = ho.putArray("interfaces");
+      h.interfaces()
+          .forEach(
+              f ->
+                  ifs.addObject()
+                      .put("ip", f.ip())
+                      .put("switch", f.attachment().name())
+                      .put("port", f.port()));
     }
     ArrayNode mm = root.putArray("mismatches");
     for (DescriptorCheck.Mismatch m : mismatches.get()) {
