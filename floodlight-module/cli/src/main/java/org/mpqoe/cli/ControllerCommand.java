@@ -13,13 +13,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.SettingsSchema;
+import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.topology.Topology;
+import org.mpqoe.core.topology.TopologyBuilder;
 import org.mpqoe.core.topology.TopologyLoader;
 import org.mpqoe.openflow.RestServer;
 import org.mpqoe.openflow.StandaloneController;
@@ -57,10 +62,57 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Option(
       names = {"-t", "--topology"},
-      required = true,
       paramLabel = "NAME|FILE",
-      description = "Embedded topology name or descriptor file.")
+      description = {
+        "Embedded topology name or descriptor file: names, capacities, delays and hosts laid over"
+            + " the network that LLDP discovers, and checked against it (mismatches in the log and"
+            + " in GET /mpqoe/topology).",
+        "Without it the topology is the discovered network alone: link capacities from the ports'"
+            + " speeds, delays from LLDP, hosts where their addresses are seen."
+      })
   String topology;
+
+  @Option(
+      names = "--servers",
+      split = ",",
+      paramLabel = "IP,...",
+      description =
+          "The servers' IPv4 addresses (every other host seen is a client); required without"
+              + " --topology.")
+  List<String> servers;
+
+  @Option(
+      names = "--host-grouping",
+      defaultValue = "address-plan",
+      paramLabel = "address-plan|per-address",
+      description =
+          "Without --topology, how addresses become hosts: address-plan (interface i of host K is"
+              + " x.y.i.K, topologies/README.md) or per-address (default: ${DEFAULT-VALUE}).")
+  String hostGrouping;
+
+  @Option(
+      names = "--default-link-capacity",
+      defaultValue = "1000",
+      paramLabel = "MBPS",
+      description =
+          "Without --topology, the capacity of a link whose ports report no speed (default:"
+              + " ${DEFAULT-VALUE}).")
+  double defaultLinkCapacityMbps;
+
+  @Option(
+      names = "--lldp-interval",
+      defaultValue = "5",
+      paramLabel = "S",
+      description = "LLDP probe period in seconds, 1 to 60 (default: ${DEFAULT-VALUE}).")
+  int lldpIntervalS;
+
+  @Option(
+      names = "--link-timeout",
+      paramLabel = "S",
+      description =
+          "A discovered link not seen again for this many seconds is removed; more than"
+              + " --lldp-interval, at most 3600 (default: three intervals).")
+  Integer linkTimeoutS;
 
   @Option(
       names = "--port",
@@ -191,6 +243,59 @@ final class ControllerCommand implements Callable<Integer> {
     return t == null || t.isBlank() ? null : t.trim();
   }
 
+  /** How the discovered network becomes a topology, checked. */
+  TopologyBuilder.Options discovery() {
+    Set<String> ips = new TreeSet<>();
+    for (String ip : servers == null ? List.<String>of() : servers) {
+      try {
+        Addresses.parseIpv4(ip.trim());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "--servers: " + SettingsSchema.quote(ip) + " is not an IPv4 address");
+      }
+      ips.add(ip.trim());
+    }
+    if (topology == null && ips.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--servers is required without --topology: the servers' IPv4 addresses, comma-separated");
+    }
+    TopologyBuilder.Grouping grouping =
+        switch (hostGrouping) {
+          case "address-plan" -> TopologyBuilder.Grouping.ADDRESS_PLAN;
+          case "per-address" -> TopologyBuilder.Grouping.PER_ADDRESS;
+          default ->
+              throw new IllegalArgumentException(
+                  "--host-grouping must be address-plan or per-address, got "
+                      + SettingsSchema.quote(hostGrouping));
+        };
+    if (!(defaultLinkCapacityMbps > 0) || Double.isInfinite(defaultLinkCapacityMbps)) {
+      throw new IllegalArgumentException(
+          "--default-link-capacity must be a positive finite number of Mbit/s");
+    }
+    return new TopologyBuilder.Options("discovered", defaultLinkCapacityMbps, ips, grouping);
+  }
+
+  /** Listener, statistics period, probe period and link timeout, checked. */
+  StandaloneController.Settings controllerSettings(ControlConfig config) {
+    if (lldpIntervalS < 1 || lldpIntervalS > 60) {
+      throw new IllegalArgumentException("--lldp-interval must be 1..60 s, got " + lldpIntervalS);
+    }
+    int timeout = linkTimeoutS == null ? 3 * lldpIntervalS : linkTimeoutS;
+    if (timeout <= lldpIntervalS || timeout > 3600) {
+      throw new IllegalArgumentException(
+          "--link-timeout must be more than --lldp-interval ("
+              + lldpIntervalS
+              + " s) and at most 3600 s, got "
+              + timeout);
+    }
+    return new StandaloneController.Settings(
+        bind,
+        port,
+        Duration.ofSeconds(config.statsIntervalS()),
+        Duration.ofSeconds(lldpIntervalS),
+        Duration.ofSeconds(timeout));
+  }
+
   @Override
   public Integer call() throws Exception {
     checkPort("--port", port);
@@ -201,8 +306,12 @@ final class ControllerCommand implements Callable<Integer> {
     System.setProperty("org.slf4j.simpleLogger.levelInBrackets", "true");
 
     ControlConfig config = config();
+    StandaloneController.Settings settings = controllerSettings(config);
     String token = token();
-    Topology t = TopologyLoader.load(topology);
+    TopologyBuilder.Options discovery = discovery();
+    Optional<Topology> overlay =
+        topology == null ? Optional.empty() : Optional.of(TopologyLoader.load(topology));
+    Topology t = overlay.orElse(Topology.empty(discovery.name()));
     MptcpControlPlane plane = new MptcpControlPlane(t, config);
 
     PrintWriter out = spec.commandLine().getOut();
@@ -215,11 +324,7 @@ final class ControllerCommand implements Callable<Integer> {
         };
 
     StandaloneController controller =
-        new StandaloneController(
-            plane,
-            new StandaloneController.Settings(
-                bind, port, Duration.ofSeconds(config.statsIntervalS())),
-            events);
+        new StandaloneController(plane, settings, overlay, discovery, events);
     RestServer restServer = rest == 0 ? null : new RestServer(plane.rest(), bind, rest, token);
     PrintWriter err = spec.commandLine().getErr();
     InetSocketAddress of;
@@ -263,11 +368,17 @@ final class ControllerCommand implements Callable<Integer> {
                 "mpqoe-shutdown"));
     events.accept(
         String.format(
-            "controller: topology %s (%d switches, %d hosts), algorithm %s%s%s, OpenFlow 1.3 on"
-                + " %s:%d, %s",
-            t.name(),
-            t.switches().size(),
-            t.hosts().size(),
+            "controller: topology %s, algorithm %s%s%s, OpenFlow 1.3 on %s:%d, %s",
+            overlay.isPresent()
+                ? String.format(
+                    "%s (%d switches, %d hosts; checked against LLDP every %d s)",
+                    t.name(),
+                    t.switches().size(),
+                    t.hosts().size(),
+                    settings.lldpInterval().toSeconds())
+                : String.format(
+                    "discovered by LLDP every %d s (servers %s)",
+                    settings.lldpInterval().toSeconds(), String.join(" ", discovery.serverIps())),
             config.algorithm(),
             config.algorithm().equals("qomra")
                 ? String.format(

@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.SettingsSchema;
 import org.mpqoe.core.select.Resolution;
+import org.mpqoe.core.topology.TopologyBuilder;
+import org.mpqoe.openflow.StandaloneController;
 import picocli.CommandLine;
 
 /** The controller's options come from the settings schema; parsed, not run. */
@@ -91,5 +95,57 @@ class ControllerCommandTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> parsed("-t", "x", "--rest-token-file", f.toString()).token());
+  }
+
+  @Test
+  void withoutATopologyTheServersAreRequired() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> parsed().discovery());
+    assertTrue(e.getMessage().startsWith("--servers is required without --topology"));
+    TopologyBuilder.Options o =
+        parsed("--servers", "10.0.1.1, 10.0.2.1", "--host-grouping", "per-address").discovery();
+    assertEquals(Set.of("10.0.1.1", "10.0.2.1"), o.serverIps());
+    assertEquals(TopologyBuilder.Grouping.PER_ADDRESS, o.grouping());
+    assertEquals(1000.0, o.defaultCapacityMbps());
+    assertEquals(TopologyBuilder.Grouping.ADDRESS_PLAN, parsed("-t", "x").discovery().grouping());
+  }
+
+  @Test
+  void badDiscoveryOptionsNameTheOption() {
+    assertEquals(
+        "--servers: '10.0.1.300' is not an IPv4 address",
+        assertThrows(
+                IllegalArgumentException.class, () -> parsed("--servers", "10.0.1.300").discovery())
+            .getMessage());
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> parsed("-t", "x", "--host-grouping", "mac").discovery())
+            .getMessage()
+            .startsWith("--host-grouping must be"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> parsed("-t", "x", "--default-link-capacity", "Infinity").discovery());
+  }
+
+  @Test
+  void lldpIntervalAndLinkTimeout() {
+    ControlConfig c = ControlConfig.defaults();
+    StandaloneController.Settings s = parsed("-t", "x").controllerSettings(c);
+    assertEquals(Duration.ofSeconds(5), s.lldpInterval());
+    assertEquals(Duration.ofSeconds(15), s.linkTimeout(), "three intervals");
+    s = parsed("-t", "x", "--lldp-interval", "2", "--link-timeout", "7").controllerSettings(c);
+    assertEquals(Duration.ofSeconds(2), s.lldpInterval());
+    assertEquals(Duration.ofSeconds(7), s.linkTimeout());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> parsed("-t", "x", "--lldp-interval", "0").controllerSettings(c));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                parsed("-t", "x", "--lldp-interval", "5", "--link-timeout", "5")
+                    .controllerSettings(c));
+    assertTrue(e.getMessage().startsWith("--link-timeout must be more than --lldp-interval"));
   }
 }

@@ -172,7 +172,33 @@ public final class LldpDiscovery {
 
   /** Removes and returns the links not seen within the timeout before {@code nowNanos}. */
   public synchronized List<LinkView> expire(long nowNanos) {
+    return expire(nowNanos, l -> false);
+  }
+
+  /**
+   * Like {@link #expire(long)}, but the links {@code held} accepts do not expire: they count as
+   * seen at {@code nowNanos} (a link on a port that is down carries no probe; it gets a full
+   * timeout to be seen again once the port is up).
+   */
+  public synchronized List<LinkView> expire(
+      long nowNanos, java.util.function.Predicate<LinkView> held) {
+    bySource.replaceAll((k, e) -> held.test(e.link()) ? new Entry(e.link(), nowNanos) : e);
     return removeIf(e -> nowNanos - e.seenNanos() > timeoutNanos);
+  }
+
+  /** True when the link from {@code (dpid, port)} to {@code (peerDpid, peerPort)} is known. */
+  public synchronized boolean knows(long dpid, int port, long peerDpid, int peerPort) {
+    Entry e = bySource.get(new End(dpid, port));
+    return e != null && e.link().dstDpid() == peerDpid && e.link().dstPort() == peerPort;
+  }
+
+  /** True when a known link starts or ends at {@code (dpid, port)}. */
+  public synchronized boolean linkAt(long dpid, int port) {
+    return bySource.values().stream()
+        .anyMatch(
+            e ->
+                (e.link().srcDpid() == dpid && e.link().srcPort() == port)
+                    || (e.link().dstDpid() == dpid && e.link().dstPort() == port));
   }
 
   /** A port went down: removes and returns the links from or into it. */

@@ -11,8 +11,10 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +22,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.mpqoe.core.control.FlowPlan;
 import org.mpqoe.core.control.MptcpControlPlane;
+import org.mpqoe.core.topology.NetworkView;
 import org.mpqoe.core.topology.SwitchNode;
+import org.mpqoe.core.topology.Topology;
+import org.mpqoe.core.topology.TopologyBuilder;
 import org.mpqoe.ofplan.OfSwitch;
 import org.mpqoe.ofplan.OfTranslator;
 import org.mpqoe.ofplan.PlanApplier;
@@ -38,13 +43,31 @@ public final class StandaloneController implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StandaloneController.class);
 
   /**
-   * Where to listen and how often to poll port statistics.
+   * LLDP probe period by default (Floodlight probes every 15 s; a smaller network can afford 5).
+   */
+  public static final Duration LLDP_INTERVAL = Duration.ofSeconds(5);
+
+  /**
+   * Where to listen, how often to poll port statistics and to probe for links.
    *
    * @param bindAddress address of the OpenFlow listener (Mininet connects to 127.0.0.1)
    * @param port TCP port, 0 for an ephemeral one (see {@link #address()})
    * @param statsInterval port statistics period
+   * @param lldpInterval LLDP probe period
+   * @param linkTimeout how long a discovered link lives without being seen again (longer than
+   *     {@code lldpInterval})
    */
-  public record Settings(String bindAddress, int port, Duration statsInterval) {
+  public record Settings(
+      String bindAddress,
+      int port,
+      Duration statsInterval,
+      Duration lldpInterval,
+      Duration linkTimeout) {
+    /** Probes every {@link #LLDP_INTERVAL}, links time out after three intervals. */
+    public Settings(String bindAddress, int port, Duration statsInterval) {
+      this(bindAddress, port, statsInterval, LLDP_INTERVAL, LLDP_INTERVAL.multipliedBy(3));
+    }
+
     public Settings {
       Objects.requireNonNull(bindAddress, "bindAddress");
       if (port < 0 || port > 65535) {
@@ -52,6 +75,12 @@ public final class StandaloneController implements AutoCloseable {
       }
       if (statsInterval.isNegative() || statsInterval.isZero()) {
         throw new IllegalArgumentException("statistics interval must be positive");
+      }
+      if (lldpInterval.isNegative() || lldpInterval.isZero()) {
+        throw new IllegalArgumentException("LLDP interval must be positive");
+      }
+      if (linkTimeout.compareTo(lldpInterval) <= 0) {
+        throw new IllegalArgumentException("link timeout must be longer than the LLDP interval");
       }
     }
   }
@@ -79,17 +108,46 @@ public final class StandaloneController implements AutoCloseable {
               return StandaloneController.this.name(dpid);
             }
           });
+  private final NetworkDiscovery discovery;
   private EventLoopGroup group;
   private Channel server;
 
   /**
+   * A controller for a network described by a descriptor: {@code plane}'s topology is the overlay
+   * that discovery is checked against.
+   *
    * @param events receives one human-readable line per event (connections, switches, packet-in
-   *     decisions, port changes); called from loop threads
+   *     decisions, port changes, links); called from loop threads
    */
   public StandaloneController(MptcpControlPlane plane, Settings settings, Consumer<String> events) {
+    this(
+        plane,
+        settings,
+        Optional.of(plane.topology()),
+        TopologyBuilder.Options.of(Set.of()),
+        events);
+  }
+
+  /**
+   * @param overlay the descriptor's topology; empty to route on the discovered network alone
+   * @param options how a topology is built from the discovered network (names, servers, hosts)
+   * @param events receives one human-readable line per event (connections, switches, packet-in
+   *     decisions, port changes, links); called from loop threads
+   */
+  public StandaloneController(
+      MptcpControlPlane plane,
+      Settings settings,
+      Optional<Topology> overlay,
+      TopologyBuilder.Options options,
+      Consumer<String> events) {
     this.plane = Objects.requireNonNull(plane);
     this.settings = Objects.requireNonNull(settings);
     this.events = Objects.requireNonNull(events);
+    this.discovery =
+        new NetworkDiscovery(
+            this,
+            new NetworkDiscovery.Settings(
+                settings.lldpInterval(), settings.linkTimeout(), overlay, options));
   }
 
   /** Binds the listener; returns the bound address. */
@@ -144,6 +202,7 @@ public final class StandaloneController implements AutoCloseable {
     for (SwitchConnection c : switches.values()) {
       c.channel().close();
     }
+    discovery.close();
     if (group != null) {
       group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
       group = null;
@@ -188,7 +247,31 @@ public final class StandaloneController implements AutoCloseable {
   }
 
   void unregister(long dpid, SwitchConnection c) {
-    switches.remove(dpid, c);
+    if (switches.remove(dpid, c)) {
+      discovery.switchGone(dpid);
+    }
+  }
+
+  NetworkDiscovery discovery() {
+    return discovery;
+  }
+
+  /** The directed links discovered by LLDP now. */
+  public List<NetworkView.LinkView> discoveredLinks() {
+    return discovery.links();
+  }
+
+  /** Sends an LLDP probe out of a port of a connected switch (nothing when it is not). */
+  void sendProbe(long dpid, int port) {
+    sendPacketOut(LldpDiscovery.probe(dpid, port, System.nanoTime()));
+  }
+
+  /** Sends a packet-out that waits for no rule (nothing when its switch is not connected). */
+  void sendPacketOut(FlowPlan.PacketOut out) {
+    SwitchConnection c = switches.get(out.dpid());
+    if (c != null && c.channel().isActive()) {
+      c.send(List.of(translator().packetOut(out)));
+    }
   }
 
   /** Applies a plan through the shared applier (barriers before the packet-out). */

@@ -14,6 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.mpqoe.core.control.FlowRule;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.Reaction;
+import org.mpqoe.core.packet.Arp;
+import org.mpqoe.core.packet.Frame;
+import org.mpqoe.core.topology.NetworkView.PortView;
 import org.mpqoe.core.topology.TopologyException;
 import org.mpqoe.ofplan.OfEvents;
 import org.mpqoe.ofplan.OfSwitch;
@@ -30,10 +33,12 @@ import org.projectfloodlight.openflow.protocol.OFHelloElemVersionbitmap;
 import org.projectfloodlight.openflow.protocol.OFMessage;
 import org.projectfloodlight.openflow.protocol.OFPacketIn;
 import org.projectfloodlight.openflow.protocol.OFPortDesc;
+import org.projectfloodlight.openflow.protocol.OFPortDescStatsReply;
 import org.projectfloodlight.openflow.protocol.OFPortReason;
 import org.projectfloodlight.openflow.protocol.OFPortStatsEntry;
 import org.projectfloodlight.openflow.protocol.OFPortStatsReply;
 import org.projectfloodlight.openflow.protocol.OFPortStatus;
+import org.projectfloodlight.openflow.protocol.OFStatsReplyFlags;
 import org.projectfloodlight.openflow.protocol.OFVersion;
 import org.projectfloodlight.openflow.protocol.errormsg.OFBadActionErrorMsg;
 import org.projectfloodlight.openflow.protocol.errormsg.OFBadInstructionErrorMsg;
@@ -73,6 +78,7 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
   private final Map<Long, Runnable> barriers = new ConcurrentHashMap<>();
   private final Set<String> loggedOnce = ConcurrentHashMap.newKeySet();
   private final Map<Integer, Boolean> portUp = new ConcurrentHashMap<>();
+  private final List<PortView> portDescs = new ArrayList<>();
   private volatile Channel channel;
   private volatile long dpid = -1;
   private volatile boolean known;
@@ -177,6 +183,8 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
         case STATS_REPLY -> {
           if (m instanceof OFPortStatsReply r) {
             portStats(r);
+          } else if (m instanceof OFPortDescStatsReply r) {
+            portDesc(r);
           }
         }
         case ERROR -> LOG.warn("switch {}: {}", who(), describe((OFErrorMsg) m));
@@ -274,6 +282,8 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
                         + ") connected: "
                         + n
                         + " rules installed"));
+    // Ports (and their speeds) for link discovery; its probes go out when the reply is in.
+    send(factory.buildPortDescStatsRequest().build());
     long period = controller.settings().statsInterval().toMillis();
     stats =
         channel
@@ -285,6 +295,36 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
     if (channel.isActive()) {
       send(factory.buildPortStatsRequest().setPortNo(OFPort.ANY).build());
     }
+  }
+
+  /** A PORT_DESC reply, possibly in several parts (OpenFlow 1.3 section 7.3.5.7). */
+  private void portDesc(OFPortDescStatsReply r) {
+    if (!known) {
+      return;
+    }
+    for (OFPortDesc d : r.getEntries()) {
+      PortView v = portView(d, false);
+      if (v != null) {
+        portDescs.add(v);
+      }
+    }
+    if (!r.getFlags().contains(OFStatsReplyFlags.REPLY_MORE)) {
+      List<PortView> ports = List.copyOf(portDescs);
+      portDescs.clear();
+      controller.discovery().switchReady(dpid, ports);
+    }
+  }
+
+  /**
+   * A port as discovery sees it: number, curr_speed (kbit/s) and whether it is up; null for the
+   * switch's reserved ports (LOCAL and the like), which no link or host uses.
+   */
+  static PortView portView(OFPortDesc d, boolean gone) {
+    int port = d.getPortNo().getPortNumber();
+    if (port <= 0) {
+      return null;
+    }
+    return new PortView(port, Math.max(0, d.getCurrSpeed()), OfEvents.portUp(d, gone));
   }
 
   private void barrierReply(OFBarrierReply r) {
@@ -308,7 +348,17 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
       return;
     }
     int port = in.getPortNumber();
-    Reaction r = controller.plane().packetIn(dpid, port, p.getData());
+    byte[] frame = p.getData();
+    if (LldpDiscovery.isLldp(frame)) {
+      controller.discovery().lldpIn(dpid, port, frame);
+      return;
+    }
+    Frame f = Frame.parse(frame);
+    controller.discovery().packetIn(dpid, port, f);
+    Reaction r = controller.plane().packetIn(dpid, port, frame);
+    if (r.kind() == Reaction.Kind.DROPPED && f.hasArp() && f.arp().op() == Arp.REQUEST) {
+      controller.discovery().floodUnknownArp(dpid, port, frame);
+    }
     controller.event("packet-in " + who() + " port " + port + ": " + r.kind() + " " + r.log());
     controller.apply(r.plan());
   }
@@ -319,7 +369,11 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
     }
     OFPortDesc d = s.getDesc();
     int port = d.getPortNo().getPortNumber();
-    boolean up = OfEvents.portUp(d, s.getReason() == OFPortReason.DELETE);
+    boolean deleted = s.getReason() == OFPortReason.DELETE;
+    boolean up = OfEvents.portUp(d, deleted);
+    if (port > 0) {
+      controller.discovery().portChanged(dpid, port, deleted ? null : portView(d, false));
+    }
     Boolean before = portUp.put(port, up);
     var plan = controller.plane().portStatus(dpid, port, up);
     if (before == null || before != up || !plan.isEmpty()) {

@@ -164,6 +164,10 @@ final class FakeSwitch implements AutoCloseable {
     }
   }
 
+  boolean isClosed() {
+    return socket.isClosed();
+  }
+
   @Override
   public void close() throws IOException {
     socket.close();

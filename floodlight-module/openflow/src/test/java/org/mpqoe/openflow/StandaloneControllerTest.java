@@ -219,7 +219,11 @@ class StandaloneControllerTest {
     s.dropStatsRequests = false;
     long tx = 0;
     for (int i = 0; i < 3; i++) {
-      OFPortStatsRequest req = (OFPortStatsRequest) s.readUntil(OFType.STATS_REQUEST);
+      OFMessage m = s.readUntil(OFType.STATS_REQUEST);
+      if (!(m instanceof OFPortStatsRequest req)) {
+        i--; // the PORT_DESC request for link discovery
+        continue;
+      }
       assertEquals(OFPort.ANY, req.getPortNo());
       s.send(
           FakeSwitch.OF
