@@ -75,6 +75,7 @@ from e2e_setup_latency import (
     HandshakeCapture,
     ping_times,
     plain_connect,
+    print_controller_times,
     print_handshakes,
     print_summary,
 )
@@ -309,6 +310,7 @@ class Run(E2eChecks):
         found = self.capture.stop()
         owner = {ip: c for c, ips in self.ips.items() for ip in ips}
         print_handshakes(found, owner)
+        print_controller_times(self.rest.get("/mpqoe/stats"), self.ctl.log_path)
         print_summary(found, ping_ms)
 
 
