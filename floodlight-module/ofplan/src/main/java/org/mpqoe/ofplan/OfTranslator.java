@@ -35,6 +35,7 @@ import org.projectfloodlight.openflow.types.OFGroup;
 import org.projectfloodlight.openflow.types.OFPort;
 import org.projectfloodlight.openflow.types.TableId;
 import org.projectfloodlight.openflow.types.TransportPort;
+import org.projectfloodlight.openflow.types.U16;
 import org.projectfloodlight.openflow.types.U32;
 import org.projectfloodlight.openflow.types.U64;
 
@@ -45,6 +46,11 @@ import org.projectfloodlight.openflow.types.U64;
 public final class OfTranslator {
   /** OFPCML_NO_BUFFER: send the whole frame to the controller, never a buffer id. */
   public static final int NO_BUFFER_LEN = 0xffff;
+
+  /** TCP flag bits (byte 13 of the header). */
+  private static final int SYN = 0x02;
+
+  private static final int ACK = 0x10;
 
   private final OFFactory factory = OFFactories.getFactory(OFVersion.OF_13);
   private final OFActions actions = factory.actions();
@@ -164,12 +170,12 @@ public final class OfTranslator {
   public Match match(FlowMatch m) {
     Match.Builder b = factory.buildMatch();
     if (m instanceof FlowMatch.Subflow s) {
-      b.setExact(MatchField.ETH_TYPE, EthType.IPv4)
-          .setExact(MatchField.IP_PROTO, IpProtocol.TCP)
-          .setExact(MatchField.IPV4_SRC, IPv4Address.of(s.srcIp()))
-          .setExact(MatchField.IPV4_DST, IPv4Address.of(s.dstIp()))
-          .setExact(MatchField.TCP_SRC, TransportPort.of(s.srcPort()))
-          .setExact(MatchField.TCP_DST, TransportPort.of(s.dstPort()));
+      subflow(b, s);
+    } else if (m instanceof FlowMatch.SynAck a) {
+      // OpenFlow 1.3 has no tcp_flags (1.5 has): Open vSwitch's experimenter field (ONF's
+      // tcp_flags extension, which Open vSwitch accepts in 1.3).
+      subflow(b, a.subflow())
+          .setMasked(MatchField.OVS_TCP_FLAGS, U16.of(SYN | ACK), U16.of(SYN | ACK));
     } else if (m instanceof FlowMatch.Label l) {
       b.setExact(MatchField.ETH_TYPE, EthType.MPLS_UNICAST)
           .setExact(MatchField.MPLS_LABEL, U32.of(l.label()))
@@ -187,6 +193,15 @@ public final class OfTranslator {
       throw new IllegalArgumentException("unsupported match " + m);
     }
     return b.build();
+  }
+
+  private static Match.Builder subflow(Match.Builder b, FlowMatch.Subflow s) {
+    return b.setExact(MatchField.ETH_TYPE, EthType.IPv4)
+        .setExact(MatchField.IP_PROTO, IpProtocol.TCP)
+        .setExact(MatchField.IPV4_SRC, IPv4Address.of(s.srcIp()))
+        .setExact(MatchField.IPV4_DST, IPv4Address.of(s.dstIp()))
+        .setExact(MatchField.TCP_SRC, TransportPort.of(s.srcPort()))
+        .setExact(MatchField.TCP_DST, TransportPort.of(s.dstPort()));
   }
 
   /**

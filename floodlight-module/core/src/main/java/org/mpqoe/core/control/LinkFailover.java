@@ -129,7 +129,7 @@ final class LinkFailover {
           Cookies.of(Cookies.SUBFLOW, c.id(), Cookies.generation(old.cookie()) + 1, old.index());
       List<FlowRule> rules =
           r.subflowRules.build(
-              old.toServer(), client, server, path, r.config(), cookie, old.awaitsServer());
+              old.toServer(), client, server, path, r.config(), cookie, old.copiesSynAck());
       installs.addAll(rules);
       next = next.replacing(old, old.withRoute(path, cookie, rules));
     }
