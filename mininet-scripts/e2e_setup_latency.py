@@ -141,7 +141,7 @@ def print_controller_times(stats, log_path):
     with open(log_path, errors="replace") as f:
         for ln in f:
             if "packet-in" in ln and "[decided" in ln and ": MPTCP " in ln:
-                print("    " + ln.rstrip()[:220], flush=True)
+                print("    " + ln.rstrip()[:400], flush=True)
 
 
 def plain_connect(host, server_ip, size=100_000):

@@ -1,5 +1,7 @@
 package org.mpqoe.ofplan;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -153,6 +155,58 @@ public final class OfTranslator {
       out.computeIfAbsent(rule.dpid(), d -> new ArrayList<>()).add(flowModify(rule));
     }
     return out;
+  }
+
+  /**
+   * Translates and encodes a sample of every kind of message {@code rounds} times and throws the
+   * bytes away, so that openflowj's classes are loaded and compiled before the first SYN needs them
+   * (the first subflow plan took some 15 ms to translate and send otherwise).
+   */
+  public void warmUp(int rounds) {
+    FlowMatch.Subflow up = new FlowMatch.Subflow(0x0a000001, 0x0a000002, 40000, 80);
+    List<FlowRule> rules =
+        List.of(
+            new FlowRule(1, 0, 2, up, List.of(new FlowAction.Output(1)), 10, 1, true),
+            new FlowRule(
+                1,
+                0,
+                3,
+                new FlowMatch.SynAck(up.reversed()),
+                List.of(
+                    new FlowAction.ToController(),
+                    new FlowAction.PushLabels(List.of(16001, 16002)),
+                    new FlowAction.GotoTable(1)),
+                10,
+                1,
+                false),
+            new FlowRule(
+                1,
+                1,
+                2,
+                new FlowMatch.Label(16001, false),
+                List.of(new FlowAction.PopLabel(false), new FlowAction.Output(2)),
+                0,
+                1,
+                false));
+    FlowPlan plan =
+        new FlowPlan(
+            List.of(new FlowPlan.Removal(1, 1, -1L)),
+            rules,
+            rules.subList(0, 1),
+            new FlowPlan.PacketOut(
+                1, 1, new byte[64], List.of(new FlowAction.Output(FlowAction.PORT_TABLE))));
+    ByteBuf buf = Unpooled.buffer(4096);
+    for (int i = 0; i < rounds; i++) {
+      for (List<OFMessage> mods : flowMods(plan, List.of(1L)).values()) {
+        for (OFMessage m : mods) {
+          withXid(m, i).writeTo(buf);
+        }
+      }
+      packetOut(plan.packetOut()).writeTo(buf);
+      factory.buildBarrierRequest().setXid(i).build().writeTo(buf);
+      buf.clear();
+    }
+    buf.release();
   }
 
   /** The same message with another transaction id. */

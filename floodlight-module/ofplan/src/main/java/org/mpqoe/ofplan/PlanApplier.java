@@ -53,9 +53,14 @@ public final class PlanApplier {
   private final OfTranslator translator;
   private final Switches switches;
 
+  /** Rounds of {@link OfTranslator#warmUp} at construction. */
+  static final int WARM_UP_ROUNDS = 300;
+
+  /** Also warms the translator up ({@link OfTranslator#warmUp}). */
   public PlanApplier(OfTranslator translator, Switches switches) {
     this.translator = Objects.requireNonNull(translator);
     this.switches = Objects.requireNonNull(switches);
+    translator.warmUp(WARM_UP_ROUNDS);
   }
 
   public OfTranslator translator() {

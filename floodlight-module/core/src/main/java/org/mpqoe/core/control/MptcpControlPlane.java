@@ -11,9 +11,7 @@ import org.mpqoe.core.packet.ArpReply;
 import org.mpqoe.core.packet.Frame;
 import org.mpqoe.core.path.CandidatePaths;
 import org.mpqoe.core.path.Path;
-import org.mpqoe.core.select.PathSelector;
 import org.mpqoe.core.select.QomraSelector;
-import org.mpqoe.core.select.SelectionProblem;
 import org.mpqoe.core.select.Selectors;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.Link;
@@ -28,10 +26,10 @@ import org.mpqoe.core.topology.TopologyException;
  * and plans out. Thread-safe: packet-ins of different clients are handled in parallel (selection
  * runs outside any shared lock, {@link MptcpRouter}).
  *
- * <p>Construction warms up what a first client would otherwise pay for: one selection with the
- * configured algorithm (on throw-away QoMRA books) and one subflow's rules on the real topology, so
- * that class loading and first compilation of the selector and graph libraries happen before the
- * first SYN.
+ * <p>Construction warms up what a first client would otherwise pay for: the configured algorithm
+ * (on throw-away QoMRA books, in the background until compiled) and one subflow's rules on the real
+ * topology, so that class loading and compilation of the selector and graph libraries happen before
+ * the first SYN.
  */
 public final class MptcpControlPlane {
   private final Topology topology;
@@ -54,16 +52,12 @@ public final class MptcpControlPlane {
     warmUp(config);
   }
 
-  /** How long construction may spend running the selector to warm it up. */
-  private static final long WARM_UP_NANOS = 300_000_000L;
-
   /**
    * Warms up without touching any book: the candidate paths of every client and server pair (the
-   * cache a SYN reads); selections between the first pair with a throw-away selector (fresh QoMRA
-   * books, no users) until one is fast or {@link #WARM_UP_NANOS} is spent (the GA needs dozens of
-   * runs before it is compiled); then one MP_CAPABLE SYN of the first client, parsed, classified
-   * and handled by a throw-away router on the same topology, so that the whole packet-in path is
-   * loaded and compiled once.
+   * cache a SYN reads); selections between the first pair with a throw-away selector on a
+   * background thread until their time settles ({@link SelectorWarmUp}); then one MP_CAPABLE SYN of
+   * the first client, parsed, classified and handled by a throw-away router on the same topology,
+   * so that the whole packet-in path is loaded and compiled once.
    */
   private void warmUp(ControlConfig config) {
     for (Host client : topology.clients()) {
@@ -80,26 +74,17 @@ public final class MptcpControlPlane {
     if (candidates.isEmpty()) {
       return;
     }
-    PathSelector selector =
-        Selectors.create(
-            config.algorithm(), config.ga(), config.qomra(), QomraSelector.Context.fresh());
-    long start = System.nanoTime();
-    long took;
-    int run = 0;
-    do {
-      long t = System.nanoTime();
-      selector.select(
-          new SelectionProblem(
-              client.name(),
-              server.name(),
-              client.interfaces().size(),
-              candidates,
-              links.snapshot(),
-              p -> 0,
-              config.selection(),
-              run++));
-      took = System.nanoTime() - t;
-    } while (took > 2_000_000L && System.nanoTime() - start < WARM_UP_NANOS);
+    new SelectorWarmUp(
+            config.algorithm(),
+            () ->
+                Selectors.create(
+                    config.algorithm(), config.ga(), config.qomra(), QomraSelector.Context.fresh()),
+            client,
+            server,
+            candidates,
+            links::snapshot,
+            config)
+        .start();
     byte[] frame =
         capableSyn(
             Addresses.parseIpv4(client.interfaces().get(0).ip()),
