@@ -92,14 +92,27 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
     return dpid == -1 ? String.valueOf(channel.remoteAddress()) : controller.name(dpid);
   }
 
-  /** Writes messages in order, each with a fresh xid, and flushes once. */
+  /**
+   * Writes messages in order, each with a fresh xid, and flushes once. From another thread, all of
+   * them go to the connection's event loop as one task (not one task per write).
+   */
   @Override
   public void send(List<? extends OFMessage> messages) {
     Channel ch = channel;
+    List<OFMessage> out = new ArrayList<>(messages.size());
     for (OFMessage m : messages) {
-      ch.write(OfTranslator.withXid(m, xids.getAndIncrement()));
+      out.add(OfTranslator.withXid(m, xids.getAndIncrement()));
     }
-    ch.flush();
+    Runnable write =
+        () -> {
+          out.forEach(ch::write);
+          ch.flush();
+        };
+    if (ch.eventLoop().inEventLoop()) {
+      write.run();
+    } else {
+      ch.eventLoop().execute(write);
+    }
   }
 
   private void send(OFMessage m) {
