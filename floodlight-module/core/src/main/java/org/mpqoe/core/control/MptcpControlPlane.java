@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import org.mpqoe.core.mptcp.MptcpHandshake;
 import org.mpqoe.core.mptcp.ParseStats;
+import org.mpqoe.core.mptcp.Tokens;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.packet.Arp;
 import org.mpqoe.core.packet.ArpReply;
@@ -92,9 +93,26 @@ public final class MptcpControlPlane {
     Frame f = Frame.parse(frame);
     ControlStats scratch = new ControlStats();
     MptcpHandshake h = MptcpHandshake.classify(f.tcp(), scratch.parse());
-    new MptcpRouter(topology, hosts, paths, links, segmentRouting, config, scratch, 1)
-        .handle(TcpSegment.of(client.firstHop().dpid(), 1, f, frame, h));
+    MptcpRouter throwAway =
+        new MptcpRouter(topology, hosts, paths, links, segmentRouting, config, scratch, 1);
+    TcpSegment syn = TcpSegment.of(client.firstHop().dpid(), 1, f, frame, h);
+    int joinIp = Addresses.parseIpv4(client.interfaces().get(client.interfaces().size() - 1).ip());
+    long joinDpid = client.interfaces().get(client.interfaces().size() - 1).attachment().dpid();
+    long serverDpid = server.interfaces().get(0).attachment().dpid();
+    // Whole handshakes (SYN, the SYN/ACK's copy, a join), so that each step was run before.
+    for (int port = 1; port <= WARM_UP_CONNECTIONS; port++) {
+      int sip = syn.srcIp();
+      int dip = syn.dstIp();
+      throwAway.handle(new TcpSegment(syn.dpid(), 1, sip, dip, port, 1, syn.flags(), h, frame));
+      var key = new MptcpHandshake.CapableSynAck(1, 0x12, port);
+      throwAway.handle(new TcpSegment(serverDpid, 1, dip, sip, 1, port, 0x12, key, frame));
+      var join = new MptcpHandshake.JoinSyn(Tokens.token(port, 1), 1, 0, false);
+      throwAway.handle(new TcpSegment(joinDpid, 1, joinIp, dip, port, 1, 0x02, join, frame));
+    }
   }
+
+  /** Handshakes the warm-up runs through a throw-away router. */
+  private static final int WARM_UP_CONNECTIONS = 20;
 
   /** An MP_CAPABLE v1 SYN (option kind 30, length 4) from port 1 to port 1, for the warm-up. */
   private static byte[] capableSyn(int src, int dst) {
