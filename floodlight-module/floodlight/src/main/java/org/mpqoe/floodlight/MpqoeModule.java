@@ -268,7 +268,8 @@ public class MpqoeModule
     if (r.kind() != Reaction.Kind.MPTCP && r.kind() != Reaction.Kind.DROPPED) {
       return Command.CONTINUE;
     }
-    LOG.info("packet-in {} port {}: {} {}", new Object[] {name(dpid), port, r.kind(), r.log()});
+    LOG.info(
+        "packet-in {} port {}: {} {}", new Object[] {name(dpid), port, r.kind(), r.log()});
     applier.apply(r.plan());
     return Command.STOP;
   }

@@ -49,11 +49,7 @@ public record MpqoeSettings(
     for (String name : new TreeSet<>(params.keySet())) {
       if (!NAMES.contains(name)) {
         throw new IllegalArgumentException(
-            "unknown parameter "
-                + SettingsSchema.quote(name)
-                + " (known: "
-                + String.join(", ", NAMES)
-                + ")");
+            "unknown parameter " + SettingsSchema.quote(name) + " (known: " + String.join(", ", NAMES) + ")");
       }
     }
     String topology = value(params, TOPOLOGY);

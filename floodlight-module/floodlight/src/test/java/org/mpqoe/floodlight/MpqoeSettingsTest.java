@@ -87,9 +87,8 @@ class MpqoeSettingsTest {
   void badParametersAreNamed() {
     assertTrue(
         error(Map.of("topology", "compuserve", "max-hops", "3"))
-            .startsWith(
-                "unknown parameter 'max-hops' (known: topology, useLldpLatency, restToken,"
-                    + " algorithm, alpha, "));
+            .startsWith("unknown parameter 'max-hops' (known: topology, useLldpLatency, restToken,"
+                + " algorithm, alpha, "));
     assertTrue(error(Map.of("algorithm", "ga")).startsWith("parameter 'topology' is required"));
     assertEquals(
         "invalid mpqoe parameters: 'maxHops' must be an integer, 1 to 64, got 'eight'",
@@ -127,8 +126,7 @@ class MpqoeSettingsTest {
   @Test
   void everyParameterIsDocumented() throws IOException {
     String doc =
-        Files.readString(
-            Path.of(System.getProperty("user.dir"), "..", "..", "docs", "floodlight.md"));
+        Files.readString(Path.of(System.getProperty("user.dir"), "..", "..", "docs", "floodlight.md"));
     for (String name : MpqoeSettings.NAMES) {
       assertTrue(doc.contains("| `" + name + "` |"), name + " has a row in docs/floodlight.md");
     }
@@ -140,8 +138,7 @@ class MpqoeSettingsTest {
         MpqoeSettings.parse(Map.of("topology", "compuserve", "restToken", " s3cret "));
     assertEquals("s3cret", s.restToken());
     assertFalse(s.toString().contains("s3cret"), s.toString());
-    assertEquals(
-        null, MpqoeSettings.parse(Map.of("topology", "compuserve", "restToken", "")).restToken());
+    assertEquals(null, MpqoeSettings.parse(Map.of("topology", "compuserve", "restToken", "")).restToken());
   }
 
   @Test
