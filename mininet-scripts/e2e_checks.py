@@ -256,6 +256,9 @@ class E2eChecks:
             return
         old, (na, nb) = pick
         ba, bb = self.topo.names[na], self.topo.names[nb]
+        # Routed is not established: a join whose SYN/ACK was still on the failed link waited
+        # for the client's SYN retransmission (1 s), which the set-up times (f) then showed.
+        time.sleep(0.3)
         t_down = time.monotonic()
         net.configLinkStatus(ba, bb, "down")
         print(

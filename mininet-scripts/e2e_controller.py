@@ -43,14 +43,17 @@ Run as root with Debian's python3. Steps:
    e. The controller log shows no OpenFlow error and no exception; ovs-vswitchd logged no
       "Message too long" for our bridges; no plain (shortest-path) rule carried traffic between
       the hosts, and the controller routed no packet-in between them as plain IPv4 (all of
-      their traffic is MPTCP: such a packet-in is a segment outside a handshake, e.g. a copy of
-      server data made before the SYN/ACK copy rule was modified).
+      their traffic is MPTCP: such a packet-in is a segment of no routed subflow, e.g. data
+      copied to the controller by a rule that should copy only the server's SYN/ACK).
 
    f. Set-up latency (numbers, no check): tcpdump on every client interface keeps the SYNs and
       SYN/ACKs; per subflow the time from the first SYN to its SYN/ACK as the client saw it
       (MP_CAPABLE, each MP_JOIN; the first connection after the controller started on its
       own line), and for comparison, after the checks, a first ping and a plain TCP
-      connection from each client, routed by the controller's shortest-path forwarding.
+      connection from each client, routed by the controller's shortest-path forwarding. Beside
+      them the controller's side: GET /mpqoe/stats' step timings and, per handshake
+      packet-in, its log line's step times (decided, flow mods sent, barriers confirmed,
+      packet-out).
 
 Files: this one (options, set-up, transfers), e2e_checks.py (checks a-e), e2e_thresholds.py
 (--thr-delay auto), e2e_setup_latency.py (f); shared helpers in mpqoe_lib.
@@ -75,6 +78,7 @@ from e2e_setup_latency import (
     HandshakeCapture,
     ping_times,
     plain_connect,
+    print_controller_times,
     print_handshakes,
     print_summary,
 )
@@ -309,6 +313,7 @@ class Run(E2eChecks):
         found = self.capture.stop()
         owner = {ip: c for c, ips in self.ips.items() for ip in ips}
         print_handshakes(found, owner)
+        print_controller_times(self.rest.get("/mpqoe/stats"), self.ctl.log_path)
         print_summary(found, ping_ms)
 
 

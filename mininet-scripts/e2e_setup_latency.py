@@ -127,6 +127,23 @@ def ping_times(host, dst, count=4):
     return [float(t) for _seq, t in sorted(_PING_TIME.findall(out), key=lambda x: int(x[0]))]
 
 
+def print_controller_times(stats, log_path):
+    """The controller's side of the same handshakes: GET /mpqoe/stats' step timings and, from
+    its log, the per-packet-in step times of every MPTCP handshake packet-in."""
+    print("  in the controller (GET /mpqoe/stats, microseconds):", flush=True)
+    for step, t in stats.get("timingsUs", {}).items():
+        print(
+            f"    {step:<15} n={t['count']} p50 {t['p50']:.0f} p90 {t['p90']:.0f}"
+            f" p99 {t['p99']:.0f} max {t['max']:.0f}",
+            flush=True,
+        )
+    print("  handshake packet-ins (controller log: time after the packet-in, ms):", flush=True)
+    with open(log_path, errors="replace") as f:
+        for ln in f:
+            if "packet-in" in ln and "[decided" in ln and ": MPTCP " in ln:
+                print("    " + ln.rstrip()[:400], flush=True)
+
+
 def plain_connect(host, server_ip, size=100_000):
     """A plain TCP transfer to the bulk server (the SYN is routed as plain IPv4); its report."""
     out = host.cmd("timeout 30 " + " ".join(bulk.client_cmd(server_ip, size, tcp=True)))

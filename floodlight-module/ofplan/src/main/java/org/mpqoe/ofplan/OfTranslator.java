@@ -1,5 +1,7 @@
 package org.mpqoe.ofplan;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -35,6 +37,7 @@ import org.projectfloodlight.openflow.types.OFGroup;
 import org.projectfloodlight.openflow.types.OFPort;
 import org.projectfloodlight.openflow.types.TableId;
 import org.projectfloodlight.openflow.types.TransportPort;
+import org.projectfloodlight.openflow.types.U16;
 import org.projectfloodlight.openflow.types.U32;
 import org.projectfloodlight.openflow.types.U64;
 
@@ -45,6 +48,11 @@ import org.projectfloodlight.openflow.types.U64;
 public final class OfTranslator {
   /** OFPCML_NO_BUFFER: send the whole frame to the controller, never a buffer id. */
   public static final int NO_BUFFER_LEN = 0xffff;
+
+  /** TCP flag bits (byte 13 of the header). */
+  private static final int SYN = 0x02;
+
+  private static final int ACK = 0x10;
 
   private final OFFactory factory = OFFactories.getFactory(OFVersion.OF_13);
   private final OFActions actions = factory.actions();
@@ -149,6 +157,58 @@ public final class OfTranslator {
     return out;
   }
 
+  /**
+   * Translates and encodes a sample of every kind of message {@code rounds} times and throws the
+   * bytes away, so that openflowj's classes are loaded and compiled before the first SYN needs them
+   * (the first subflow plan took some 15 ms to translate and send otherwise).
+   */
+  public void warmUp(int rounds) {
+    FlowMatch.Subflow up = new FlowMatch.Subflow(0x0a000001, 0x0a000002, 40000, 80);
+    List<FlowRule> rules =
+        List.of(
+            new FlowRule(1, 0, 2, up, List.of(new FlowAction.Output(1)), 10, 1, true),
+            new FlowRule(
+                1,
+                0,
+                3,
+                new FlowMatch.SynAck(up.reversed()),
+                List.of(
+                    new FlowAction.ToController(),
+                    new FlowAction.PushLabels(List.of(16001, 16002)),
+                    new FlowAction.GotoTable(1)),
+                10,
+                1,
+                false),
+            new FlowRule(
+                1,
+                1,
+                2,
+                new FlowMatch.Label(16001, false),
+                List.of(new FlowAction.PopLabel(false), new FlowAction.Output(2)),
+                0,
+                1,
+                false));
+    FlowPlan plan =
+        new FlowPlan(
+            List.of(new FlowPlan.Removal(1, 1, -1L)),
+            rules,
+            rules.subList(0, 1),
+            new FlowPlan.PacketOut(
+                1, 1, new byte[64], List.of(new FlowAction.Output(FlowAction.PORT_TABLE))));
+    ByteBuf buf = Unpooled.buffer(4096);
+    for (int i = 0; i < rounds; i++) {
+      for (List<OFMessage> mods : flowMods(plan, List.of(1L)).values()) {
+        for (OFMessage m : mods) {
+          withXid(m, i).writeTo(buf);
+        }
+      }
+      packetOut(plan.packetOut()).writeTo(buf);
+      factory.buildBarrierRequest().setXid(i).build().writeTo(buf);
+      buf.clear();
+    }
+    buf.release();
+  }
+
   /** The same message with another transaction id. */
   public static OFMessage withXid(OFMessage m, long xid) {
     return m.createBuilder().setXid(xid).build();
@@ -164,12 +224,12 @@ public final class OfTranslator {
   public Match match(FlowMatch m) {
     Match.Builder b = factory.buildMatch();
     if (m instanceof FlowMatch.Subflow s) {
-      b.setExact(MatchField.ETH_TYPE, EthType.IPv4)
-          .setExact(MatchField.IP_PROTO, IpProtocol.TCP)
-          .setExact(MatchField.IPV4_SRC, IPv4Address.of(s.srcIp()))
-          .setExact(MatchField.IPV4_DST, IPv4Address.of(s.dstIp()))
-          .setExact(MatchField.TCP_SRC, TransportPort.of(s.srcPort()))
-          .setExact(MatchField.TCP_DST, TransportPort.of(s.dstPort()));
+      subflow(b, s);
+    } else if (m instanceof FlowMatch.SynAck a) {
+      // OpenFlow 1.3 has no tcp_flags (1.5 has): Open vSwitch's experimenter field (ONF's
+      // tcp_flags extension, which Open vSwitch accepts in 1.3).
+      subflow(b, a.subflow())
+          .setMasked(MatchField.OVS_TCP_FLAGS, U16.of(SYN | ACK), U16.of(SYN | ACK));
     } else if (m instanceof FlowMatch.Label l) {
       b.setExact(MatchField.ETH_TYPE, EthType.MPLS_UNICAST)
           .setExact(MatchField.MPLS_LABEL, U32.of(l.label()))
@@ -187,6 +247,15 @@ public final class OfTranslator {
       throw new IllegalArgumentException("unsupported match " + m);
     }
     return b.build();
+  }
+
+  private static Match.Builder subflow(Match.Builder b, FlowMatch.Subflow s) {
+    return b.setExact(MatchField.ETH_TYPE, EthType.IPv4)
+        .setExact(MatchField.IP_PROTO, IpProtocol.TCP)
+        .setExact(MatchField.IPV4_SRC, IPv4Address.of(s.srcIp()))
+        .setExact(MatchField.IPV4_DST, IPv4Address.of(s.dstIp()))
+        .setExact(MatchField.TCP_SRC, TransportPort.of(s.srcPort()))
+        .setExact(MatchField.TCP_DST, TransportPort.of(s.dstPort()));
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.mpqoe.core.control.FlowPlan;
 import org.mpqoe.core.control.FlowRule;
 import org.projectfloodlight.openflow.protocol.OFMessage;
@@ -36,12 +37,30 @@ public final class PlanApplier {
     }
   }
 
+  /**
+   * How one plan went out, in nanoseconds from the start of {@link #apply(FlowPlan, Consumer)}.
+   *
+   * @param switches switches that got flow mods (each also a barrier)
+   * @param flowMods flow mods sent
+   * @param sentNanos the flow mods and barriers of every switch handed to the connections
+   * @param confirmedNanos the last barrier completed (= sentNanos when there was none)
+   * @param packetOutNanos the packet-out handed to its switch (-1 when the plan has none or it was
+   *     dropped)
+   */
+  public record Applied(
+      int switches, int flowMods, long sentNanos, long confirmedNanos, long packetOutNanos) {}
+
   private final OfTranslator translator;
   private final Switches switches;
 
+  /** Rounds of {@link OfTranslator#warmUp} at construction. */
+  static final int WARM_UP_ROUNDS = 300;
+
+  /** Also warms the translator up ({@link OfTranslator#warmUp}). */
   public PlanApplier(OfTranslator translator, Switches switches) {
     this.translator = Objects.requireNonNull(translator);
     this.switches = Objects.requireNonNull(switches);
+    translator.warmUp(WARM_UP_ROUNDS);
   }
 
   public OfTranslator translator() {
@@ -53,9 +72,19 @@ public final class PlanApplier {
    * core re-sends a switch's rules when it connects); so is a packet-out for one.
    */
   public void apply(FlowPlan plan) {
+    apply(plan, null);
+  }
+
+  /**
+   * {@link #apply(FlowPlan)}, then {@code done} (if not null) with the timings, on the thread that
+   * completed the last barrier, once the packet-out went out. Not called for an empty plan.
+   */
+  public void apply(FlowPlan plan, Consumer<Applied> done) {
     if (plan == null || plan.isEmpty()) {
       return;
     }
+    long start = System.nanoTime();
+    int flowMods = 0;
     List<OfSwitch> touched = new ArrayList<>();
     Map<Long, List<OFMessage>> mods = translator.flowMods(plan, switches.managed());
     for (Map.Entry<Long, List<OFMessage>> e : mods.entrySet()) {
@@ -68,11 +97,23 @@ public final class PlanApplier {
         continue;
       }
       sw.send(e.getValue());
+      flowMods += e.getValue().size();
       touched.add(sw);
     }
     FlowPlan.PacketOut po = plan.packetOut();
-    Runnable release = po == null ? null : () -> packetOut(po);
-    afterBarriers(touched, release);
+    int n = touched.size();
+    int sentMods = flowMods;
+    long[] sent = {0};
+    Runnable release =
+        () -> {
+          long confirmed = System.nanoTime() - start;
+          boolean out = po != null && packetOut(po);
+          if (done != null) {
+            long released = out ? System.nanoTime() - start : -1;
+            done.accept(new Applied(n, sentMods, sent[0], confirmed, released));
+          }
+        };
+    afterBarriers(touched, release, () -> sent[0] = System.nanoTime() - start);
   }
 
   /**
@@ -91,38 +132,42 @@ public final class PlanApplier {
     rules.forEach(r -> out.add(translator.flowAdd(r)));
     out.addAll(after);
     sw.send(out);
-    afterBarriers(List.of(sw), done);
+    afterBarriers(List.of(sw), done, () -> {});
   }
 
-  /** A barrier on each switch; {@code then} (if any) runs once all of them completed. */
-  private static void afterBarriers(List<OfSwitch> touched, Runnable then) {
-    if (touched.isEmpty()) {
-      if (then != null) {
-        then.run();
-      }
-      return;
-    }
-    AtomicInteger pending = new AtomicInteger(touched.size());
+  /**
+   * A barrier on each switch; {@code sent} runs once every barrier was handed over, {@code then}
+   * (if any) once all of them completed. The count starts one higher so that a barrier that
+   * completes at once cannot release {@code then} before the other switches got theirs.
+   */
+  private static void afterBarriers(List<OfSwitch> touched, Runnable then, Runnable sent) {
+    AtomicInteger pending = new AtomicInteger(touched.size() + 1);
+    Runnable one =
+        () -> {
+          if (pending.decrementAndGet() == 0 && then != null) {
+            then.run();
+          }
+        };
     for (OfSwitch sw : touched) {
-      sw.barrier(
-          () -> {
-            if (pending.decrementAndGet() == 0 && then != null) {
-              then.run();
-            }
-          });
+      sw.barrier(one);
     }
+    sent.run();
+    one.run();
   }
 
-  private void packetOut(FlowPlan.PacketOut po) {
+  /** True when the packet-out was handed to its switch. */
+  private boolean packetOut(FlowPlan.PacketOut po) {
     OfSwitch sw = switches.get(po.dpid());
     if (sw == null) {
       LOG.warn("switch {} is not connected: packet-out dropped", switches.name(po.dpid()));
-      return;
+      return false;
     }
     try {
       sw.send(List.of(translator.packetOut(po)));
+      return true;
     } catch (RuntimeException e) {
       LOG.warn("switch {}: cannot send the packet-out: {}", switches.name(po.dpid()), e.toString());
+      return false;
     }
   }
 }

@@ -50,6 +50,7 @@ import org.projectfloodlight.openflow.types.OFGroup;
 import org.projectfloodlight.openflow.types.OFPort;
 import org.projectfloodlight.openflow.types.TableId;
 import org.projectfloodlight.openflow.types.TransportPort;
+import org.projectfloodlight.openflow.types.U16;
 import org.projectfloodlight.openflow.types.U32;
 import org.projectfloodlight.openflow.types.U64;
 
@@ -62,6 +63,52 @@ class OfTranslatorTest {
   private static FlowRule rule(
       FlowMatch match, List<FlowAction> actions, int table, boolean notify, long cookie) {
     return new FlowRule(7, table, 40000, match, actions, 10, cookie, notify);
+  }
+
+  @Test
+  void synAckCopyMatchesTheSubflowWithSynAndAckSetAsOpenVswitchsTcpFlagsField() {
+    FlowMatch.Subflow down = new FlowMatch.Subflow(SERVER, CLIENT, 80, 40001);
+    OFFlowAdd add =
+        t.flowAdd(
+            rule(
+                new FlowMatch.SynAck(down),
+                List.of(new FlowAction.ToController(), new FlowAction.Output(3)),
+                0,
+                false,
+                1));
+    Match m = add.getMatch();
+    assertEquals(IPv4Address.of(SERVER), m.get(MatchField.IPV4_SRC));
+    assertEquals(TransportPort.of(40001), m.get(MatchField.TCP_DST));
+    assertTrue(m.isPartiallyMasked(MatchField.OVS_TCP_FLAGS));
+    assertEquals(U16.of(0x12), m.getMasked(MatchField.OVS_TCP_FLAGS).getValue());
+    assertEquals(U16.of(0x12), m.getMasked(MatchField.OVS_TCP_FLAGS).getMask());
+    // On the wire: class 0xffff, field 42, mask bit, length 8, then ONF's experimenter id (the
+    // tcp_flags extension Open vSwitch accepts in OpenFlow 1.3), value 0x0012, mask 0x0012.
+    ByteBuf buf = Unpooled.buffer();
+    add.writeTo(buf);
+    byte[] wire = new byte[buf.readableBytes()];
+    buf.readBytes(wire);
+    byte[] oxm = {
+      (byte) 0xff, (byte) 0xff, 0x55, 0x08, 0x4f, 0x4e, 0x46, 0x00, 0x00, 0x12, 0x00, 0x12
+    };
+    assertTrue(indexOf(wire, oxm) >= 0, "ONF tcp_flags OXM in the flow mod");
+    // The copy goes to the controller before the frame is forwarded (or labels pushed).
+    List<OFAction> apply = ((OFInstructionApplyActions) add.getInstructions().get(0)).getActions();
+    assertEquals(OFPort.CONTROLLER, ((OFActionOutput) apply.get(0)).getPort());
+    assertEquals(OFPort.of(3), ((OFActionOutput) apply.get(1)).getPort());
+  }
+
+  private static int indexOf(byte[] hay, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= hay.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (hay[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   @Test

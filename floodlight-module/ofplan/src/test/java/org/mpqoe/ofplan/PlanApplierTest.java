@@ -3,6 +3,7 @@ package org.mpqoe.ofplan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.projectfloodlight.openflow.protocol.OFType.BARRIER_REQUEST;
 import static org.projectfloodlight.openflow.protocol.OFType.FLOW_MOD;
 import static org.projectfloodlight.openflow.protocol.OFType.PACKET_OUT;
@@ -168,6 +169,34 @@ class PlanApplierTest {
     s2.completeBarriers();
     s1.completeBarriers();
     assertEquals(1, s1.sent.stream().filter(m -> m.getType() == PACKET_OUT).count());
+  }
+
+  @Test
+  void timingsArriveOnceThePacketOutWentOut() {
+    FakeSwitch s1 = new FakeSwitch();
+    FakeSwitch s2 = new FakeSwitch();
+    List<PlanApplier.Applied> got = new ArrayList<>();
+    applier(Map.of(1L, s1, 2L, s2), List.of(1L, 2L))
+        .apply(
+            new FlowPlan(
+                List.of(), List.of(rule(2, 1), rule(2, 2), rule(1, 1)), List.of(), packetOut(1)),
+            got::add);
+    s1.completeBarriers();
+    assertTrue(got.isEmpty(), "s2's barrier is still open");
+    s2.completeBarriers();
+    assertEquals(1, got.size());
+    PlanApplier.Applied a = got.get(0);
+    assertEquals(2, a.switches());
+    assertEquals(3, a.flowMods());
+    assertTrue(a.sentNanos() <= a.confirmedNanos() && a.confirmedNanos() <= a.packetOutNanos());
+
+    // Nothing to wait for and a packet-out for a switch that is gone: at once, no packet-out.
+    List<PlanApplier.Applied> alone = new ArrayList<>();
+    applier(Map.of(), List.of())
+        .apply(new FlowPlan(List.of(), List.of(), List.of(), packetOut(9)), alone::add);
+    assertEquals(1, alone.size());
+    assertEquals(0, alone.get(0).switches());
+    assertEquals(-1, alone.get(0).packetOutNanos());
   }
 
   @Test

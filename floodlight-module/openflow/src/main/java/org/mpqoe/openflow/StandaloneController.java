@@ -279,6 +279,11 @@ public final class StandaloneController implements AutoCloseable {
     applier.apply(plan);
   }
 
+  /** The same; {@code done} gets the timings once the packet-out went out. */
+  void apply(FlowPlan plan, Consumer<PlanApplier.Applied> done) {
+    applier.apply(plan, done);
+  }
+
   PlanApplier applier() {
     return applier;
   }

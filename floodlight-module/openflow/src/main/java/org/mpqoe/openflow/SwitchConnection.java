@@ -21,6 +21,7 @@ import org.mpqoe.core.topology.TopologyException;
 import org.mpqoe.ofplan.OfEvents;
 import org.mpqoe.ofplan.OfSwitch;
 import org.mpqoe.ofplan.OfTranslator;
+import org.mpqoe.ofplan.PlanApplier;
 import org.projectfloodlight.openflow.protocol.OFBarrierReply;
 import org.projectfloodlight.openflow.protocol.OFEchoRequest;
 import org.projectfloodlight.openflow.protocol.OFErrorMsg;
@@ -97,14 +98,27 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
     return dpid == -1 ? String.valueOf(channel.remoteAddress()) : controller.name(dpid);
   }
 
-  /** Writes messages in order, each with a fresh xid, and flushes once. */
+  /**
+   * Writes messages in order, each with a fresh xid, and flushes once. From another thread, all of
+   * them go to the connection's event loop as one task (not one task per write).
+   */
   @Override
   public void send(List<? extends OFMessage> messages) {
     Channel ch = channel;
+    List<OFMessage> out = new ArrayList<>(messages.size());
     for (OFMessage m : messages) {
-      ch.write(OfTranslator.withXid(m, xids.getAndIncrement()));
+      out.add(OfTranslator.withXid(m, xids.getAndIncrement()));
     }
-    ch.flush();
+    Runnable write =
+        () -> {
+          out.forEach(ch::write);
+          ch.flush();
+        };
+    if (ch.eventLoop().inEventLoop()) {
+      write.run();
+    } else {
+      ch.eventLoop().execute(write);
+    }
   }
 
   private void send(OFMessage m) {
@@ -355,12 +369,44 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
     }
     Frame f = Frame.parse(frame);
     controller.discovery().packetIn(dpid, port, f);
+    long start = System.nanoTime();
     Reaction r = controller.plane().packetIn(dpid, port, frame);
+    long decided = System.nanoTime() - start;
     if (r.kind() == Reaction.Kind.DROPPED && f.hasArp() && f.arp().op() == Arp.REQUEST) {
       controller.discovery().floodUnknownArp(dpid, port, frame);
     }
-    controller.event("packet-in " + who() + " port " + port + ": " + r.kind() + " " + r.log());
-    controller.apply(r.plan());
+    String line = "packet-in " + who() + " port " + port + ": " + r.kind() + " " + r.log();
+    if (r.plan().isEmpty()) {
+      controller.event(line);
+      return;
+    }
+    // The line goes out once the plan did, with the time of each step since the packet-in.
+    controller.apply(
+        r.plan(),
+        a -> {
+          if (a.packetOutNanos() >= 0) {
+            controller.plane().stats().released(decided + a.packetOutNanos());
+          }
+          controller.event(line + " " + timing(decided, a));
+        });
+  }
+
+  /** "[decided 0.21, 12 flow mods to 4 switches sent 0.40, confirmed 2.95, packet-out 3.02 ms]". */
+  static String timing(long decidedNanos, PlanApplier.Applied a) {
+    StringBuilder b = new StringBuilder(String.format("[decided %.2f", decidedNanos / 1e6));
+    if (a.switches() > 0) {
+      b.append(
+          String.format(
+              ", %d flow mods to %d switches sent %.2f, confirmed %.2f",
+              a.flowMods(),
+              a.switches(),
+              (decidedNanos + a.sentNanos()) / 1e6,
+              (decidedNanos + a.confirmedNanos()) / 1e6));
+    }
+    if (a.packetOutNanos() >= 0) {
+      b.append(String.format(", packet-out %.2f", (decidedNanos + a.packetOutNanos()) / 1e6));
+    }
+    return b.append(" ms]").toString();
   }
 
   private void portStatus(OFPortStatus s) {

@@ -52,11 +52,11 @@ public record Connection(
     }
 
     /**
-     * True while the server edge still sends the server's first segment to the controller instead
-     * of forwarding it ({@link SubflowRules}).
+     * True when the server edge copies the server's SYN/ACK to the controller ({@link
+     * SubflowRules}).
      */
-    public boolean awaitsServer() {
-      return rules.stream().anyMatch(SubflowRules::isServerTrap);
+    public boolean copiesSynAck() {
+      return rules.stream().anyMatch(SubflowRules::isSynAckCopy);
     }
 
     Subflow withRoute(Path newPath, long newCookie, List<FlowRule> newRules) {

@@ -44,8 +44,9 @@ public record ControlConfig(
     if (idleTimeoutS < 1 || idleTimeoutS > 65535) {
       throw new IllegalArgumentException("idle timeout must be 1..65535 s");
     }
-    if (subflowPriority <= plainPriority || plainPriority < 1 || subflowPriority > 65535) {
-      throw new IllegalArgumentException("need 0 < plain priority < subflow priority <= 65535");
+    // The SYN/ACK copy rule sits one above the subflow rules (SubflowRules).
+    if (subflowPriority <= plainPriority || plainPriority < 1 || subflowPriority > 65534) {
+      throw new IllegalArgumentException("need 0 < plain priority < subflow priority <= 65534");
     }
     if (statsIntervalS < 1) {
       throw new IllegalArgumentException("statistics interval must be at least 1 s");

@@ -22,14 +22,19 @@ public final class ControlStats {
     /** One run of the path selector. */
     SELECTION,
     /** Connection and subflow bookkeeping and rule building (selection excluded). */
-    PLAN
+    PLAN,
+    /**
+     * In the runtime, for a packet-in whose plan sends the packet on: from the packet-in to the
+     * packet-out (decision, flow mods, barriers), as {@link #released} reports it.
+     */
+    RELEASE
   }
 
   /** Rule counters. */
   public enum Rules {
     /** Rules in plans to install. */
     INSTALLED,
-    /** Rules in plans to modify (a server-edge trap opened). */
+    /** Rules in plans to modify. */
     MODIFIED,
     /** Deletions in plans (each selects rules by cookie). */
     REMOVALS,
@@ -100,6 +105,11 @@ public final class ControlStats {
 
   void removed(boolean expired) {
     rules.incrementAndGet((expired ? Rules.EXPIRED : Rules.DELETED).ordinal());
+  }
+
+  /** A runtime sent a packet-in's packet on this long after the packet-in arrived. */
+  public void released(long nanos) {
+    time(Step.RELEASE, nanos);
   }
 
   void time(Step step, long nanos) {

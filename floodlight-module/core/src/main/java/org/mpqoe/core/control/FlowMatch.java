@@ -14,6 +14,12 @@ public sealed interface FlowMatch {
     }
   }
 
+  /**
+   * The SYN/ACK segments of one subflow direction: its match, and TCP flags SYN and ACK both set
+   * (OpenFlow 1.5's tcp_flags; under OpenFlow 1.3 Open vSwitch's experimenter field).
+   */
+  record SynAck(Subflow subflow) implements FlowMatch {}
+
   /** MPLS unicast with this top label and bottom-of-stack bit (segment routing). */
   record Label(int label, boolean bottomOfStack) implements FlowMatch {}
 

@@ -20,15 +20,15 @@ import org.mpqoe.core.topology.Host;
  *       assignment gets one first: the selector runs outside the router's lock, under the client's
  *       own lock, so other clients' packet-ins go on and a second SYN of the same client waits for
  *       this assignment instead of selecting again. Subflow 1 gets path 1's rules in both
- *       directions, the server edge's rule towards the client as a trap ({@link SubflowRules}).
- *   <li>The server's first segment on that subflow (its SYN/ACK) reaches the controller through the
- *       trap: the server's key gives the token later MP_JOINs carry, and the trap becomes the
- *       forwarding rule before the segment is sent on. A server that answers without MP_CAPABLE
- *       opens the trap all the same (the connection fell back to TCP).
+ *       directions and, at the server edge, a rule that copies the server's SYN/ACK to the
+ *       controller while forwarding it ({@link SubflowRules}).
+ *   <li>The copy of the server's SYN/ACK gives the server's key, hence the token later MP_JOINs
+ *       carry. Nothing is sent on: the switch forwarded the SYN/ACK itself. A server that answers
+ *       without MP_CAPABLE gives no key (the connection fell back to TCP).
  *   <li>An MP_JOIN SYN is tied to its connection by the token (or, when no key was seen, to the
- *       newest connection between the two hosts) and its subflow gets the i-th path for the
- *       client's i-th interface without selecting again; with no i-th path it gets no rules and
- *       cannot be established.
+ *       newest connection between the two hosts: a join can overtake the copy of the SYN/ACK) and
+ *       its subflow gets the i-th path for the client's i-th interface without selecting again;
+ *       with no i-th path it gets no rules and cannot be established.
  * </ul>
  *
  * <p>Changes while a selection runs: the selection works on the link state and |H_p| of its start.
@@ -182,11 +182,11 @@ final class Handshakes {
   }
 
   /**
-   * A segment that is no handshake SYN: when it belongs to a routed subflow it reached the
-   * controller through the server-edge trap (the server's first segment: open the trap, learn the
-   * key if the segment is an MP_CAPABLE SYN/ACK) or through a table without the subflow's rules
-   * yet; it is sent on through the table where a rule of ours for it exists, else dropped. Empty
-   * when no routed subflow has this segment.
+   * A segment that is no handshake SYN, of a routed subflow: at the server edge, a copy of the
+   * server's SYN/ACK (learn the key; the switch forwarded the segment itself); elsewhere one that
+   * reached the controller through a table without the subflow's rules yet, sent on through the
+   * table where a rule of ours for it exists, else dropped. Empty when no routed subflow has this
+   * segment.
    */
   Optional<Reaction> routedSegment(TcpSegment s, MptcpHandshake.CapableSynAck key) {
     long start = System.nanoTime();
@@ -201,10 +201,16 @@ final class Handshakes {
       if (c == null) {
         return Optional.empty();
       }
-      FlowRule trap =
-          sf.rules().stream().filter(SubflowRules::isServerTrap).findFirst().orElse(null);
-      if (trap != null && sf.path() != null && trap.dpid() == s.dpid() && trap.match().equals(m)) {
-        Reaction reaction = openTrap(s, c, sf, key);
+      boolean copied =
+          s.isSynAck()
+              && sf.rules().stream()
+                  .anyMatch(
+                      x ->
+                          x.dpid() == s.dpid()
+                              && x.match() instanceof FlowMatch.SynAck a
+                              && a.subflow().equals(m));
+      if (copied) {
+        Reaction reaction = synAckCopy(c, key);
         stats.time(ControlStats.Step.PLAN, System.nanoTime() - start);
         return Optional.of(reaction);
       }
@@ -218,34 +224,20 @@ final class Handshakes {
     }
   }
 
-  private Reaction openTrap(
-      TcpSegment s, Connection c, Connection.Subflow sf, MptcpHandshake.CapableSynAck key) {
-    List<FlowRule> open =
-        r.net()
-            .subflowRules()
-            .build(
-                sf.toServer(),
-                c.client().interfaces().get(sf.clientInterface()),
-                c.server().interfaces().get(sf.serverInterface()),
-                sf.path(),
-                r.config(),
-                sf.cookie(),
-                false);
-    List<FlowRule> modified = open.stream().filter(x -> !sf.rules().contains(x)).toList();
-    Connection next = c.replacing(sf, sf.withRoute(sf.path(), sf.cookie(), open));
+  /** Under the router's lock: the copy of a server's SYN/ACK; nothing to send. */
+  private Reaction synAckCopy(Connection c, MptcpHandshake.CapableSynAck key) {
     String what;
-    if (key != null) {
-      int token = Tokens.token(key.serverKey(), key.version());
-      next = next.withServerToken(token);
-      what = String.format("server key seen, token %08x", token);
-    } else {
+    if (key == null) {
       what = "server answered without MPTCP (fallback to TCP)";
+    } else {
+      int token = Tokens.token(key.serverKey(), key.version());
+      if (c.serverToken() == null || c.serverToken() != token) {
+        r.table.put(c.withServerToken(token));
+      }
+      what = String.format("server key seen, token %08x", token);
     }
-    r.table.put(next);
     return new Reaction(
-        Reaction.Kind.MPTCP,
-        new FlowPlan(List.of(), List.of(), modified, packetOut(s)),
-        "connection " + c.id() + ": " + what + "; server edge forwards subflow 1 now");
+        Reaction.Kind.MPTCP, FlowPlan.EMPTY, "connection " + c.id() + ": SYN/ACK copy, " + what);
   }
 
   Reaction joinSyn(TcpSegment s, MptcpHandshake.JoinSyn j) {
@@ -321,8 +313,9 @@ final class Handshakes {
       Assignment a,
       int pathIndex,
       Connection.MatchedBy how,
-      boolean trapServerReply) {
-    Path path = SubflowRules.pathFor(a.path(pathIndex), client.iface(), server.iface(), r.paths());
+      boolean copyServerSynAck) {
+    Path path =
+        SubflowRules.pathFor(a.path(pathIndex), client.iface(), server.iface(), r.net().paths());
     int index = c.nextSubflow();
     long cookie = Cookies.of(Cookies.SUBFLOW, c.id(), 0, index);
     List<FlowRule> rules =
@@ -335,7 +328,7 @@ final class Handshakes {
                 path,
                 r.config(),
                 cookie,
-                trapServerReply);
+                copyServerSynAck);
     return new Connection.Subflow(
         index, s.match(), client.index(), server.index(), pathIndex, path, cookie, how, rules);
   }

@@ -173,7 +173,7 @@ final class LinkFailover {
       List<FlowRule> rules =
           r.net()
               .subflowRules()
-              .build(old.toServer(), client, server, path, r.config(), cookie, old.awaitsServer());
+              .build(old.toServer(), client, server, path, r.config(), cookie, old.copiesSynAck());
       installs.addAll(rules);
       next = next.replacing(old, old.withRoute(path, cookie, rules));
     }

@@ -5,15 +5,14 @@ import java.util.List;
 import java.util.Optional;
 import org.mpqoe.core.mptcp.MptcpHandshake;
 import org.mpqoe.core.mptcp.ParseStats;
+import org.mpqoe.core.mptcp.Tokens;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.packet.Arp;
 import org.mpqoe.core.packet.ArpReply;
 import org.mpqoe.core.packet.Frame;
 import org.mpqoe.core.path.CandidatePaths;
 import org.mpqoe.core.path.Path;
-import org.mpqoe.core.select.PathSelector;
 import org.mpqoe.core.select.QomraSelector;
-import org.mpqoe.core.select.SelectionProblem;
 import org.mpqoe.core.select.Selectors;
 import org.mpqoe.core.topology.DescriptorCheck;
 import org.mpqoe.core.topology.Host;
@@ -28,10 +27,10 @@ import org.mpqoe.core.topology.Topology;
  * and plans out. Thread-safe: packet-ins of different clients are handled in parallel (selection
  * runs outside any shared lock, {@link MptcpRouter}).
  *
- * <p>Construction warms up what a first client would otherwise pay for: one selection with the
- * configured algorithm (on throw-away QoMRA books) and one subflow's rules on the real topology, so
- * that class loading and first compilation of the selector and graph libraries happen before the
- * first SYN.
+ * <p>Construction warms up what a first client would otherwise pay for: the configured algorithm
+ * (on throw-away QoMRA books, in the background until compiled) and one subflow's rules on the real
+ * topology, so that class loading and compilation of the selector and graph libraries happen before
+ * the first SYN.
  *
  * <p>The topology may change at run time ({@link #replaceTopology}): a runtime that discovers the
  * network starts with what it knows (possibly nothing) and rebuilds as links and hosts appear. All
@@ -85,16 +84,12 @@ public final class MptcpControlPlane {
     warmUp(config);
   }
 
-  /** How long construction may spend running the selector to warm it up. */
-  private static final long WARM_UP_NANOS = 300_000_000L;
-
   /**
    * Warms up without touching any book: the candidate paths of every client and server pair (the
-   * cache a SYN reads); selections between the first pair with a throw-away selector (fresh QoMRA
-   * books, no users) until one is fast or {@link #WARM_UP_NANOS} is spent (the GA needs dozens of
-   * runs before it is compiled); then one MP_CAPABLE SYN of the first client, parsed, classified
-   * and handled by a throw-away router on the same topology, so that the whole packet-in path is
-   * loaded and compiled once.
+   * cache a SYN reads); selections between the first pair with a throw-away selector on a
+   * background thread until their time settles ({@link SelectorWarmUp}); then one MP_CAPABLE SYN of
+   * the first client, parsed, classified and handled by a throw-away router on the same topology,
+   * so that the whole packet-in path is loaded and compiled once.
    */
   private void warmUp(ControlConfig config) {
     Network net = router.net();
@@ -114,26 +109,17 @@ public final class MptcpControlPlane {
     if (candidates.isEmpty()) {
       return;
     }
-    PathSelector selector =
-        Selectors.create(
-            config.algorithm(), config.ga(), config.qomra(), QomraSelector.Context.fresh());
-    long start = System.nanoTime();
-    long took;
-    int run = 0;
-    do {
-      long t = System.nanoTime();
-      selector.select(
-          new SelectionProblem(
-              client.name(),
-              server.name(),
-              client.interfaces().size(),
-              candidates,
-              links.snapshot(),
-              p -> 0,
-              config.selection(),
-              run++));
-      took = System.nanoTime() - t;
-    } while (took > 2_000_000L && System.nanoTime() - start < WARM_UP_NANOS);
+    new SelectorWarmUp(
+            config.algorithm(),
+            () ->
+                Selectors.create(
+                    config.algorithm(), config.ga(), config.qomra(), QomraSelector.Context.fresh()),
+            client,
+            server,
+            candidates,
+            links::snapshot,
+            config)
+        .start();
     byte[] frame =
         capableSyn(
             Addresses.parseIpv4(client.interfaces().get(0).ip()),
@@ -141,9 +127,25 @@ public final class MptcpControlPlane {
     Frame f = Frame.parse(frame);
     ControlStats scratch = new ControlStats();
     MptcpHandshake h = MptcpHandshake.classify(f.tcp(), scratch.parse());
-    new MptcpRouter(net, links, config, scratch, 1)
-        .handle(TcpSegment.of(client.firstHop().dpid(), 1, f, frame, h));
+    MptcpRouter throwAway = new MptcpRouter(net, links, config, scratch, 1);
+    TcpSegment syn = TcpSegment.of(client.firstHop().dpid(), 1, f, frame, h);
+    int joinIp = Addresses.parseIpv4(client.interfaces().get(client.interfaces().size() - 1).ip());
+    long joinDpid = client.interfaces().get(client.interfaces().size() - 1).attachment().dpid();
+    long serverDpid = server.interfaces().get(0).attachment().dpid();
+    // Whole handshakes (SYN, the SYN/ACK's copy, a join), so that each step was run before.
+    for (int port = 1; port <= WARM_UP_CONNECTIONS; port++) {
+      int sip = syn.srcIp();
+      int dip = syn.dstIp();
+      throwAway.handle(new TcpSegment(syn.dpid(), 1, sip, dip, port, 1, syn.flags(), h, frame));
+      var key = new MptcpHandshake.CapableSynAck(1, 0x12, port);
+      throwAway.handle(new TcpSegment(serverDpid, 1, dip, sip, 1, port, 0x12, key, frame));
+      var join = new MptcpHandshake.JoinSyn(Tokens.token(port, 1), 1, 0, false);
+      throwAway.handle(new TcpSegment(joinDpid, 1, joinIp, dip, port, 1, 0x02, join, frame));
+    }
   }
+
+  /** Handshakes the warm-up runs through a throw-away router. */
+  private static final int WARM_UP_CONNECTIONS = 20;
 
   /** An MP_CAPABLE v1 SYN (option kind 30, length 4) from port 1 to port 1, for the warm-up. */
   private static byte[] capableSyn(int src, int dst) {
@@ -183,10 +185,11 @@ public final class MptcpControlPlane {
    *       descriptor's delays stay) and returns an empty plan;
    *   <li>otherwise the live state moves to the new topology ({@link TopologySwap}): subflows on
    *       paths that survived keep their rules, those on paths that lost a link are selected for
-   *       again and moved as after a link failure (new rules under a new cookie generation, the old ones deleted); delivery rules are replaced
-   *       on each switch whose attachments changed (including switches the old topology did not
-   *       know); with segment routing, labels derive from indices, so every switch's label rules
-   *       are replaced and every live subflow's rules rebuilt (new cookie generation).
+   *       again and moved as after a link failure (new rules under a new cookie generation, the old
+   *       ones deleted); delivery rules are replaced on each switch whose attachments changed
+   *       (including switches the old topology did not know); with segment routing, labels derive
+   *       from indices, so every switch's label rules are replaced and every live subflow's rules
+   *       rebuilt (new cookie generation).
    * </ul>
    *
    * Rebuilds run one at a time; packet-ins go on meanwhile. Never installs a rule over a link that
@@ -210,11 +213,8 @@ public final class MptcpControlPlane {
       Network net = Network.of(next, config.maxHops());
       FlowPlan plan = router.replaceNetwork(net, config.segmentRouting());
       plan = plan.then(proactiveDiff(old, net, config));
-      for (Host client : next.clients()) {
-        for (Host server : next.servers()) {
-          net.paths().between(client.firstHop(), server.firstHop());
-        }
-      }
+      // A runtime that discovers the network starts with no hosts, so this is its first warm-up.
+      warmUp(config);
       stats.plan(plan);
       return plan;
     }

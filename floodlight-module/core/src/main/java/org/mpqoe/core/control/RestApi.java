@@ -239,7 +239,7 @@ public final class RestApi {
         so.put("cookie", String.format("0x%016x", sf.cookie()));
         so.put("rules", sf.rules().size());
         so.put("matchedBy", sf.matchedBy().name().toLowerCase(java.util.Locale.ROOT));
-        so.put("awaitsServer", sf.awaitsServer());
+        so.put("copiesSynAck", sf.copiesSynAck());
       }
     }
     return list;

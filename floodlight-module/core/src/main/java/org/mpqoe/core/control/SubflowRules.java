@@ -14,17 +14,18 @@ import org.mpqoe.core.topology.Topology;
  * (the label rules are proactive). Rules are listed farthest switch first for the client's
  * direction, so that the handshake packet never overtakes its rules.
  *
- * <p>To learn the server's key, the rule of the server-to-client direction at the server edge can
- * start as a <em>trap</em>: it sends the segment to the controller instead of forwarding it. The
- * first segment the server sends on the subflow is its SYN/ACK (nothing else can come before the
- * client got it), so the trap catches exactly that one; the controller reads the key and turns the
- * trap into the forwarding rule (a modification) before it sends the SYN/ACK on. No segment is ever
- * copied: a copy-and-forward rule would copy every segment until its modification reaches the
- * datapath, and userspace Open vSwitch kept copying a routed subflow's data for over half a second.
+ * <p>To learn the server's key, the server edge can also <em>copy</em> the server's SYN/ACK to the
+ * controller: one more rule there, one priority above the subflow's, matches only segments of the
+ * server-to-client direction with SYN and ACK set and both forwards them and sends them to the
+ * controller. The SYN/ACK goes on at once (no round trip through the controller), and nothing but
+ * SYN/ACKs is ever copied: data segments carry no SYN. (A copy rule on the whole 5-tuple copied a
+ * routed subflow's data until its modification reached the datapath; a trap that held the SYN/ACK
+ * back cost a packet-in, a modification, a barrier and a packet-out per connection, and userspace
+ * Open vSwitch kept sending the server's next segments to the controller from its datapath cache.)
+ * The copy rule asks for no removal notice: it goes idle right after the handshake, and its expiry
+ * must not end the subflow.
  */
 public final class SubflowRules {
-  private static final List<FlowAction> TRAP = List.of(new FlowAction.ToController());
-
   private final Topology topology;
   private final SegmentRouting segmentRouting;
 
@@ -38,8 +39,8 @@ public final class SubflowRules {
    * @param client the client's interface that sends it
    * @param server the server's interface it is sent to
    * @param path from the client's first-hop switch to the server's
-   * @param trapServerReply the server-edge rule of the server-to-client direction sends to the
-   *     controller instead of forwarding (to read the server's key from the SYN/ACK)
+   * @param copyServerSynAck the server edge also copies the server's SYN/ACK to the controller (to
+   *     read the server's key)
    */
   public List<FlowRule> build(
       FlowMatch.Subflow toServer,
@@ -48,7 +49,7 @@ public final class SubflowRules {
       Path path,
       ControlConfig config,
       long cookie,
-      boolean trapServerReply) {
+      boolean copyServerSynAck) {
     List<SwitchNode> nodes = path.switchNodes(topology);
     int[] links = path.links();
     List<FlowRule> rules = new ArrayList<>();
@@ -57,18 +58,22 @@ public final class SubflowRules {
       Path back = reverse(path);
       SwitchNode serverEdge = nodes.get(nodes.size() - 1);
       SwitchNode clientEdge = nodes.get(0);
-      List<FlowAction> backActions =
-          trapServerReply ? TRAP : pushAndGo(segmentRouting.labels(back));
+      List<FlowAction> backActions = pushAndGo(segmentRouting.labels(back));
       rules.add(rule(serverEdge, toClient, backActions, config, cookie));
+      if (copyServerSynAck) {
+        rules.add(synAckCopy(serverEdge, toClient, backActions, config, cookie));
+      }
       rules.add(rule(clientEdge, toServer, pushAndGo(segmentRouting.labels(path)), config, cookie));
       return rules;
     }
     // Reverse direction (server to client), client edge first.
     for (int i = 0; i < nodes.size(); i++) {
       int port = i == 0 ? client.port() : topology.links().get(links[i - 1]).portAt(nodes.get(i));
-      List<FlowAction> actions =
-          trapServerReply && i == nodes.size() - 1 ? TRAP : List.of(new FlowAction.Output(port));
+      List<FlowAction> actions = List.of(new FlowAction.Output(port));
       rules.add(rule(nodes.get(i), toClient, actions, config, cookie));
+      if (copyServerSynAck && i == nodes.size() - 1) {
+        rules.add(synAckCopy(nodes.get(i), toClient, actions, config, cookie));
+      }
     }
     // Client-to-server direction, server edge first.
     for (int i = nodes.size() - 1; i >= 0; i--) {
@@ -94,9 +99,33 @@ public final class SubflowRules {
     return paths.requireBetween(client.attachment(), server.attachment()).get(0);
   }
 
-  /** True for a server-edge trap (see the class comment). */
-  public static boolean isServerTrap(FlowRule rule) {
-    return rule.actions().equals(TRAP);
+  /** True for a server edge's SYN/ACK copy rule (see the class comment). */
+  public static boolean isSynAckCopy(FlowRule rule) {
+    return rule.match() instanceof FlowMatch.SynAck;
+  }
+
+  /**
+   * The SYN/ACK copy: the copy to the controller first (the segment as the switch got it, before
+   * any label push), then what the subflow's rule does.
+   */
+  private static FlowRule synAckCopy(
+      SwitchNode at,
+      FlowMatch.Subflow toClient,
+      List<FlowAction> forward,
+      ControlConfig config,
+      long cookie) {
+    List<FlowAction> actions = new ArrayList<>();
+    actions.add(new FlowAction.ToController());
+    actions.addAll(forward);
+    return new FlowRule(
+        at.dpid(),
+        0,
+        config.subflowPriority() + 1,
+        new FlowMatch.SynAck(toClient),
+        actions,
+        config.idleTimeoutS(),
+        cookie,
+        false);
   }
 
   private static List<FlowAction> pushAndGo(List<Integer> labels) {

@@ -130,8 +130,10 @@ class MptcpControlPlaneTest {
     List<FlowRule> atD = cp.switchConnected(4);
     FlowRule serverSide =
         atD.stream().filter(r -> r.match().equals(down)).findFirst().orElseThrow();
-    // d sends towards b over its first link (port 1); the trap to the controller is gone.
+    // d sends towards b over its first link (port 1), and copies the SYN/ACKs at one above.
     assertEquals(List.of(new FlowAction.Output(1)), serverSide.actions());
+    FlowRule copy = atD.stream().filter(SubflowRules::isSynAckCopy).findFirst().orElseThrow();
+    assertEquals(new FlowMatch.SynAck(down), copy.match());
     long cookie = serverSide.cookie();
     cp.flowRemoved(4, cookie, false);
     assertEquals(1, cp.router().connections().size(), "a deletion ends nothing");
@@ -141,16 +143,16 @@ class MptcpControlPlaneTest {
   }
 
   @Test
-  void theServersFirstSegmentOpensTheTrapAndLaterOnesAreSentOnNotRoutedAgain() {
+  void onlyTheSynAckCopyIsTakenAndOtherSegmentsAreSentOnNotRoutedAgain() {
     cp.router().handle(MptcpRouterTest.syn(MptcpRouterTest.CL1, 5000));
-    // A server without MPTCP answers with a plain SYN/ACK: the trap at d opens all the same.
+    // A server without MPTCP answers with a plain SYN/ACK: its copy teaches no key, sends nothing.
     byte[] synAck = tcp(MptcpRouterTest.SRV, MptcpRouterTest.CL1, 80, 5000, 0x12);
-    Reaction opened = cp.packetIn(4, 4, synAck);
-    assertEquals(Reaction.Kind.MPTCP, opened.kind());
-    assertEquals(1, opened.plan().modifications().size());
+    Reaction copied = cp.packetIn(4, 4, synAck);
+    assertEquals(Reaction.Kind.MPTCP, copied.kind());
+    assertTrue(copied.plan().isEmpty());
     assertNull(cp.router().connections().get(0).serverToken());
-    // A segment that still reaches d's controller port (a stale datapath cache) is sent on
-    // through the table, once, by the rule that now forwards it; never routed again.
+    // Any other segment of the subflow at d came through no copy rule (a table without the
+    // subflow's rules yet): it is sent on through the table, once; never routed again.
     byte[] data = tcp(MptcpRouterTest.SRV, MptcpRouterTest.CL1, 80, 5000, 0x10);
     Reaction again = cp.mptcpPacketIn(4, 4, data);
     assertEquals(Reaction.Kind.MPTCP, again.kind(), "Floodlight: STOP");

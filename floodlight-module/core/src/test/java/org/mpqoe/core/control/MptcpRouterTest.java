@@ -67,17 +67,25 @@ class MptcpRouterTest {
 
   static TcpSegment syn(int src, int srcPort) {
     return new TcpSegment(
-        A, 1, src, SRV, srcPort, 80, new MptcpHandshake.CapableSyn(1, 0, null), FRAME);
+        A, 1, src, SRV, srcPort, 80, 0x02, new MptcpHandshake.CapableSyn(1, 0, null), FRAME);
   }
 
   static TcpSegment synAck(int client, int clientPort, long key) {
     return new TcpSegment(
-        D, 3, SRV, client, 80, clientPort, new MptcpHandshake.CapableSynAck(1, 0, key), FRAME);
+        D,
+        3,
+        SRV,
+        client,
+        80,
+        clientPort,
+        0x12,
+        new MptcpHandshake.CapableSynAck(1, 0, key),
+        FRAME);
   }
 
   static TcpSegment join(int src, int srcPort, int token) {
     return new TcpSegment(
-        A, 2, src, SRV, srcPort, 80, new MptcpHandshake.JoinSyn(token, 1, 0, false), FRAME);
+        A, 2, src, SRV, srcPort, 80, 0x02, new MptcpHandshake.JoinSyn(token, 1, 0, false), FRAME);
   }
 
   static Set<String> switchesOf(List<FlowRule> rules, FlowMatch m) {
@@ -103,13 +111,23 @@ class MptcpRouterTest {
     assertEquals(D, upRules.get(0).dpid());
     assertEquals(A, upRules.get(2).dpid());
     for (FlowRule rule : plan.installs()) {
-      assertEquals(40000, rule.priority());
+      boolean copy = rule.match() instanceof FlowMatch.SynAck;
+      assertEquals(copy ? 40001 : 40000, rule.priority());
       assertEquals(10, rule.idleTimeoutS());
-      assertTrue(rule.notifyRemoval());
+      assertEquals(!copy, rule.notifyRemoval(), "the copy's expiry must not end the subflow");
       assertEquals(Cookies.SUBFLOW, Cookies.kind(rule.cookie()));
-      boolean copies = rule.actions().contains(new FlowAction.ToController());
-      assertEquals(rule.dpid() == D && rule.match().equals(up.reversed()), copies, rule.toString());
+      assertEquals(copy, rule.actions().contains(new FlowAction.ToController()), rule.toString());
     }
+    // One copy rule, at the server edge, for the server's SYN/ACKs only; it forwards them too,
+    // like d's rule towards the client (d reaches b over its first link).
+    FlowRule copy =
+        plan.installs().stream()
+            .filter(x -> x.match() instanceof FlowMatch.SynAck)
+            .collect(Collectors.collectingAndThen(Collectors.toList(), l -> l.get(0)));
+    assertEquals(1, plan.installs().stream().filter(SubflowRules::isSynAckCopy).count());
+    assertEquals(D, copy.dpid());
+    assertEquals(new FlowMatch.SynAck(up.reversed()), copy.match());
+    assertEquals(List.of(new FlowAction.ToController(), new FlowAction.Output(1)), copy.actions());
     // Host ports: ports follow links then interfaces, so the server is port 4 of d.
     assertTrue(
         plan.installs()
@@ -128,24 +146,18 @@ class MptcpRouterTest {
   }
 
   @Test
-  void synAckTeachesTheTokenAndOpensTheServerEdgeTrap() {
+  void theCopyOfTheSynAckTeachesTheTokenAndSendsNothing() {
     MptcpRouter r = router();
     r.handle(syn(CL1, 5000));
-    assertTrue(r.connections().get(0).subflows().get(0).awaitsServer());
+    assertTrue(r.connections().get(0).subflows().get(0).copiesSynAck());
     Reaction re = r.handle(synAck(CL1, 5000, 0x1234)).orElseThrow();
-    assertEquals(1, re.plan().modifications().size());
-    FlowRule m = re.plan().modifications().get(0);
-    assertEquals(D, m.dpid());
-    assertEquals(new FlowMatch.Subflow(SRV, CL1, 80, 5000), m.match());
-    // d forwards towards b (its first link) from now on, and copies nothing.
-    assertEquals(List.of(new FlowAction.Output(1)), m.actions());
+    assertEquals(Reaction.Kind.MPTCP, re.kind());
     assertEquals(Tokens.token(0x1234, 1), r.connections().get(0).serverToken());
-    assertFalse(r.connections().get(0).subflows().get(0).awaitsServer());
-    // The trap held the SYN/ACK back: it is sent on through d's table, after the modification.
-    assertEquals(D, re.plan().packetOut().dpid());
-    assertEquals(
-        List.of(new FlowAction.Output(FlowAction.PORT_TABLE)), re.plan().packetOut().actions());
-    assertTrue(re.plan().installs().isEmpty());
+    // The switch forwarded the SYN/ACK itself: no rule to change, nothing to send on.
+    assertTrue(re.plan().isEmpty(), re.plan().toString());
+    // A retransmitted SYN/ACK is copied again: still nothing sent, the token unchanged.
+    assertTrue(r.handle(synAck(CL1, 5000, 0x1234)).orElseThrow().plan().isEmpty());
+    assertEquals(Tokens.token(0x1234, 1), r.connections().get(0).serverToken());
   }
 
   @Test
@@ -224,7 +236,8 @@ class MptcpRouterTest {
   void synAwayFromTheFirstHopOrFromUnknownHostsIsIgnored() {
     MptcpRouter r = router();
     TcpSegment elsewhere =
-        new TcpSegment(2, 1, CL1, SRV, 5000, 80, new MptcpHandshake.CapableSyn(1, 0, null), FRAME);
+        new TcpSegment(
+            2, 1, CL1, SRV, 5000, 80, 0x02, new MptcpHandshake.CapableSyn(1, 0, null), FRAME);
     assertEquals(Reaction.Kind.IGNORED, r.handle(elsewhere).orElseThrow().kind());
     TcpSegment stranger =
         new TcpSegment(
@@ -234,6 +247,7 @@ class MptcpRouterTest {
             SRV,
             1,
             80,
+            0x02,
             new MptcpHandshake.CapableSyn(1, 0, null),
             FRAME);
     assertEquals(Reaction.Kind.IGNORED, r.handle(stranger).orElseThrow().kind());
@@ -246,6 +260,7 @@ class MptcpRouterTest {
                     SRV,
                     1,
                     80,
+                    0x10,
                     new MptcpHandshake.None(MptcpHandshake.Reason.NO_HANDSHAKE_OPTION),
                     FRAME))
             .isEmpty());
@@ -297,7 +312,13 @@ class MptcpRouterTest {
   void segmentRoutingNeedsOneRulePerDirection() {
     MptcpRouter r = router(ControlConfig.defaults().withAlgorithm("exact").withRouting(8, true));
     Reaction re = r.handle(syn(CL1, 5000)).orElseThrow();
-    assertEquals(2, re.plan().installs().size());
+    // One ingress rule per direction, and at d the copy of the SYN/ACKs, labels pushed after it.
+    assertEquals(3, re.plan().installs().size());
+    FlowRule copy =
+        re.plan().installs().stream().filter(SubflowRules::isSynAckCopy).findFirst().orElseThrow();
+    assertEquals(D, copy.dpid());
+    assertEquals(new FlowAction.ToController(), copy.actions().get(0));
+    assertTrue(copy.actions().get(1) instanceof FlowAction.PushLabels);
     FlowRule ingress =
         re.plan().installs().stream().filter(x -> x.dpid() == A).findFirst().orElseThrow();
     assertEquals(

@@ -60,7 +60,7 @@ class QomraRoutingTest {
 
   static TcpSegment syn(int src, int port) {
     return new TcpSegment(
-        1, 1, src, SRV, port, 80, new MptcpHandshake.CapableSyn(1, 0, null), new byte[] {1});
+        1, 1, src, SRV, port, 80, 0x02, new MptcpHandshake.CapableSyn(1, 0, null), new byte[] {1});
   }
 
   static TcpSegment join(int src, int port, int iface) {
@@ -71,6 +71,7 @@ class QomraRoutingTest {
         SRV,
         port,
         80,
+        0x02,
         new MptcpHandshake.JoinSyn(0x1234, 1, 0, false),
         new byte[] {1});
   }
@@ -194,7 +195,10 @@ class QomraRoutingTest {
       JsonNode client = m.readTree(cp.rest().handle("GET", "/mpqoe/clients", null).json()).get(0);
       assertEquals(18, client.get("rulesPerHop").asInt(), "3 paths x 3 switches x 2 directions");
       assertEquals(6, client.get("rulesSegmentRouting").asInt(), "3 paths x 2 ingress rules");
-      assertEquals(sr ? 6 : 18, client.get("rulesInstalled").asInt(), "mode " + sr);
+      assertEquals(
+          (sr ? 6 : 18) + 1,
+          client.get("rulesInstalled").asInt(),
+          "+ the SYN/ACK copy, mode " + sr);
       assertEquals("[16001,16003]", client.get("labels").get(0).toString());
     }
   }
