@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """End-to-end test of the controller: `bin/mpqoe controller` drives a Mininet CompuServe network.
 
-    /usr/bin/python3 mininet-scripts/e2e_controller.py [--seed S] [--segment-routing] [-v]
+    /usr/bin/python3 mininet-scripts/e2e_controller.py [--seed S] [--segment-routing]
+        [--discovered] [-v]
 
 Run as root with Debian's python3. Steps:
 
@@ -20,8 +21,17 @@ Run as root with Debian's python3. Steps:
 4. MPTCP on every host (in-kernel path manager, a `subflow` endpoint per extra client
    interface); one MPTCP server; client 1 downloads, client 2 uploads (then alternating), one
    after the other (two statistics periods apart, so each selection sees a quiet network).
+   With --discovered the controller gets `--servers` (the server's addresses) instead of
+   `--topology`: the test waits until GET /mpqoe/topology lists exactly the descriptor's links
+   (both directions discovered by LLDP), pings the server from every client interface and waits
+   until every client is listed with all its addresses and the server with the one the clients
+   use; from then on REST answers are renamed to the descriptor's names (mpqoe_lib.discovered:
+   switches s<dpid> are the bridges, hosts are matched by address). Link delays are LLDP's, so
+   --thr-delay auto bounds hops instead (the controller's --max-hops, e2e_thresholds).
 5. Checks:
-   a. GET /mpqoe/connections: one connection per client, its subflows and their paths.
+   a. GET /mpqoe/topology: source descriptor+discovered (the descriptor confirmed by discovery)
+      or, with --discovered, discovered; no mismatches; every link up. GET /mpqoe/connections:
+      one connection per client, its subflows and their paths.
    b. The switches' own counters (`ovs-ofctl dump-flows`): for each subflow cookie (kind
       SUBFLOW) the switches with a rule of that cookie that counted packets are exactly the
       switches of its path, separately for each direction. With segment routing the cookie is
@@ -44,7 +54,8 @@ Run as root with Debian's python3. Steps:
       "Message too long" for our bridges; no plain (shortest-path) rule carried traffic between
       the hosts, and the controller routed no packet-in between them as plain IPv4 (all of
       their traffic is MPTCP: such a packet-in is a segment of no routed subflow, e.g. data
-      copied to the controller by a rule that should copy only the server's SYN/ACK).
+      copied to the controller by a rule that should copy only the server's SYN/ACK); with
+      --discovered, counted from after the pings that taught the controller the hosts.
 
    f. Set-up latency (numbers, no check): tcpdump on every client interface keeps the SYNs and
       SYN/ACKs; per subflow the time from the first SYN to its SYN/ACK as the client saw it
