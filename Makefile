@@ -85,11 +85,13 @@ mininet-selftest: mininet-deps
 	/usr/bin/python3 mininet-scripts/selftest.py
 
 ## e2e: the standalone controller steering real MPTCP subflows through Open vSwitch: the GA with
-## per-hop rules and with segment routing (MPLS label stacks), QoMRA with segment routing
+## per-hop rules and with segment routing (MPLS label stacks), QoMRA with segment routing, and
+## the GA on the network the controller discovered without a descriptor
 e2e: mininet-deps build
 	/usr/bin/python3 mininet-scripts/e2e_controller.py
 	/usr/bin/python3 mininet-scripts/e2e_controller.py --segment-routing
 	/usr/bin/python3 mininet-scripts/e2e_controller.py --algorithm qomra --segment-routing
+	/usr/bin/python3 mininet-scripts/e2e_controller.py --discovered
 
 format:
 	$(MVN) -q spotless:apply

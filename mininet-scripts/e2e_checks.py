@@ -26,9 +26,50 @@ def all_flows(bridges):
     return {b: mq.flow_counters(b) for b in bridges}
 
 
+def plain_key(bridge, f):
+    return (bridge, f["table"], f["priority"], tuple(sorted(f["match"].items())))
+
+
+def plain_counts(flows):
+    """{rule: packets} of the plain (shortest-path) rules in all_flows' answer."""
+    return {
+        plain_key(b, f): f["n_packets"]
+        for b, fl in flows.items()
+        for f in fl
+        if cookies.kind(f["cookie"]) == cookies.PLAIN
+    }
+
+
 class E2eChecks:
     """Needs from the Run: t (checks.Checks), args, topo, net, rest, ctl, bridges, clients,
-    ips, sip, server (bulk.BulkServer), first, procs, t_start, ovs_log, seed."""
+    ips, sip, server (bulk.BulkServer), first, procs, t_start, ovs_log, seed, log_from and
+    plain_before (the discovery pings' log and plain rules, which e does not count)."""
+
+    def check_topology(self):
+        """GET /mpqoe/topology: the descriptor confirmed by discovery (source
+        descriptor+discovered, once the controller compared them: a probe interval after the
+        last switch connected), or the discovered network alone; no mismatches, every link."""
+        t = self.t
+        t.group("a. GET /mpqoe/topology and /mpqoe/connections")
+        want = "discovered" if self.args.discovered else "descriptor+discovered"
+        deadline, topo = time.monotonic() + 15, {}
+        while time.monotonic() < deadline:
+            topo = self.rest.get("/mpqoe/topology") or {}
+            if topo.get("source") == want:
+                break
+            time.sleep(0.5)
+        n = len(self.topo.descriptor["links"])
+        links = topo.get("links", [])
+        t.check(
+            f"source {want}, no mismatches, the {n} links up",
+            topo.get("source") == want
+            and topo.get("mismatches") == []
+            and len(links) == n
+            and all(x["up"] for x in links),
+            f"source {topo.get('source')}, {len(links)} links"
+            f" ({sum(1 for x in links if not x['up'])} down), mismatches "
+            + json.dumps(topo.get("mismatches"))[:300],
+        )
 
     def n_paths(self, entry):
         n = len(self.ips.get(entry["client"], []))
@@ -50,7 +91,6 @@ class E2eChecks:
 
     def check_connections(self, conns):
         t = self.t
-        t.group("a. GET /mpqoe/connections: one connection per client")
         for c in self.clients:
             mine = [x for x in conns if x["client"] == c]
             ok = len(mine) == 1 and mine[0]["subflows"]
@@ -357,7 +397,7 @@ class E2eChecks:
             for f in fl
             if cookies.kind(f["cookie"]) == cookies.PLAIN
             and f["match"].get("nw_dst") in hosts
-            and f["n_packets"] > 0
+            and f["n_packets"] > self.plain_before.get(plain_key(b, f), 0)
         ]
         t.check(
             "no traffic between the hosts went through plain (shortest-path) rules",
@@ -366,7 +406,8 @@ class E2eChecks:
         )
         # Every frame between the hosts is MPTCP (ARP is answered): a packet-in that the
         # controller routes as plain IPv4 is a segment that reached it outside a handshake.
-        plain = [ln.strip() for ln in text.splitlines() if ": PLAIN IPv4 to " in ln]
+        since = read_since(self.ctl.log_path, self.log_from)
+        plain = [ln.strip() for ln in since.splitlines() if ": PLAIN IPv4 to " in ln]
         where = {}
         for ln in plain:
             m = re.search(r"packet-in (.+? port \d+): PLAIN IPv4 to (\S+)", ln)

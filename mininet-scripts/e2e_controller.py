@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """End-to-end test of the controller: `bin/mpqoe controller` drives a Mininet CompuServe network.
 
-    /usr/bin/python3 mininet-scripts/e2e_controller.py [--seed S] [--segment-routing] [-v]
+    /usr/bin/python3 mininet-scripts/e2e_controller.py [--seed S] [--segment-routing]
+        [--discovered] [-v]
 
 Run as root with Debian's python3. Steps:
 
@@ -20,8 +21,17 @@ Run as root with Debian's python3. Steps:
 4. MPTCP on every host (in-kernel path manager, a `subflow` endpoint per extra client
    interface); one MPTCP server; client 1 downloads, client 2 uploads (then alternating), one
    after the other (two statistics periods apart, so each selection sees a quiet network).
+   With --discovered the controller gets `--servers` (the server's addresses) instead of
+   `--topology`: the test waits until GET /mpqoe/topology lists exactly the descriptor's links
+   (both directions discovered by LLDP), pings the server from every client interface and waits
+   until every client is listed with all its addresses and the server with the one the clients
+   use; from then on REST answers are renamed to the descriptor's names (mpqoe_lib.discovered:
+   switches s<dpid> are the bridges, hosts are matched by address). Link delays are LLDP's, so
+   --thr-delay auto bounds hops instead (the controller's --max-hops, e2e_thresholds).
 5. Checks:
-   a. GET /mpqoe/connections: one connection per client, its subflows and their paths.
+   a. GET /mpqoe/topology: source descriptor+discovered (the descriptor confirmed by discovery)
+      or, with --discovered, discovered; no mismatches; every link up. GET /mpqoe/connections:
+      one connection per client, its subflows and their paths.
    b. The switches' own counters (`ovs-ofctl dump-flows`): for each subflow cookie (kind
       SUBFLOW) the switches with a rule of that cookie that counted packets are exactly the
       switches of its path, separately for each direction. With segment routing the cookie is
@@ -44,7 +54,8 @@ Run as root with Debian's python3. Steps:
       "Message too long" for our bridges; no plain (shortest-path) rule carried traffic between
       the hosts, and the controller routed no packet-in between them as plain IPv4 (all of
       their traffic is MPTCP: such a packet-in is a segment of no routed subflow, e.g. data
-      copied to the controller by a rule that should copy only the server's SYN/ACK).
+      copied to the controller by a rule that should copy only the server's SYN/ACK); with
+      --discovered, counted from after the pings that taught the controller the hosts.
 
    f. Set-up latency (numbers, no check): tcpdump on every client interface keeps the SYNs and
       SYN/ACKs; per subflow the time from the first SYN to its SYN/ACK as the client saw it
@@ -73,7 +84,7 @@ import tempfile
 import time
 
 import mpqoe_topo as mq
-from e2e_checks import E2eChecks, all_flows
+from e2e_checks import E2eChecks, all_flows, plain_counts
 from e2e_setup_latency import (
     HandshakeCapture,
     ping_times,
@@ -82,9 +93,9 @@ from e2e_setup_latency import (
     print_handshakes,
     print_summary,
 )
-from e2e_thresholds import pick_thr_delay, simple_path_delays
+from e2e_thresholds import pick_thr_delay, simple_path_delays, simple_path_hops
 from mininet.log import setLogLevel
-from mpqoe_lib import bulk, checks, cookies, kernel, network
+from mpqoe_lib import bulk, checks, cookies, discovered, kernel, network
 from mpqoe_lib.bulk import BulkServer, subflows_of
 from mpqoe_lib.proc import Service, free_ports, last_json, log_offset, sh
 from mpqoe_lib.rest import Rest
@@ -113,6 +124,9 @@ class Run(E2eChecks):
         self.tmp = tempfile.mkdtemp(prefix="mpqoe-e2e-")
         self.ctl = self.net = self.topo = self.server = self.capture = None
         self.procs = []
+        self.max_hops = None  # --discovered, --thr-delay auto: the controller's --max-hops
+        # What the checks of e must not count: the discovery pings' plain rules and log lines.
+        self.log_from, self.plain_before = 0, {}
 
     # -- set-up and teardown
 
@@ -131,7 +145,12 @@ class Run(E2eChecks):
     def controller_cmd(self, descriptor, of_port, rest_port):
         a = self.args
         base = a.controller_cmd.split() if a.controller_cmd else [*a.mpqoe.split(), "controller"]
-        cmd = [*base, "--topology", descriptor, "--algorithm", self.args.algorithm]
+        if a.discovered:
+            cmd = [*base, "--servers", ",".join(self.ips[self.server_name])]
+            cmd += ["--max-hops", str(self.max_hops)] if self.max_hops else []
+        else:
+            cmd = [*base, "--topology", descriptor]
+        cmd += ["--algorithm", self.args.algorithm]
         cmd += ["--port", str(of_port), "--rest", str(rest_port)]
         cmd += ["--stats-interval", str(a.stats_interval), "--idle-timeout", str(a.idle_timeout)]
         return cmd + (["--segment-routing"] if a.segment_routing else [])
@@ -150,6 +169,13 @@ class Run(E2eChecks):
             descriptor, fail_mode="secure", shape=True, netem=False
         )
         network.refuse_or_sweep(topo, a.force_clean)
+        spec = {h["name"]: h for h in topo.hosts_spec}
+        self.clients = [h["name"] for h in topo.hosts_spec if h.get("role") == "client"]
+        self.server_name = next(h["name"] for h in topo.hosts_spec if h.get("role") == "server")
+        self.ips = {n: [i["ip"] for i in spec[n]["interfaces"]] for n in spec}
+        self.sip = self.ips[self.server_name][0]
+        if a.discovered and a.thr_delay == "auto":
+            self.max_hops = self.pick_max_hops()
         of_port, rest_port = free_ports(2)
         self.ctl = Service(
             self.controller_cmd(descriptor, of_port, rest_port),
@@ -165,7 +191,8 @@ class Run(E2eChecks):
             f"controller REST answers ({time.monotonic() - t0:.1f} s)",
             config.get("segmentRouting") == a.segment_routing
             and config.get("algorithm") == self.args.algorithm
-            and config.get("idleTimeoutS") == a.idle_timeout,
+            and config.get("idleTimeoutS") == a.idle_timeout
+            and config.get("maxHops") == (self.max_hops or config.get("maxHops")),
             json.dumps(config),
         )
         self.set_thr_delay(config)
@@ -179,11 +206,86 @@ class Run(E2eChecks):
         took = network.wait_bridges(self.bridges, self.ctl, 30, table_miss_missing)
         t.check(f"{len(self.bridges)} switches connected with the table-miss rule", True)
         print(f"  switches ready {took:.1f} s after net.start()", flush=True)
+        if a.discovered:
+            self.discover()
+
+    def wait_topology(self, done, timeout):
+        """GET /mpqoe/topology until done(answer); (seconds, last answer)."""
+        t0, topo = time.monotonic(), {}
+        while time.monotonic() - t0 < timeout:
+            self.ctl.require_alive()
+            topo = self.rest.get("/mpqoe/topology") or {}
+            if done(topo):
+                break
+            time.sleep(0.2)
+        return time.monotonic() - t0, topo
+
+    def discover(self):
+        """--discovered: the controller found the descriptor's links by LLDP (both directions),
+        then learns the hosts from a ping of the server out of every client interface. From then
+        on REST answers are renamed to the descriptor's names."""
+        t, topo = self.t, self.topo
+        want = {frozenset((x["a"], x["b"])) for x in topo.descriptor["links"]}
+        took, got = self.wait_topology(lambda x: len(x.get("links", [])) >= len(want), 30)
+        switches = discovered.names({}, topo)
+        have = {
+            frozenset(discovered.rename([x["a"], x["b"]], switches)) for x in got.get("links", [])
+        }
+        t.check(
+            f"GET /mpqoe/topology: the descriptor's {len(want)} links discovered in both"
+            f" directions ({took:.1f} s after the switches), source {got.get('source')}",
+            have == want and got.get("source") == "discovered",
+            f"{len(have)} links; missing {sorted(map(sorted, want - have))[:4]}, extra"
+            f" {sorted(map(sorted, have - want))[:4]}",
+        )
+        bad = []
+        for c in self.clients:
+            host = self.net.get(c)
+            intfs = [i for i, _ip in mq.host_interfaces(host)]
+            bad += network.ping_from_each(host, intfs, self.sip)
+        t.check(f"every client interface pings the server {self.sip}", not bad, bad)
+        spec = topo.hosts_spec
+        took, got = self.wait_topology(
+            lambda x: not discovered.missing_hosts(x.get("hosts", []), spec, self.sip), 30
+        )
+        missing = discovered.missing_hosts(got.get("hosts", []), spec, self.sip)
+        t.check(
+            f"GET /mpqoe/topology: the {len(spec)} hosts learnt ({took:.1f} s after the pings)",
+            not missing,
+            f"missing {missing}; hosts {json.dumps(got.get('hosts'))[:300]}",
+        )
+        self.rest.names = discovered.names(got, topo)
+        print(
+            "  discovered names: "
+            + ", ".join(f"{k}={v}" for k, v in sorted(self.rest.names.items()) if k != v),
+            flush=True,
+        )
+        self.log_from = log_offset(self.ctl.log_path)
+        self.plain_before = plain_counts(all_flows(self.bridges))
+
+    def pick_max_hops(self):
+        """--discovered with --thr-delay auto: link delays are LLDP's, so the bound that leaves
+        a client fewer candidates than interfaces is on hops (the controller's --max-hops)."""
+        d, hosts = self.topo.descriptor, self.topo.hosts_spec
+        dst = next(h for h in hosts if h["name"] == self.server_name)["interfaces"][0]["switch"]
+        hops, wanted = {}, {}
+        for h in hosts:
+            if h.get("role") == "client":
+                hops[h["name"]] = simple_path_hops(d, h["interfaces"][0]["switch"], dst, 8)
+                wanted[h["name"]] = len(h["interfaces"])
+        pick = pick_thr_delay(hops, wanted)
+        if pick is None:
+            print("  max hops auto: no bound leaves a client short; default kept")
+            return None
+        bound, counts = int(pick[0]), pick[1]
+        why = ", ".join(f"{c} {counts[c]} of {len(hops[c])}" for c in counts)
+        print(f"  max hops auto: {bound} admits {why} candidates", flush=True)
+        return bound
 
     def set_thr_delay(self, config):
         """--thr-delay: PUT /mpqoe/config {"thrDelayMs": ...} before any client connects."""
         a, t, d = self.args, self.t, self.topo.descriptor
-        if a.thr_delay == "none":
+        if a.thr_delay == "none" or (a.discovered and a.thr_delay == "auto"):
             return
         if a.thr_delay == "auto":
             server = next(h for h in self.topo.hosts_spec if h.get("role") == "server")
@@ -222,13 +324,8 @@ class Run(E2eChecks):
 
     def run(self):
         self.setup()
-        t, a, topo, net = self.t, self.args, self.topo, self.net
-        spec = {h["name"]: h for h in topo.hosts_spec}
-        self.clients = [h["name"] for h in topo.hosts_spec if h.get("role") == "client"]
-        server_name = next(h["name"] for h in topo.hosts_spec if h.get("role") == "server")
-        self.ips = {n: [i["ip"] for i in spec[n]["interfaces"]] for n in spec}
-        self.sip = self.ips[server_name][0]
-        server = net.get(server_name)
+        t, a, net = self.t, self.args, self.net
+        server = net.get(self.server_name)
         mq.enable_mptcp(server)
         for c in self.clients:
             eps = mq.enable_mptcp(net.get(c))
@@ -279,6 +376,7 @@ class Run(E2eChecks):
                 flush=True,
             )
             raise Retry()
+        self.check_topology()
         self.check_connections(conns)
         self.check_counters(conns, flows, "b")
         self.check_subflow_counts(conns, assigned, before, after, partial, several, summary)
@@ -348,6 +446,12 @@ def main():
     )
     p.add_argument("--segment-routing", action="store_true", help="controller --segment-routing")
     p.add_argument(
+        "--discovered",
+        action="store_true",
+        help="no --topology for the controller (--servers only): it routes on the network it"
+        " discovered (LLDP links, hosts from pings); --thr-delay auto then bounds hops instead",
+    )
+    p.add_argument(
         "--core-mtu",
         type=int,
         help="MTU of the switch-to-switch veths (default: 1600 with --segment-routing, else 1500"
@@ -404,6 +508,7 @@ def main():
         log = run.ctl.log_path if run.ctl else None
         checks.keep_or_remove(t, run.tmp, args.keep, log, args.log_lines, "controller log")
     mode = "segment routing" if args.segment_routing else "per-hop rules"
+    mode += ", discovered" if args.discovered else ", descriptor"
     seed = run.seed if run else args.seed
     return t.summary("e2e", f"(seed {seed}, {args.algorithm}, {mode})")
 

@@ -1,27 +1,38 @@
 """thr_delay for the end-to-end test: the value that leaves some client fewer admissible
-candidate paths than interfaces (e2e_controller.py --thr-delay auto). Pure functions over a
-descriptor dict."""
+candidate paths than interfaces (e2e_controller.py --thr-delay auto), or, on a discovered
+network (whose delays are LLDP's, not the descriptor's), the hop bound that does. Pure functions
+over a descriptor dict."""
 
 
 def simple_path_delays(descriptor, src, dst, max_hops):
     """Sorted delays (ms, sum of link delayMs) of every simple path src -> dst of at most
     max_hops links: the controller's candidates (CandidatePaths) and its path delay."""
+    return _simple_path_costs(descriptor, src, dst, max_hops, lambda link: link.get("delayMs"))
+
+
+def simple_path_hops(descriptor, src, dst, max_hops):
+    """Sorted lengths (links) of the same paths: pick_thr_delay over these gives a hop bound
+    (the controller's --max-hops) instead of a delay bound."""
+    return _simple_path_costs(descriptor, src, dst, max_hops, lambda _link: 1)
+
+
+def _simple_path_costs(descriptor, src, dst, max_hops, cost):
     adj = {}
     for link in descriptor["links"]:
-        d = float(link.get("delayMs") or 0)
+        d = float(cost(link) or 0)
         adj.setdefault(link["a"], []).append((link["b"], d))
         adj.setdefault(link["b"], []).append((link["a"], d))
     out = []
 
-    def walk(node, seen, delay):
+    def walk(node, seen, total):
         if node == dst:
-            out.append(delay)
+            out.append(total)
             return
         if len(seen) > max_hops:
             return
         for nxt, d in adj.get(node, []):
             if nxt not in seen:
-                walk(nxt, seen | {nxt}, delay + d)
+                walk(nxt, seen | {nxt}, total + d)
 
     walk(src, {src}, 0.0)
     return sorted(out)

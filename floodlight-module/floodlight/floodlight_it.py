@@ -56,7 +56,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "mininet-scripts"))
 import mpqoe_topo as mq  # noqa: E402
-from mpqoe_lib import bulk, checks, cookies, network  # noqa: E402
+from mpqoe_lib import bulk, checks, cookies, discovered, network  # noqa: E402
 from mpqoe_lib.flows import (  # noqa: E402
     direction,
     fmt_path,
@@ -251,23 +251,18 @@ class Run:
             time.sleep(0.5)
         return time.monotonic() - t0, topo
 
-    def wait_hosts(self, cips, sip, timeout):
-        """Until mpqoe's topology has a client with exactly the interfaces cips and a server
-        with sip; returns (seconds, client name or None, hosts)."""
-        t0, hosts = time.monotonic(), []
+    def wait_hosts(self, cname, sip, timeout):
+        """Until mpqoe's topology has the client cname with all its interfaces and the server
+        with sip; returns (seconds, mpqoe's name of the client or None, hosts)."""
+        t0, hosts, spec = time.monotonic(), [], self.topo.hosts_spec
         while time.monotonic() - t0 < timeout:
             try:
                 hosts = (self.rest.get("/wm/mpqoe/topology", timeout=2) or {}).get("hosts", [])
             except ERRORS:
                 hosts = []
-            ips = {h["name"]: [i["ip"] for i in h["interfaces"]] for h in hosts}
-            roles = {h["name"]: h["role"] for h in hosts}
-            client = next(
-                (n for n, v in ips.items() if sorted(v) == sorted(cips) and roles[n] == "CLIENT"),
-                None,
-            )
-            server = any(sip in v and roles[n] == "SERVER" for n, v in ips.items())
-            if client and server:
+            if not discovered.missing_hosts(hosts, spec, sip):
+                names = discovered.host_names(hosts, spec)
+                client = next(k for k, v in names.items() if v == cname)
                 return time.monotonic() - t0, client, hosts
             time.sleep(0.5)
         return time.monotonic() - t0, None, hosts
@@ -297,13 +292,9 @@ class Run:
 
     # -- traffic
 
-    def ping_all(self, client, sip):
-        bad = []
-        for intf, _ip in mq.host_interfaces(client):
-            out = client.cmd(f"ping -c 1 -W 2 -I {intf} {sip}")
-            if " 0% packet loss" not in out:
-                bad.append(intf)
-        return bad
+    @staticmethod
+    def ping_all(client, sip):
+        return network.ping_from_each(client, [i for i, _ip in mq.host_interfaces(client)], sip)
 
     def run(self):
         self.setup()
@@ -325,7 +316,7 @@ class Run:
         t.check(f"{cname} pings {sname} ({sip}) from each of {len(cips)} interfaces", not bad, bad)
         self.cname = cname
         if a.discovered:
-            took, self.cname, hosts = self.wait_hosts(cips, sip, 30)
+            took, self.cname, hosts = self.wait_hosts(cname, sip, 30)
             t.check(
                 f"mpqoe learnt the hosts from Floodlight's device manager: client"
                 f" {self.cname} with {len(cips)} interfaces, server {sip} ({took:.1f} s)",

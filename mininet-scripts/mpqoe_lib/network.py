@@ -151,6 +151,17 @@ def set_core_mtu(topo, mtu):
     return bad
 
 
+def ping_from_each(host, intfs, ip, wait_s=2):
+    """Pings ip once from each of a Mininet host's interfaces intfs (names); those that got no
+    answer."""
+    bad = []
+    for intf in intfs:
+        out = host.cmd(f"ping -c 1 -W {wait_s} -I {intf} {ip}")
+        if " 0% packet loss" not in out:
+            bad.append(intf)
+    return bad
+
+
 def bridges_in_order(topo):
     """The topology's bridge names sorted by DPID (s1, s2, ..., s10)."""
     return sorted(topo.names.values(), key=lambda b: int(b[1:]))

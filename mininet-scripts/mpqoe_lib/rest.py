@@ -6,12 +6,18 @@ import time
 import urllib.error
 import urllib.request
 
+from .discovered import rename
+
 ERRORS = (OSError, urllib.error.URLError, ValueError)
 
 
 class Rest:
+    """names: {controller's name: the test's name}, applied to every answer (a controller
+    that discovered the network names switches and hosts itself: discovered.names)."""
+
     def __init__(self, port, host="127.0.0.1"):
         self.base = f"http://{host}:{port}"
+        self.names = {}
 
     def request(self, method, path, body=None, timeout=5):
         """The decoded JSON answer (None for an empty one); urllib errors as they come."""
@@ -21,7 +27,7 @@ class Rest:
             req.add_header("Content-Type", "application/json")
         with urllib.request.urlopen(req, timeout=timeout) as r:
             text = r.read().decode()
-        return json.loads(text) if text.strip() else None
+        return rename(json.loads(text), self.names) if text.strip() else None
 
     def get(self, path, timeout=5):
         return self.request("GET", path, timeout=timeout)

@@ -8,8 +8,8 @@ import struct
 import tempfile
 import unittest
 
-from e2e_thresholds import pick_thr_delay, simple_path_delays
-from mpqoe_lib import files, flows, kernel, network, pcap, proc, sockopt
+from e2e_thresholds import pick_thr_delay, simple_path_delays, simple_path_hops
+from mpqoe_lib import discovered, files, flows, kernel, network, pcap, proc, sockopt
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 with open(os.path.join(DATA, "mpqoe_gr_sty.txt")) as _f:
@@ -265,6 +265,43 @@ class ThrDelayTest(unittest.TestCase):
         self.assertEqual(counts, {"c1": 2, "c2": 3})
         self.assertEqual(thr, 7.5)
         self.assertIsNone(pick_thr_delay({"c1": [1]}, {"c1": 1}))
+
+
+class DiscoveredTest(unittest.TestCase):
+    SPEC = [
+        {"name": "srv", "role": "server", "interfaces": [{"ip": "10.0.1.1"}, {"ip": "10.0.2.1"}]},
+        {"name": "c1", "role": "client", "interfaces": [{"ip": "10.0.1.11"}, {"ip": "10.0.2.11"}]},
+    ]
+
+    @staticmethod
+    def host(name, role, *ips):
+        return {"name": name, "role": role, "interfaces": [{"ip": ip} for ip in ips]}
+
+    def test_hosts_matched_by_address_and_role(self):
+        rest = [
+            self.host("server-1", "SERVER", "10.0.1.1"),
+            self.host("client-11", "CLIENT", "10.0.1.11"),
+            self.host("client-12", "CLIENT", "10.0.1.12"),
+            self.host("client-1", "CLIENT", "10.0.2.1"),  # the server's address, wrong role
+        ]
+        self.assertEqual(
+            discovered.host_names(rest, self.SPEC), {"server-1": "srv", "client-11": "c1"}
+        )
+        self.assertEqual(discovered.missing_hosts(rest, self.SPEC, "10.0.1.1"), ["c1 (10.0.2.11)"])
+        rest[1] = self.host("client-11", "CLIENT", "10.0.1.11", "10.0.2.11")
+        self.assertEqual(discovered.missing_hosts(rest, self.SPEC, "10.0.1.1"), [])
+        self.assertEqual(discovered.missing_hosts(rest, self.SPEC, "10.0.2.1"), ["srv (10.0.2.1)"])
+
+    def test_rename_values_not_keys(self):
+        got = discovered.rename(
+            {"s1": ["s1", {"a": "s2"}], "n": 1, "x": "s3"}, {"s1": "A", "s2": "B"}
+        )
+        self.assertEqual(got, {"s1": ["A", {"a": "B"}], "n": 1, "x": "s3"})
+
+    def test_hop_bound(self):
+        d = {"links": [{"a": "x", "b": "y"}, {"a": "y", "b": "z"}, {"a": "x", "b": "z"}]}
+        self.assertEqual(simple_path_hops(d, "x", "z", 8), [1.0, 2.0])
+        self.assertEqual(pick_thr_delay({"c": [1.0, 2.0, 3.0]}, {"c": 3}), (2.5, {"c": 2}))
 
 
 if __name__ == "__main__":
