@@ -20,6 +20,7 @@ import org.mpqoe.core.select.Selectors;
  * @param segmentRouting install subflows as MPLS label stacks instead of per-hop rules (where the
  *     switches support MPLS; false is the per-hop fallback)
  * @param qomra QoMRA's parameters (k, interval t, requested resolution, weights)
+ * @param discovery how the topology is learnt from the network (servers, host grouping, LLDP)
  */
 public record ControlConfig(
     String algorithm,
@@ -31,11 +32,15 @@ public record ControlConfig(
     int plainPriority,
     int statsIntervalS,
     boolean segmentRouting,
-    QomraConfig qomra) {
+    QomraConfig qomra,
+    DiscoveryConfig discovery) {
 
   public ControlConfig {
     if (qomra == null) {
       throw new IllegalArgumentException("QoMRA parameters missing");
+    }
+    if (discovery == null) {
+      throw new IllegalArgumentException("discovery settings missing");
     }
     Selectors.create(algorithm, ga);
     if (maxHops < 1) {
@@ -63,7 +68,8 @@ public record ControlConfig(
         10000,
         2,
         false,
-        QomraConfig.DEFAULTS);
+        QomraConfig.DEFAULTS,
+        DiscoveryConfig.DEFAULTS);
   }
 
   public ControlConfig withAlgorithm(String name) {
@@ -77,7 +83,8 @@ public record ControlConfig(
         plainPriority,
         statsIntervalS,
         segmentRouting,
-        qomra);
+        qomra,
+        discovery);
   }
 
   public ControlConfig withSelection(SelectionConfig s) {
@@ -91,7 +98,8 @@ public record ControlConfig(
         plainPriority,
         statsIntervalS,
         segmentRouting,
-        qomra);
+        qomra,
+        discovery);
   }
 
   public ControlConfig withGa(GaConfig g) {
@@ -105,7 +113,8 @@ public record ControlConfig(
         plainPriority,
         statsIntervalS,
         segmentRouting,
-        qomra);
+        qomra,
+        discovery);
   }
 
   public ControlConfig withTimers(int newIdleTimeoutS, int newStatsIntervalS) {
@@ -119,7 +128,8 @@ public record ControlConfig(
         plainPriority,
         newStatsIntervalS,
         segmentRouting,
-        qomra);
+        qomra,
+        discovery);
   }
 
   public ControlConfig withRouting(int newMaxHops, boolean newSegmentRouting) {
@@ -133,7 +143,8 @@ public record ControlConfig(
         plainPriority,
         statsIntervalS,
         newSegmentRouting,
-        qomra);
+        qomra,
+        discovery);
   }
 
   public ControlConfig withQomra(QomraConfig q) {
@@ -147,6 +158,22 @@ public record ControlConfig(
         plainPriority,
         statsIntervalS,
         segmentRouting,
-        q);
+        q,
+        discovery);
+  }
+
+  public ControlConfig withDiscovery(DiscoveryConfig d) {
+    return new ControlConfig(
+        algorithm,
+        selection,
+        ga,
+        maxHops,
+        idleTimeoutS,
+        subflowPriority,
+        plainPriority,
+        statsIntervalS,
+        segmentRouting,
+        qomra,
+        d);
   }
 }
