@@ -110,6 +110,22 @@ public final class SettingsSchema {
       return standaloneOnly;
     }
 
+    /** This setting, read by the standalone runtime only. */
+    private Setting forStandaloneOnly() {
+      return new Setting(
+          name,
+          type,
+          min,
+          minExclusive,
+          max,
+          choices,
+          changeableAtRunTime,
+          true,
+          meaning,
+          get,
+          set);
+    }
+
     /** The names a {@link Type#CHOICE} accepts, read when asked (empty for other types). */
     public List<String> choices() {
       return choices == null ? List.of() : choices.get();
@@ -560,38 +576,32 @@ public final class SettingsSchema {
               "without a descriptor, the capacity (Mbit/s) of a link whose ports report no speed",
               c -> c.discovery().defaultLinkCapacityMbps(),
               (d, v) -> d.defaultLinkCapacityMbps = (Double) v),
-          new Setting(
-              "lldpIntervalS",
-              Type.INTEGER,
-              1,
-              false,
-              60,
-              null,
-              false,
-              true,
-              "LLDP probe period (s); standalone runtime only (Floodlight's link discovery has"
-                  + " its own)",
-              c -> c.discovery().lldpIntervalS(),
-              (d, v) -> {
-                d.lldpIntervalS = (Integer) v;
-                d.lldpIntervalGiven = true;
-              }),
-          new Setting(
-              "linkTimeoutS",
-              Type.INTEGER,
-              2,
-              false,
-              3600,
-              null,
-              false,
-              true,
-              "a discovered link not seen again for this long (s) is removed; longer than"
-                  + " lldpIntervalS, three of them unless given; standalone runtime only",
-              c -> c.discovery().linkTimeoutS(),
-              (d, v) -> {
-                d.linkTimeoutS = (Integer) v;
-                d.linkTimeoutGiven = true;
-              }));
+          integer(
+                  "lldpIntervalS",
+                  1,
+                  60,
+                  false,
+                  "LLDP probe period (s); standalone runtime only (Floodlight's link discovery has"
+                      + " its own)",
+                  c -> c.discovery().lldpIntervalS(),
+                  (d, v) -> {
+                    d.lldpIntervalS = (Integer) v;
+                    d.lldpIntervalGiven = true;
+                  })
+              .forStandaloneOnly(),
+          integer(
+                  "linkTimeoutS",
+                  2,
+                  3600,
+                  false,
+                  "a discovered link not seen again for this long (s) is removed; longer than"
+                      + " lldpIntervalS, three of them unless given; standalone runtime only",
+                  c -> c.discovery().linkTimeoutS(),
+                  (d, v) -> {
+                    d.linkTimeoutS = (Integer) v;
+                    d.linkTimeoutGiven = true;
+                  })
+              .forStandaloneOnly());
 
   @SuppressWarnings("unchecked")
   private static List<String> ips(Object v) {
