@@ -5,7 +5,6 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -14,15 +13,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.SettingsSchema;
-import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyBuilder;
 import org.mpqoe.core.topology.TopologyLoader;
@@ -39,7 +35,8 @@ import picocli.CommandLine.Spec;
  * {@code mpqoe controller}: the standalone OpenFlow 1.3 controller and its REST API, until SIGINT
  * or SIGTERM. One line per event on stdout; warnings and errors on stderr. Every controller setting
  * is an option made from {@link SettingsSchema} (name in kebab case, unit suffix dropped: {@code
- * thrDelayMs} is {@code --thr-delay}), with the schema's range, default and checks.
+ * thrDelayMs} is {@code --thr-delay}, {@code defaultLinkCapacityMbps} {@code
+ * --default-link-capacity}), with the schema's range, default and checks.
  */
 @Command(
     name = "controller",
@@ -71,48 +68,6 @@ final class ControllerCommand implements Callable<Integer> {
             + " speeds, delays from LLDP, hosts where their addresses are seen."
       })
   String topology;
-
-  @Option(
-      names = "--servers",
-      split = ",",
-      paramLabel = "IP,...",
-      description =
-          "The servers' IPv4 addresses (every other host seen is a client); required without"
-              + " --topology.")
-  List<String> servers;
-
-  @Option(
-      names = "--host-grouping",
-      defaultValue = "address-plan",
-      paramLabel = "address-plan|per-address",
-      description =
-          "Without --topology, how addresses become hosts: address-plan (interface i of host K is"
-              + " x.y.i.K, topologies/README.md) or per-address (default: ${DEFAULT-VALUE}).")
-  String hostGrouping;
-
-  @Option(
-      names = "--default-link-capacity",
-      defaultValue = "1000",
-      paramLabel = "MBPS",
-      description =
-          "Without --topology, the capacity of a link whose ports report no speed (default:"
-              + " ${DEFAULT-VALUE}).")
-  double defaultLinkCapacityMbps;
-
-  @Option(
-      names = "--lldp-interval",
-      defaultValue = "5",
-      paramLabel = "S",
-      description = "LLDP probe period in seconds, 1 to 60 (default: ${DEFAULT-VALUE}).")
-  int lldpIntervalS;
-
-  @Option(
-      names = "--link-timeout",
-      paramLabel = "S",
-      description =
-          "A discovered link not seen again for this many seconds is removed; more than"
-              + " --lldp-interval, at most 3600 (default: three intervals).")
-  Integer linkTimeoutS;
 
   @Option(
       names = "--port",
@@ -153,11 +108,11 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  /** The option of a setting: kebab case, unit suffix (S, Ms) dropped. */
+  /** The option of a setting: kebab case, unit suffix (S, Ms, Mbps) dropped. */
   static String option(SettingsSchema.Setting s) {
     List<String> words = new ArrayList<>(List.of(s.name().split("(?<=[a-z0-9])(?=[A-Z])")));
     String last = words.get(words.size() - 1);
-    if (words.size() > 1 && (last.equals("S") || last.equals("Ms"))) {
+    if (words.size() > 1 && List.of("S", "Ms", "Mbps").contains(last)) {
       words.remove(words.size() - 1);
     }
     return "--" + String.join("-", words).toLowerCase(Locale.ROOT);
@@ -177,14 +132,14 @@ final class ControllerCommand implements Callable<Integer> {
         OptionSpec.Builder b =
             OptionSpec.builder(names.toArray(String[]::new))
                 .type(String.class)
-                .paramLabel(s.type() == SettingsSchema.Type.BOOLEAN ? "true|false" : "VALUE")
+                .paramLabel(
+                    switch (s.type()) {
+                      case BOOLEAN -> "true|false";
+                      case IPV4_LIST -> "IP,...";
+                      default -> "VALUE";
+                    })
                 .description(
-                    s.meaning()
-                        + " ("
-                        + s.range()
-                        + "; default: "
-                        + s.format(s.defaultValue())
-                        + ").");
+                    s.meaning() + " (" + s.range() + "; default: " + s.defaultText() + ").");
         if (s.type() == SettingsSchema.Type.BOOLEAN) {
           b.arity("0..1").fallbackValue("true");
         }
@@ -243,57 +198,16 @@ final class ControllerCommand implements Callable<Integer> {
     return t == null || t.isBlank() ? null : t.trim();
   }
 
-  /** How the discovered network becomes a topology, checked. */
-  TopologyBuilder.Options discovery() {
-    Set<String> ips = new TreeSet<>();
-    for (String ip : servers == null ? List.<String>of() : servers) {
-      try {
-        Addresses.parseIpv4(ip.trim());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "--servers: " + SettingsSchema.quote(ip) + " is not an IPv4 address");
-      }
-      ips.add(ip.trim());
+  /**
+   * How the discovered network becomes a topology, from the settings; without {@code --topology}
+   * the servers are required.
+   */
+  TopologyBuilder.Options discovery(ControlConfig config) {
+    try {
+      return config.discovery().topologyOptions(topology != null);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--servers: " + e.getMessage(), e);
     }
-    if (topology == null && ips.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--servers is required without --topology: the servers' IPv4 addresses, comma-separated");
-    }
-    TopologyBuilder.Grouping grouping =
-        switch (hostGrouping) {
-          case "address-plan" -> TopologyBuilder.Grouping.ADDRESS_PLAN;
-          case "per-address" -> TopologyBuilder.Grouping.PER_ADDRESS;
-          default ->
-              throw new IllegalArgumentException(
-                  "--host-grouping must be address-plan or per-address, got "
-                      + SettingsSchema.quote(hostGrouping));
-        };
-    if (!(defaultLinkCapacityMbps > 0) || Double.isInfinite(defaultLinkCapacityMbps)) {
-      throw new IllegalArgumentException(
-          "--default-link-capacity must be a positive finite number of Mbit/s");
-    }
-    return new TopologyBuilder.Options("discovered", defaultLinkCapacityMbps, ips, grouping);
-  }
-
-  /** Listener, statistics period, probe period and link timeout, checked. */
-  StandaloneController.Settings controllerSettings(ControlConfig config) {
-    if (lldpIntervalS < 1 || lldpIntervalS > 60) {
-      throw new IllegalArgumentException("--lldp-interval must be 1..60 s, got " + lldpIntervalS);
-    }
-    int timeout = linkTimeoutS == null ? 3 * lldpIntervalS : linkTimeoutS;
-    if (timeout <= lldpIntervalS || timeout > 3600) {
-      throw new IllegalArgumentException(
-          "--link-timeout must be more than --lldp-interval ("
-              + lldpIntervalS
-              + " s) and at most 3600 s, got "
-              + timeout);
-    }
-    return new StandaloneController.Settings(
-        bind,
-        port,
-        Duration.ofSeconds(config.statsIntervalS()),
-        Duration.ofSeconds(lldpIntervalS),
-        Duration.ofSeconds(timeout));
   }
 
   @Override
@@ -306,9 +220,9 @@ final class ControllerCommand implements Callable<Integer> {
     System.setProperty("org.slf4j.simpleLogger.levelInBrackets", "true");
 
     ControlConfig config = config();
-    StandaloneController.Settings settings = controllerSettings(config);
+    StandaloneController.Settings settings = StandaloneController.Settings.of(bind, port, config);
     String token = token();
-    TopologyBuilder.Options discovery = discovery();
+    TopologyBuilder.Options discovery = discovery(config);
     Optional<Topology> overlay =
         topology == null ? Optional.empty() : Optional.of(TopologyLoader.load(topology));
     Topology t = overlay.orElse(Topology.empty(discovery.name()));

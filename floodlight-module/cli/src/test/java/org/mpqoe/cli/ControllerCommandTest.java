@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,53 +100,89 @@ class ControllerCommandTest {
 
   @Test
   void withoutATopologyTheServersAreRequired() {
+    ControllerCommand none = parsed();
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> parsed().discovery());
-    assertTrue(e.getMessage().startsWith("--servers is required without --topology"));
-    TopologyBuilder.Options o =
-        parsed("--servers", "10.0.1.1, 10.0.2.1", "--host-grouping", "per-address").discovery();
+        assertThrows(IllegalArgumentException.class, () -> none.discovery(none.config()));
+    assertTrue(
+        e.getMessage().startsWith("--servers: 'servers' is required without a topology"),
+        e.getMessage());
+    ControllerCommand two =
+        parsed(
+            "--servers",
+            "10.0.2.1, 10.0.1.1",
+            "--host-grouping",
+            "per-address",
+            "--default-link-capacity",
+            "100");
+    TopologyBuilder.Options o = two.discovery(two.config());
     assertEquals(Set.of("10.0.1.1", "10.0.2.1"), o.serverIps());
     assertEquals(TopologyBuilder.Grouping.PER_ADDRESS, o.grouping());
-    assertEquals(1000.0, o.defaultCapacityMbps());
-    assertEquals(TopologyBuilder.Grouping.ADDRESS_PLAN, parsed("-t", "x").discovery().grouping());
+    assertEquals(100.0, o.defaultCapacityMbps());
+    assertEquals(List.of("10.0.1.1", "10.0.2.1"), two.config().discovery().servers());
+    ControllerCommand descriptor = parsed("-t", "x");
+    assertEquals(
+        TopologyBuilder.Grouping.ADDRESS_PLAN,
+        descriptor.discovery(descriptor.config()).grouping());
+  }
+
+  @Test
+  void discoveryOptionsKeepTheirNames() {
+    assertEquals(
+        "--default-link-capacity",
+        ControllerCommand.option(SettingsSchema.named("defaultLinkCapacityMbps").orElseThrow()));
+    assertEquals(
+        "--lldp-interval",
+        ControllerCommand.option(SettingsSchema.named("lldpIntervalS").orElseThrow()));
+    assertEquals(
+        "--link-timeout",
+        ControllerCommand.option(SettingsSchema.named("linkTimeoutS").orElseThrow()));
+    assertEquals(
+        "--host-grouping",
+        ControllerCommand.option(SettingsSchema.named("hostGrouping").orElseThrow()));
+    assertEquals(
+        "--servers", ControllerCommand.option(SettingsSchema.named("servers").orElseThrow()));
   }
 
   @Test
   void badDiscoveryOptionsNameTheOption() {
     assertEquals(
-        "--servers: '10.0.1.300' is not an IPv4 address",
-        assertThrows(
-                IllegalArgumentException.class, () -> parsed("--servers", "10.0.1.300").discovery())
-            .getMessage());
-    assertTrue(
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> parsed("-t", "x", "--host-grouping", "mac").discovery())
-            .getMessage()
-            .startsWith("--host-grouping must be"));
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> parsed("-t", "x", "--default-link-capacity", "Infinity").discovery());
+        "--servers: 'servers' must be IPv4 addresses, comma-separated, got '10.0.1.300'",
+        error("--servers", "10.0.1.1,10.0.1.300"));
+    assertEquals(
+        "--host-grouping: 'hostGrouping' must be one of address-plan, per-address, got 'mac'",
+        error("-t", "x", "--host-grouping", "mac"));
+    assertEquals(
+        "--default-link-capacity: 'defaultLinkCapacityMbps' must be a finite number, above 0, at"
+            + " most 1000000, got 'Infinity'",
+        error("-t", "x", "--default-link-capacity", "Infinity"));
+  }
+
+  private static String error(String... args) {
+    return assertThrows(IllegalArgumentException.class, () -> parsed(args).config()).getMessage();
   }
 
   @Test
   void lldpIntervalAndLinkTimeout() {
-    ControlConfig c = ControlConfig.defaults();
-    StandaloneController.Settings s = parsed("-t", "x").controllerSettings(c);
+    StandaloneController.Settings s =
+        StandaloneController.Settings.of("127.0.0.1", 6653, parsed("-t", "x").config());
     assertEquals(Duration.ofSeconds(5), s.lldpInterval());
     assertEquals(Duration.ofSeconds(15), s.linkTimeout(), "three intervals");
-    s = parsed("-t", "x", "--lldp-interval", "2", "--link-timeout", "7").controllerSettings(c);
+    s =
+        StandaloneController.Settings.of(
+            "127.0.0.1", 6653, parsed("-t", "x", "--lldp-interval", "7").config());
+    assertEquals(Duration.ofSeconds(21), s.linkTimeout(), "three of the given interval");
+    s =
+        StandaloneController.Settings.of(
+            "127.0.0.1",
+            6653,
+            parsed("-t", "x", "--lldp-interval", "2", "--link-timeout", "7").config());
     assertEquals(Duration.ofSeconds(2), s.lldpInterval());
     assertEquals(Duration.ofSeconds(7), s.linkTimeout());
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> parsed("-t", "x", "--lldp-interval", "0").controllerSettings(c));
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                parsed("-t", "x", "--lldp-interval", "5", "--link-timeout", "5")
-                    .controllerSettings(c));
-    assertTrue(e.getMessage().startsWith("--link-timeout must be more than --lldp-interval"));
+    assertEquals(
+        "--lldp-interval: 'lldpIntervalS' must be an integer, 1 to 60, got '0'",
+        error("-t", "x", "--lldp-interval", "0"));
+    assertEquals(
+        "'linkTimeoutS' (5 s) must be longer than 'lldpIntervalS' (5 s)",
+        error("-t", "x", "--lldp-interval", "5", "--link-timeout", "5"));
   }
 }

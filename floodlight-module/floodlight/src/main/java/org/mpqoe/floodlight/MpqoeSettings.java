@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.mpqoe.core.control.ControlConfig;
@@ -13,20 +12,21 @@ import org.mpqoe.core.control.SettingsSchema;
 import org.mpqoe.core.select.QomraConfig;
 import org.mpqoe.core.select.SelectionConfig;
 import org.mpqoe.core.topology.TopologyBuilder;
-import org.mpqoe.core.packet.Addresses;
 
 /**
  * The module's parameters, read from Floodlight's properties file as {@code
  * org.mpqoe.floodlight.MpqoeModule.<name>=<value>}: the controller's settings ({@link
- * SettingsSchema}: the same names, ranges and defaults as REST and {@code bin/mpqoe controller}),
- * plus those only the module has: how the topology is built from what Floodlight discovered.
+ * SettingsSchema}: the same names, ranges and defaults as REST and {@code bin/mpqoe controller},
+ * except those of the standalone runtime only, such as its LLDP probe period: Floodlight's link
+ * discovery has its own), plus those only the module has: the descriptor, LLDP latencies and the
+ * REST token.
  *
  * @param topology embedded descriptor name (e.g. {@code compuserve}) or descriptor file, or null:
- *     without one the topology is what Floodlight discovered; with one, the descriptor is an overlay
- *     (names, hosts, capacities, delays) checked against what was discovered
- * @param discovery how a discovered network becomes a topology: servers' addresses, how addresses
- *     are grouped into hosts, the capacity of links whose ports report no speed (the last two only
- *     without a descriptor; the servers are then required)
+ *     without one the topology is what Floodlight discovered; with one, the descriptor is an
+ *     overlay (names, hosts, capacities, delays) checked against what was discovered
+ * @param discovery how a discovered network becomes a topology, from the settings {@code servers},
+ *     {@code hostGrouping} and {@code defaultLinkCapacityMbps} ({@link
+ *     org.mpqoe.core.control.DiscoveryConfig#topologyOptions})
  * @param config the control plane's settings
  * @param useLldpLatency replace the descriptor's link delays by Floodlight's LLDP latencies
  * @param restToken the token REST writes must carry when Floodlight's REST server listens beyond
@@ -39,119 +39,59 @@ public record MpqoeSettings(
     boolean useLldpLatency,
     String restToken) {
   public static final String TOPOLOGY = "topology";
-  public static final String SERVERS = "servers";
-  public static final String HOST_GROUPING = "hostGrouping";
-  public static final String DEFAULT_LINK_CAPACITY_MBPS = "defaultLinkCapacityMbps";
   public static final String USE_LLDP_LATENCY = "useLldpLatency";
   public static final String REST_TOKEN = "restToken";
 
   /** The parameters only the module has; the others are {@link SettingsSchema#ALL}. */
-  public static final List<String> OWN =
-      List.of(
-          TOPOLOGY,
-          SERVERS,
-          HOST_GROUPING,
-          DEFAULT_LINK_CAPACITY_MBPS,
-          USE_LLDP_LATENCY,
-          REST_TOKEN);
+  public static final List<String> OWN = List.of(TOPOLOGY, USE_LLDP_LATENCY, REST_TOKEN);
 
   /** Every parameter name; anything else in the properties file is an error (typos). */
   public static final List<String> NAMES =
-      Stream.concat(OWN.stream(), SettingsSchema.ALL.stream().map(SettingsSchema.Setting::name))
+      Stream.concat(
+              OWN.stream(),
+              SettingsSchema.ALL.stream()
+                  .filter(s -> !s.standaloneOnly())
+                  .map(SettingsSchema.Setting::name))
           .toList();
 
   /**
    * Reads the parameters; absent or blank ones take their default.
    *
-   * @throws IllegalArgumentException naming the parameter, for an unknown name, neither a topology
-   *     nor servers, or an invalid value
+   * @throws IllegalArgumentException naming the parameter, for an unknown name, a setting of the
+   *     standalone runtime only, neither a topology nor servers, or an invalid value
    */
   public static MpqoeSettings parse(Map<String, String> params) {
     for (String name : new TreeSet<>(params.keySet())) {
+      if (SettingsSchema.named(name).filter(SettingsSchema.Setting::standaloneOnly).isPresent()) {
+        throw new IllegalArgumentException(
+            "parameter '"
+                + name
+                + "' is the standalone controller's: Floodlight's LinkDiscoveryManager probes"
+                + " for links here");
+      }
       if (!NAMES.contains(name)) {
         throw new IllegalArgumentException(
-            "unknown parameter " + SettingsSchema.quote(name) + " (known: " + String.join(", ", NAMES) + ")");
+            "unknown parameter "
+                + SettingsSchema.quote(name)
+                + " (known: "
+                + String.join(", ", NAMES)
+                + ")");
       }
     }
     String topology = value(params, TOPOLOGY);
-    Set<String> servers = servers(value(params, SERVERS));
-    if (topology == null && servers.isEmpty()) {
-      throw new IllegalArgumentException(
-          "parameter '"
-              + SERVERS
-              + "' is required without a '"
-              + TOPOLOGY
-              + "': the servers' IPv4 addresses, comma-separated (every other host is a client)");
-    }
-    TopologyBuilder.Options discovery =
-        new TopologyBuilder.Options(
-            "discovered",
-            capacity(value(params, DEFAULT_LINK_CAPACITY_MBPS)),
-            servers,
-            grouping(value(params, HOST_GROUPING)));
     String lldp = value(params, USE_LLDP_LATENCY);
     boolean useLldp = lldp != null && SettingsSchema.bool(USE_LLDP_LATENCY, lldp);
     Map<String, String> settings = new HashMap<>(params);
     OWN.forEach(settings::remove);
     ControlConfig config;
+    TopologyBuilder.Options discovery;
     try {
       config = SettingsSchema.parse(ControlConfig.defaults(), settings);
+      discovery = config.discovery().topologyOptions(topology != null);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid mpqoe parameters: " + e.getMessage(), e);
     }
     return new MpqoeSettings(topology, discovery, config, useLldp, value(params, REST_TOKEN));
-  }
-
-  private static Set<String> servers(String text) {
-    Set<String> out = new TreeSet<>();
-    if (text == null) {
-      return out;
-    }
-    for (String part : text.split(",")) {
-      String ip = part.trim();
-      try {
-        Addresses.parseIpv4(ip);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "parameter '" + SERVERS + "': " + SettingsSchema.quote(ip) + " is not an IPv4 address");
-      }
-      out.add(ip);
-    }
-    return out;
-  }
-
-  private static TopologyBuilder.Grouping grouping(String text) {
-    if (text == null || text.equals("address-plan")) {
-      return TopologyBuilder.Grouping.ADDRESS_PLAN;
-    }
-    if (text.equals("per-address")) {
-      return TopologyBuilder.Grouping.PER_ADDRESS;
-    }
-    throw new IllegalArgumentException(
-        "parameter '"
-            + HOST_GROUPING
-            + "' must be address-plan or per-address, not "
-            + SettingsSchema.quote(text));
-  }
-
-  private static double capacity(String text) {
-    if (text == null) {
-      return 1000;
-    }
-    double v;
-    try {
-      v = Double.parseDouble(text);
-    } catch (NumberFormatException e) {
-      v = Double.NaN;
-    }
-    if (!(v > 0) || Double.isInfinite(v)) {
-      throw new IllegalArgumentException(
-          "parameter '"
-              + DEFAULT_LINK_CAPACITY_MBPS
-              + "' must be a positive finite number of Mbit/s, not "
-              + SettingsSchema.quote(text));
-    }
-    return v;
   }
 
   /** Without the token. */

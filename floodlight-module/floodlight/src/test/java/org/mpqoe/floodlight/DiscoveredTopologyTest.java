@@ -25,6 +25,7 @@ import net.floodlightcontroller.linkdiscovery.internal.LinkInfo;
 import net.floodlightcontroller.topology.ITopologyListener;
 import net.floodlightcontroller.topology.ITopologyService;
 import org.junit.jupiter.api.Test;
+import org.mpqoe.core.control.DiscoveryConfig;
 import org.mpqoe.core.topology.DescriptorCheck;
 import org.mpqoe.core.topology.NetworkView;
 import org.mpqoe.core.topology.NetworkView.AttachmentView;
@@ -184,7 +185,9 @@ class DiscoveredTopologyTest {
     threePath();
     Topology t =
         discovered()
-            .build(Optional.empty(), TopologyBuilder.Options.of(Set.of("10.0.1.1")))
+            .build(
+                Optional.empty(),
+                DiscoveryConfig.DEFAULTS.withServers(List.of("10.0.1.1")).topologyOptions(false))
             .topology();
     assertEquals(3, t.links().size());
     assertEquals(List.of(25.0, 50.0, 50.0), t.links().stream().map(l -> l.delayMs()).toList());
@@ -199,7 +202,7 @@ class DiscoveredTopologyTest {
     links.keySet().removeIf(l -> l.getSrc().getLong() == 3 || l.getDst().getLong() == 3);
     Topology descriptor = TopologyLoader.load("three-path");
     TopologyBuilder.Built b =
-        discovered().build(Optional.of(descriptor), TopologyBuilder.Options.of(Set.of()));
+        discovered().build(Optional.of(descriptor), DiscoveryConfig.DEFAULTS.topologyOptions(true));
     assertEquals(
         List.of(DescriptorCheck.Kind.MISSING_LINK),
         b.mismatches().stream().map(DescriptorCheck.Mismatch::kind).toList());

@@ -289,7 +289,9 @@ class MpqoeModuleTest {
     FloodlightModuleException e =
         assertThrows(FloodlightModuleException.class, () -> module.init(context(Map.of())));
     assertTrue(
-        e.getMessage().startsWith("mpqoe: parameter 'servers' is required without a 'topology'"),
+        e.getMessage()
+            .startsWith(
+                "mpqoe: invalid mpqoe parameters: 'servers' is required without a topology"),
         e.getMessage());
     e =
         assertThrows(

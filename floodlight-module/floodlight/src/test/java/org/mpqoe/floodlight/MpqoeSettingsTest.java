@@ -95,21 +95,28 @@ class MpqoeSettingsTest {
     assertTrue(
         error(Map.of("topology", "compuserve", "max-hops", "3"))
             .startsWith(
-                "unknown parameter 'max-hops' (known: topology, servers, hostGrouping,"
-                    + " defaultLinkCapacityMbps, useLldpLatency, restToken, algorithm, alpha, "));
+                "unknown parameter 'max-hops' (known: topology, useLldpLatency, restToken,"
+                    + " algorithm, alpha, "));
     assertTrue(
         error(Map.of("algorithm", "ga"))
-            .startsWith("parameter 'servers' is required without a 'topology'"));
+            .startsWith(
+                "invalid mpqoe parameters: 'servers' is required without a topology descriptor"));
     assertEquals(
-        "parameter 'servers': '10.0.0' is not an IPv4 address",
+        "invalid mpqoe parameters: 'servers' must be IPv4 addresses, comma-separated, got"
+            + " '10.0.0'",
         error(Map.of("servers", "10.0.0.1,10.0.0")));
     assertEquals(
-        "parameter 'hostGrouping' must be address-plan or per-address, not 'mac'",
+        "invalid mpqoe parameters: 'hostGrouping' must be one of address-plan, per-address, got"
+            + " 'mac'",
         error(Map.of("servers", "10.0.0.1", "hostGrouping", "mac")));
     assertEquals(
-        "parameter 'defaultLinkCapacityMbps' must be a positive finite number of Mbit/s, not"
-            + " '1e400'",
+        "invalid mpqoe parameters: 'defaultLinkCapacityMbps' must be a finite number, above 0, at"
+            + " most 1000000, got '1e400'",
         error(Map.of("servers", "10.0.0.1", "defaultLinkCapacityMbps", "1e400")));
+    assertTrue(
+        error(Map.of("topology", "compuserve", "lldpIntervalS", "2"))
+            .startsWith("parameter 'lldpIntervalS' is the standalone controller's"));
+    assertFalse(MpqoeSettings.NAMES.contains("linkTimeoutS"), "not read by the module");
     assertEquals(
         java.util.Set.of("10.0.0.1"),
         MpqoeSettings.parse(Map.of("servers", "10.0.0.1")).discovery().serverIps(),
@@ -150,7 +157,8 @@ class MpqoeSettingsTest {
   @Test
   void everyParameterIsDocumented() throws IOException {
     String doc =
-        Files.readString(Path.of(System.getProperty("user.dir"), "..", "..", "docs", "floodlight.md"));
+        Files.readString(
+            Path.of(System.getProperty("user.dir"), "..", "..", "docs", "floodlight.md"));
     for (String name : MpqoeSettings.NAMES) {
       assertTrue(doc.contains("| `" + name + "` |"), name + " has a row in docs/floodlight.md");
     }
@@ -162,7 +170,8 @@ class MpqoeSettingsTest {
         MpqoeSettings.parse(Map.of("topology", "compuserve", "restToken", " s3cret "));
     assertEquals("s3cret", s.restToken());
     assertFalse(s.toString().contains("s3cret"), s.toString());
-    assertEquals(null, MpqoeSettings.parse(Map.of("topology", "compuserve", "restToken", "")).restToken());
+    assertEquals(
+        null, MpqoeSettings.parse(Map.of("topology", "compuserve", "restToken", "")).restToken());
   }
 
   @Test

@@ -20,6 +20,8 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.mpqoe.core.control.ControlConfig;
+import org.mpqoe.core.control.DiscoveryConfig;
 import org.mpqoe.core.control.FlowPlan;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.topology.NetworkView;
@@ -43,11 +45,6 @@ public final class StandaloneController implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StandaloneController.class);
 
   /**
-   * LLDP probe period by default (Floodlight probes every 15 s; a smaller network can afford 5).
-   */
-  public static final Duration LLDP_INTERVAL = Duration.ofSeconds(5);
-
-  /**
    * Where to listen, how often to poll port statistics and to probe for links.
    *
    * @param bindAddress address of the OpenFlow listener (Mininet connects to 127.0.0.1)
@@ -55,7 +52,7 @@ public final class StandaloneController implements AutoCloseable {
    * @param statsInterval port statistics period
    * @param lldpInterval LLDP probe period
    * @param linkTimeout how long a discovered link lives without being seen again (longer than
-   *     {@code lldpInterval})
+   *     {@code lldpInterval}: {@link DiscoveryConfig#checkLldp})
    */
   public record Settings(
       String bindAddress,
@@ -63,9 +60,24 @@ public final class StandaloneController implements AutoCloseable {
       Duration statsInterval,
       Duration lldpInterval,
       Duration linkTimeout) {
-    /** Probes every {@link #LLDP_INTERVAL}, links time out after three intervals. */
+    /** Probes and link timeout as in {@link DiscoveryConfig#DEFAULTS}. */
     public Settings(String bindAddress, int port, Duration statsInterval) {
-      this(bindAddress, port, statsInterval, LLDP_INTERVAL, LLDP_INTERVAL.multipliedBy(3));
+      this(
+          bindAddress,
+          port,
+          statsInterval,
+          DiscoveryConfig.DEFAULTS.lldpInterval(),
+          DiscoveryConfig.DEFAULTS.linkTimeout());
+    }
+
+    /** The listener, with statistics period, probe period and link timeout from {@code config}. */
+    public static Settings of(String bindAddress, int port, ControlConfig config) {
+      return new Settings(
+          bindAddress,
+          port,
+          Duration.ofSeconds(config.statsIntervalS()),
+          config.discovery().lldpInterval(),
+          config.discovery().linkTimeout());
     }
 
     public Settings {
@@ -76,12 +88,7 @@ public final class StandaloneController implements AutoCloseable {
       if (statsInterval.isNegative() || statsInterval.isZero()) {
         throw new IllegalArgumentException("statistics interval must be positive");
       }
-      if (lldpInterval.isNegative() || lldpInterval.isZero()) {
-        throw new IllegalArgumentException("LLDP interval must be positive");
-      }
-      if (linkTimeout.compareTo(lldpInterval) <= 0) {
-        throw new IllegalArgumentException("link timeout must be longer than the LLDP interval");
-      }
+      DiscoveryConfig.checkLldp(lldpInterval, linkTimeout);
     }
   }
 
@@ -124,13 +131,14 @@ public final class StandaloneController implements AutoCloseable {
         plane,
         settings,
         Optional.of(plane.topology()),
-        TopologyBuilder.Options.of(Set.of()),
+        DiscoveryConfig.DEFAULTS.topologyOptions(true),
         events);
   }
 
   /**
    * @param overlay the descriptor's topology; empty to route on the discovered network alone
-   * @param options how a topology is built from the discovered network (names, servers, hosts)
+   * @param options how a topology is built from the discovered network (names, servers, hosts):
+   *     {@link DiscoveryConfig#topologyOptions}
    * @param events receives one human-readable line per event (connections, switches, packet-in
    *     decisions, port changes, links); called from loop threads
    */

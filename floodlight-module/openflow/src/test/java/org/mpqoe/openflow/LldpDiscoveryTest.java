@@ -11,8 +11,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.mpqoe.core.control.DiscoveryConfig;
 import org.mpqoe.core.topology.NetworkView;
 import org.mpqoe.core.topology.NetworkView.LinkView;
 import org.mpqoe.core.topology.NetworkView.PortView;
@@ -153,7 +153,7 @@ class LldpDiscoveryTest {
     Topology t =
         TopologyBuilder.build(
                 new NetworkView(switches, d.links(), List.of()),
-                TopologyBuilder.Options.of(Set.of()))
+                DiscoveryConfig.DEFAULTS.topologyOptions(true))
             .topology();
     assertEquals(3, t.links().size());
     t.links().forEach(l -> assertEquals(1000.0, l.capacityMbps()));

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.Cookies;
+import org.mpqoe.core.control.DiscoveryConfig;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.topology.DescriptorCheck;
@@ -62,7 +63,8 @@ class NetworkDiscoveryTest {
   }
 
   private void start(Optional<Topology> descriptor) throws Exception {
-    TopologyBuilder.Options options = TopologyBuilder.Options.of(Set.of(SERVER));
+    TopologyBuilder.Options options =
+        DiscoveryConfig.DEFAULTS.withServers(List.of(SERVER)).topologyOptions(false);
     Topology initial =
         descriptor.orElseGet(
             () ->

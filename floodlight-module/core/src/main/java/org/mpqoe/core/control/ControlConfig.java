@@ -1,5 +1,6 @@
 package org.mpqoe.core.control;
 
+import java.util.function.Consumer;
 import org.mpqoe.core.select.GaConfig;
 import org.mpqoe.core.select.QomraConfig;
 import org.mpqoe.core.select.SelectionConfig;
@@ -20,6 +21,7 @@ import org.mpqoe.core.select.Selectors;
  * @param segmentRouting install subflows as MPLS label stacks instead of per-hop rules (where the
  *     switches support MPLS; false is the per-hop fallback)
  * @param qomra QoMRA's parameters (k, interval t, requested resolution, weights)
+ * @param discovery how the topology is learnt from the network (servers, host grouping, LLDP)
  */
 public record ControlConfig(
     String algorithm,
@@ -31,11 +33,15 @@ public record ControlConfig(
     int plainPriority,
     int statsIntervalS,
     boolean segmentRouting,
-    QomraConfig qomra) {
+    QomraConfig qomra,
+    DiscoveryConfig discovery) {
 
   public ControlConfig {
     if (qomra == null) {
       throw new IllegalArgumentException("QoMRA parameters missing");
+    }
+    if (discovery == null) {
+      throw new IllegalArgumentException("discovery settings missing");
     }
     Selectors.create(algorithm, ga);
     if (maxHops < 1) {
@@ -64,90 +70,94 @@ public record ControlConfig(
         10000,
         2,
         false,
-        QomraConfig.DEFAULTS);
+        QomraConfig.DEFAULTS,
+        DiscoveryConfig.DEFAULTS);
   }
 
   public ControlConfig withAlgorithm(String name) {
-    return new ControlConfig(
-        name,
-        selection,
-        ga,
-        maxHops,
-        idleTimeoutS,
-        subflowPriority,
-        plainPriority,
-        statsIntervalS,
-        segmentRouting,
-        qomra);
+    return with(c -> c.algorithm = name);
   }
 
   public ControlConfig withSelection(SelectionConfig s) {
-    return new ControlConfig(
-        algorithm,
-        s,
-        ga,
-        maxHops,
-        idleTimeoutS,
-        subflowPriority,
-        plainPriority,
-        statsIntervalS,
-        segmentRouting,
-        qomra);
+    return with(c -> c.selection = s);
   }
 
   public ControlConfig withGa(GaConfig g) {
-    return new ControlConfig(
-        algorithm,
-        selection,
-        g,
-        maxHops,
-        idleTimeoutS,
-        subflowPriority,
-        plainPriority,
-        statsIntervalS,
-        segmentRouting,
-        qomra);
+    return with(c -> c.ga = g);
   }
 
   public ControlConfig withTimers(int newIdleTimeoutS, int newStatsIntervalS) {
-    return new ControlConfig(
-        algorithm,
-        selection,
-        ga,
-        maxHops,
-        newIdleTimeoutS,
-        subflowPriority,
-        plainPriority,
-        newStatsIntervalS,
-        segmentRouting,
-        qomra);
+    return with(
+        c -> {
+          c.idleTimeoutS = newIdleTimeoutS;
+          c.statsIntervalS = newStatsIntervalS;
+        });
   }
 
   public ControlConfig withRouting(int newMaxHops, boolean newSegmentRouting) {
-    return new ControlConfig(
-        algorithm,
-        selection,
-        ga,
-        newMaxHops,
-        idleTimeoutS,
-        subflowPriority,
-        plainPriority,
-        statsIntervalS,
-        newSegmentRouting,
-        qomra);
+    return with(
+        c -> {
+          c.maxHops = newMaxHops;
+          c.segmentRouting = newSegmentRouting;
+        });
   }
 
   public ControlConfig withQomra(QomraConfig q) {
-    return new ControlConfig(
-        algorithm,
-        selection,
-        ga,
-        maxHops,
-        idleTimeoutS,
-        subflowPriority,
-        plainPriority,
-        statsIntervalS,
-        segmentRouting,
-        q);
+    return with(c -> c.qomra = q);
+  }
+
+  public ControlConfig withDiscovery(DiscoveryConfig d) {
+    return with(c -> c.discovery = d);
+  }
+
+  /** This config with {@code change} made to a copy of its components, checked once. */
+  private ControlConfig with(Consumer<Copy> change) {
+    Copy c = new Copy(this);
+    change.accept(c);
+    return c.build();
+  }
+
+  /** The components of a config, changed one by one and built (and checked) once. */
+  private static final class Copy {
+    String algorithm;
+    SelectionConfig selection;
+    GaConfig ga;
+    int maxHops;
+    int idleTimeoutS;
+    int subflowPriority;
+    int plainPriority;
+    int statsIntervalS;
+    boolean segmentRouting;
+    QomraConfig qomra;
+    DiscoveryConfig discovery;
+
+    Copy(ControlConfig c) {
+      algorithm = c.algorithm;
+      selection = c.selection;
+      ga = c.ga;
+      maxHops = c.maxHops;
+      idleTimeoutS = c.idleTimeoutS;
+      subflowPriority = c.subflowPriority;
+      plainPriority = c.plainPriority;
+      statsIntervalS = c.statsIntervalS;
+      segmentRouting = c.segmentRouting;
+      qomra = c.qomra;
+      discovery = c.discovery;
+    }
+
+    ControlConfig build() {
+      return new ControlConfig(
+          algorithm,
+          selection,
+          ga,
+          maxHops,
+          idleTimeoutS,
+          subflowPriority,
+          plainPriority,
+          statsIntervalS,
+          segmentRouting,
+          qomra,
+          discovery);
+    }
   }
 }

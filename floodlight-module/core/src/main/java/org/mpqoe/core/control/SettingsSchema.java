@@ -13,10 +13,12 @@ import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.select.QomraConfig;
 import org.mpqoe.core.select.Resolution;
 import org.mpqoe.core.select.SelectionConfig;
 import org.mpqoe.core.select.Selectors;
+import org.mpqoe.core.topology.TopologyBuilder;
 
 /**
  * The controller's settings as one schema: every setting's name, type, range, default and meaning.
@@ -32,13 +34,18 @@ public final class SettingsSchema {
     INTEGER,
     /** A finite decimal number. */
     NUMBER,
-    BOOLEAN
+    BOOLEAN,
+    /** IPv4 addresses: comma-separated in text, an array of strings in JSON. */
+    IPV4_LIST
   }
 
   /** A user's value as quoted in an error message: at most this many characters. */
   public static final int QUOTE_MAX = 64;
 
-  /** One setting. Values are {@link String}, {@link Integer}, {@link Double} or {@link Boolean}. */
+  /**
+   * One setting. Values are {@link String}, {@link Integer}, {@link Double}, {@link Boolean} or a
+   * {@code List<String>} of IPv4 addresses.
+   */
   public static final class Setting {
     private final String name;
     private final Type type;
@@ -47,6 +54,7 @@ public final class SettingsSchema {
     private final double max;
     private final Supplier<List<String>> choices;
     private final boolean changeableAtRunTime;
+    private final boolean standaloneOnly;
     private final String meaning;
     private final Function<ControlConfig, Object> get;
     private final BiConsumer<Draft, Object> set;
@@ -59,6 +67,7 @@ public final class SettingsSchema {
         double max,
         Supplier<List<String>> choices,
         boolean changeableAtRunTime,
+        boolean standaloneOnly,
         String meaning,
         Function<ControlConfig, Object> get,
         BiConsumer<Draft, Object> set) {
@@ -69,6 +78,7 @@ public final class SettingsSchema {
       this.max = max;
       this.choices = choices;
       this.changeableAtRunTime = changeableAtRunTime;
+      this.standaloneOnly = standaloneOnly;
       this.meaning = meaning;
       this.get = get;
       this.set = set;
@@ -92,6 +102,30 @@ public final class SettingsSchema {
       return changeableAtRunTime;
     }
 
+    /**
+     * Whether only the standalone runtime uses it (Floodlight's own services do that job there, so
+     * its module does not read it).
+     */
+    public boolean standaloneOnly() {
+      return standaloneOnly;
+    }
+
+    /** This setting, read by the standalone runtime only. */
+    private Setting forStandaloneOnly() {
+      return new Setting(
+          name,
+          type,
+          min,
+          minExclusive,
+          max,
+          choices,
+          changeableAtRunTime,
+          true,
+          meaning,
+          get,
+          set);
+    }
+
     /** The names a {@link Type#CHOICE} accepts, read when asked (empty for other types). */
     public List<String> choices() {
       return choices == null ? List.of() : choices.get();
@@ -102,6 +136,7 @@ public final class SettingsSchema {
       return switch (type) {
         case CHOICE -> String.join(", ", choices());
         case BOOLEAN -> "true, false";
+        case IPV4_LIST -> "IPv4 addresses, comma-separated";
         case INTEGER, NUMBER ->
             (minExclusive ? "above " + number(min) + ", at most " : number(min) + " to ")
                 + number(max);
@@ -118,9 +153,21 @@ public final class SettingsSchema {
       return value(ControlConfig.defaults());
     }
 
-    /** A value as text: {@code 0.5}, {@code 300}, {@code true}, {@code ga}. */
+    /**
+     * A value as text: {@code 0.5}, {@code 300}, {@code true}, {@code ga}, {@code
+     * 10.0.1.1,10.0.2.1}.
+     */
     public String format(Object v) {
+      if (v instanceof List<?> l) {
+        return String.join(",", l.stream().map(String::valueOf).toList());
+      }
       return v instanceof Double d ? number(d) : String.valueOf(v);
+    }
+
+    /** The default as help and tables show it ({@code none} for an empty list). */
+    public String defaultText() {
+      String d = format(defaultValue());
+      return d.isEmpty() ? "none" : d;
     }
 
     /**
@@ -134,6 +181,11 @@ public final class SettingsSchema {
       return switch (type) {
         case CHOICE -> check(t);
         case BOOLEAN -> bool(name, t);
+        case IPV4_LIST ->
+            check(
+                t.isEmpty()
+                    ? List.of()
+                    : Arrays.stream(t.split(",", -1)).map(String::trim).toList());
         case INTEGER -> {
           try {
             yield check(Integer.parseInt(t));
@@ -169,6 +221,19 @@ public final class SettingsSchema {
           }
           yield v.asBoolean();
         }
+        case IPV4_LIST -> {
+          if (!v.isArray()) {
+            throw refused(v.toString());
+          }
+          List<Object> ips = new ArrayList<>();
+          for (JsonNode ip : v) {
+            if (!ip.isTextual()) {
+              throw refused(ip.toString());
+            }
+            ips.add(ip.asText());
+          }
+          yield check(ips);
+        }
         case INTEGER -> {
           if (!v.isIntegralNumber() || !v.canConvertToInt()) {
             throw refused(v.toString());
@@ -197,6 +262,19 @@ public final class SettingsSchema {
             return v;
           }
         }
+        case IPV4_LIST -> {
+          if (v instanceof List<?> l) {
+            List<String> ips = new ArrayList<>();
+            for (Object ip : l) {
+              try {
+                ips.add(Addresses.formatIpv4(Addresses.parseIpv4((String) ip)));
+              } catch (ClassCastException | IllegalArgumentException | NullPointerException e) {
+                throw refused(String.valueOf(ip));
+              }
+            }
+            return List.copyOf(ips);
+          }
+        }
         case INTEGER -> {
           if (v instanceof Integer i && i >= min && i <= max) {
             return i;
@@ -219,6 +297,7 @@ public final class SettingsSchema {
           switch (type) {
             case CHOICE -> "one of " + range();
             case BOOLEAN -> "true or false";
+            case IPV4_LIST -> "IPv4 addresses, comma-separated";
             case INTEGER -> "an integer, " + range();
             case NUMBER -> "a finite number, " + range();
           };
@@ -245,6 +324,13 @@ public final class SettingsSchema {
     double qomraIntervalS;
     Resolution qomraResolution;
     double[] qomraWeights = new double[4];
+    List<String> servers;
+    TopologyBuilder.Grouping hostGrouping;
+    double defaultLinkCapacityMbps;
+    int lldpIntervalS;
+    boolean lldpIntervalGiven;
+    int linkTimeoutS;
+    boolean linkTimeoutGiven;
 
     Draft(ControlConfig c) {
       SelectionConfig s = c.selection();
@@ -265,6 +351,12 @@ public final class SettingsSchema {
           new double[] {
             q.delayWeight(), q.lossWeight(), q.criticalityWeight(), q.congestionWeight()
           };
+      DiscoveryConfig n = c.discovery();
+      servers = n.servers();
+      hostGrouping = n.hostGrouping();
+      defaultLinkCapacityMbps = n.defaultLinkCapacityMbps();
+      lldpIntervalS = n.lldpIntervalS();
+      linkTimeoutS = n.linkTimeoutS();
     }
 
     ControlConfig build(ControlConfig base) {
@@ -275,7 +367,16 @@ public final class SettingsSchema {
           .withTimers(idleTimeoutS, statsIntervalS)
           .withRouting(maxHops, segmentRouting)
           .withQomra(
-              new QomraConfig(qomraK, qomraIntervalS, qomraResolution, w[0], w[1], w[2], w[3]));
+              new QomraConfig(qomraK, qomraIntervalS, qomraResolution, w[0], w[1], w[2], w[3]))
+          .withDiscovery(
+              new DiscoveryConfig(
+                  servers,
+                  hostGrouping,
+                  defaultLinkCapacityMbps,
+                  lldpIntervalS,
+                  lldpIntervalGiven && !linkTimeoutGiven
+                      ? DiscoveryConfig.defaultLinkTimeoutS(lldpIntervalS)
+                      : linkTimeoutS));
     }
   }
 
@@ -285,7 +386,7 @@ public final class SettingsSchema {
       String meaning,
       Function<ControlConfig, Object> get,
       BiConsumer<Draft, Object> set) {
-    return new Setting(name, Type.CHOICE, 0, false, 0, choices, true, meaning, get, set);
+    return new Setting(name, Type.CHOICE, 0, false, 0, choices, true, false, meaning, get, set);
   }
 
   private static Setting number(
@@ -296,7 +397,8 @@ public final class SettingsSchema {
       String meaning,
       Function<ControlConfig, Object> get,
       BiConsumer<Draft, Object> set) {
-    return new Setting(name, Type.NUMBER, min, minExclusive, max, null, true, meaning, get, set);
+    return new Setting(
+        name, Type.NUMBER, min, minExclusive, max, null, true, false, meaning, get, set);
   }
 
   private static Setting integer(
@@ -307,7 +409,8 @@ public final class SettingsSchema {
       String meaning,
       Function<ControlConfig, Object> get,
       BiConsumer<Draft, Object> set) {
-    return new Setting(name, Type.INTEGER, min, false, max, null, runTime, meaning, get, set);
+    return new Setting(
+        name, Type.INTEGER, min, false, max, null, runTime, false, meaning, get, set);
   }
 
   private static Setting weight(String name, int index, String what) {
@@ -401,6 +504,7 @@ public final class SettingsSchema {
               0,
               null,
               false,
+              false,
               "install subflows as MPLS label stacks at the ingress instead of per-hop rules",
               ControlConfig::segmentRouting,
               (d, v) -> d.segmentRouting = (Boolean) v),
@@ -430,7 +534,79 @@ public final class SettingsSchema {
           weight("qomraDelayWeight", 0, "link delay"),
           weight("qomraLossWeight", 1, "link loss"),
           weight("qomraCriticalityWeight", 2, "link criticality"),
-          weight("qomraCongestionWeight", 3, "the congestion index"));
+          weight("qomraCongestionWeight", 3, "the congestion index"),
+          new Setting(
+              "servers",
+              Type.IPV4_LIST,
+              0,
+              false,
+              0,
+              null,
+              false,
+              false,
+              "the servers' addresses; every other host seen is a client (required without a"
+                  + " topology descriptor)",
+              c -> c.discovery().servers(),
+              (d, v) -> d.servers = ips(v)),
+          new Setting(
+              "hostGrouping",
+              Type.CHOICE,
+              0,
+              false,
+              0,
+              () ->
+                  Arrays.stream(TopologyBuilder.Grouping.values())
+                      .map(TopologyBuilder.Grouping::label)
+                      .toList(),
+              false,
+              false,
+              "without a descriptor, how addresses become hosts: address-plan (interface i of host"
+                  + " K is x.y.i.K, topologies/README.md) or per-address (one host each)",
+              c -> c.discovery().hostGrouping().label(),
+              (d, v) -> d.hostGrouping = TopologyBuilder.Grouping.parse((String) v)),
+          new Setting(
+              "defaultLinkCapacityMbps",
+              Type.NUMBER,
+              0,
+              true,
+              1_000_000,
+              null,
+              false,
+              false,
+              "without a descriptor, the capacity (Mbit/s) of a link whose ports report no speed",
+              c -> c.discovery().defaultLinkCapacityMbps(),
+              (d, v) -> d.defaultLinkCapacityMbps = (Double) v),
+          integer(
+                  "lldpIntervalS",
+                  1,
+                  60,
+                  false,
+                  "LLDP probe period (s); standalone runtime only (Floodlight's link discovery has"
+                      + " its own)",
+                  c -> c.discovery().lldpIntervalS(),
+                  (d, v) -> {
+                    d.lldpIntervalS = (Integer) v;
+                    d.lldpIntervalGiven = true;
+                  })
+              .forStandaloneOnly(),
+          integer(
+                  "linkTimeoutS",
+                  2,
+                  3600,
+                  false,
+                  "a discovered link not seen again for this long (s) is removed; longer than"
+                      + " lldpIntervalS, three of them unless given; standalone runtime only",
+                  c -> c.discovery().linkTimeoutS(),
+                  (d, v) -> {
+                    d.linkTimeoutS = (Integer) v;
+                    d.linkTimeoutGiven = true;
+                  })
+              .forStandaloneOnly());
+
+  @SuppressWarnings("unchecked")
+  private static List<String> ips(Object v) {
+    return (List<String>) v;
+  }
 
   private SettingsSchema() {}
 
@@ -512,7 +688,7 @@ public final class SettingsSchema {
           "| `"
               + s.name
               + "` | "
-              + s.format(s.defaultValue())
+              + s.defaultText()
               + " | "
               + s.range()
               + " | "

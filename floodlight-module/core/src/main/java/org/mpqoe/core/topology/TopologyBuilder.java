@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -49,10 +50,27 @@ public final class TopologyBuilder {
      */
     ADDRESS_PLAN,
     /** Each address is a host of its own (one interface each). */
-    PER_ADDRESS
+    PER_ADDRESS;
+
+    /** The name settings use: {@code address-plan}, {@code per-address}. */
+    public String label() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** The grouping labelled {@code label}. */
+    public static Grouping parse(String label) {
+      for (Grouping g : values()) {
+        if (g.label().equals(label)) {
+          return g;
+        }
+      }
+      throw new IllegalArgumentException("unknown host grouping " + label);
+    }
   }
 
   /**
+   * Made from the controller's settings by {@code DiscoveryConfig.topologyOptions}.
+   *
    * @param name the topology's name when there is no overlay
    * @param defaultCapacityMbps capacity of a link whose ports report no speed
    * @param serverIps addresses of servers (without an overlay); every other address is a client
@@ -71,11 +89,6 @@ public final class TopologyBuilder {
       if (grouping == null) {
         throw new IllegalArgumentException("grouping is missing");
       }
-    }
-
-    /** Name "discovered", 1000 Mbit/s for links without a speed, the address plan's hosts. */
-    public static Options of(Set<String> serverIps) {
-      return new Options("discovered", 1000, serverIps, Grouping.ADDRESS_PLAN);
     }
   }
 

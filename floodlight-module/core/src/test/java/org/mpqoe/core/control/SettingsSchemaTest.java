@@ -4,16 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.mpqoe.core.select.QomraConfig;
 import org.mpqoe.core.select.Resolution;
 import org.mpqoe.core.select.Selectors;
+import org.mpqoe.core.topology.TopologyBuilder;
 
 class SettingsSchemaTest {
   private static String error(Map<String, String> text) {
@@ -42,6 +45,11 @@ class SettingsSchemaTest {
     p.put("qomraLossWeight", "0");
     p.put("qomraCriticalityWeight", "2");
     p.put("qomraCongestionWeight", "3");
+    p.put("servers", " 10.0.2.1,10.0.1.001 ");
+    p.put("hostGrouping", "per-address");
+    p.put("defaultLinkCapacityMbps", "100");
+    p.put("lldpIntervalS", "2");
+    p.put("linkTimeoutS", "9");
     assertEquals(SettingsSchema.ALL.size(), p.size(), "every setting exercised");
     ControlConfig c = SettingsSchema.parse(ControlConfig.defaults(), p);
     assertEquals("exact", c.algorithm());
@@ -55,6 +63,77 @@ class SettingsSchemaTest {
     assertEquals(0.9, c.selection().thrCong());
     assertEquals(new QomraConfig(4, 2.5, Resolution.P720, 0.5, 0, 2, 3), c.qomra());
     assertEquals(ControlConfig.defaults().ga(), c.ga(), "what the schema does not name stays");
+    assertEquals(
+        new DiscoveryConfig(
+            List.of("10.0.1.1", "10.0.2.1"), TopologyBuilder.Grouping.PER_ADDRESS, 100, 2, 9),
+        c.discovery(),
+        "addresses in their usual form, sorted");
+  }
+
+  @Test
+  void addressListsAreCheckedOneByOne() {
+    assertEquals(
+        "'servers' must be IPv4 addresses, comma-separated, got '10.0.0'",
+        error(Map.of("servers", "10.0.0.1,10.0.0")));
+    assertEquals(
+        "'servers' must be IPv4 addresses, comma-separated, got ''",
+        error(Map.of("servers", "10.0.0.1,")));
+    String m = error(Map.of("servers", "10.0.0.1," + "9".repeat(10_000)));
+    assertTrue(m.endsWith("...' (10000 characters)"), m);
+    SettingsSchema.Setting servers = SettingsSchema.named("servers").orElseThrow();
+    JsonMapper json = new JsonMapper();
+    assertEquals(List.of("10.0.0.1"), servers.fromJson(json.createArrayNode().add("10.0.0.1")));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> servers.fromJson(json.getNodeFactory().textNode("10.0.0.1")));
+    assertThrows(
+        IllegalArgumentException.class, () -> servers.fromJson(json.createArrayNode().add(10)));
+    assertEquals("none", servers.defaultText());
+  }
+
+  @Test
+  void theLinkTimeoutFollowsTheProbePeriodUnlessGiven() {
+    assertEquals(
+        30,
+        SettingsSchema.parse(ControlConfig.defaults(), Map.of("lldpIntervalS", "10"))
+            .discovery()
+            .linkTimeoutS());
+    assertEquals(
+        11,
+        SettingsSchema.parse(
+                ControlConfig.defaults(), Map.of("lldpIntervalS", "10", "linkTimeoutS", "11"))
+            .discovery()
+            .linkTimeoutS());
+    assertEquals(
+        "'linkTimeoutS' (15 s) must be longer than 'lldpIntervalS' (15 s)",
+        error(Map.of("linkTimeoutS", "15", "lldpIntervalS", "15")));
+    assertEquals(
+        "'linkTimeoutS' (4 s) must be longer than 'lldpIntervalS' (5 s)",
+        error(Map.of("linkTimeoutS", "4")));
+  }
+
+  @Test
+  void withoutADescriptorTheServersAreRequired() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> DiscoveryConfig.DEFAULTS.topologyOptions(false));
+    assertTrue(e.getMessage().startsWith("'servers' is required without a topology descriptor"));
+    assertEquals(Set.of(), DiscoveryConfig.DEFAULTS.topologyOptions(true).serverIps());
+    TopologyBuilder.Options o =
+        DiscoveryConfig.DEFAULTS.withServers(List.of("10.0.1.1")).topologyOptions(false);
+    assertEquals(Set.of("10.0.1.1"), o.serverIps());
+    assertEquals(DiscoveryConfig.DISCOVERED, o.name());
+    assertEquals(1000.0, o.defaultCapacityMbps());
+  }
+
+  @Test
+  void onlyTheLldpSettingsAreTheStandaloneRuntimes() {
+    assertEquals(
+        List.of("lldpIntervalS", "linkTimeoutS"),
+        SettingsSchema.ALL.stream()
+            .filter(SettingsSchema.Setting::standaloneOnly)
+            .map(SettingsSchema.Setting::name)
+            .toList());
   }
 
   @Test

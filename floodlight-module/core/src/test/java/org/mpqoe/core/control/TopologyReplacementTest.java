@@ -30,7 +30,7 @@ class TopologyReplacementTest {
   private static final long C = 3;
   private static final ControlConfig EXACT = ControlConfig.defaults().withAlgorithm("exact");
   private static final TopologyBuilder.Options OPTIONS =
-      TopologyBuilder.Options.of(Set.of("10.0.1.1"));
+      DiscoveryConfig.DEFAULTS.withServers(List.of("10.0.1.1")).topologyOptions(false);
 
   private static NetworkViews.Editable cabled() {
     return NetworkViews.cabled(MptcpRouterTest.TOPO, 10_000);

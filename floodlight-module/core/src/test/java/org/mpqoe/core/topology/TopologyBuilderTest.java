@@ -10,13 +10,15 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.mpqoe.core.control.DiscoveryConfig;
 import org.mpqoe.core.path.CandidatePaths;
 import org.mpqoe.core.topology.DescriptorCheck.Kind;
 import org.mpqoe.core.topology.NetworkView.AttachmentView;
 
 class TopologyBuilderTest {
   private final Topology threePath = TopologyLoader.load("three-path");
-  private final TopologyBuilder.Options options = TopologyBuilder.Options.of(Set.of("10.0.1.1"));
+  private final TopologyBuilder.Options options =
+      DiscoveryConfig.DEFAULTS.withServers(List.of("10.0.1.1")).topologyOptions(false);
 
   private static List<String> linkNames(Topology t) {
     return t.links().stream()
