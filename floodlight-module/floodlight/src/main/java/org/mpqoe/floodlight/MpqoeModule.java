@@ -78,10 +78,10 @@ import org.slf4j.LoggerFactory;
  *   <li>PACKET_IN (after linkdiscovery, topology, devicemanager; before forwarding): MPTCP
  *       handshakes are routed by mpqoe and stopped; everything else (ARP, ICMP, plain TCP) goes on
  *       to Forwarding.
- *   <li>A switch of the topology that becomes active (or that a rebuild adds) gets the core's proactive rules (host
- *       delivery, label rules, live subflows), not its table-miss entry: Floodlight installs its
- *       own. Its host ports also get a {@link SynTrap}, so that Forwarding's flows cannot hide
- *       MPTCP handshakes from mpqoe.
+ *   <li>A switch of the topology that becomes active (or that a rebuild adds) gets the core's
+ *       proactive rules (host delivery, label rules, live subflows), not its table-miss entry:
+ *       Floodlight installs its own. Its host ports also get a {@link SynTrap}, so that
+ *       Forwarding's flows cannot hide MPTCP handshakes from mpqoe.
  *   <li>Port status re-routes subflows off a failed link; FLOW_REMOVED (expiry) ends subflows.
  *   <li>Floodlight's StatisticsCollector polls port counters every statsIntervalS (at least 2 s);
  *       every second its newest port rates become link loads, and with useLldpLatency LLDP link
@@ -258,9 +258,7 @@ public class MpqoeModule
       if (after != before) {
         LOG.info(
             "mpqoe: topology {}: {}; {} removal(s), {} install(s)",
-            new Object[] {
-              after.name(), after, plan.removals().size(), plan.installs().size()
-            });
+            new Object[] {after.name(), after, plan.removals().size(), plan.installs().size()});
       }
       applier.apply(plan);
       for (SwitchNode sw : after.switches()) {
@@ -359,8 +357,7 @@ public class MpqoeModule
     if (r.kind() != Reaction.Kind.MPTCP && r.kind() != Reaction.Kind.DROPPED) {
       return Command.CONTINUE;
     }
-    LOG.info(
-        "packet-in {} port {}: {} {}", new Object[] {name(dpid), port, r.kind(), r.log()});
+    LOG.info("packet-in {} port {}: {} {}", new Object[] {name(dpid), port, r.kind(), r.log()});
     applier.apply(r.plan());
     return Command.STOP;
   }

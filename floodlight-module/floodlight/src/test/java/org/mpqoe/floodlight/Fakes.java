@@ -57,9 +57,11 @@ final class Fakes {
     final OFFactory factory;
     final List<OFMessage> written = new ArrayList<>();
     final List<SettableFuture<OFBarrierReply>> barriers = new ArrayList<>();
+
     /** What {@code getPorts} answers (Floodlight's port descriptions of the switch). */
     final List<org.projectfloodlight.openflow.protocol.OFPortDesc> ports =
         new java.util.concurrent.CopyOnWriteArrayList<>();
+
     final IOFSwitch sw;
 
     FakeSwitch(long dpid) {

@@ -200,8 +200,7 @@ class MpqoeModuleTest {
 
   /** Floodlight's fakes report the ports and links of three-path, as LLDP would find them. */
   private void discover() {
-    org.mpqoe.core.topology.Topology t =
-        org.mpqoe.core.topology.TopologyLoader.load("three-path");
+    org.mpqoe.core.topology.Topology t = org.mpqoe.core.topology.TopologyLoader.load("three-path");
     Map<Long, FakeSwitch> byDpid = Map.of(1L, p1, 2L, p2, 3L, p3, 4L, sv);
     Map<Long, java.util.TreeSet<Integer>> ports = new HashMap<>();
     for (org.mpqoe.core.topology.Link l : t.links()) {
@@ -213,7 +212,8 @@ class MpqoeModuleTest {
         int sp = forward ? l.portA() : l.portB();
         int dp = forward ? l.portB() : l.portA();
         links.put(
-            new Link(DatapathId.of(src), OFPort.of(sp), DatapathId.of(dst), OFPort.of(dp), U64.ZERO),
+            new Link(
+                DatapathId.of(src), OFPort.of(sp), DatapathId.of(dst), OFPort.of(dp), U64.ZERO),
             new LinkInfo(new java.util.Date(), new java.util.Date(), null));
       }
     }

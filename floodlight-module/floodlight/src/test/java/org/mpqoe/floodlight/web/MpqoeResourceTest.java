@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.MptcpControlPlane;
@@ -134,8 +133,7 @@ class MpqoeResourceTest {
     Response wrong = call(Method.PUT, "/config", body, MediaType.APPLICATION_JSON, "Bearer x");
     assertEquals(401, wrong.getStatus().getCode());
     assertEquals(200, call(Method.GET, "/config", null).getStatus().getCode(), "reads stay open");
-    Response right =
-        call(Method.PUT, "/config", body, MediaType.APPLICATION_JSON, "Bearer s3cret");
+    Response right = call(Method.PUT, "/config", body, MediaType.APPLICATION_JSON, "Bearer s3cret");
     assertEquals(200, right.getStatus().getCode(), text(right));
     assertEquals(0.3, plane.router().config().selection().alpha());
   }
