@@ -35,6 +35,11 @@ The Floodlight jar is the user's (this script never builds Floodlight). Steps:
    loads from Floodlight's statistics reached /wm/mpqoe/topology; mpqoe sits between
    devicemanager and forwarding in the PACKET_IN chain; no switch refused an mpqoe rule.
 
+With --capture, the work directory also gets diagnostics of the transfer: a tcpdump of the MPTCP
+port on every host interface (the first 3000 packets), the client's `ss -tinM` 5 s in, and both
+hosts' `nstat` after it (the non-zero MPTCP counters, TCP resets and retransmissions are
+printed). A failed run keeps its work directory.
+
 Ends with `floodlight-it: N passed, M failed` (exit code 1 on any failure). Cleans up its
 bridges, veths and processes (mpqoe_lib.network, never `mn -c`) and stops Floodlight.
 """
@@ -339,6 +344,8 @@ class Run:
             text=True,
         )
         self.procs.append(srv)
+        if a.capture:
+            self.start_captures(client, server)
         listening = srv.stdout.readline().strip()
         t.check("bulk server listens", "listening" in listening, listening)
         t0 = time.monotonic()
@@ -349,8 +356,11 @@ class Run:
             text=True,
         )
         self.procs.append(cli)
-        max_load = {}
+        max_load, ss_taken = {}, False
         while cli.poll() is None and time.monotonic() - t0 < 90:
+            if a.capture and not ss_taken and time.monotonic() - t0 > 5:
+                ss_taken = True
+                self.save(client, "ss -tinM", "client-ss.txt")
             try:
                 for link in self.rest.get("/wm/mpqoe/topology", timeout=2)["links"]:
                     key = (link["a"], link["b"])
@@ -363,6 +373,10 @@ class Run:
         sout, _ = srv.communicate(timeout=30)
         srep = last_json(sout)
         established = bulk.subflows_of(rep)
+        if a.capture:
+            for h in (client, server):
+                mib = self.save(h, "nstat -saz", f"{h.name}-nstat.txt")
+                print(f"  {h.name} MPTCP and TCP counters: " + mib_summary(mib), flush=True)
         t.check(
             f"{cname}: MPTCP download of {a.bytes} bytes",
             rep.get("bytes") == a.bytes and srep.get("bytes") == a.bytes,
@@ -377,6 +391,23 @@ class Run:
         flows = {b: mq.flow_counters(b) for b in self.bridges}
         self.report(conns, assigned, flows, max_load)
         self.check(conns, assigned, flows, established, self.cname, max_load)
+
+    def start_captures(self, *hosts):
+        """tcpdump of the MPTCP port's headers on every interface of the hosts, into the work
+        directory, the first 3000 packets each (stopped at teardown if fewer)."""
+        for h in hosts:
+            for intf, _ip in mq.host_interfaces(h):
+                out = os.path.join(self.tmp, f"{intf}.pcap")
+                cmd = ["tcpdump", "-n", "-i", intf, "-s", "128", "-c", "3000", "-U", "-w", out]
+                cmd += ["tcp", "port", str(bulk.PORT)]
+                self.procs.append(h.popen(cmd, stderr=subprocess.DEVNULL))
+        time.sleep(1)
+
+    def save(self, host, cmd, name):
+        out = host.cmd(cmd)
+        with open(os.path.join(self.tmp, name), "w", encoding="utf-8") as f:
+            f.write(out)
+        return out
 
     # -- checks
 
@@ -558,6 +589,23 @@ class Run:
         t.check("no mpqoe rule refused, no mpqoe exception", not bad, " || ".join(bad[:3]))
 
 
+def mib_summary(nstat):
+    """The non-zero MPTCP counters and TCP resets and retransmissions of `nstat -saz` output."""
+    keep = []
+    for line in nstat.splitlines():
+        f = line.split()
+        if (
+            len(f) >= 2
+            and f[1] != "0"
+            and (
+                f[0].startswith("MPTcp")
+                or f[0] in ("TcpExtTCPAbortOnData", "TcpOutRsts", "TcpRetransSegs")
+            )
+        ):
+            keep.append(f"{f[0].removeprefix('MPTcpExt')}={f[1]}")
+    return ", ".join(keep) or "none"
+
+
 def main():
     p = argparse.ArgumentParser(description="Floodlight + mpqoe real check (root)")
     p.add_argument("--floodlight-jar", required=True, help="the user's floodlight.jar")
@@ -578,6 +626,12 @@ def main():
     p.add_argument("--dpid-offset", type=int, default=100, help="added to every DPID")
     p.add_argument("--host-prefix", default="fl-", help="put before every host name")
     p.add_argument("--bytes", type=int, default=120_000_000)
+    p.add_argument(
+        "--capture",
+        action="store_true",
+        help="diagnostics in the work directory: tcpdump of the MPTCP port on every host"
+        " interface, the client's ss -tinM during the transfer, both hosts' nstat after it",
+    )
     checks.add_run_options(p, timeout=300, log_lines=60, log_name="Floodlight log")
     args = p.parse_args()
     for f in (args.floodlight_jar, args.module_jar):
