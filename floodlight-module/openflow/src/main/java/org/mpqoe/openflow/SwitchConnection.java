@@ -367,10 +367,10 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
       controller.discovery().lldpIn(dpid, port, frame);
       return;
     }
+    long start = System.nanoTime();
     Frame f = Frame.parse(frame);
     controller.discovery().packetIn(dpid, port, f);
-    long start = System.nanoTime();
-    Reaction r = controller.plane().packetIn(dpid, port, frame);
+    Reaction r = controller.plane().packetIn(dpid, port, f, frame);
     long decided = System.nanoTime() - start;
     if (r.kind() == Reaction.Kind.DROPPED && f.hasArp() && f.arp().op() == Arp.REQUEST) {
       controller.discovery().floodUnknownArp(dpid, port, frame);

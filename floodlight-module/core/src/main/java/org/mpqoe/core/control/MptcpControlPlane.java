@@ -356,7 +356,18 @@ public final class MptcpControlPlane {
    */
   public Reaction packetIn(long dpid, int inPort, byte[] frame) {
     long start = System.nanoTime();
-    Frame f = Frame.parse(frame);
+    return packetIn(dpid, inPort, Frame.parse(frame), frame, start);
+  }
+
+  /**
+   * {@link #packetIn(long, int, byte[])} for a runtime that parsed the frame already ({@code f} is
+   * {@code Frame.parse(frame)}), so that a packet-in is parsed once.
+   */
+  public Reaction packetIn(long dpid, int inPort, Frame f, byte[] frame) {
+    return packetIn(dpid, inPort, f, frame, System.nanoTime());
+  }
+
+  private Reaction packetIn(long dpid, int inPort, Frame f, byte[] frame, long start) {
     TcpSegment s = classify(dpid, inPort, f, frame, start);
     Reaction r;
     if (f.hasArp()) {
