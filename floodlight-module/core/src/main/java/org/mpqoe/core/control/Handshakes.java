@@ -159,11 +159,11 @@ final class Handshakes {
     r.assignments.put(a.withConnections(a.connections() + 1));
     Connection.Subflow sf =
         subflow(c, s, client, server, a, a.firstPathIndex(), Connection.MatchedBy.HANDSHAKE, true);
-    r.table.put(c.with(sf));
     Reaction reaction =
-        new Reaction(
-            Reaction.Kind.MPTCP,
-            new FlowPlan(List.of(), sf.rules(), List.of(), packetOut(s)),
+        routed(
+            c,
+            sf,
+            s,
             "connection "
                 + c.id()
                 + " (MPTCP v"
@@ -283,11 +283,11 @@ final class Handshakes {
                 + ")");
       }
       Connection.Subflow sf = subflow(c, s, client, server, a, pathIndex, how, false);
-      r.table.put(c.with(sf));
       Reaction reaction =
-          new Reaction(
-              Reaction.Kind.MPTCP,
-              new FlowPlan(List.of(), sf.rules(), List.of(), packetOut(s)),
+          routed(
+              c,
+              sf,
+              s,
               "connection "
                   + c.id()
                   + ": subflow "
@@ -302,6 +302,16 @@ final class Handshakes {
       stats.time(ControlStats.Step.PLAN, System.nanoTime() - start);
       return reaction;
     }
+  }
+
+  /**
+   * Under the router's lock: records {@code sf} in {@code c} and answers with its rules, then the
+   * handshake segment {@code s} sent on through the table.
+   */
+  private Reaction routed(Connection c, Connection.Subflow sf, TcpSegment s, String log) {
+    r.table.put(c.with(sf));
+    return new Reaction(
+        Reaction.Kind.MPTCP, new FlowPlan(List.of(), sf.rules(), List.of(), packetOut(s)), log);
   }
 
   /** A new subflow of {@code c} (index {@link Connection#nextSubflow}) with its rules. */
