@@ -103,14 +103,7 @@ class StandaloneControllerTest {
   }
 
   private String awaitEvent(String containing) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (System.nanoTime() < deadline) {
-      String e = events.poll(100, TimeUnit.MILLISECONDS);
-      if (e != null && e.contains(containing)) {
-        return e;
-      }
-    }
-    throw new AssertionError("no event containing '" + containing + "'");
+    return Events.await(events, containing);
   }
 
   @Test
