@@ -6,7 +6,17 @@ The mpqoe file (format v1, written by kernel-schedulers/common) is a header line
 subflow id, `1:689936,2:353536`).
 """
 
+import os
+
+from .proc import sh
+
 NETSTAT = "/proc/net/netstat"
+MODULES = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    "kernel-schedulers",
+    "build",
+    "modules",
+)
 
 _INT_FIELDS = {
     "conn",
@@ -137,3 +147,24 @@ def find_connection(conns, local=None, remote=None, local_port=None):
     ]
     live = [c for c in found if c.get("state") == "live"]
     return (live or found)[-1] if found else None
+
+
+def load_testbed_modules(schedulers=(), modules=MODULES):
+    """In the testbed guest: netem, Open vSwitch and BBR from the kernel, then this project's
+    scheduler modules `mpqoe_<name>.ko` (built on the host by `make -C kernel-schedulers
+    modules`) unless the kernel already offers `name`. RuntimeError naming what failed."""
+    for mod in ("sch_netem", "openvswitch", "tcp_bbr"):
+        r = sh(["modprobe", mod], timeout=30)
+        if r.returncode != 0:
+            raise RuntimeError(f"modprobe {mod}: {r.stderr.strip()}")
+    loader = os.path.join(modules, "mpqoe-load")
+    for name in schedulers:
+        with open("/proc/sys/net/mptcp/available_schedulers") as f:
+            if name in f.read().split():
+                continue
+        ko = os.path.join(modules, f"mpqoe_{name}.ko")
+        if not os.path.isfile(ko):
+            raise RuntimeError(f"{ko} missing: run make -C kernel-schedulers modules on the host")
+        r = sh(["sh", loader, ko], timeout=30)
+        if r.returncode != 0:
+            raise RuntimeError(f"mpqoe-load {ko}: {(r.stdout + r.stderr).strip()[-300:]}")

@@ -57,7 +57,6 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
 from mpqoe_lib import files, kernel, network  # noqa: E402
-from mpqoe_lib.proc import sh  # noqa: E402
 
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
@@ -294,21 +293,10 @@ def check_queues(net, scn):
 
 
 def load_modules(schedulers):
-    for mod in ("sch_netem", "openvswitch", "tcp_bbr"):
-        r = sh(["modprobe", mod], timeout=30)
-        if r.returncode != 0:
-            raise RunError(f"modprobe {mod}: {r.stderr.strip()}")
-    loader = os.path.join(MODULES, "mpqoe-load")
-    for name in schedulers:
-        with open("/proc/sys/net/mptcp/available_schedulers") as f:
-            if name in f.read().split():
-                continue
-        ko = os.path.join(MODULES, f"mpqoe_{name}.ko")
-        if not os.path.isfile(ko):
-            raise RunError(f"{ko} missing: run make -C kernel-schedulers modules on the host")
-        r = sh(["sh", loader, ko], timeout=30)
-        if r.returncode != 0:
-            raise RunError(f"mpqoe-load {ko}: {(r.stdout + r.stderr).strip()[-300:]}")
+    try:
+        kernel.load_testbed_modules(schedulers, MODULES)
+    except RuntimeError as e:
+        raise RunError(str(e)) from None
 
 
 # ----------------------------------------------------------------------------------------------
