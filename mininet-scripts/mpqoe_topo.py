@@ -656,7 +656,8 @@ def host_interfaces(host):
 def enable_mptcp(host, subflows=8, add_addr_accepted=8, endpoints=None):
     """Turn MPTCP on in a host and give its path manager the client's extra interfaces.
 
-    Sets net.mptcp.enabled=1 (and syn_retrans_before_tcp_fallback=10 where it exists),
+    Sets net.mptcp.enabled=1 (and syn_retrans_before_tcp_fallback=10 and
+    blackhole_timeout=0 where they exist),
     `ip mptcp limits set subflow N add_addr_accepted N` (8 is the kernel's maximum) and, for a
     client (role param) unless `endpoints` is given, one
     `ip mptcp endpoint add IP dev INTF subflow` per non-first interface. endpoints: [(intf,
@@ -668,6 +669,11 @@ def enable_mptcp(host, subflows=8, add_addr_accepted=8, endpoints=None):
     # which can take seconds on a loaded machine; nothing in these networks strips options.
     if os.path.exists("/proc/sys/net/mptcp/syn_retrans_before_tcp_fallback"):
         host.cmd("sysctl -w net.mptcp.syn_retrans_before_tcp_fallback=10")
+    # From 6.12 on, a connection whose MP_CAPABLE SYN went unanswered twice and then worked as
+    # plain TCP turns active MPTCP off in the namespace for blackhole_timeout s (3600): one
+    # slow rule installation would make every later connection of that host plain TCP.
+    if os.path.exists("/proc/sys/net/mptcp/blackhole_timeout"):
+        host.cmd("sysctl -w net.mptcp.blackhole_timeout=0")
     host.cmd(f"ip mptcp limits set subflow {subflows} add_addr_accepted {add_addr_accepted}")
     host.cmd("ip mptcp endpoint flush")
     if endpoints is None:
