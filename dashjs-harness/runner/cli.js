@@ -23,8 +23,9 @@ content (generated with ffmpeg, cached under build/content):
   --segment S             segment seconds (default: ga 4, qomra 6)
   --resolution small|nominal   encoded size (default small, 320x180)
 server:
-  --server URL            use a running harness server (base URL, e.g. http://10.0.0.1:8000);
-                          the content must exist under its /content mount (see --mpd)
+  --server URL[,URL...]   use a running harness server (base URL, e.g. http://10.0.0.1:8000);
+                          the content must exist under its /content mount (see --mpd); with
+                          several, client i uses the (i mod k)-th (e.g. one forwarder each)
   --mpd PATH              manifest path on the server (default /content/<key>/manifest.mpd)
   --server-netns NS       start the server inside network namespace NS (a name for ip netns
                           exec, or pid:N: the namespace of process N, e.g. a Mininet host)
@@ -143,15 +144,18 @@ function parse(argv) {
     checkNetns(o.serverNetns, '--server-netns');
   }
   if (o.server !== undefined) {
-    let u;
-    try {
-      u = new URL(o.server);
-    } catch (e) {
-      throw new UsageError(`--server is not a URL: ${JSON.stringify(o.server)}`);
-    }
-    if (u.protocol !== 'http:') throw new UsageError('--server must be an http:// URL');
+    o.servers = o.server.split(',').map((s) => {
+      let u;
+      try {
+        u = new URL(s.trim());
+      } catch (e) {
+        throw new UsageError(`--server is not a URL: ${JSON.stringify(s)}`);
+      }
+      if (u.protocol !== 'http:') throw new UsageError('--server must be an http:// URL');
+      return u.origin;
+    });
     if (!o.mpd) throw new UsageError('--server needs --mpd PATH (the manifest path on that server)');
-    o.server = u.origin;
+    o.server = o.servers[0];
   }
   o.bind = values.bind || (o.serverNetns ? '0.0.0.0' : '127.0.0.1');
   o.serverAddr = values['server-addr'] || (o.bind === '0.0.0.0' ? '127.0.0.1' : o.bind);
@@ -251,14 +255,14 @@ async function main(argv) {
         id: i,
         netns: o.netns.length ? o.netns[i % o.netns.length] : '',
         offset: i * o.stagger,
-        url: `${base}/player/index.html?${query}`,
+        url: `${o.servers ? o.servers[i % o.servers.length] : base}/player/index.html?${query}`,
       });
     }
     const res = await runClients({
       clients, out: o.out, mptcp: o.mptcp, chromium: o.chromium,
       timeoutSeconds: o.timeout + 30, progressSeconds: o.progress,
       meta: {
-        argv, base, mpd, content: contentKey, set: o.set, duration: o.duration, segment: o.segment,
+        argv, base: o.servers || base, mpd, content: contentKey, set: o.set, duration: o.duration, segment: o.segment,
         transport: o.mptcp ? 'mptcp' : 'tcp', server: server ? server.proto : 'external', stagger: o.stagger,
       },
     }, ac.signal);

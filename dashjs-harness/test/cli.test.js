@@ -29,6 +29,7 @@ const BAD = [
   [['--clients', '1', '--server', 'ftp://x'], /--server must be an http:\/\/ URL/],
   [['--clients', '1', '--server', 'not a url'], /--server is not a URL/],
   [['--clients', '1', '--server', 'http://10.0.0.1:8000'], /--server needs --mpd/],
+  [['--clients', '1', '--server', 'http://a:1,ftp://b', '--mpd', '/m'], /--server must be an http:\/\/ URL/],
   [['--clients', '1', '--port', '70000'], /--port/],
   [['--clients', '1', '--chromium', '/nonexistent/chromium'], /does not exist/],
   [['--clients', '1', 'extra'], /positional/i],
@@ -64,4 +65,10 @@ test('defaults: GA set, 9 minutes, 4 s segments, MPTCP, timeout 2 x duration + 6
   assert.equal(o.bind, '127.0.0.1');
   assert.equal(parse(['--clients', '1', '--set', 'qomra']).segment, 6);
   assert.equal(parse(['--clients', '1', '--tcp']).mptcp, false);
+});
+
+test('--server with several URLs: client i uses the (i mod k)-th', () => {
+  const o = parse(['--clients', '3', '--server', 'http://127.0.0.1:7100, http://127.0.0.1:7101/x', '--mpd', '/m']);
+  assert.deepEqual(o.servers, ['http://127.0.0.1:7100', 'http://127.0.0.1:7101']);
+  assert.equal(o.server, 'http://127.0.0.1:7100');
 });
