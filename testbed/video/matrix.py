@@ -1,0 +1,144 @@
+"""The video experiments as batches of cells (pure data; used by run.py, tested in
+test_record.py).
+
+A batch is one emulated network (topology, clients, link draws, content): built once per guest
+boot, it carries every run of its cells. A cell is what a run varies on that network: the
+path-selection algorithm, the server's MPTCP scheduler, the client's receive buffer, MPTCP or
+plain TCP. Runs of one batch are interleaved (run 1 of every cell, then run 2, ...), so slow
+drifts of the machine fall on every cell alike.
+"""
+
+import dataclasses
+import fnmatch
+
+GA_ALGORITHMS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none")
+JOIN_INTERVAL_S = 4.0  # the GA paper's section IV.A.1: a client joins every 4 s
+
+
+@dataclasses.dataclass(frozen=True)
+class Batch:
+    experiment: str
+    topology: str
+    clients: int
+    video_s: float
+    seed: int = 1
+    segment_s: float = 4.0
+    content_set: str = "ga"
+    links: str = "paper"
+    bandwidth_mean: float | None = None
+    bandwidth_std: float | None = None
+    access_mbps: float | None = None
+
+    @property
+    def name(self):
+        return f"{self.topology}.c{self.clients}.s{self.seed}.v{self.video_s:g}"
+
+    def with_clients_args(self):
+        """Arguments of `bin/mpqoe topology with-clients` for this network."""
+        a = [self.topology, "--clients", str(self.clients), "--seed", str(self.seed)]
+        a += ["--links", self.links.upper()]
+        if self.bandwidth_mean is not None:
+            a += ["--bandwidth-mean", f"{self.bandwidth_mean:g}"]
+        if self.bandwidth_std is not None:
+            a += ["--bandwidth-std", f"{self.bandwidth_std:g}"]
+        if self.access_mbps is not None:
+            a += ["--access-capacity", f"{self.access_mbps:g}"]
+        return a
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    batch: Batch
+    algorithm: str
+    scheduler: str = "default"
+    rcvbuf_kb: int = 0
+    tcp: bool = False
+
+    @property
+    def name(self):
+        b = self.batch
+        parts = [b.topology, f"c{b.clients}"]
+        if b.experiment == "ga-sched":
+            parts += [self.scheduler, f"b{self.rcvbuf_kb}"]
+        if b.experiment == "qomra":
+            parts.append(f"seg{b.segment_s:g}")
+        if b.video_s != DEFAULT_VIDEO_S.get(b.experiment, b.video_s):
+            parts.append(f"v{b.video_s:g}")
+        return ".".join([*parts, self.algorithm])
+
+    def params(self):
+        b = self.batch
+        return {
+            "topology": b.topology,
+            "clients": b.clients,
+            "algorithm": self.algorithm,
+            "scheduler": self.scheduler,
+            "rcvbuf_kb": self.rcvbuf_kb,
+            "tcp": self.tcp,
+            "segment_s": b.segment_s,
+            "video_s": b.video_s,
+            "seed": b.seed,
+            "content_set": b.content_set,
+            "links": b.links,
+        }
+
+
+DEFAULT_VIDEO_S = {"ga-topo": 120.0, "ga-sched": 120.0, "qomra": 120.0}
+
+
+def ga_topo(video_s=120.0, full_length=False):
+    """GA paper section IV.B.1 at this machine's scale: CompuServe with 5 and 10 clients, Custom
+    and Jellyfish with 5, the six algorithms; with full_length also one 9-minute batch per
+    topology (5 clients)."""
+    batches = [
+        Batch("ga-topo", "compuserve", 5, video_s),
+        Batch("ga-topo", "compuserve", 10, video_s),
+        Batch("ga-topo", "custom12", 5, video_s),
+        Batch("ga-topo", "jellyfish20", 5, video_s),
+    ]
+    if full_length:
+        batches += [
+            Batch("ga-topo", t, 5, 540.0) for t in ("compuserve", "custom12", "jellyfish20")
+        ]
+    return [(b, [Cell(b, a) for a in GA_ALGORITHMS]) for b in batches]
+
+
+def ga_sched(video_s=120.0, algorithms=("ga", "pd-delay", "fd-bw")):
+    """GA paper section IV.B.2: the upstream default scheduler and DAPS x the client's receive
+    buffer 125 / 256 / 512 KB on CompuServe, bandwidths drawn so that two paths carry the top
+    quality (docs/results/ga-paper.md says how)."""
+    b = Batch("ga-sched", "compuserve", 5, video_s, bandwidth_mean=1.6, bandwidth_std=0.4)
+    cells = [
+        Cell(b, a, scheduler=s, rcvbuf_kb=kb)
+        for s in ("default", "daps")
+        for kb in (125, 256, 512)
+        for a in algorithms
+    ]
+    return [(b, cells)]
+
+
+def demo():
+    b = Batch("demo", "compuserve", 3, 60.0)
+    return [(b, [Cell(b, a) for a in ("ga", "none", "fd-bw")])]
+
+
+def ci():
+    b = Batch("ci", "compuserve", 2, 20.0)
+    return [(b, [Cell(b, a) for a in ("ga", "none")])]
+
+
+EXPERIMENTS = {"demo": demo, "ci": ci, "ga-topo": ga_topo, "ga-sched": ga_sched}
+
+
+def select(plan, patterns):
+    """The plan with only the cells whose names match one of the comma-separated shell
+    patterns (all when patterns is None); batches left without cells are dropped."""
+    if not patterns:
+        return plan
+    pats = [p.strip() for p in patterns.split(",") if p.strip()]
+    out = []
+    for b, cells in plan:
+        keep = [c for c in cells if any(fnmatch.fnmatchcase(c.name, p) for p in pats)]
+        if keep:
+            out.append((b, keep))
+    return out

@@ -1,0 +1,129 @@
+"""What one video-experiment run records, and the compact per-client rows committed under
+docs/results/. Pure functions over plain data (unit-tested in test_record.py).
+"""
+
+import csv
+import io
+
+# The committed per-run table: one row per client per run (testbed/video/report.py reads it).
+COLUMNS = (
+    "experiment,cell,topology,clients,algorithm,scheduler,rcvbuf_kb,delay_diff_ms,segment_s,"
+    "video_s,run,seed,code_version,client,status,avg_bitrate_kbps,avg_rendered_kbps,switches_ga,"
+    "switches_count,outage_s,stalls,startup_s,success_rate,mean_throughput_kbps,n_paths,"
+    "path_delays_ms,path_bw_mbps,shared_links,host_load,guest_load"
+).split(",")
+
+# Harness clients.csv column -> committed column (the rest keep their names).
+QOE = {
+    "avg_bitrate_kbps": "avg_bitrate_kbps",
+    "avg_rendered_kbps": "avg_rendered_kbps",
+    "switches_ga": "switches_ga",
+    "switches_count": "switches_count",
+    "outage_s": "outage_s",
+    "stalls": "stalls",
+    "startup_delay_s": "startup_s",
+    "success_rate": "success_rate",
+    "mean_throughput_kbps": "mean_throughput_kbps",
+}
+
+
+def link_index(descriptor):
+    """{frozenset({a, b}): link dict} of a descriptor's switch-to-switch links."""
+    return {frozenset((x["a"], x["b"])): x for x in descriptor["links"]}
+
+
+def path_links(path):
+    """The unordered switch pairs a path (list of switch names) crosses."""
+    return [frozenset(p) for p in zip(path, path[1:], strict=False)]
+
+
+def path_metrics(descriptor, paths):
+    """Per assigned path (None = a subflow without a path): one-way delay (ms, the sum of its
+    links' delays), bottleneck capacity (Mbit/s), and the number of links that more than one
+    of these paths uses. A path over a link the descriptor lacks is a ValueError."""
+    links = link_index(descriptor)
+    delays, bws, seen = [], [], {}
+    for p in paths:
+        if not p:
+            continue
+        hops = path_links(p)
+        for h in hops:
+            if h not in links:
+                raise ValueError(f"path {'-'.join(p)} uses {sorted(h)}, not a descriptor link")
+            seen[h] = seen.get(h, 0) + 1
+        delays.append(round(sum(float(links[h].get("delayMs") or 0) for h in hops), 3))
+        caps = [float(links[h]["capacityMbps"]) for h in hops if links[h].get("capacityMbps")]
+        bws.append(round(min(caps), 3) if caps else None)
+    shared = sum(1 for n in seen.values() if n > 1)
+    return {"delays_ms": delays, "bw_mbps": bws, "shared_links": shared}
+
+
+def harness_rows(csv_text):
+    """The harness's clients.csv as a list of dicts (client id as int)."""
+    rows = list(csv.DictReader(io.StringIO(csv_text)))
+    for r in rows:
+        r["client"] = int(r["client"])
+    return rows
+
+
+def mean_busy(samples, key):
+    """Mean CPU busy share of one machine over a run's load samples (cpu lines in order)."""
+    from session import cpu_busy  # noqa: PLC0415 - keeps this module importable alone
+
+    cpus = [s[key]["cpu"] for s in samples if s.get(key)]
+    if len(cpus) < 2:
+        return None
+    return cpu_busy(cpus[0], cpus[-1])
+
+
+def csv_rows(doc):
+    """The committed rows of one run document (run.json)."""
+    p = doc["params"]
+    base = {
+        "experiment": doc["experiment"],
+        "cell": doc["cell"],
+        "topology": p.get("topology", ""),
+        "clients": p.get("clients", ""),
+        "algorithm": p.get("algorithm", ""),
+        "scheduler": p.get("scheduler", ""),
+        "rcvbuf_kb": p.get("rcvbuf_kb", ""),
+        "delay_diff_ms": p.get("delay_diff_ms", ""),
+        "segment_s": p.get("segment_s", ""),
+        "video_s": p.get("video_s", ""),
+        "run": doc["run"],
+        "seed": p.get("seed", ""),
+        "code_version": doc["code_version"],
+        "host_load": doc.get("load", {}).get("host_busy", ""),
+        "guest_load": doc.get("load", {}).get("guest_busy", ""),
+    }
+    rows = []
+    for c in doc["clients"]:
+        row = dict(base, client=c["name"], status=c["status"])
+        q = c.get("qoe") or {}
+        for src, dst in QOE.items():
+            row[dst] = q.get(src, "") if c["status"] == "ok" else ""
+        a = c.get("paths") or {}
+        row["n_paths"] = len(a.get("delays_ms", []))
+        row["path_delays_ms"] = ";".join(f"{x:g}" for x in a.get("delays_ms", []))
+        row["path_bw_mbps"] = ";".join("" if x is None else f"{x:g}" for x in a.get("bw_mbps", []))
+        row["shared_links"] = a.get("shared_links", "")
+        rows.append({k: ("" if row.get(k) is None else row.get(k, "")) for k in COLUMNS})
+    return rows
+
+
+def server_log_check(requests, server_entries):
+    """Every completed media/init request a player reports must match one server log entry
+    with the same path and byte count; returns (matched, unmatched player requests)."""
+    pool = {}
+    for e in server_entries:
+        if e.get("method") == "GET" and e.get("status") in (200, 206):
+            pool.setdefault((e["path"], e["bytes"]), []).append(e)
+    matched, missing = 0, []
+    for r in requests:
+        key = (r["path"], r["bytes"])
+        if pool.get(key):
+            pool[key].pop()
+            matched += 1
+        else:
+            missing.append(r)
+    return matched, missing

@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""Run the GA and QoMRA papers' video experiments: the controller choosing paths in an emulated
+network with real link delays, real dash.js players, QoE per algorithm.
+
+    testbed/video/run.py [--experiment demo|ci|ga-topo|ga-sched] [--runs K] [--video S]
+        [--cells PATTERNS] [--results DIR] [--local] [--dry-run] [--publish]
+    testbed/video/run.py --topology T --clients N --algorithms A,B [--runs K] [--video S] ...
+
+Per batch (one network, matrix.py) it writes the descriptor (`bin/mpqoe topology with-clients
+... --links paper`: the paper's drawn link bandwidths and delays), generates the content (GA
+ladder 1500/2000/2500/2600 kbit/s in 4 s segments), boots the testbed guest with the network
+(guest_agent.py; `--local` runs it on this machine, whose kernel must have netem) and, per run,
+starts a fresh controller (`bin/mpqoe controller --algorithm A`), plays N dash.js clients in
+headless Chromium on this machine, joining every 4 s, each through its own forwarder inside
+its Mininet host, and records RESULTS/<experiment>/<cell>/run<k>/run.json: per-client QoE, the
+controller's assignment (paths, their delays and bottlenecks, shared links), link loads over
+time, flow counters, versions, seed, machine load, and the checks of the run.
+
+Resumable: a run whose run.json says "ok" is skipped; a failed one is moved to failed/ and run
+again. RESULTS/<experiment>/manifest.json says what is ok, failed or missing, and is "partial"
+until every selected run is ok. --publish writes the ok runs' compact table (record.COLUMNS)
+to docs/results/ga-paper/data/<experiment>.csv. Exit 0 when every selected run is ok, 1
+otherwise, 2 on bad arguments (one line).
+"""
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+
+import matrix as mx  # noqa: E402
+import record  # noqa: E402
+import session as ss  # noqa: E402
+from mpqoe_lib import files, kernel  # noqa: E402
+from mpqoe_lib.rest import ERRORS  # noqa: E402
+
+SCHEMA = "mpqoe-video-run/1"
+DEFAULT_RESULTS = os.path.join(REPO, "build", "video")
+GEN_CONTENT = os.path.join(REPO, "dashjs-harness", "content", "gen_content.py")
+BOOT_S, RUN_OVERHEAD_S = 150, 30  # guest boot + network build; controller, players, records
+ALGORITHMS = ("ga", "ga-tuned", "exact", "qomra", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none")
+
+
+class Usage(Exception):
+    pass
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--experiment", default="demo", choices=sorted(mx.EXPERIMENTS))
+    p.add_argument("--topology", help="one batch of this topology instead of --experiment's")
+    p.add_argument("--clients", type=int, help="clients of that batch")
+    p.add_argument("--algorithms", help="comma-separated algorithms of that batch")
+    p.add_argument("--runs", type=int, default=1, help="runs per cell (default 1)")
+    p.add_argument("--video", type=float, help="video length in s (default: the experiment's)")
+    p.add_argument("--seed", type=int, default=1, help="link draws and client placement seed")
+    p.add_argument("--cells", help="comma-separated shell patterns over cell names")
+    p.add_argument("--results", default=DEFAULT_RESULTS, help=f"(default {DEFAULT_RESULTS})")
+    p.add_argument("--local", action="store_true", help="network on this machine (needs netem)")
+    p.add_argument("--dry-run", action="store_true", help="print the plan and its duration")
+    p.add_argument("--publish", action="store_true", help="write the committed per-run table")
+    a = p.parse_args(argv)
+    if not 1 <= a.runs <= 100:
+        raise Usage("--runs: want 1..100")
+    if a.video is not None and not 8 <= a.video <= 3600:
+        raise Usage("--video: want 8..3600 s")
+    if a.topology or a.clients or a.algorithms:
+        if not (a.topology and a.clients and a.algorithms):
+            raise Usage("--topology, --clients and --algorithms go together")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", a.topology):
+            raise Usage(f"--topology: bad name {a.topology!r}")
+        known = embedded_topologies()
+        if a.topology not in known:
+            raise Usage(f"--topology: unknown topology {a.topology!r} (one of {', '.join(known)})")
+        algos = [x.strip() for x in a.algorithms.split(",") if x.strip()]
+        bad = [x for x in algos if x not in ALGORITHMS]
+        if bad or not algos:
+            known = ", ".join(ALGORITHMS)
+            raise Usage(f"--algorithms: unknown {', '.join(bad) or '(none)'} (one of {known})")
+        if not 1 <= a.clients <= 64:
+            raise Usage("--clients: want 1..64")
+        b = mx.Batch(a.experiment, a.topology, a.clients, a.video or 60.0, seed=a.seed)
+        a.plan = [(b, [mx.Cell(b, x) for x in algos])]
+    else:
+        make = mx.EXPERIMENTS[a.experiment]
+        a.plan = make(a.video) if a.video and a.experiment not in ("demo", "ci") else make()
+    a.plan = mx.select(a.plan, a.cells)
+    if not a.plan:
+        raise Usage(f"--cells {a.cells!r} matches no cell")
+    return a
+
+
+def embedded_topologies():
+    out = subprocess.run(
+        [ss.MPQOE, "topology", "list"], capture_output=True, text=True, check=False
+    )
+    return [line.split()[0] for line in out.stdout.splitlines() if line.strip()]
+
+
+def code_version():
+    """The commit, with -dirty-<hash of the diff> when the work tree differs from it."""
+
+    def git(*a):
+        return subprocess.run(
+            ["git", "-C", REPO, *a], capture_output=True, text=True, check=False
+        ).stdout
+
+    head = git("rev-parse", "--short=12", "HEAD").strip() or "unknown"
+    diff = git("diff", "HEAD", "--", ".", ":(exclude)docs/results")
+    return head + (f"-dirty-{hashlib.sha256(diff.encode()).hexdigest()[:8]}" if diff else "")
+
+
+def run_dir(results, cell, k):
+    return os.path.join(results, cell.batch.experiment, cell.name, f"run{k}")
+
+
+def run_ok(path):
+    doc = files.read_json(os.path.join(path, "run.json"))
+    return bool(doc) and doc.get("status") == "ok"
+
+
+def todo(args):
+    """[(batch, [(cell, k)])] of the runs still to make, interleaved by k."""
+    out = []
+    for b, cells in args.plan:
+        runs = [(c, k) for k in range(1, args.runs + 1) for c in cells]
+        left = [(c, k) for c, k in runs if not run_ok(run_dir(args.results, c, k))]
+        if left:
+            out.append((b, left))
+    return out
+
+
+def estimate_s(plan):
+    total = 0
+    for b, runs in plan:
+        per = b.video_s + mx.JOIN_INTERVAL_S * (b.clients - 1) + RUN_OVERHEAD_S
+        total += BOOT_S + per * len(runs)
+    return total
+
+
+def fmt_s(s):
+    return f"{s / 3600:.1f} h" if s >= 5400 else f"{s / 60:.0f} min"
+
+
+def write_manifest(args, note=""):
+    per = {"ok": [], "failed": [], "missing": []}
+    versions = set()
+    for _b, cells in args.plan:
+        for c in cells:
+            for k in range(1, args.runs + 1):
+                d = run_dir(args.results, c, k)
+                doc = files.read_json(os.path.join(d, "run.json"))
+                if not doc:
+                    per["missing"].append(f"{c.name}/run{k}")
+                    continue
+                per["ok" if doc.get("status") == "ok" else "failed"].append(f"{c.name}/run{k}")
+                versions.add(doc.get("code_version"))
+    exps = sorted({b.experiment for b, _ in args.plan})
+    for e in exps:
+        doc = {
+            "experiment": e,
+            "partial": bool(per["failed"] or per["missing"]),
+            "runs_per_cell": args.runs,
+            "counts": {k: len(v) for k, v in per.items()},
+            "runs": per,
+            "code_versions": sorted(v for v in versions if v),
+            "note": note,
+            "updated": now(),
+        }
+        os.makedirs(os.path.join(args.results, e), exist_ok=True)
+        files.write_json(os.path.join(args.results, e, "manifest.json"), doc)
+    return per
+
+
+def now():
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def prepare_batch(b, workdir):
+    """The batch's descriptor (in workdir) and content directory."""
+    os.makedirs(workdir, exist_ok=True)
+    desc = os.path.join(workdir, "descriptor.json")
+    r = subprocess.run(
+        [ss.MPQOE, "topology", "with-clients", *b.with_clients_args(), "-o", desc],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if r.returncode:
+        raise ss.SessionError(f"topology with-clients: {(r.stderr or r.stdout).strip()}")
+    r = subprocess.run(
+        ["/usr/bin/python3", GEN_CONTENT, "--set", b.content_set, "--duration", f"{b.video_s:g}",
+         "--segment", f"{b.segment_s:g}"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if r.returncode:
+        raise ss.SessionError(f"content: {r.stderr.strip()[-300:]}")
+    return desc, r.stdout.strip()
+
+
+def one_run(args, net, cell, k, desc_path, content_dir):
+    """Runs one cell-run on a ready network; returns its document (status ok or failed)."""
+    d = run_dir(args.results, cell, k)
+    if os.path.isdir(d):
+        old = os.path.join(os.path.dirname(d), "failed", f"run{k}-{int(time.time())}")
+        os.makedirs(os.path.dirname(old), exist_ok=True)
+        shutil.move(d, old)
+    os.makedirs(d)
+    descriptor = files.read_json(desc_path)
+    doc = {
+        "schema": SCHEMA, "experiment": cell.batch.experiment, "cell": cell.name, "run": k,
+        "params": cell.params(), "code_version": code_version(), "started": now(),
+        "status": "failed", "error": None, "checks": {}, "network": net.ready,
+        "descriptor": os.path.relpath(desc_path, args.results),
+        "content": os.path.basename(content_dir),
+    }  # fmt: skip
+    b = cell.batch
+    try:
+        net.agent.call(
+            "configure", scheduler=cell.scheduler, rcvbuf=cell.rcvbuf_kb * 1024, tcp=cell.tcp
+        )
+        ctl_log = os.path.join(d, "controller.log")
+        with ss.Controller(desc_path, cell.algorithm, net.of_port, net.rest_port, ctl_log) as ctl:
+            ss.wait_connected(net.agent, len(descriptor["switches"]))
+            log_from = net.agent.call("log", which="server", since=0)["next"]
+            counters_before = net.agent.call("mptcp")
+            sampler = ss.Sampler(ctl, net.agent)
+            sampler.start()
+            mpd = f"/content/{os.path.basename(content_dir)}/manifest.mpd"
+            rc = ss.play(
+                net.client_urls, mpd, b, mx.JOIN_INTERVAL_S,
+                os.path.join(d, "players"), os.path.join(d, "players.log"),
+            )  # fmt: skip
+            sampler.finish()
+            doc["players_exit"] = rc
+            doc["rest"] = {w: ctl.get(w) for w in ("clients", "connections", "stats")}
+            doc["rest"]["assigned_first"] = sampler.assignments
+            flows = net.agent.call("flows")["flows"]
+            after = net.agent.call("mptcp")
+            doc["mptcp_counters"] = {
+                h: {
+                    k: v
+                    for k, v in kernel.counter_deltas(counters_before[h], after[h]).items()
+                    if v
+                }
+                for h in after
+                if h != "ok"
+            }
+            server_log = net.agent.call("log", which="server", since=log_from)["lines"]
+        finish_doc(doc, d, descriptor, sampler, flows, server_log)
+    except (ss.SessionError, RuntimeError, *ERRORS) as e:
+        doc["error"] = str(e)
+    doc["ended"] = now()
+    files.write_json(os.path.join(d, "run.json"), doc)
+    return doc
+
+
+def finish_doc(doc, d, descriptor, sampler, flows, server_log):
+    """Per-client QoE and assignment, loads, and the run's checks; status ok when they hold."""
+    rows = record.harness_rows(open(os.path.join(d, "players", "clients.csv")).read())
+    names = [c["name"] for c in doc["network"]["clients"]]
+    assigned = sampler.assignments
+    clients, requests = [], []
+    for r in rows:
+        name = names[r["client"]]
+        qoe = {k: _num(v) for k, v in r.items() if k in record.QOE}
+        a = assigned.get(name)
+        paths = record.path_metrics(descriptor, a["paths"]) if a else None
+        clients.append({"name": name, "status": r["status"], "error": r.get("error") or None,
+                        "qoe": qoe, "assignment": a, "paths": paths})  # fmt: skip
+        cj = files.read_json(os.path.join(d, "players", f"client-{r['client']}.json"))
+        for e in (cj.get("qoe") or {}).get("events", []):
+            if e.get("type") == "request" and e.get("url") and e.get("bytes"):
+                requests.append({"path": urllib.parse.urlparse(e["url"]).path, "bytes": e["bytes"]})
+    doc["clients"] = clients
+    doc["links"] = {
+        "series": sampler.links,
+        "names": [f"{x['a']}-{x['b']}" for x in descriptor["links"]],
+    }
+    doc["load"] = {
+        "samples": sampler.load,
+        "host_busy": record.mean_busy(sampler.load, "host"),
+        "guest_busy": record.mean_busy(sampler.load, "guest"),
+    }
+    doc["sampler_errors"] = sampler.errors
+    entries = []
+    for line in server_log:
+        try:
+            entries.append(json.loads(line))
+        except ValueError:
+            continue
+    matched, missing = record.server_log_check(requests, entries)
+    algo = doc["params"]["algorithm"]
+    checks = {
+        "every client finished": all(c["status"] == "ok" for c in clients),
+        "server log has every completed request": not missing and matched > 0,
+        "every server connection was MPTCP": all(e.get("mptcp") for e in entries)
+        if not doc["params"]["tcp"]
+        else True,
+    }
+    if algo != "none":
+        checks["the controller assigned paths to every client"] = all(
+            c["assignment"] for c in clients
+        )
+    doc["checks"] = checks
+    doc["server_requests"] = {"matched": matched, "missing": missing[:10], "entries": len(entries)}
+    doc["flows"] = flow_summary(flows)
+    # A client that did not finish is a QoE outcome (recorded as such), not a broken run; the
+    # run is broken when the system did not work as built.
+    infra = [k for k, ok in checks.items() if not ok and k != "every client finished"]
+    doc["status"] = "ok" if not infra else "failed"
+    if infra:
+        doc["error"] = "checks failed: " + "; ".join(infra)
+
+
+def flow_summary(flows):
+    """{cookie: {switch: packets}} of the rules that counted packets."""
+    out = {}
+    for sw, fl in flows.items():
+        for f in fl:
+            if f.get("n_packets"):
+                out.setdefault(f"0x{f['cookie']:x}", {})[sw] = f["n_packets"]
+    return out
+
+
+def _num(v):
+    try:
+        return float(v) if v not in ("", None) else None
+    except ValueError:
+        return v
+
+
+def run_batch(args, b, runs, progress):
+    workdir = os.path.join(args.results, b.experiment, "batches", b.name)
+    desc, content = prepare_batch(b, workdir)
+    print(f"video: batch {b.name}: {len(runs)} runs, booting the network", flush=True)
+    with ss.Network(desc, content, workdir, local=args.local) as net:
+        print(f"video: network ready ({net.ready.get('built')})", flush=True)
+        for cell, k in runs:
+            doc = one_run(args, net, cell, k, desc, content)
+            progress(cell, k, doc)
+            if net.exit_code() is not None:
+                raise ss.SessionError(f"the network side exited ({net.exit_code()})")
+
+
+def collect(args):
+    """The ok runs' rows (record.COLUMNS) of each experiment of the plan."""
+    by_exp = {}
+    for b, cells in args.plan:
+        for c in cells:
+            for k in range(1, args.runs + 1):
+                p = os.path.join(run_dir(args.results, c, k), "run.json")
+                if run_ok(os.path.dirname(p)):
+                    by_exp.setdefault(b.experiment, []).extend(record.csv_rows(files.read_json(p)))
+    return by_exp
+
+
+def main(argv):
+    try:
+        args = parse_args(argv)
+    except Usage as e:
+        print(f"run.py: {e}", file=sys.stderr)
+        return 2
+    plan = todo(args)
+    n = sum(len(r) for _b, r in plan)
+    print(
+        f"video: {n} runs to make in {len(plan)} batches, about {fmt_s(estimate_s(plan))}",
+        flush=True,
+    )
+    if args.dry_run:
+        for b, runs in plan:
+            print(
+                f"  {b.name}: "
+                + ", ".join(sorted({c.name for c, _k in runs}))
+                + f" ({len(runs)} runs)"
+            )
+        return 0
+    t0, done = time.monotonic(), {"ok": 0, "failed": 0}
+
+    def progress(cell, k, doc):
+        done[doc["status"]] += 1
+        left = n - done["ok"] - done["failed"]
+        eta = (time.monotonic() - t0) / (done["ok"] + done["failed"]) * left
+        why = f" ({doc['error']})" if doc["error"] else ""
+        print(
+            f"video: {cell.name} run{k}: {doc['status']}{why} | {done['ok']} ok, "
+            f"{done['failed']} failed, {left} to go, ETA {fmt_s(eta)}",
+            flush=True,
+        )
+        write_manifest(args)
+
+    for b, runs in plan:
+        try:
+            run_batch(args, b, runs, progress)
+        except (ss.SessionError, OSError) as e:
+            print(f"video: batch {b.name} failed: {e}", file=sys.stderr)
+    per = write_manifest(args)
+    if args.publish:
+        for exp, rows in collect(args).items():
+            out = os.path.join(REPO, "docs", "results", "ga-paper", "data", f"{exp}.csv")
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            files.write_atomic(out, csv_text(rows))
+            print(f"video: wrote {os.path.relpath(out, REPO)} ({len(rows)} rows)")
+    return 0 if not per["failed"] and not per["missing"] else 1
+
+
+def csv_text(rows):
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=record.COLUMNS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,251 @@
+"""Host side of one video-experiment session: the controller, the network (guest or local)
+with its agent, and one run = N dash.js players through it.
+
+Used by run.py; no command line of its own. Standard library only (the host's python3).
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+
+from mpqoe_lib import files  # noqa: E402
+from mpqoe_lib.proc import Service, free_ports  # noqa: E402
+from mpqoe_lib.rest import ERRORS, Rest  # noqa: E402
+
+MPQOE = os.path.join(REPO, "bin", "mpqoe")
+TESTBED_RUN = os.path.join(REPO, "testbed", "run")
+HARNESS_RUN = os.path.join(REPO, "dashjs-harness", "run")
+AGENT = os.path.join(HERE, "guest_agent.py")
+GUEST_AGENT_PORT, GUEST_CLIENT_PORT, SERVER_PORT = 7000, 7100, 8000
+HOST_FROM_GUEST = "10.0.2.2"  # QEMU user networking: the host's 127.0.0.1
+# Subflow rules outlive dash.js's pauses between segment requests (a few seconds with a full
+# buffer): an expired rule would end the subflow (docs/results/ga-paper.md).
+IDLE_TIMEOUT_S = 60
+
+
+class SessionError(Exception):
+    """The session (guest, agent, controller) failed; its runs cannot go on."""
+
+
+class AgentClient:
+    """JSON-line commands to guest_agent.py."""
+
+    def __init__(self, port):
+        self.port, self.sock, self.f = port, None, None
+        self.lock = threading.Lock()
+
+    def connect(self, timeout, alive):
+        deadline, last = time.monotonic() + timeout, None
+        while time.monotonic() < deadline:
+            if not alive():
+                raise SessionError("the network side exited before its agent answered")
+            try:
+                self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+                self.f = self.sock.makefile("rwb")
+                self.sock.settimeout(300)
+                return self.call("ready")
+            except (OSError, ValueError, SessionError) as e:
+                last = e
+                self.close()
+                time.sleep(2)
+        raise SessionError(f"the agent did not answer in {timeout} s ({last})")
+
+    def call(self, cmd, **kw):
+        with self.lock:
+            self.f.write(json.dumps({"cmd": cmd, **kw}).encode() + b"\n")
+            self.f.flush()
+            line = self.f.readline()
+        if not line:
+            raise SessionError(f"agent closed the connection during {cmd!r}")
+        reply = json.loads(line)
+        if not reply.get("ok"):
+            raise SessionError(f"agent {cmd}: {reply.get('error')}")
+        return reply
+
+    def close(self):
+        for x in (self.f, self.sock):
+            if x is not None:
+                try:
+                    x.close()
+                except OSError:
+                    pass
+        self.f = self.sock = None
+
+
+class Network:
+    """The emulated network: testbed/run with the agent in the guest, or (local) the agent on
+    this machine. Context manager; `agent` is the AgentClient, `client_urls` the players'.
+    content_dir is one content entry; the server serves its parent as /content."""
+
+    def __init__(self, descriptor, content_dir, workdir, local=False, timeout=7200):
+        self.descriptor, self.content_dir, self.workdir = descriptor, content_dir, workdir
+        self.local, self.timeout = local, timeout
+        self.proc = self.agent = None
+        self.ready = {}
+        self.of_port, self.rest_port = free_ports(2)
+
+    def __enter__(self):
+        n_clients = sum(
+            1 for h in files.read_json(self.descriptor)["hosts"] if h["role"] == "client"
+        )
+        log = open(os.path.join(self.workdir, "network.log"), "w", encoding="utf-8")  # noqa: SIM115
+        self.log = log
+        if self.local:
+            agent_port, client_port = free_ports(2)[0], 17100
+            cmd = ["/usr/bin/python3", AGENT, "--descriptor", self.descriptor,
+                   "--controller", f"127.0.0.1:{self.of_port}",
+                   "--content", os.path.dirname(self.content_dir),
+                   "--agent-port", str(agent_port), "--client-port", str(client_port),
+                   "--bind", "127.0.0.1", "--timeout", str(self.timeout)]  # fmt: skip
+            self.client_ports = [client_port + i for i in range(n_clients)]
+        else:
+            host_ports = free_ports(n_clients + 1)
+            agent_port, self.client_ports = host_ports[0], host_ports[1:]
+            fwds = [f"{agent_port}:{GUEST_AGENT_PORT}"]
+            fwds += [f"{p}:{GUEST_CLIENT_PORT + i}" for i, p in enumerate(self.client_ports)]
+            console = os.path.join(self.workdir, "console.log")
+            cmd = [TESTBED_RUN, "--no-build", "--timeout", str(self.timeout),
+                   "--results", self.workdir, "--log", console]  # fmt: skip
+            for f in fwds:
+                cmd += ["--fwd", f]
+            rel = os.path.relpath
+            cmd += ["--", "/usr/bin/python3", rel(AGENT, REPO),
+                    "--descriptor", "/results/" + os.path.basename(self.descriptor),
+                    "--controller", f"{HOST_FROM_GUEST}:{self.of_port}",
+                    "--content", "/mpqoe/" + rel(os.path.dirname(self.content_dir), REPO),
+                    "--timeout", str(self.timeout)]  # fmt: skip
+        self.proc = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        self.agent = AgentClient(agent_port)
+        try:
+            self.ready = self.agent.connect(600, lambda: self.proc.poll() is None)
+        except SessionError:
+            self.__exit__()
+            raise
+        self.client_urls = [f"http://127.0.0.1:{p}" for p in self.client_ports]
+        return self
+
+    def __exit__(self, *exc):
+        if self.agent is not None and self.agent.f is not None:
+            try:
+                self.agent.call("quit")
+            except (OSError, ValueError, SessionError):
+                pass
+            self.agent.close()
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                self.proc.terminate()
+                self.proc.wait(timeout=30)
+        self.log.close()
+        return False
+
+    def exit_code(self):
+        return None if self.proc is None else self.proc.poll()
+
+
+class Controller:
+    """bin/mpqoe controller for one run (fresh state per run), REST on loopback."""
+
+    def __init__(self, descriptor, algorithm, of_port, rest_port, log_path, extra=()):
+        cmd = [MPQOE, "controller", "--topology", descriptor, "--algorithm", algorithm,
+               "--bind", "127.0.0.1", "--port", str(of_port), "--rest", str(rest_port),
+               "--stats-interval", "1", "--idle-timeout", str(IDLE_TIMEOUT_S), *extra]  # fmt: skip
+        self.service = Service(cmd, log_path, name="controller")
+        self.rest = Rest(rest_port)
+        self.prefix = "/mpqoe"
+
+    def __enter__(self):
+        self.service.start()
+        self.rest.wait(self.service, self.prefix + "/config", 60)
+        return self
+
+    def __exit__(self, *exc):
+        self.service.stop()
+        return False
+
+    def get(self, what):
+        return self.rest.get(f"{self.prefix}/{what}", timeout=10)
+
+
+def wait_connected(agent, n_switches, timeout=60):
+    """Until every bridge is connected to the controller; the last state otherwise."""
+    deadline, state = time.monotonic() + timeout, {}
+    while time.monotonic() < deadline:
+        state = agent.call("connected")["bridges"]
+        if len(state) == n_switches and all(state.values()):
+            return state
+        time.sleep(1)
+    raise SessionError(f"switches not all connected after {timeout} s: {state}")
+
+
+def host_load():
+    with open("/proc/loadavg") as f:
+        load = f.read().split()
+    with open("/proc/stat") as f:
+        cpu = [int(x) for x in f.readline().split()[1:]]
+    return {"loadavg": [float(x) for x in load[:3]], "cpu": cpu, "time": time.time()}
+
+
+def cpu_busy(a, b):
+    """Share of CPU time not idle/iowait between two /proc/stat cpu lines."""
+    d = [y - x for x, y in zip(a, b, strict=False)]
+    total = sum(d)
+    return None if total <= 0 else round(1 - (d[3] + d[4]) / total, 3)
+
+
+class Sampler(threading.Thread):
+    """Every `period` s during a run: the controller's link loads and client assignments, and
+    the load of both machines."""
+
+    def __init__(self, ctl, agent, period=2.0):
+        super().__init__(daemon=True)
+        self.ctl, self.agent, self.period = ctl, agent, period
+        self.stop_event = threading.Event()
+        self.t0 = time.time()
+        self.links, self.assignments, self.load, self.errors = [], {}, [], []
+
+    def run(self):
+        while not self.stop_event.wait(self.period):
+            self.sample()
+
+    def sample(self):
+        t = round(time.time() - self.t0, 1)
+        try:
+            topo = self.ctl.get("topology")
+            self.links.append({"t": t, "load": [round(x["loadMbps"], 3) for x in topo["links"]]})
+            for a in self.ctl.get("clients") or []:
+                self.assignments.setdefault(a["client"], a)
+        except ERRORS as e:
+            self.errors.append(f"{t}: controller: {e}")
+        try:
+            self.load.append({"t": t, "host": host_load(), "guest": self.agent.call("load")})
+        except (OSError, ValueError, SessionError) as e:
+            self.errors.append(f"{t}: load: {e}")
+
+    def finish(self):
+        self.stop_event.set()
+        self.join(timeout=30)
+        self.sample()
+
+
+def play(urls, mpd, batch, stagger, out, log_path):
+    """dashjs-harness/run with client i at urls[i]; returns its exit code."""
+    b = batch
+    cmd = [HARNESS_RUN, "--clients", str(b.clients), "--server", ",".join(urls), "--mpd", mpd,
+           "--set", b.content_set, "--duration", f"{b.video_s:g}", "--segment", f"{b.segment_s:g}",
+           "--stagger", f"{stagger:g}", "--tcp", "--out", out, "--progress", "20"]  # fmt: skip
+    # --tcp: the browser's side is plain TCP to its forwarder; MPTCP (or not) is the
+    # forwarder's upstream connection inside the emulated network.
+    with open(log_path, "w", encoding="utf-8") as log:
+        return subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, check=False).returncode
