@@ -40,6 +40,7 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(out);
     cl.setErr(err);
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setParameterExceptionHandler(
         (ex, a) -> {
           err.println("mpqoe: " + ex.getMessage() + " (see 'mpqoe help')");

@@ -37,12 +37,12 @@ final class ScenarioOptions {
       description = "Seed of links, client placement and the GA (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(
-      names = "--links",
-      defaultValue = "AUTO",
-      description =
-          "Link values: AUTO (paper's model if the topology has one), PAPER or DESCRIPTOR"
-              + " (default: ${DEFAULT-VALUE}).")
+  /** Help of {@code --links}, here and in {@code topology with-clients}. */
+  static final String LINKS_HELP =
+      "Link values: AUTO (paper's model if the topology has one), PAPER or DESCRIPTOR"
+          + " (default: ${DEFAULT-VALUE}).";
+
+  @Option(names = "--links", defaultValue = "AUTO", description = LINKS_HELP)
   ScenarioGenerator.LinkSource links;
 
   @Option(

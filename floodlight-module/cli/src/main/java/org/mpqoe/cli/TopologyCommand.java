@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.mpqoe.core.scenario.ScenarioGenerator;
 import org.mpqoe.core.topology.Descriptor;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.HostInterface;
@@ -37,7 +38,8 @@ final class TopologyCommand implements Runnable {
   @Override
   public void run() {
     throw new picocli.CommandLine.ParameterException(
-        spec.commandLine(), "topology needs a subcommand: list, show, validate, jellyfish");
+        spec.commandLine(),
+        "topology needs a subcommand: list, show, validate, jellyfish, with-clients");
   }
 
   @Command(name = "list", description = "Names of the embedded descriptors.")
@@ -173,9 +175,14 @@ final class TopologyCommand implements Runnable {
 
   @Command(
       name = "with-clients",
-      description =
-          "Write a descriptor with a scenario's generated clients as hosts (for Mininet and the"
-              + " controller).")
+      description = {
+        "Write a descriptor with a scenario's generated clients as hosts (for Mininet and the"
+            + " controller).",
+        "With drawn links (--links PAPER, or AUTO on a topology with a link model) each link's"
+            + " capacityMbps and delayMs are the scenario's draws for this seed and number of"
+            + " clients, the values 'mpqoe select' uses; \"draw\" in the file records how it was"
+            + " made."
+      })
   static final class WithClients implements Callable<Integer> {
     @Parameters(paramLabel = "NAME|FILE")
     String topology;
@@ -195,8 +202,36 @@ final class TopologyCommand implements Runnable {
     @Option(
         names = {"-s", "--seed"},
         defaultValue = "1",
-        description = "Placement seed (default: ${DEFAULT-VALUE}).")
+        description = "Seed of links and client placement (default: ${DEFAULT-VALUE}).")
     long seed;
+
+    @Option(
+        names = "--links",
+        defaultValue = "DESCRIPTOR",
+        description = ScenarioOptions.LINKS_HELP)
+    ScenarioGenerator.LinkSource links;
+
+    @Option(
+        names = "--bandwidth-mean",
+        paramLabel = "MBPS",
+        description =
+            "Draw link bandwidths with this mean instead of the paper's for the number of clients"
+                + " (drawn links only).")
+    Double bandwidthMean;
+
+    @Option(
+        names = "--bandwidth-std",
+        paramLabel = "MBPS",
+        description =
+            "Draw link bandwidths with this standard deviation instead of the paper's (drawn"
+                + " links only; 0: every link gets the mean).")
+    Double bandwidthStd;
+
+    @Option(
+        names = "--access-capacity",
+        paramLabel = "MBPS",
+        description = "capacityMbps of every generated client interface (default: none, unshaped).")
+    Double accessCapacity;
 
     @Option(
         names = {"-o", "--out"},
@@ -207,9 +242,11 @@ final class TopologyCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
+      var linkSpec =
+          new ScenarioGenerator.LinkSpec(links, bandwidthMean, bandwidthStd, accessCapacity);
       Descriptor d =
-          org.mpqoe.core.scenario.ScenarioGenerator.withClients(
-              TopologyLoader.load(topology), clients, interfaces, seed);
+          ScenarioGenerator.withClients(
+              TopologyLoader.load(topology), clients, interfaces, seed, linkSpec);
       String text = TopologyLoader.write(d);
       TopologyLoader.parse(text, "generated " + d.name());
       writeOut(text, out, spec);

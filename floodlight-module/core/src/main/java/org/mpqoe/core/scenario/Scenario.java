@@ -11,7 +11,8 @@ import org.mpqoe.core.topology.Topology;
  * {@code joinIntervalS} seconds) and, when the paper's link model was used, its target bandwidth
  * moments beside the realised ones.
  *
- * @param target the paper's bandwidth mean/std for this many clients, null with descriptor links
+ * @param target the bandwidth mean/std the links were drawn with (the paper's for this many clients
+ *     unless {@link ScenarioGenerator.LinkSpec} replaced them), null with descriptor links
  * @param realised mean and (sample) standard deviation of the drawn link bandwidths
  */
 public record Scenario(

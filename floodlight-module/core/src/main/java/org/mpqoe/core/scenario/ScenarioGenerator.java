@@ -52,12 +52,71 @@ public final class ScenarioGenerator {
   }
 
   /**
+   * What a scenario's link values are made from.
+   *
+   * @param source where the switch-to-switch links' bandwidth and delay come from
+   * @param bandwidthMeanMbps replaces the link model's bandwidth mean for the number of clients
+   *     (null: the model's row); needs drawn links. The GA paper's scheduler and buffer experiment
+   *     (section IV.B.2) sets bandwidths "so that if two paths are assigned to a client, it enables
+   *     the client to download the video at approximately the highest quality" instead of using
+   *     Tables I/II.
+   * @param bandwidthStdMbps likewise for the standard deviation
+   * @param accessCapacityMbps capacity of every generated client interface's access link (null:
+   *     unshaped)
+   */
+  public record LinkSpec(
+      LinkSource source,
+      Double bandwidthMeanMbps,
+      Double bandwidthStdMbps,
+      Double accessCapacityMbps) {
+    public LinkSpec {
+      if (source == null) {
+        throw new IllegalArgumentException("a link source is required");
+      }
+      if (bandwidthMeanMbps != null && !positive(bandwidthMeanMbps)) {
+        throw new IllegalArgumentException(
+            "the bandwidth mean must be a positive number of Mbit/s, got " + bandwidthMeanMbps);
+      }
+      if (bandwidthStdMbps != null && !(bandwidthStdMbps == 0 || positive(bandwidthStdMbps))) {
+        throw new IllegalArgumentException(
+            "the bandwidth standard deviation must be a number of Mbit/s >= 0, got "
+                + bandwidthStdMbps);
+      }
+      if (accessCapacityMbps != null && !positive(accessCapacityMbps)) {
+        throw new IllegalArgumentException(
+            "the access capacity must be a positive number of Mbit/s, got " + accessCapacityMbps);
+      }
+    }
+
+    /** Links from {@code source}, with the model's moments, client interfaces unshaped. */
+    public static LinkSpec of(LinkSource source) {
+      return new LinkSpec(source, null, null, null);
+    }
+
+    boolean overridesBandwidth() {
+      return bandwidthMeanMbps != null || bandwidthStdMbps != null;
+    }
+  }
+
+  private static boolean positive(double x) {
+    return x > 0 && Double.isFinite(x);
+  }
+
+  /**
    * @param clients how many clients join
    * @param interfaces interfaces per generated client (N of eq. 5); ignored when the descriptor
    *     lists its clients
    */
   public static Scenario generate(
       Topology topology, int clients, int interfaces, long seed, LinkSource source) {
+    return generate(topology, clients, interfaces, seed, LinkSpec.of(source));
+  }
+
+  /**
+   * As {@link #generate(Topology, int, int, long, LinkSource)} with link values from {@code spec}.
+   */
+  public static Scenario generate(
+      Topology topology, int clients, int interfaces, long seed, LinkSpec spec) {
     if (clients < 1) {
       throw new IllegalArgumentException("the number of clients must be at least 1");
     }
@@ -72,7 +131,7 @@ public final class ScenarioGenerator {
     UniformRandomProvider rng = stream(seed, LINK_STREAM);
     LinkModel model = topology.linkModel().orElse(null);
     boolean paper =
-        switch (source) {
+        switch (spec.source()) {
           case AUTO -> model != null;
           case PAPER -> {
             if (model == null) {
@@ -82,13 +141,29 @@ public final class ScenarioGenerator {
           }
           case DESCRIPTOR -> false;
         };
+    if (spec.overridesBandwidth() && !paper) {
+      throw new IllegalArgumentException(
+          "a bandwidth mean or std needs drawn links (PAPER, or AUTO on a topology with a link"
+              + " model); "
+              + topology.name()
+              + "'s links here are the descriptor's");
+    }
+    if (spec.accessCapacityMbps() != null && !topology.clients().isEmpty()) {
+      throw new IllegalArgumentException(
+          topology.name()
+              + " lists its clients; an access capacity applies to generated clients only");
+    }
     LinkState links;
     LinkModel.Moments target = null;
     int n = topology.links().size();
     double[] cap = new double[n];
     double[] delay = new double[n];
     if (paper) {
-      target = model.bandwidthFor(clients);
+      LinkModel.Moments row = model.bandwidthFor(clients);
+      target =
+          new LinkModel.Moments(
+              spec.bandwidthMeanMbps() != null ? spec.bandwidthMeanMbps() : row.mean(),
+              spec.bandwidthStdMbps() != null ? spec.bandwidthStdMbps() : row.std());
       for (int l = 0; l < n; l++) {
         cap[l] = LinkDraws.bandwidth(rng, target.mean(), target.std());
         delay[l] = LinkDraws.delay(rng, model.delayMinMs(), model.delayMaxMs());
@@ -100,7 +175,9 @@ public final class ScenarioGenerator {
         cap[l] = links.capacityMbps(l);
       }
     }
-    List<Host> hosts = clientHosts(topology, clients, interfaces, stream(seed, PLACEMENT_STREAM));
+    double access = spec.accessCapacityMbps() == null ? Double.NaN : spec.accessCapacityMbps();
+    List<Host> hosts =
+        clientHosts(topology, clients, interfaces, access, stream(seed, PLACEMENT_STREAM));
     List<Scenario.Client> joined = new ArrayList<>();
     for (int i = 0; i < hosts.size(); i++) {
       joined.add(
@@ -110,7 +187,11 @@ public final class ScenarioGenerator {
   }
 
   private static List<Host> clientHosts(
-      Topology topology, int clients, int interfaces, UniformRandomProvider rng) {
+      Topology topology,
+      int clients,
+      int interfaces,
+      double accessCapacityMbps,
+      UniformRandomProvider rng) {
     List<Host> listed = topology.clients();
     if (!listed.isEmpty()) {
       if (clients > listed.size()) {
@@ -137,7 +218,7 @@ public final class ScenarioGenerator {
                 String.format("02:00:00:00:%02x:%02x", i, k + 10),
                 at,
                 0,
-                Double.NaN,
+                accessCapacityMbps,
                 0,
                 0));
       }
@@ -149,12 +230,35 @@ public final class ScenarioGenerator {
   /**
    * The topology's descriptor with the scenario's generated clients written in as hosts, so that
    * Mininet and the controller read one file with the same clients (same placement and addresses as
-   * {@link #generate} draws for that seed).
+   * {@link #generate} draws for that seed); links keep the descriptor's values.
    */
   public static Descriptor withClients(Topology topology, int clients, int interfaces, long seed) {
-    // Placement has a stream of its own, so the link source does not matter; AUTO as elsewhere.
-    Scenario s = generate(topology, clients, interfaces, seed, LinkSource.AUTO);
+    return withClients(topology, clients, interfaces, seed, LinkSpec.of(LinkSource.DESCRIPTOR));
+  }
+
+  /**
+   * As {@link #withClients(Topology, int, int, long)}, and with drawn links each link's {@code
+   * capacityMbps} and {@code delayMs} are the scenario's draws: exactly what {@link
+   * #generate(Topology, int, int, long, LinkSpec)} draws for that seed and number of clients, so
+   * Mininet shapes the links the selectors saw. The descriptor's {@code draw} records how it was
+   * made.
+   */
+  public static Descriptor withClients(
+      Topology topology, int clients, int interfaces, long seed, LinkSpec spec) {
+    Scenario s = generate(topology, clients, interfaces, seed, spec);
     Descriptor d = topology.descriptor();
+    boolean drawn = s.target() != null;
+    List<Descriptor.LinkJson> links = d.links() == null ? List.of() : d.links();
+    if (drawn) {
+      List<Descriptor.LinkJson> redrawn = new ArrayList<>();
+      for (int l = 0; l < links.size(); l++) {
+        Descriptor.LinkJson j = links.get(l);
+        redrawn.add(
+            new Descriptor.LinkJson(
+                j.a(), j.b(), s.links().capacityMbps(l), s.links().delayMs(l), j.lossPct()));
+      }
+      links = redrawn;
+    }
     List<Descriptor.HostJson> hosts = new ArrayList<>(d.hosts() == null ? List.of() : d.hosts());
     for (Scenario.Client c : s.clients()) {
       if (topology.clients().contains(c.host())) {
@@ -162,22 +266,50 @@ public final class ScenarioGenerator {
       }
       List<Descriptor.InterfaceJson> ifaces = new ArrayList<>();
       for (HostInterface f : c.host().interfaces()) {
+        Double capacity = Double.isNaN(f.capacityMbps()) ? null : f.capacityMbps();
         ifaces.add(
-            new Descriptor.InterfaceJson(f.ip(), f.mac(), f.attachment().name(), null, null, null));
+            new Descriptor.InterfaceJson(
+                f.ip(), f.mac(), f.attachment().name(), capacity, null, null));
       }
       hosts.add(new Descriptor.HostJson(c.host().name(), "client", ifaces));
+    }
+    Descriptor.DrawJson draw;
+    if (drawn) {
+      LinkModel model = topology.linkModel().orElseThrow();
+      draw =
+          new Descriptor.DrawJson(
+              seed,
+              clients,
+              interfaces,
+              "paper",
+              new Descriptor.MomentsJson(s.target().mean(), s.target().std()),
+              new Descriptor.RangeJson(model.delayMinMs(), model.delayMaxMs()),
+              new Descriptor.MomentsJson(s.realised().mean(), s.realised().std()),
+              spec.accessCapacityMbps());
+    } else {
+      draw =
+          new Descriptor.DrawJson(
+              seed, clients, interfaces, "descriptor", null, null, null, spec.accessCapacityMbps());
     }
     return new Descriptor(
         d.schema(),
         d.name() + "-" + clients + "c",
-        d.description() + " With " + clients + " generated clients (seed " + seed + ").",
+        d.description()
+            + " With "
+            + clients
+            + (topology.clients().isEmpty()
+                ? " generated clients (seed " + seed + ")"
+                : " of its listed clients")
+            + (drawn ? "; link bandwidths and delays drawn from the GA paper's model" : "")
+            + " (see \"draw\").",
         d.approximation(),
         d.switches(),
-        d.links(),
+        links,
         hosts,
         d.clientSwitches(),
         d.generator(),
-        d.scenario());
+        d.scenario(),
+        draw);
   }
 
   /** Mean and sample standard deviation. */

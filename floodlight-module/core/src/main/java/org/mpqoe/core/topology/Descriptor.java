@@ -20,7 +20,8 @@ import java.util.Map;
   "hosts",
   "clientSwitches",
   "generator",
-  "scenario"
+  "scenario",
+  "draw"
 })
 public record Descriptor(
     Integer schema,
@@ -32,7 +33,8 @@ public record Descriptor(
     List<HostJson> hosts,
     List<String> clientSwitches,
     GeneratorJson generator,
-    ScenarioJson scenario) {
+    ScenarioJson scenario,
+    DrawJson draw) {
 
   /** A switch entry. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -66,6 +68,33 @@ public record Descriptor(
   @JsonPropertyOrder({"delayMs", "bandwidthMbps", "gaPopulation"})
   public record ScenarioJson(
       RangeJson delayMs, Map<String, MomentsJson> bandwidthMbps, Integer gaPopulation) {}
+
+  /**
+   * How a descriptor written by {@code mpqoe topology with-clients} was made: placement seed,
+   * clients and interfaces each, where the link values come from ({@code "paper"}: drawn with
+   * {@code bandwidthMbps} and {@code delayMs}, realised moments in {@code realisedMbps}; {@code
+   * "descriptor"}: the nominal values), and the capacity given to generated client interfaces.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonPropertyOrder({
+    "seed",
+    "clients",
+    "interfaces",
+    "links",
+    "bandwidthMbps",
+    "delayMs",
+    "realisedMbps",
+    "accessCapacityMbps"
+  })
+  public record DrawJson(
+      Long seed,
+      Integer clients,
+      Integer interfaces,
+      String links,
+      MomentsJson bandwidthMbps,
+      RangeJson delayMs,
+      MomentsJson realisedMbps,
+      Double accessCapacityMbps) {}
 
   /** A closed range. */
   public record RangeJson(Double min, Double max) {}

@@ -117,7 +117,8 @@ public final class JellyfishGenerator {
         List.of(new Descriptor.HostJson("server", "server", serverIfaces)),
         clientSwitches,
         new Descriptor.GeneratorJson("jellyfish", seed, switches, degree),
-        scenario);
+        scenario,
+        null);
   }
 
   /** The GA paper's link model for Jellyfish (mean and std of link bandwidth per client count). */

@@ -169,6 +169,8 @@ public final class TopologyLoader {
       List<Link> links = links();
       List<Host> hosts = hosts();
       List<SwitchNode> clientSwitches = clientSwitches(nodes, hosts);
+      LinkModel model = linkModel();
+      draw();
       return new Topology(
           name,
           description,
@@ -177,7 +179,7 @@ public final class TopologyLoader {
           links,
           hosts,
           clientSwitches,
-          linkModel(),
+          model,
           d);
     }
 
@@ -315,14 +317,7 @@ public final class TopologyLoader {
       if (s == null) {
         return null;
       }
-      if (s.delayMs() == null) {
-        fail("scenario.delayMs is missing");
-      }
-      double min = nonNegative(s.delayMs().min(), "scenario.delayMs.min");
-      double max = nonNegative(s.delayMs().max(), "scenario.delayMs.max");
-      if (max < min) {
-        fail("scenario.delayMs.max is below its min");
-      }
+      double[] delay = range(s.delayMs(), "scenario.delayMs");
       if (s.bandwidthMbps() == null || s.bandwidthMbps().isEmpty()) {
         fail("scenario.bandwidthMbps must give moments for at least one number of clients");
       }
@@ -338,11 +333,7 @@ public final class TopologyLoader {
         if (clients <= 0 || e.getValue() == null) {
           fail(where + " must be a positive number of clients with {mean, std}");
         }
-        rows.put(
-            clients,
-            new LinkModel.Moments(
-                positive(e.getValue().mean(), where + ".mean"),
-                nonNegative(e.getValue().std(), where + ".std")));
+        rows.put(clients, moments(e.getValue(), where));
       }
       int population = 0;
       if (s.gaPopulation() != null) {
@@ -351,7 +342,62 @@ public final class TopologyLoader {
           fail("scenario.gaPopulation must be at least 2");
         }
       }
-      return new LinkModel(min, max, rows, population);
+      return new LinkModel(delay[0], delay[1], rows, population);
+    }
+
+    /** Checks the optional record of how {@code with-clients} made this file (not used here). */
+    private void draw() {
+      var w = d.draw();
+      if (w == null) {
+        return;
+      }
+      if (w.seed() == null) {
+        fail("\"draw.seed\" is missing");
+      }
+      if (w.clients() == null || w.clients() < 1) {
+        fail("draw.clients must be at least 1");
+      }
+      if (w.interfaces() == null || w.interfaces() < 1) {
+        fail("draw.interfaces must be at least 1");
+      }
+      switch (require(w.links(), "draw.links")) {
+        case "paper" -> {
+          moments(w.bandwidthMbps(), "draw.bandwidthMbps");
+          range(w.delayMs(), "draw.delayMs");
+          moments(w.realisedMbps(), "draw.realisedMbps");
+        }
+        case "descriptor" -> {
+          if (w.bandwidthMbps() != null || w.delayMs() != null || w.realisedMbps() != null) {
+            fail("draw with links \"descriptor\" has no bandwidthMbps, delayMs or realisedMbps");
+          }
+        }
+        default -> fail("draw.links must be \"paper\" or \"descriptor\"");
+      }
+      if (w.accessCapacityMbps() != null) {
+        positive(w.accessCapacityMbps(), "draw.accessCapacityMbps");
+      }
+    }
+
+    /** {min, max} of a range, both >= 0, max not below min. */
+    private double[] range(Descriptor.RangeJson r, String where) {
+      if (r == null) {
+        fail(where + " is missing");
+      }
+      double min = nonNegative(r.min(), where + ".min");
+      double max = nonNegative(r.max(), where + ".max");
+      if (max < min) {
+        fail(where + ".max is below its min");
+      }
+      return new double[] {min, max};
+    }
+
+    /** Mean > 0 and std >= 0. */
+    private LinkModel.Moments moments(Descriptor.MomentsJson m, String where) {
+      if (m == null) {
+        fail(where + " is missing");
+      }
+      return new LinkModel.Moments(
+          positive(m.mean(), where + ".mean"), nonNegative(m.std(), where + ".std"));
     }
 
     private int port(SwitchNode s) {

@@ -164,6 +164,14 @@ class TopologyLoaderTest {
         "host without interfaces|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'hosts':[{'name':'h','role':'client','interfaces':[]}]}|has no interfaces",
         "interface on unknown switch|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'hosts':[{'name':'h','role':'client','interfaces':[{'ip':'10.0.0.1','mac':'02:00:00:00:00:01','switch':'q'}]}]}|names unknown switch 'q'",
         "scenario without rows|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'scenario':{'delayMs':{'min':1,'max':2},'bandwidthMbps':{}}}|at least one number of clients",
+        "draw without seed|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'draw':{'clients':1,'interfaces':3,'links':'descriptor'}}|\"draw.seed\" is missing",
+        "draw of no clients|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'draw':{'seed':1,'clients':0,'interfaces':3,'links':'descriptor'}}|draw.clients must be at least 1",
+        "draw links unknown|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'draw':{'seed':1,'clients':1,'interfaces':3,'links':'auto'}}|draw.links must be \"paper\" or \"descriptor\"",
+        "paper draw without moments|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'draw':{'seed':1,'clients':1,'interfaces':3,'links':'paper','delayMs':{'min':10,'max':100},'realisedMbps':{'mean':1,'std':0}}}|draw.bandwidthMbps is missing",
+        "paper draw, bad range|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'draw':{'seed':1,'clients':1,'interfaces':3,'links':'paper','bandwidthMbps':{'mean':1,'std':0},'delayMs':{'min':10,'max':1},'realisedMbps':{'mean':1,'std':0}}}|draw.delayMs.max is below its min",
+        "descriptor draw with moments|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'draw':{'seed':1,'clients':1,'interfaces':3,'links':'descriptor','bandwidthMbps':{'mean':1,'std':0}}}|has no bandwidthMbps",
+        "draw access 0|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'draw':{'seed':1,'clients':1,'interfaces':3,'links':'descriptor','accessCapacityMbps':0}}|draw.accessCapacityMbps must be a positive number",
+        "draw typo|{'schema':1,'name':'x','description':'d','switches':[{'name':'a'}],'draw':{'seed':1,'client':1}}|unknown field 'client'",
         "not json|{'schema':1,|not a descriptor",
       })
   void badDescriptorsAreRejected(String why, String json, String message) {
