@@ -6,11 +6,37 @@ JAR := floodlight-module/cli/target/mpqoe.jar
 
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
 	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke \
-	testbed-probe dashjs-harness experiments-test experiments experiments-report py-unit
+	testbed-probe dashjs-harness experiments-test experiments experiments-report py-unit \
+	video-deps video-e2e reproduce
 
-## demo: compare every path-selection algorithm on CompuServe (embedded defaults)
-demo: build
-	bin/mpqoe compare --topology compuserve --clients 10 --runs 3 --seed 1
+## demo: the main job on embedded defaults: CompuServe with the GA paper's drawn links in the
+## testbed guest (netem delays, Open vSwitch), the standalone controller choosing paths, 3 dash.js
+## players in Chromium joining 4 s apart, a 60 s video, the GA against none and fd-bw, one run
+## each; prints the QoE table and writes build/video/demo/summary.png (docs/results/ga-paper.md)
+demo: build video-deps
+	/usr/bin/python3 testbed/video/run.py --experiment demo
+
+## video-deps: what the video experiments need: the testbed guest, the DASH harness (Chromium,
+## ffmpeg, dash.js) and Debian's matplotlib and scipy
+video-deps: testbed
+	$(MAKE) -C dashjs-harness deps
+	@/usr/bin/python3 -c 'import matplotlib, scipy' 2>/dev/null || \
+	  { apt-get update -qq && apt-get install -y -qq python3-matplotlib python3-scipy; }
+
+## video-e2e: the video experiment's reduced case in the guest: 2 clients, a 20 s video, ga and
+## none; every run must pass its checks (clients finished, paths assigned, subflow packets only
+## on their paths' switches, the players' requests in the server's log, MPTCP throughout)
+video-e2e: build video-deps
+	rm -rf build/video-ci
+	/usr/bin/python3 testbed/video/run.py --experiment ci --results build/video-ci
+
+## reproduce: the GA paper's sweeps at this machine's scale (duration and scaling flags in
+## docs/results/ga-paper.md); resumable: run it again to finish what is missing
+RUNS ?= 5
+VIDEO ?= 120
+reproduce: build video-deps
+	/usr/bin/python3 testbed/video/run.py --experiment ga-topo --runs $(RUNS) --video $(VIDEO) --publish
+	/usr/bin/python3 testbed/video/run.py --experiment ga-sched --runs $(RUNS) --video $(VIDEO) --publish
 
 ## test: unit and property tests, formatting and lint, descriptor reproducibility, Mininet/OVS
 ## self-test, the controller's end-to-end test, the kernel modules and the testbed under QEMU, the
@@ -19,7 +45,7 @@ test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
 	$(MAKE) lint topology-check py-unit kernel-schedulers mininet-selftest e2e testbed-probe \
-	  testbed-smoke experiments-test dashjs-harness
+	  testbed-smoke experiments-test dashjs-harness video-e2e
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps

@@ -218,7 +218,9 @@ class Agent:
         return {"bridges": network.controller_connected()}
 
     def cmd_flows(self, _cmd):
-        return {"flows": {s.name: self.mq.flow_counters(s) for s in self.net.switches}}
+        """Every switch's rules with their counters, by the descriptor's switch names."""
+        name = {bridge: sw for sw, bridge in self.topo.names.items()}
+        return {"flows": {name[s.name]: self.mq.flow_counters(s) for s in self.net.switches}}
 
     def cmd_log(self, cmd):
         """Lines of the server's log (or client's forwarder log) from byte offset `since`."""

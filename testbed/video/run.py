@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Run the GA and QoMRA papers' video experiments: the controller choosing paths in an emulated
 network with real link delays, real dash.js players, QoE per algorithm.
 
@@ -241,11 +241,11 @@ def one_run(args, net, cell, k, desc_path, content_dir):
                 net.client_urls, mpd, b, mx.JOIN_INTERVAL_S,
                 os.path.join(d, "players"), os.path.join(d, "players.log"),
             )  # fmt: skip
-            sampler.finish()
+            flows = net.agent.call("flows")["flows"]
+            sampler.finish(flows)
             doc["players_exit"] = rc
             doc["rest"] = {w: ctl.get(w) for w in ("clients", "connections", "stats")}
             doc["rest"]["assigned_first"] = sampler.assignments
-            flows = net.agent.call("flows")["flows"]
             after = net.agent.call("mptcp")
             doc["mptcp_counters"] = {
                 h: {
@@ -312,9 +312,15 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
         checks["the controller assigned paths to every client"] = all(
             c["assignment"] for c in clients
         )
+    good, bad, idle = sampler.path_check()
+    doc["path_check"] = {"exact": good, "wrong": bad, "never_counted": idle}
+    if not doc["params"]["tcp"]:
+        checks["subflow packets went through exactly their assigned switches"] = (
+            good > 0 and not bad
+        )
     doc["checks"] = checks
     doc["server_requests"] = {"matched": matched, "missing": missing[:10], "entries": len(entries)}
-    doc["flows"] = flow_summary(flows)
+    doc["flows"] = flow_summary(flows)  # at the end of the run
     # A client that did not finish is a QoE outcome (recorded as such), not a broken run; the
     # run is broken when the system did not work as built.
     infra = [k for k, ok in checks.items() if not ok and k != "every client finished"]
@@ -405,6 +411,13 @@ def main(argv):
         except (ss.SessionError, OSError) as e:
             print(f"video: batch {b.name} failed: {e}", file=sys.stderr)
     per = write_manifest(args)
+    table = summary(args)
+    if table:
+        out = plot_summary(
+            table, os.path.join(args.results, args.plan[0][0].experiment, "summary.png")
+        )
+        if out:
+            print(f"video: plot {out}")
     if args.publish:
         for exp, rows in collect(args).items():
             out = os.path.join(REPO, "docs", "results", "ga-paper", "data", f"{exp}.csv")
@@ -412,6 +425,66 @@ def main(argv):
             files.write_atomic(out, csv_text(rows))
             print(f"video: wrote {os.path.relpath(out, REPO)} ({len(rows)} rows)")
     return 0 if not per["failed"] and not per["missing"] else 1
+
+
+SUMMARY = (
+    ("avg_bitrate_kbps", "bitrate kbit/s"),
+    ("switches_ga", "switches (sum of level steps)"),
+    ("switches_count", "switches (count)"),
+    ("outage_s", "outage s"),
+    ("startup_s", "startup s"),
+)
+
+
+def summary(args):
+    """Per cell: the mean over its ok runs' clients of each SUMMARY metric, and how many
+    clients finished; printed as a table, drawn as bars when matplotlib is there."""
+    rows = []
+    for exp_rows in collect(args).values():
+        rows += exp_rows
+    cells = {}
+    for r in rows:
+        cells.setdefault(r["cell"], []).append(r)
+    table = []
+    for cell, rs in cells.items():
+        ok = [r for r in rs if r["status"] == "ok"]
+        means = {}
+        for key, _label in SUMMARY:
+            vals = [float(r[key]) for r in ok if r[key] not in ("", None)]
+            means[key] = sum(vals) / len(vals) if vals else None
+        table.append((cell, len(ok), len(rs), means))
+    head = f"{'cell':<34}{'clients ok':>11}" + "".join(f"{lab:>16}" for _k, lab in SUMMARY)
+    print(head)
+    for cell, n_ok, n, means in table:
+        vals = "".join(f"{'-' if means[k] is None else f'{means[k]:.1f}':>16}" for k, _l in SUMMARY)
+        print(f"{cell:<34}{f'{n_ok}/{n}':>11}{vals}")
+    return table
+
+
+def plot_summary(table, path):
+    """Bars per cell for each SUMMARY metric (skipped, with a note, without matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("video: no plot: matplotlib missing (apt-get install python3-matplotlib)")
+        return None
+    keys = [k for k, _l in SUMMARY if k != "switches_count"]
+    fig, axes = plt.subplots(1, len(keys), figsize=(4 * len(keys), 3.6))
+    names = [c.rsplit(".", 1)[-1] for c, *_ in table]
+    for ax, key in zip(axes, keys, strict=True):
+        vals = [m[key] if m[key] is not None else 0 for *_x, m in table]
+        ax.bar(names, vals, color="0.45")
+        ax.set_title(dict(SUMMARY)[key], fontsize=10)
+        ax.tick_params(axis="x", rotation=45)
+    fig.suptitle(table[0][0].rsplit(".", 1)[0] + ": mean over clients")
+    fig.tight_layout()
+    tmp = path + ".tmp.png"
+    fig.savefig(tmp, dpi=110)
+    os.replace(tmp, path)
+    return path
 
 
 def csv_text(rows):

@@ -17,6 +17,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 from mpqoe_lib import files  # noqa: E402
+from mpqoe_lib.flows import cookie_switches  # noqa: E402
 from mpqoe_lib.proc import Service, free_ports  # noqa: E402
 from mpqoe_lib.rest import ERRORS, Rest  # noqa: E402
 
@@ -208,35 +209,80 @@ class Sampler(threading.Thread):
     """Every `period` s during a run: the controller's link loads and client assignments, and
     the load of both machines."""
 
-    def __init__(self, ctl, agent, period=2.0):
+    def __init__(self, ctl, agent, period=2.0, flows_every=3):
         super().__init__(daemon=True)
-        self.ctl, self.agent, self.period = ctl, agent, period
+        self.ctl, self.agent, self.period, self.flows_every = ctl, agent, period, flows_every
         self.stop_event = threading.Event()
         self.t0 = time.time()
         self.links, self.assignments, self.load, self.errors = [], {}, [], []
+        self.subflows = {}  # cookie -> {"client": ip, "path": [switch], "connection": id}
+        self.counted = {}  # cookie -> {"up": {switch}, "down": {switch}}
+        self.n = 0
 
     def run(self):
         while not self.stop_event.wait(self.period):
             self.sample()
 
-    def sample(self):
+    def sample(self, flows=None):
         t = round(time.time() - self.t0, 1)
+        self.n += 1
         try:
             topo = self.ctl.get("topology")
             self.links.append({"t": t, "load": [round(x["loadMbps"], 3) for x in topo["links"]]})
             for a in self.ctl.get("clients") or []:
                 self.assignments.setdefault(a["client"], a)
+            for c in self.ctl.get("connections") or []:
+                for sf in c["subflows"]:
+                    self.subflows[int(sf["cookie"], 16)] = {
+                        "client": sf["client"].rsplit(":", 1)[0], "path": sf["path"],
+                        "connection": c["id"], "client_name": c["client"],
+                    }  # fmt: skip
         except ERRORS as e:
             self.errors.append(f"{t}: controller: {e}")
+        try:
+            if flows is None and self.n % self.flows_every == 0:
+                flows = self.agent.call("flows")["flows"]
+            if flows is not None:
+                self.count(flows)
+        except (OSError, ValueError, SessionError) as e:
+            self.errors.append(f"{t}: flows: {e}")
         try:
             self.load.append({"t": t, "host": host_load(), "guest": self.agent.call("load")})
         except (OSError, ValueError, SessionError) as e:
             self.errors.append(f"{t}: load: {e}")
 
-    def finish(self):
+    def count(self, flows):
+        """Adds, per known subflow cookie, the switches whose rule of it counted packets."""
+        for cookie, sf in self.subflows.items():
+            got = cookie_switches(flows, cookie, sf["client"])
+            mine = self.counted.setdefault(cookie, {"up": set(), "down": set()})
+            for d in ("up", "down"):
+                mine[d] |= got[d]
+
+    def finish(self, flows):
         self.stop_event.set()
         self.join(timeout=30)
-        self.sample()
+        self.sample(flows)
+
+    def path_check(self):
+        """(subflows whose counted switches are exactly their path's, both directions;
+        the others as 'cookie: detail'; subflows that never counted packets)."""
+        good, bad, idle = 0, [], 0
+        for cookie, sf in self.subflows.items():
+            got = self.counted.get(cookie, {"up": set(), "down": set()})
+            if not got["up"] and not got["down"]:
+                idle += 1
+                continue
+            want = set(sf["path"])
+            if got["up"] == want and got["down"] == want:
+                good += 1
+            else:
+                path = ">".join(sf["path"])
+                bad.append(
+                    f"0x{cookie:x} ({sf['client_name']}): path {path}, "
+                    f"counted up {sorted(got['up'])} down {sorted(got['down'])}"
+                )
+        return good, bad, idle
 
 
 def play(urls, mpd, batch, stagger, out, log_path):

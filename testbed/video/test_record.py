@@ -1,0 +1,137 @@
+"""Unit tests of the video experiments' records and plan (no guest, no network)."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import matrix as mx  # noqa: E402
+import record  # noqa: E402
+import session  # noqa: E402
+
+# A square a-b-c-d-a with a diagonal a-c; delays 10, 20, 30, 40, 5 ms.
+DESC = {
+    "links": [
+        {"a": "a", "b": "b", "capacityMbps": 5.0, "delayMs": 10.0},
+        {"a": "b", "b": "c", "capacityMbps": 2.0, "delayMs": 20.0},
+        {"a": "c", "b": "d", "capacityMbps": 8.0, "delayMs": 30.0},
+        {"a": "d", "b": "a", "capacityMbps": 1.5, "delayMs": 40.0},
+        {"a": "a", "b": "c", "capacityMbps": 9.0, "delayMs": 5.0},
+    ]
+}
+
+
+class PathMetrics(unittest.TestCase):
+    def test_delay_bottleneck_and_shared_links(self):
+        m = record.path_metrics(DESC, [["a", "b", "c"], ["a", "c"], ["d", "a", "b", "c"]])
+        self.assertEqual(m["delays_ms"], [30.0, 5.0, 70.0])
+        self.assertEqual(m["bw_mbps"], [2.0, 9.0, 1.5])
+        # a-b and b-c are on the first and the third path
+        self.assertEqual(m["shared_links"], 2)
+
+    def test_direction_does_not_matter_and_none_is_skipped(self):
+        m = record.path_metrics(DESC, [["c", "b", "a"], None])
+        self.assertEqual(m["delays_ms"], [30.0])
+        self.assertEqual(m["shared_links"], 0)
+
+    def test_unknown_link_is_an_error(self):
+        with self.assertRaisesRegex(ValueError, "b-d"):
+            record.path_metrics(DESC, [["b", "d"]])
+
+
+def run_doc(status="ok"):
+    return {
+        "experiment": "ga-topo",
+        "cell": "compuserve.c2.ga",
+        "run": 3,
+        "code_version": "abc123",
+        "params": {"topology": "compuserve", "clients": 2, "algorithm": "ga", "video_s": 120,
+                   "segment_s": 4, "seed": 1, "scheduler": "default", "rcvbuf_kb": 0},
+        "load": {"host_busy": 0.5, "guest_busy": 0.25},
+        "clients": [
+            {"name": "c1", "status": "ok",
+             "qoe": {"avg_bitrate_kbps": 2400.0, "startup_delay_s": 1.5, "switches_ga": 3.0},
+             "paths": {"delays_ms": [30.0, 5.5], "bw_mbps": [2.0, None], "shared_links": 1}},
+            {"name": "c2", "status": status, "qoe": {"avg_bitrate_kbps": 1500.0}, "paths": None},
+        ],
+    }  # fmt: skip
+
+
+class CsvRows(unittest.TestCase):
+    def test_columns_and_values(self):
+        rows = record.csv_rows(run_doc())
+        self.assertEqual([list(r) for r in rows], [record.COLUMNS, record.COLUMNS])
+        r = rows[0]
+        self.assertEqual(
+            (r["cell"], r["run"], r["client"], r["status"]), ("compuserve.c2.ga", 3, "c1", "ok")
+        )
+        self.assertEqual(r["avg_bitrate_kbps"], 2400.0)
+        self.assertEqual(r["startup_s"], 1.5)  # renamed from the harness's startup_delay_s
+        self.assertEqual(
+            (r["n_paths"], r["path_delays_ms"], r["path_bw_mbps"]), (2, "30;5.5", "2;")
+        )
+        self.assertEqual(
+            (r["host_load"], r["guest_load"], r["code_version"]), (0.5, 0.25, "abc123")
+        )
+        self.assertEqual(r["delay_diff_ms"], "")
+
+    def test_a_client_that_did_not_finish_has_no_metrics(self):
+        r = record.csv_rows(run_doc(status="timeout"))[1]
+        self.assertEqual((r["status"], r["avg_bitrate_kbps"], r["n_paths"]), ("timeout", "", 0))
+
+
+class ServerLog(unittest.TestCase):
+    def test_each_request_matches_one_entry(self):
+        entries = [
+            {"method": "GET", "status": 200, "path": "/m/1.m4s", "bytes": 100},
+            {"method": "GET", "status": 200, "path": "/m/1.m4s", "bytes": 100},
+            {"method": "GET", "status": 404, "path": "/m/2.m4s", "bytes": 7},
+            {"method": "HEAD", "status": 200, "path": "/m/3.m4s", "bytes": 0},
+        ]
+        reqs = [{"path": "/m/1.m4s", "bytes": 100}] * 3 + [{"path": "/m/2.m4s", "bytes": 7}]
+        matched, missing = record.server_log_check(reqs, entries)
+        self.assertEqual(matched, 2)
+        self.assertEqual(
+            missing, [{"path": "/m/1.m4s", "bytes": 100}, {"path": "/m/2.m4s", "bytes": 7}]
+        )
+
+
+class Busy(unittest.TestCase):
+    def test_cpu_busy_share(self):
+        # user nice system idle iowait ...: 30 busy + 70 idle/iowait ticks between samples
+        a = [100, 0, 50, 800, 50, 0, 0]
+        b = [120, 0, 60, 860, 60, 0, 0]
+        self.assertAlmostEqual(session.cpu_busy(a, b), 0.3)
+        samples = [{"host": {"cpu": a}}, {"host": None}, {"host": {"cpu": b}}]
+        self.assertAlmostEqual(record.mean_busy(samples, "host"), 0.3)
+        self.assertIsNone(record.mean_busy(samples[:1], "host"))
+
+
+class Plan(unittest.TestCase):
+    def test_cell_names_are_unique_and_selectable(self):
+        for make in mx.EXPERIMENTS.values():
+            names = [c.name for _b, cells in make() for c in cells]
+            self.assertEqual(len(names), len(set(names)), names)
+        plan = mx.select(mx.ga_topo(), "compuserve.c5.*,*.c10.ga")
+        names = sorted(c.name for _b, cells in plan for c in cells)
+        self.assertEqual(len(names), 7)
+        self.assertIn("compuserve.c10.ga", names)
+        self.assertEqual(mx.select(mx.ga_topo(), "nope.*"), [])
+
+    def test_sched_cells_name_scheduler_and_buffer(self):
+        names = {c.name for _b, cells in mx.ga_sched() for c in cells}
+        self.assertIn("compuserve.c5.daps.b125.ga", names)
+        self.assertEqual(len(names), 2 * 3 * 3)
+
+    def test_descriptor_arguments(self):
+        b = mx.Batch("ga-sched", "compuserve", 5, 120.0, bandwidth_mean=1.6, access_mbps=20)
+        self.assertEqual(
+            b.with_clients_args(),
+            ["compuserve", "--clients", "5", "--seed", "1", "--links", "PAPER",
+             "--bandwidth-mean", "1.6", "--access-capacity", "20"],
+        )  # fmt: skip
+
+
+if __name__ == "__main__":
+    unittest.main()
