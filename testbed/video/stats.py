@@ -14,7 +14,8 @@ report.py and tested on hand-made data by test_stats.py.
   there are at most EXACT_LIMIT splits, e.g. 5 vs 5 = 252; otherwise RESAMPLES random splits
   from a fixed seed) as the primary test, Welch's t-test p beside it; Holm-Bonferroni over the
   tested comparisons of one metric in one group; significant where the Holm-adjusted
-  permutation p < ALPHA. Fewer than MIN_RUNS runs on either side: no test.
+  permutation p < ALPHA. Fewer than MIN_RUNS runs on either side, or cells of different code
+  versions: no test, and not counted in Holm's family.
 - Code versions: a cell's runs must come from one code version; when a cell has runs of
   several, only the newest version's are kept (the caller says which is newest).
 """
@@ -40,6 +41,7 @@ EXACT_LIMIT = 20_000
 RESAMPLES = 9_999
 SEED = 1
 TOO_FEW = "n too small"
+VERSIONS_DIFFER = "code versions differ"
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,10 @@ def keep_newest(rows, newest):
     keep = {}
     dropped = []
     for cell, by_version in versions.items():
-        keep[cell] = next(iter(by_version)) if len(by_version) == 1 else newest(set(by_version))
+        try:
+            keep[cell] = next(iter(by_version)) if len(by_version) == 1 else newest(set(by_version))
+        except ValueError as e:
+            raise ValueError(f"cell {cell}: {e}") from e
         for v, runs in sorted(by_version.items()):
             if v != keep[cell]:
                 dropped.append((cell, v, len(runs)))
@@ -189,22 +194,35 @@ class Comparison:
         return self.tested and self.p_holm is not None and self.p_holm < ALPHA
 
 
+def _diff(a, b):
+    return None if not a or not b else math.fsum(a) / len(a) - math.fsum(b) / len(b)
+
+
 def compare(ref, other, a, b):
     """One comparison (not yet Holm-adjusted) of per-run values a (ref) and b (other)."""
-    diff = None if not a or not b else math.fsum(a) / len(a) - math.fsum(b) / len(b)
-    c = Comparison(ref, other, len(a), len(b), diff)
+    c = Comparison(ref, other, len(a), len(b), _diff(a, b))
     if len(a) < MIN_RUNS or len(b) < MIN_RUNS:
         return replace(c, reason=TOO_FEW)
     p, exact = permutation_p(a, b)
     return replace(c, p_perm=p, exact=exact, p_welch=welch_p(a, b))
 
 
-def compare_group(ref, samples):
+def compare_group(ref, samples, versions=None):
     """[Comparison] of ref against every other key of samples ({algorithm: per-run values},
-    in the order given), Holm-adjusted over the tested ones. Empty when ref is absent."""
+    in the order given), Holm-adjusted over the tested ones. With versions ({algorithm: code
+    version}), cells of another version than ref's are not tested. Empty when ref is absent."""
     if ref not in samples:
         return []
-    cs = [compare(ref, alg, samples[ref], vals) for alg, vals in samples.items() if alg != ref]
+    cs = []
+    for alg, vals in samples.items():
+        if alg == ref:
+            continue
+        if versions is not None and versions[alg] != versions[ref]:
+            a = samples[ref]
+            diff = _diff(a, vals)
+            cs.append(Comparison(ref, alg, len(a), len(vals), diff, reason=VERSIONS_DIFFER))
+        else:
+            cs.append(compare(ref, alg, samples[ref], vals))
     tested = [i for i, c in enumerate(cs) if c.tested]
     for i, p in zip(tested, holm([cs[i].p_perm for i in tested]), strict=True):
         cs[i] = replace(cs[i], p_holm=p)

@@ -191,6 +191,18 @@ class CompareTest(unittest.TestCase):
             self.assertAlmostEqual(c.p_holm, 5 * 2 / 70)
             self.assertFalse(c.sig)
 
+    def test_cells_of_another_code_version_are_not_compared(self):
+        samples = {
+            "ga": [10.0, 11.0, 12.0, 13.0, 14.0],
+            "fd-bw": [0.0, 1.0, 2.0, 3.0, 4.0],
+            "none": [0.5, 1.5, 2.5, 3.5, 4.5],
+        }
+        versions = {"ga": "v2", "fd-bw": "v2", "none": "v1"}
+        cs = {c.other: c for c in stats.compare_group("ga", samples, versions)}
+        self.assertEqual(cs["none"].reason, stats.VERSIONS_DIFFER)
+        self.assertAlmostEqual(cs["none"].diff, 9.5)
+        self.assertAlmostEqual(cs["fd-bw"].p_holm, 2 / 252)  # a family of one
+
     def test_no_reference_no_comparisons(self):
         self.assertEqual(stats.compare_group("ga", {"none": [1.0, 2.0, 3.0]}), [])
 
@@ -222,7 +234,7 @@ class VersionTest(unittest.TestCase):
         def newest(versions):
             raise ValueError("cannot order")
 
-        with self.assertRaises(ValueError):
+        with self.assertRaisesRegex(ValueError, "cell A: cannot order"):
             stats.keep_newest(rows, newest)
 
 
