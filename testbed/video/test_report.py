@@ -263,11 +263,13 @@ class BadInputTest(ReportCase):
             ("{{cmp:ga-topo/compuserve.c5/outage_s/ga-vs-pd-bw/p}}", "no ga and pd-bw cells"),
             ("{{cmp:ga-topo/compuserve.c5/outage_s/ga-vs-none/q}}", "field 'q'"),
             ("{{status:ga-paper}}", "unknown experiment 'ga-paper'"),
+            ("{{status:\nga-topo}}", "line 4: unpaired braces"),
         ]:
             with self.subTest(bad=bad):
                 shutil.copy(os.path.join(FIXTURE, "ga-paper.md.in"), self.path("ga-paper.md.in"))
                 self.edit("ga-paper.md.in", "Delay sweep:", f"Delay sweep: {bad}")
-                msg = self.assert_fails_and_writes_nothing(bad, why, "ga-paper.md.in")
+                named = () if "\n" in bad else (bad,)  # a broken one is named by its line
+                msg = self.assert_fails_and_writes_nothing(why, "ga-paper.md.in", *named)
                 self.assertNotIn("Traceback", msg)
 
     def test_missing_template(self):
