@@ -163,6 +163,21 @@ experiments:
 experiments-report:
 	$(MAKE) -C testbed/experiments report
 
+.PHONY: results results-check video-unit
+
+## results: the GA and QoMRA papers' video results (tables, figures, the pages rendered from
+## docs/results/*.md.in) from the committed per-run CSVs in docs/results/*/data/
+results:
+	/usr/bin/python3 testbed/video/report.py --data docs/results
+
+## results-check: fails listing every file of docs/results that differs from what its data gives
+results-check:
+	/usr/bin/python3 testbed/video/report.py --data docs/results --check
+
+## video-unit: unit tests of the video experiments' statistics and report (no root, about 25 s)
+video-unit:
+	/usr/bin/python3 -m unittest discover -s testbed/video -p 'test_*.py'
+
 ## dashjs-harness: dash.js 5 in Debian's headless Chromium over two-path MPTCP between network
 ## namespaces, QoE metrics unit tests (docs/dashjs-harness.md; about 1 min once installed)
 dashjs-harness:

@@ -9,6 +9,7 @@ testbed guest mounts the repository read-only at /mpqoe) and with both interpret
 /usr/bin/python3 for Mininet, any Python >= 3.11 otherwise).
 
 Modules:
+- `debian`: modules from Debian packages (scipy, matplotlib), installed on first use as root.
 - `files`: atomic writes (temporary file, fsync, rename) and tolerant JSON reads.
 - `kernel`: parsers of /proc/net/netstat and /proc/net/mpqoe_<scheduler>.
 - `sockopt`: MPTCP socket options decoded with ctypes (MPTCP_FULL_INFO, MPTCP_TCPINFO, ...).

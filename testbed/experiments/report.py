@@ -31,7 +31,6 @@ import csv
 import io
 import os
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,7 +39,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
-from mpqoe_lib import files  # noqa: E402
+from mpqoe_lib import debian, files  # noqa: E402
 
 METRICS = {
     # name: (label, unit, experiments)
@@ -220,25 +219,6 @@ def tables_md(experiment, metrics, summary, status):
     return "\n".join(lines)
 
 
-def import_pyplot():
-    try:
-        import matplotlib
-    except ImportError:
-        if os.geteuid() != 0:
-            msg = "report.py: matplotlib missing: apt-get install python3-matplotlib"
-            raise SystemExit(msg) from None
-        print("report.py: installing python3-matplotlib (apt-get)", file=sys.stderr)
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(
-            ["apt-get", "install", "-y", "-qq", "python3-matplotlib"], check=False, env=env
-        )
-        import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def save_fig(fig, path):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
@@ -363,7 +343,7 @@ def main(argv):
     if not os.path.isdir(a.results):
         print(f"report.py: --results: no directory {a.results}", file=sys.stderr)
         return 2
-    plt = import_pyplot()
+    plt = debian.pyplot("report.py")
     exps = list(mx.EXPERIMENTS) if a.experiment == "all" else [a.experiment]
     done = [report(e, a.results, a.out, plt, a.cells) for e in exps]
     return 0 if any(done) else 1

@@ -1,0 +1,1123 @@
+#!/usr/bin/python3
+"""Tables, figures and results pages of the GA and QoMRA papers' video experiments.
+
+    /usr/bin/python3 testbed/video/report.py --data docs/results [--check]
+
+Reads the committed per-client CSVs (one row per client per run, header HEADER):
+    <data>/ga-paper/data/{ga-topo,ga-sched,ga-delay}.csv
+    <data>/qomra-paper/data/qomra.csv
+    <data>/qomra-paper/data/qomra-throughput.csv   cell,run,client,second,kbps      (optional)
+    <data>/qomra-paper/data/qomra-links.csv        cell,run,link,second,utilisation (optional)
+and writes, per paper (ga-paper, qomra-paper):
+    <data>/<paper>/tables.md         per cell mean +- 95 % CI, comparisons with p-values
+    <data>/<paper>/figures/*.png     the papers' figures' shapes (matplotlib Agg)
+    <data>/<paper>.md                rendered from the committed template <data>/<paper>.md.in
+Everything is rendered in memory first; only then are the changed files written (each
+atomically) and figures that are no longer made removed. --check writes nothing and exits 1
+listing every file that differs from what would be made (and figures that would be removed).
+
+Template placeholders, each on one line (anything else between double braces, or an unpaired
+brace pair, is an error naming it):
+    {{<experiment>/<cell>/<metric>/<field>}}     field: mean, ci (half-width), lo, hi, n (runs)
+    {{cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>}}
+                 field: p (Holm-adjusted permutation p), sig (yes/no/untested), diff
+                 (mean ref - mean other), p_raw (unadjusted permutation p), welch (Welch's p)
+    {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
+A group is a cell name without its algorithm component (compuserve.c5.ga -> compuserve.c5).
+Metrics: the keys of METRICS that the experiment reports (e.g. avg_bitrate_kbps, switches_ga,
+outage_pct). Numbers are printed as in the tables. An experiment without a CSV renders its
+placeholders as "n/a (no runs yet)"; a cell or group missing from an experiment that has data is
+an error.
+
+Statistics: stats.py (its docstring and METHOD below). Code versions: each cell keeps the runs
+of its newest code version, ordered by git ancestry in this repository (a `-dirty` version is
+newer than its commit); versions that cannot be ordered are an error.
+
+Exit 0 when done (or nothing differs), 1 on malformed data, an unknown placeholder, a missing
+template, or (--check) a difference; nothing is written on an error. 2 on usage errors. Needs
+Debian's python3-scipy and python3-matplotlib (installed when missing and run as root).
+"""
+
+import argparse
+import csv
+import io
+import math
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+
+import stats  # noqa: E402
+from mpqoe_lib import debian, files  # noqa: E402
+
+WHO = "report.py"
+COMMAND = "make results  # /usr/bin/python3 testbed/video/report.py --data docs/results"
+
+HEADER = (
+    "experiment,cell,topology,clients,algorithm,scheduler,rcvbuf_kb,delay_diff_ms,segment_s,"
+    "video_s,run,seed,code_version,client,status,avg_bitrate_kbps,avg_rendered_kbps,switches_ga,"
+    "switches_count,outage_s,stalls,startup_s,success_rate,mean_throughput_kbps,n_paths,"
+    "path_delays_ms,path_bw_mbps,shared_links,host_load,guest_load"
+).split(",")
+INT_COLS = ("clients", "rcvbuf_kb", "delay_diff_ms", "run", "seed", "n_paths", "shared_links")
+FLOAT_COLS = ("segment_s", "video_s", "host_load", "guest_load")
+METRIC_COLS = (
+    "avg_bitrate_kbps",
+    "avg_rendered_kbps",
+    "switches_ga",
+    "switches_count",
+    "outage_s",
+    "stalls",
+    "startup_s",
+    "success_rate",
+    "mean_throughput_kbps",
+)
+LIST_COLS = ("path_delays_ms", "path_bw_mbps")
+# The cell's definition: equal on every row of a cell; a group is a cell less its algorithm.
+PARAMS = (
+    "topology",
+    "clients",
+    "scheduler",
+    "rcvbuf_kb",
+    "delay_diff_ms",
+    "segment_s",
+    "video_s",
+    "algorithm",
+)
+ALGORITHMS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none", "qomra", "tcp")
+SCHEDULERS = ("dft", "daps")
+STATUSES = ("ok", "failed", "timeout")
+SERIES = {
+    "qomra-throughput": ("cell", "run", "client", "second", "kbps"),
+    "qomra-links": ("cell", "run", "link", "second", "utilisation"),
+}
+
+
+class ReportError(Exception):
+    """Bad input: one message, exit 1, nothing written."""
+
+
+def _col(name, scale=1.0):
+    return lambda r: None if r[name] is None else scale * r[name]
+
+
+def _outage_pct(r):
+    return None if r["outage_s"] is None else 100.0 * r["outage_s"] / r["video_s"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    label: str
+    unit: str
+    decimals: int
+    columns: tuple  # the CSV columns it needs on ok rows
+    value: object  # typed row -> float or None
+
+
+METRICS = {
+    "avg_bitrate_kbps": Metric(
+        "Average received bitrate", "kbit/s", 0, ("avg_bitrate_kbps",), _col("avg_bitrate_kbps")
+    ),
+    "switches_ga": Metric(
+        "Quality switches (sum of level differences)",
+        "",
+        1,
+        ("switches_ga",),
+        _col("switches_ga"),
+    ),
+    "switches_count": Metric(
+        "Quality switches (count)", "", 1, ("switches_count",), _col("switches_count")
+    ),
+    "outage_s": Metric("Outage duration", "s", 2, ("outage_s",), _col("outage_s")),
+    "outage_pct": Metric("Outage share of the video", "%", 1, ("outage_s", "video_s"), _outage_pct),
+    "startup_s": Metric("Startup delay", "s", 2, ("startup_s",), _col("startup_s")),
+    "success_pct": Metric(
+        "Success rate (segments at the top bitrate)",
+        "%",
+        1,
+        ("success_rate",),
+        _col("success_rate", 100.0),
+    ),
+    "mean_throughput_kbps": Metric(
+        "Mean throughput", "kbit/s", 0, ("mean_throughput_kbps",), _col("mean_throughput_kbps")
+    ),
+}
+
+GA_METRICS = ("avg_bitrate_kbps", "switches_ga", "switches_count", "outage_s", "startup_s")
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    paper: str
+    title: str
+    ref: str | None  # the algorithm the others are compared with
+    metrics: tuple
+    needs: tuple  # parameters every row must have
+
+
+EXPERIMENTS = {
+    e.name: e
+    for e in (
+        Experiment(
+            "ga-topo",
+            "ga-paper",
+            "topology x clients x algorithm (GA paper section IV.B.1, Fig. 4-6)",
+            "ga",
+            GA_METRICS,
+            ("topology", "clients", "algorithm"),
+        ),
+        Experiment(
+            "ga-sched",
+            "ga-paper",
+            "scheduler x receive buffer x algorithm, CompuServe (GA paper section IV.B.2, "
+            "Fig. 7-9)",
+            "ga",
+            GA_METRICS,
+            ("scheduler", "rcvbuf_kb", "algorithm"),
+        ),
+        Experiment(
+            "ga-delay",
+            "ga-paper",
+            "two paths of equal bandwidth, delay difference 0-200 ms (GA paper section I, the "
+            "motivating observation)",
+            None,
+            ("outage_pct", "outage_s", "avg_bitrate_kbps", "switches_ga", "startup_s"),
+            ("delay_diff_ms",),
+        ),
+        Experiment(
+            "qomra",
+            "qomra-paper",
+            "QoMRA vs single-path TCP and the GA, segment lengths 2-10 s (QoMRA paper "
+            "section V.B, Fig. 5-7, Table II)",
+            "qomra",
+            (
+                "avg_bitrate_kbps",
+                "switches_count",
+                "startup_s",
+                "success_pct",
+                "mean_throughput_kbps",
+                "outage_s",
+            ),
+            ("segment_s", "algorithm"),
+        ),
+    )
+}
+PAPERS = {
+    "ga-paper": "GA paper (Bikas & Sayit): generated tables",
+    "qomra-paper": "QoMRA paper (Barakabitze et al.): generated tables",
+}
+
+METHOD = f"""\
+How the numbers are made (testbed/video/stats.py):
+- The unit of replication is the run. A run's value is the mean over its clients whose status
+  is `ok`; clients that failed or timed out are counted under "clients not ok" and left out of
+  the means. A run without an ok client has no value.
+- Per cell: mean over the runs +- the half-width of the 95 % Student t interval
+  (t(0.975, n-1) * s / sqrt(n)); n is the number of runs with a value. One run: no interval.
+- Comparisons, inside a group (cells that differ only in the algorithm): the reference
+  algorithm against each other one, two-sided permutation test on the difference of the
+  per-run means (scipy.stats.permutation_test; exact, i.e. over every split of the pooled runs,
+  up to {stats.EXACT_LIMIT} splits, e.g. 5 vs 5 runs = 252 splits; beyond that {stats.RESAMPLES}
+  random splits from a fixed seed, marked MC). Welch's t-test p stands beside it, unadjusted.
+  Holm-Bonferroni adjusts the permutation p over the tested comparisons of one metric in one
+  group; `*` marks a Holm-adjusted p below {stats.ALPHA}. No test with fewer than
+  {stats.MIN_RUNS} runs on either side ("{stats.TOO_FEW}") or between cells of different code
+  versions ("{stats.VERSIONS_DIFFER}"). The smallest exact p is 2 / C(n1 + n2, n1): 0.1 for
+  3 vs 3 runs (nothing can be marked), 0.029 for 4 vs 4, 0.0079 for 5 vs 5.
+- Code versions: each cell keeps the runs of its newest code version (git ancestry; `-dirty`
+  counts as newer than its commit); the runs dropped are listed under each experiment.
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading and checking the CSVs
+
+
+def read_csv(path, header):
+    """[(line number, {column: text})] of the CSV at path, None when the file is absent."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            reader = csv.reader(f)
+            got = next(reader, None)
+            if got != list(header):
+                raise ReportError(
+                    f"{path}: header must be exactly {','.join(header)}"
+                    + (f"; got {','.join(got)}" if got else "; the file is empty")
+                )
+            rows = []
+            for line in reader:
+                if not line:
+                    continue
+                if len(line) != len(header):
+                    raise ReportError(
+                        f"{path}:{reader.line_num}: {len(line)} fields, expected {len(header)}"
+                    )
+                rows.append((reader.line_num, dict(zip(header, line, strict=True))))
+            return rows
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise ReportError(f"{path}: {e}") from e
+
+
+def _number(text, kind, where, col):
+    try:
+        v = int(text) if kind is int else float(text)
+    except ValueError:
+        raise ReportError(
+            f"{where}: {col} {text!r} is not {'an integer' if kind is int else 'a number'}"
+        ) from None
+    if kind is float and not math.isfinite(v):
+        raise ReportError(f"{where}: {col} {text!r} is not a finite number")
+    return v
+
+
+def parse_rows(experiment, path, raw):
+    """Typed rows (None where a field is empty) of one experiment's CSV, every field checked."""
+    ex = EXPERIMENTS[experiment]
+    needed = {c for m in ex.metrics for c in METRICS[m].columns if c in METRIC_COLS}
+    rows = []
+    seen = set()
+    for line, r in raw:
+        where = f"{path}:{line}"
+        t = dict(r)
+        if r["experiment"] != experiment:
+            raise ReportError(f"{where}: experiment {r['experiment']!r} in {experiment}.csv")
+        for col in ("cell", "client", "code_version"):
+            if not r[col]:
+                raise ReportError(f"{where}: {col} is empty")
+        for col in ex.needs + ("run",):
+            if not r[col]:
+                raise ReportError(f"{where}: {col} is empty ({experiment} needs it)")
+        if r["status"] not in STATUSES:
+            raise ReportError(f"{where}: status {r['status']!r} is not one of {STATUSES}")
+        if r["algorithm"] and r["algorithm"] not in ALGORITHMS:
+            raise ReportError(f"{where}: unknown algorithm {r['algorithm']!r}")
+        if r["scheduler"] and r["scheduler"] not in SCHEDULERS:
+            raise ReportError(f"{where}: unknown scheduler {r['scheduler']!r}")
+        for col in INT_COLS:
+            t[col] = _number(r[col], int, where, col) if r[col] else None
+        for col in FLOAT_COLS:
+            t[col] = _number(r[col], float, where, col) if r[col] else None
+        for col in LIST_COLS:
+            for part in r[col].split(";") if r[col] else []:
+                _number(part, float, where, col)
+        ok = r["status"] == "ok"
+        for col in METRIC_COLS:
+            if not r[col] or not ok:
+                if ok and col in needed:
+                    raise ReportError(f"{where}: {col} is empty on an ok row")
+                t[col] = None
+                continue
+            t[col] = _number(r[col], float, where, col)
+            if t[col] < 0:
+                raise ReportError(f"{where}: {col} {r[col]} is negative")
+        if t["success_rate"] is not None and t["success_rate"] > 1:
+            raise ReportError(f"{where}: success_rate {r['success_rate']} is not a share in [0, 1]")
+        if ok and "outage_pct" in ex.metrics and not (t["video_s"] and t["video_s"] > 0):
+            raise ReportError(f"{where}: video_s must be a positive number")
+        key = (r["cell"], t["run"], r["client"], r["code_version"])
+        if key in seen:
+            raise ReportError(
+                f"{where}: a second row for cell {key[0]} run {key[1]} client {key[2]}"
+            )
+        seen.add(key)
+        rows.append(t)
+    return rows
+
+
+def parse_series(name, path, raw, runs):
+    """{(cell, run): {second: [values]}} of a time-series CSV; rows of runs not kept are left
+    out, cells unknown to the experiment are an error."""
+    cells = {c for c, _r in runs}
+    value_col = SERIES[name][-1]
+    out = {}
+    for line, r in raw:
+        where = f"{path}:{line}"
+        run = _number(r["run"], int, where, "run")
+        second = _number(r["second"], float, where, "second")
+        v = _number(r[value_col], float, where, value_col)
+        if v < 0:
+            raise ReportError(f"{where}: {value_col} {r[value_col]} is negative")
+        if value_col == "utilisation" and v > 2:
+            raise ReportError(f"{where}: utilisation {r[value_col]} is not a share of capacity")
+        if r["cell"] not in cells:
+            raise ReportError(f"{where}: cell {r['cell']!r} is not in the experiment's runs")
+        if (r["cell"], run) in runs:
+            out.setdefault((r["cell"], run), {}).setdefault(second, []).append(v)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Code versions
+
+
+def _git(*args):
+    return subprocess.run(["git", "-C", REPO, *args], capture_output=True, text=True, check=False)
+
+
+def git_newest(versions):
+    """The newest of several code versions (commit, optionally `-dirty`) by git ancestry;
+    ValueError when they are not all on one line of history or not commits here."""
+    commit = {v: v.removesuffix("-dirty") for v in versions}
+    for v in commit.values():
+        if _git("cat-file", "-e", f"{v}^{{commit}}").returncode != 0:
+            raise ValueError(f"code version {v} is not a commit of this repository")
+
+    def newer_or_same(v, u):  # v is u or comes after it
+        if commit[v] == commit[u]:
+            return v == u or v.endswith("-dirty")
+        return _git("merge-base", "--is-ancestor", commit[u], commit[v]).returncode == 0
+
+    top = [v for v in versions if all(newer_or_same(v, u) for u in versions)]
+    if len(top) != 1:
+        raise ValueError(f"code versions {', '.join(sorted(versions))} cannot be ordered")
+    return top[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Aggregation
+
+
+@dataclass
+class Cell:
+    name: str
+    params: dict
+    version: str
+    runs: int  # runs of any outcome
+    not_ok: tuple  # (clients not ok, clients)
+    values: dict  # metric -> [per-run values]
+    intervals: dict  # metric -> stats.Interval
+
+
+@dataclass
+class Group:
+    name: str
+    params: dict  # the cells' parameters less the algorithm
+    cells: dict  # algorithm -> Cell
+    comparisons: dict = field(default_factory=dict)  # metric -> [stats.Comparison]
+
+
+@dataclass
+class Result:
+    experiment: Experiment
+    cells: list = field(default_factory=list)
+    groups: list = field(default_factory=list)
+    dropped: list = field(default_factory=list)
+    runs: set = field(default_factory=set)  # (cell, run) of the kept runs
+    series: dict = field(default_factory=dict)  # name -> {(cell, run): {second: [values]}}
+
+    @property
+    def missing(self):
+        return not self.cells
+
+    def cell(self, name):
+        return next((c for c in self.cells if c.name == name), None)
+
+    def group(self, name):
+        return next((g for g in self.groups if g.name == name), None)
+
+    def versions(self):
+        return Counter(c.version for c in self.cells)
+
+
+def _order_key(params):
+    def k(v, table=()):
+        if v is None:
+            return (0, 0, "")
+        if v in table:
+            return (1, table.index(v), "")
+        return (1, v, "") if isinstance(v, int | float) else (2, 0, str(v))
+
+    return tuple(
+        k(params[p], ALGORITHMS if p == "algorithm" else SCHEDULERS if p == "scheduler" else ())
+        for p in PARAMS
+    )
+
+
+def group_name(cell, algorithm):
+    parts = cell.split(".")
+    rest = [p for p in parts if p != algorithm]
+    return ".".join(rest) if algorithm and len(rest) == len(parts) - 1 else cell
+
+
+def summarize(experiment, path, rows, newest):
+    """Result of one experiment's typed rows: cells, groups with their comparisons."""
+    ex = EXPERIMENTS[experiment]
+    res = Result(ex)
+    try:
+        rows, res.dropped = stats.keep_newest(rows, newest)
+    except ValueError as e:
+        raise ReportError(f"{path}: {e}") from e
+    params = {}
+    for r in rows:
+        p = {k: None if r[k] in ("", None) else r[k] for k in PARAMS}
+        if params.setdefault(r["cell"], p) != p:
+            diff = [k for k in PARAMS if params[r["cell"]][k] != p[k]]
+            raise ReportError(f"{path}: cell {r['cell']} has rows with different {', '.join(diff)}")
+    runs = {}
+    for r in rows:
+        runs.setdefault(r["cell"], set()).add(r["run"])
+        res.runs.add((r["cell"], r["run"]))
+    not_ok = stats.not_ok(rows)
+    values = {m: stats.per_run(rows, METRICS[m].value) for m in ex.metrics}
+    version = {r["cell"]: r["code_version"] for r in rows}
+    for name in sorted(params, key=lambda c: (_order_key(params[c]), c)):
+        vals = {m: list(values[m].get(name, {}).values()) for m in ex.metrics}
+        res.cells.append(
+            Cell(
+                name,
+                params[name],
+                version[name],
+                len(runs[name]),
+                not_ok[name],
+                vals,
+                {m: stats.mean_ci(v) for m, v in vals.items()},
+            )
+        )
+    by_key = {}
+    for c in res.cells:
+        key = tuple((k, v) for k, v in c.params.items() if k != "algorithm")
+        gname = group_name(c.name, c.params["algorithm"])
+        g = by_key.setdefault(key, Group(gname, dict(key), {}))
+        if g.name != gname:
+            raise ReportError(
+                f"{path}: cells {next(iter(g.cells.values())).name} and {c.name} differ only in "
+                "the algorithm but their names do not (name cells <group>.<algorithm>)"
+            )
+        twin = g.cells.get(c.params["algorithm"])
+        if twin is not None:
+            raise ReportError(f"{path}: cells {twin.name} and {c.name} have the same parameters")
+        g.cells[c.params["algorithm"]] = c
+    names = Counter(g.name for g in by_key.values())
+    for n, k in names.items():
+        if k > 1:
+            raise ReportError(f"{path}: group name {n} stands for {k} different groups")
+    res.groups = list(by_key.values())
+    if ex.ref:
+        for g in res.groups:
+            versions = {a: c.version for a, c in g.cells.items()}
+            for m in ex.metrics:
+                samples = {a: c.values[m] for a, c in g.cells.items()}
+                g.comparisons[m] = stats.compare_group(ex.ref, samples, versions)
+    return res
+
+
+def load(data, newest):
+    """{experiment: Result} of every experiment under data (empty Results for absent CSVs)."""
+    out = {}
+    for name, ex in EXPERIMENTS.items():
+        path = os.path.join(data, ex.paper, "data", f"{name}.csv")
+        raw = read_csv(path, HEADER)
+        res = summarize(name, path, parse_rows(name, path, raw or []), newest)
+        for sname in SERIES:
+            if not sname.startswith(f"{name}-"):
+                continue
+            spath = os.path.join(data, ex.paper, "data", f"{sname}.csv")
+            sraw = read_csv(spath, SERIES[sname])
+            if sraw is not None:
+                res.series[sname] = parse_series(sname, spath, sraw, res.runs)
+        out[name] = res
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+
+
+def fmt(v, decimals):
+    if v is None:
+        return "-"
+    s = f"{v:.{decimals}f}"
+    return s.lstrip("-") if float(s) == 0 else s  # no "-0"
+
+
+def fmt_p(p):
+    if p is None:
+        return "-"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def fmt_param(v):
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return "-" if v is None else str(v)
+
+
+def fmt_interval(iv, decimals):
+    if iv.n == 0:
+        return "-"
+    if iv.half is None:
+        return f"{fmt(iv.mean, decimals)} (1 run)"
+    return f"{fmt(iv.mean, decimals)} ± {fmt(iv.half, decimals)}"
+
+
+def fmt_diff(v, decimals):
+    return "-" if v is None else ("+" if v >= 0 else "") + fmt(v, decimals)
+
+
+PARAM_LABELS = {
+    "topology": ("topology", "{}"),
+    "clients": ("clients", "{} clients"),
+    "scheduler": ("scheduler", "scheduler {}"),
+    "rcvbuf_kb": ("receive buffer (KB)", "receive buffer {} KB"),
+    "delay_diff_ms": ("delay difference (ms)", "delay difference {} ms"),
+    "segment_s": ("segment (s)", "{} s segments"),
+    "video_s": ("video (s)", "{} s video"),
+    "algorithm": ("algorithm", "{}"),
+}
+
+
+def metric_label(m):
+    return METRICS[m].label + (f" ({METRICS[m].unit})" if METRICS[m].unit else "")
+
+
+def param_text(p, v):
+    if p == "clients" and v == 1:
+        return "1 client"
+    return PARAM_LABELS[p][1].format(fmt_param(v))
+
+
+def group_label(g):
+    return ", ".join(param_text(k, v) for k, v in g.params.items() if v is not None)
+
+
+def short(version):
+    commit, dirty, _ = version.partition("-dirty")
+    return commit[:10] + (dirty and "-dirty")
+
+
+def status_text(res):
+    if res.missing:
+        return "no runs yet"
+    runs = sum(c.runs for c in res.cells)
+    per = sorted({c.runs for c in res.cells})
+    per_text = str(per[0]) if len(per) == 1 else f"{per[0]}-{per[-1]}"
+    vs = ", ".join(f"`{short(v)}`" for v in sorted(res.versions()))
+    word = "version" if len(res.versions()) == 1 else "versions"
+    return f"{runs} runs in {len(res.cells)} cells ({per_text} per cell), code {word} {vs}"
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def experiment_md(res):
+    ex = res.experiment
+    rel = os.path.join("data", f"{ex.name}.csv")
+    lines = [f"## {ex.name}: {ex.title}", ""]
+    if res.missing:
+        return lines + [f"No runs yet (`{rel}` is absent or empty).", ""]
+    lines += [f"Data: `{rel}`: {status_text(res)}."]
+    versions = res.versions()
+    if res.dropped:
+        lines.append(
+            "Dropped (older code version of the cell): "
+            + "; ".join(f"{c}: {n} run(s) of `{short(v)}`" for c, v, n in res.dropped)
+            + "."
+        )
+    lines.append("")
+    varying = [p for p in PARAMS if len({c.params[p] for c in res.cells}) > 1 or p == "algorithm"]
+    head = [PARAM_LABELS[p][0] for p in varying] + ["cell", "runs", "clients not ok"]
+    head += [metric_label(m) for m in ex.metrics]
+    if len(versions) > 1:
+        head.append("code version")
+    rows = []
+    for c in res.cells:
+        r = [fmt_param(c.params[p]) for p in varying]
+        n = c.intervals[ex.metrics[0]].n
+        r += [f"`{c.name}`", f"{n} of {c.runs}" if n != c.runs else str(n)]
+        r.append(f"{c.not_ok[0]} of {c.not_ok[1]}")
+        r += [fmt_interval(c.intervals[m], METRICS[m].decimals) for m in ex.metrics]
+        if len(versions) > 1:
+            r.append(f"`{short(c.version)}`")
+        rows.append(r)
+    lines += table(head, rows) + [""]
+    if ex.name == "qomra":
+        lines += table_ii(res)
+    if ex.ref:
+        lines += comparisons_md(res)
+    return lines
+
+
+def comparisons_md(res):
+    ex = res.experiment
+    lines = []
+    for g in res.groups:
+        if not any(g.comparisons.values()):
+            continue
+        lines += [
+            f"### Comparisons in `{g.name}` ({group_label(g)}): {ex.ref} against each",
+            "",
+            f"difference = mean({ex.ref}) - mean(other); p: permutation test, "
+            "Holm: adjusted over the metric's comparisons, Welch: unadjusted.",
+            "",
+        ]
+        rows = []
+        for m in ex.metrics:
+            d = METRICS[m].decimals
+            for c in g.comparisons[m]:
+                if c.tested:
+                    p = fmt_p(c.p_perm) + ("" if c.exact else " (MC)")
+                    tail = [p, fmt_p(c.p_holm), fmt_p(c.p_welch), "*" if c.sig else ""]
+                else:
+                    tail = [c.reason, "-", "-", ""]
+                rows.append(
+                    [METRICS[m].label, c.other, f"{c.n_ref} vs {c.n_other}", fmt_diff(c.diff, d)]
+                    + tail
+                )
+        head = ["metric", "other", "runs", "difference", "p", "Holm p", "Welch p", ""]
+        lines += table(head, rows) + [""]
+    return lines
+
+
+TABLE_II = {  # metric: column heading
+    "switches_count": "switches",
+    "startup_s": "startup delay (s)",
+    "success_pct": "success rate (%)",
+}
+
+
+def table_ii(res):
+    """The QoMRA paper's Table II shape: per segment length and algorithm, switches, startup
+    delay and success rate (mean +- CI over runs)."""
+    algs = [a for a in ALGORITHMS if any(c.params["algorithm"] == a for c in res.cells)]
+    head = ["segment (s)", "video (s)"] + [f"{a}: {h}" for a in algs for h in TABLE_II.values()]
+    rows = []
+    for g in res.groups:
+        r = [fmt_param(g.params["segment_s"]), fmt_param(g.params["video_s"])]
+        for a in algs:
+            c = g.cells.get(a)
+            for m in TABLE_II:
+                r.append(fmt_interval(c.intervals[m], METRICS[m].decimals) if c else "-")
+        rows.append(r)
+    return [
+        "### Table II (the paper's shape)",
+        "",
+        "Mean ± 95 % CI over runs; switches are counted changes of quality, the success rate is "
+        "the share of segments at the top bitrate.",
+        "",
+    ] + (table(head, rows) + [""])
+
+
+def tables_md(paper, results, figures):
+    lines = [
+        f"# {PAPERS[paper]}",
+        "",
+        "Generated from the CSVs in `data/`; do not edit. Regenerate with",
+        "",
+        "```sh",
+        COMMAND,
+        "```",
+        "",
+        METHOD,
+    ]
+    for res in results.values():
+        if res.experiment.paper == paper:
+            lines += experiment_md(res)
+    if figures:
+        lines += ["## Figures", ""]
+        lines += [f"![{name}](figures/{name})" for name in sorted(figures)]
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Placeholders
+
+PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
+NO_RUNS = "n/a (no runs yet)"
+
+
+def _value(results, name):
+    parts = name.split("/")
+    if len(parts) != 4:
+        raise KeyError("expected <experiment>/<cell>/<metric>/<field>")
+    exp, cell, metric, fld = parts
+    res = _experiment(results, exp, metric)
+    if fld not in ("mean", "ci", "lo", "hi", "n"):
+        raise KeyError(f"field {fld!r} is not mean, ci, lo, hi or n")
+    if res.missing:
+        return NO_RUNS
+    c = res.cell(cell)
+    if c is None:
+        raise KeyError(f"{exp} has no cell {cell!r}")
+    iv = c.intervals[metric]
+    d = METRICS[metric].decimals
+    if fld == "n":
+        return str(iv.n)
+    if iv.n == 0:
+        return "n/a (no ok run)"
+    if fld == "mean":
+        return fmt(iv.mean, d)
+    if iv.half is None:
+        return "n/a (1 run)"
+    return fmt({"ci": iv.half, "lo": iv.lo, "hi": iv.hi}[fld], d)
+
+
+def _experiment(results, exp, metric=None):
+    if exp not in results:
+        raise KeyError(f"unknown experiment {exp!r}")
+    res = results[exp]
+    if metric is not None and metric not in res.experiment.metrics:
+        raise KeyError(f"{exp} has no metric {metric!r} ({', '.join(res.experiment.metrics)})")
+    return res
+
+
+def _comparison(results, name):
+    parts = name.split("/")
+    if len(parts) != 5:
+        raise KeyError("expected cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>")
+    exp, gname, metric, pair, fld = parts
+    res = _experiment(results, exp, metric)
+    ref, _, other = pair.partition("-vs-")
+    if ref != res.experiment.ref or other not in ALGORITHMS:
+        raise KeyError(f"{exp} compares {res.experiment.ref}-vs-<algorithm>, not {pair!r}")
+    if fld not in ("p", "sig", "diff", "p_raw", "welch"):
+        raise KeyError(f"field {fld!r} is not p, sig, diff, p_raw or welch")
+    if res.missing:
+        return NO_RUNS
+    g = res.group(gname)
+    if g is None:
+        raise KeyError(f"{exp} has no group {gname!r}")
+    c = next((c for c in g.comparisons[metric] if c.other == other), None)
+    if c is None:
+        raise KeyError(f"group {gname} of {exp} has no {ref} and {other} cells to compare")
+    if fld == "diff":
+        return fmt_diff(c.diff, METRICS[metric].decimals)
+    if fld == "sig":
+        return ("yes" if c.sig else "no") if c.tested else "untested"
+    if not c.tested:
+        return f"n/a ({c.reason})"
+    return fmt_p({"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}[fld])
+
+
+def resolve(results, name):
+    """The text of one placeholder; KeyError saying what is wrong with it."""
+    if name.startswith("cmp:"):
+        return _comparison(results, name[4:])
+    if name.startswith("status:"):
+        return status_text(_experiment(results, name[7:]))
+    return _value(results, name)
+
+
+def render(template, results, source):
+    """The page of a template; ReportError listing every bad placeholder."""
+    errors = []
+
+    def sub(m):
+        try:
+            return resolve(results, m.group(1).strip())
+        except KeyError as e:
+            errors.append(f"{{{{{m.group(1)}}}}}: {e.args[0]}")
+            return ""
+
+    body = PLACEHOLDER.sub(sub, template)
+    for i, line in enumerate(PLACEHOLDER.sub("", template).splitlines(), 1):
+        if "{{" in line or "}}" in line:
+            errors.append(f"line {i}: unpaired braces (a placeholder must be on one line)")
+    if errors:
+        raise ReportError(f"{source}: bad placeholder(s):\n  " + "\n  ".join(errors))
+    name = os.path.basename(source)
+    head = (
+        f"<!-- Generated by testbed/video/report.py from {name}: edit that, then make results -->\n"
+    )
+    return head + body
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+
+def _colors(plt):
+    tab = plt.get_cmap("tab10").colors
+    return {a: tab[i % len(tab)] for i, a in enumerate(ALGORITHMS)}
+
+
+def png(plt, fig):
+    buf = io.BytesIO()
+    # No Software/date metadata: the same data gives the same bytes (--check compares them).
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _plotted_cells(res, axes):
+    """The cells a figure shows: for every parameter that is not on an axis, the most common
+    value (e.g. the sweep's video length; a full-length check cell stays in the tables)."""
+    cells = res.cells
+    fixed = {}
+    for p in PARAMS:
+        if p in axes:
+            continue
+        common = Counter(c.params[p] for c in cells).most_common()
+        fixed[p] = common[0][0]
+        cells = [c for c in cells if c.params[p] == fixed[p]]
+    return cells, fixed
+
+
+def bar_figure(plt, res, metric, panel, x, xlabel):
+    """One panel per value of `panel`, groups of bars along `x`, one bar per algorithm, 95 %
+    intervals as error bars (the GA paper's Fig. 4-9 shape)."""
+    cells, fixed = _plotted_cells(res, (panel, x, "algorithm"))
+    colors = _colors(plt)
+    panels = sorted({c.params[panel] for c in cells}, key=lambda v: _order_key_one(panel, v))
+    xs = sorted({c.params[x] for c in cells}, key=lambda v: _order_key_one(x, v))
+    algs = [a for a in ALGORITHMS if any(c.params["algorithm"] == a for c in cells)]
+    idx = {(c.params[panel], c.params[x], c.params["algorithm"]): c for c in cells}
+    m = METRICS[metric]
+    fig, axes = plt.subplots(
+        1, len(panels), figsize=(max(4.0 * len(panels), 5.5), 3.6), sharey=True, squeeze=False
+    )
+    width = 0.8 / len(algs)
+    for ax, pv in zip(axes[0], panels, strict=True):
+        for j, a in enumerate(algs):
+            pos, ys, err = [], [], []
+            for i, xv in enumerate(xs):
+                c = idx.get((pv, xv, a))
+                iv = c.intervals[metric] if c else None
+                if iv is None or iv.n == 0:
+                    continue
+                pos.append(i - 0.4 + width * (j + 0.5))
+                ys.append(iv.mean)
+                err.append(iv.half or 0.0)
+                if iv.half is None:
+                    ax.annotate("n=1", (pos[-1], iv.mean), ha="center", va="bottom", fontsize=6)
+            ax.bar(pos, ys, width, yerr=err, capsize=2, label=a, color=colors[a])
+        ax.set_xticks(range(len(xs)), [fmt_param(v) for v in xs])
+        ax.set_xlabel(xlabel)
+        ax.set_title(param_text(panel, pv), fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_ylim(bottom=0)
+    axes[0][0].set_ylabel(metric_label(metric), fontsize=8)
+    axes[0][-1].legend(
+        fontsize=7, title="algorithm", title_fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1)
+    )
+    title = f"{res.experiment.name}: {m.label}, mean and 95 % CI over runs" + _fixed_text(fixed)
+    fig.suptitle(title, fontsize=9, y=1.0 + 0.05 * title.count("\n"))
+    return png(plt, fig)
+
+
+def _order_key_one(param, v):
+    return _order_key({p: (v if p == param else None) for p in PARAMS})
+
+
+def _fixed_text(fixed):
+    parts = [param_text(p, v) for p, v in fixed.items() if v is not None]
+    return f"\n({', '.join(parts)})" if parts else ""
+
+
+def delay_figure(plt, res):
+    """Outage share of the video against the paths' delay difference, 95 % intervals."""
+    cells, fixed = _plotted_cells(res, ("delay_diff_ms",))
+    pts = [(c.params["delay_diff_ms"], c.intervals["outage_pct"]) for c in cells]
+    pts = sorted((d, iv) for d, iv in pts if iv.n)
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    ax.errorbar(
+        [d for d, _ in pts],
+        [iv.mean for _, iv in pts],
+        yerr=[iv.half or 0.0 for _, iv in pts],
+        marker="o",
+        capsize=3,
+        label="measured (mean, 95 % CI over runs)",
+    )
+    right = max([200] + [d for d, _ in pts])
+    ax.hlines(20, 100, right, color="grey", ls="--", lw=1, label="the paper: > 20 % above 100 ms")
+    ax.set_xlabel("delay difference between the two paths (ms)")
+    ax.set_ylabel("outage (% of the video)")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title("ga-delay: outage share against delay difference" + _fixed_text(fixed), fontsize=9)
+    return png(plt, fig)
+
+
+def series_figure(plt, res, name, title, ylabel, scale):
+    """One panel per segment length, one line per algorithm: the mean over runs of each run's
+    mean over its clients (or links) per second, with the 95 % interval as a band."""
+    series = res.series.get(name) or {}
+    cells = {c.name: c for c in res.cells}
+    panels = {}
+    for (cell, _run), per_second in series.items():
+        c = cells[cell]
+        panels.setdefault(c.params["segment_s"], {}).setdefault(c.params["algorithm"], {})
+        for sec, vs in per_second.items():
+            d = panels[c.params["segment_s"]][c.params["algorithm"]]
+            d.setdefault(sec, []).append(scale * math.fsum(vs) / len(vs))
+    if not panels:
+        return None
+    colors = _colors(plt)
+    keys = sorted(panels)
+    fig, axes = plt.subplots(
+        1, len(keys), figsize=(max(4.5 * len(keys), 5.5), 3.4), sharey=True, squeeze=False
+    )
+    for ax, seg in zip(axes[0], keys, strict=True):
+        for a in [a for a in ALGORITHMS if a in panels[seg]]:
+            secs = sorted(panels[seg][a])
+            ivs = [stats.mean_ci(panels[seg][a][s]) for s in secs]
+            ax.plot(secs, [iv.mean for iv in ivs], lw=1, color=colors[a], label=a)
+            band = [(s, iv) for s, iv in zip(secs, ivs, strict=True) if iv.half is not None]
+            if band:
+                ax.fill_between(
+                    [s for s, _ in band],
+                    [iv.lo for _, iv in band],
+                    [iv.hi for _, iv in band],
+                    color=colors[a],
+                    alpha=0.2,
+                    lw=0,
+                )
+        ax.set_title(f"{fmt_param(seg)} s segments", fontsize=9)
+        ax.set_xlabel("time (s)")
+        ax.grid(alpha=0.3)
+        ax.set_ylim(bottom=0)
+    axes[0][0].set_ylabel(ylabel, fontsize=8)
+    axes[0][-1].legend(fontsize=7, title="algorithm", title_fontsize=7)
+    fig.suptitle(f"{res.experiment.name}: {title}, mean and 95 % CI over runs", fontsize=9, y=1.04)
+    return png(plt, fig)
+
+
+FIGURE_METRICS = ("avg_bitrate_kbps", "switches_ga", "outage_s")
+
+
+def figures(plt, results):
+    """{paper: {file name: PNG bytes}}."""
+    out = {p: {} for p in PAPERS}
+    topo, sched = results["ga-topo"], results["ga-sched"]
+    delay, qomra = results["ga-delay"], results["qomra"]
+    for m in FIGURE_METRICS:
+        if not topo.missing:
+            out["ga-paper"][f"ga-topo-{m}.png"] = bar_figure(
+                plt, topo, m, "topology", "clients", "clients"
+            )
+        if not sched.missing:
+            out["ga-paper"][f"ga-sched-{m}.png"] = bar_figure(
+                plt, sched, m, "scheduler", "rcvbuf_kb", "receive buffer (KB)"
+            )
+    if not delay.missing:
+        out["ga-paper"]["ga-delay-outage.png"] = delay_figure(plt, delay)
+    if not qomra.missing:
+        out["qomra-paper"]["qomra-segment-throughput.png"] = bar_figure(
+            plt, qomra, "mean_throughput_kbps", "video_s", "segment_s", "segment length (s)"
+        )
+        for name, title, label, scale in (
+            ("qomra-throughput", "throughput over time", "mean client throughput (kbit/s)", 1.0),
+            ("qomra-links", "link utilisation over time", "mean link utilisation (%)", 100.0),
+        ):
+            b = series_figure(plt, qomra, name, title, label, scale)
+            if b is not None:
+                out["qomra-paper"][f"{name}.png"] = b
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole output
+
+
+def build(data, newest=git_newest):
+    """({path: bytes} of every file the report makes under data, results); ReportError on bad
+    input, found before any figure is drawn."""
+    results = load(data, newest)
+    out = {}
+    for paper in PAPERS:
+        src = os.path.join(data, f"{paper}.md.in")
+        try:
+            with open(src, encoding="utf-8") as f:
+                template = f.read()
+        except OSError as e:
+            raise ReportError(f"template {src}: {e.strerror}") from e
+        out[os.path.join(data, f"{paper}.md")] = render(template, results, src).encode()
+    figs = figures(debian.pyplot(WHO), results)
+    for paper in PAPERS:
+        for name, b in figs[paper].items():
+            out[os.path.join(data, paper, "figures", name)] = b
+        text = tables_md(paper, results, figs[paper])
+        out[os.path.join(data, paper, "tables.md")] = text.encode()
+    return out, results
+
+
+def stale(data, out):
+    """Figures on disk that the report no longer makes."""
+    found = []
+    for paper in PAPERS:
+        d = os.path.join(data, paper, "figures")
+        if os.path.isdir(d):
+            found += [
+                os.path.join(d, f)
+                for f in sorted(os.listdir(d))
+                if f.endswith(".png") and os.path.join(d, f) not in out
+            ]
+    return found
+
+
+def _current(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def main(argv, newest=git_newest):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument(
+        "--data",
+        default=os.path.join(REPO, "docs", "results"),
+        help="the results directory (docs/results)",
+    )
+    p.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 listing the files that differ"
+    )
+    a = p.parse_args(argv)
+    if not os.path.isdir(a.data):
+        print(f"{WHO}: --data: no directory {a.data}", file=sys.stderr)
+        return 2
+    try:
+        out, results = build(a.data, newest)
+    except ReportError as e:
+        print(f"{WHO}: {e}", file=sys.stderr)
+        return 1
+    for res in results.values():
+        for cell, v, n in res.dropped:
+            print(
+                f"{WHO}: {res.experiment.name}: dropped {n} run(s) of {cell} at older "
+                f"code version {short(v)}",
+                file=sys.stderr,
+            )
+    changed = [path for path, b in sorted(out.items()) if _current(path) != b]
+    old = stale(a.data, out)
+
+    def rel(path):
+        return os.path.relpath(path, a.data)
+
+    if a.check:
+        for path in changed:
+            print(f"{WHO}: differs from the data: {rel(path)}", file=sys.stderr)
+        for path in old:
+            print(f"{WHO}: no longer made: {rel(path)}", file=sys.stderr)
+        if changed or old:
+            print(f"{WHO}: run `make results` and commit", file=sys.stderr)
+            return 1
+        print(f"{WHO}: {len(out)} files agree with the data")
+        return 0
+    for path in changed:
+        files.write_atomic(path, out[path])
+    for path in old:
+        os.unlink(path)
+    for res in results.values():
+        print(f"{WHO}: {res.experiment.name}: {status_text(res)}")
+    print(f"{WHO}: {len(changed)} of {len(out)} files written, {len(old)} removed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

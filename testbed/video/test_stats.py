@@ -1,0 +1,242 @@
+#!/usr/bin/python3
+"""Unit tests of stats.py on hand-made data, with the expected values worked out by hand or by
+enumeration here (never taken from the function under test).
+
+    /usr/bin/python3 -m unittest discover -s testbed/video -p 'test_*.py'
+"""
+
+import itertools
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import stats  # noqa: E402
+
+T_975_2 = 4.302652729911275  # Student t, 97.5 % quantile, 2 degrees of freedom (tables: 4.303)
+
+
+def enumerate_p(a, b):
+    """Two-sided exact permutation p by listing every split of the pooled values: twice the
+    smaller share of splits whose difference of means is <= / >= the observed one, at most 1."""
+    pooled = list(a) + list(b)
+    obs = sum(a) / len(a) - sum(b) / len(b)
+    le = ge = total = 0
+    for idx in itertools.combinations(range(len(pooled)), len(a)):
+        x = [pooled[i] for i in idx]
+        y = [pooled[i] for i in range(len(pooled)) if i not in idx]
+        d = sum(x) / len(x) - sum(y) / len(y)
+        le += d <= obs + 1e-12
+        ge += d >= obs - 1e-12
+        total += 1
+    return min(1.0, 2 * min(le, ge) / total)
+
+
+def row(cell, run, status="ok", version="v1", value=None, client=1):
+    return {
+        "cell": cell,
+        "run": run,
+        "client": client,
+        "status": status,
+        "code_version": version,
+        "x": value,
+    }
+
+
+class IntervalTest(unittest.TestCase):
+    def test_t_interval_of_three_values(self):
+        # 2, 4, 9: mean 5, s^2 = (9 + 1 + 16) / 2 = 13, half = t(0.975, 2) * sqrt(13 / 3)
+        iv = stats.mean_ci([2, 4, 9])
+        self.assertEqual(iv.n, 3)
+        self.assertAlmostEqual(iv.mean, 5.0)
+        self.assertAlmostEqual(iv.half, T_975_2 * math.sqrt(13 / 3), places=9)
+        self.assertAlmostEqual(iv.half, 8.9567, places=4)
+        self.assertAlmostEqual(iv.lo, 5.0 - 8.95669, places=4)
+        self.assertAlmostEqual(iv.hi, 5.0 + 8.95669, places=4)
+
+    def test_one_run_has_no_interval_and_none_has_no_mean(self):
+        one = stats.mean_ci([7.5])
+        self.assertEqual((one.n, one.mean, one.half, one.lo), (1, 7.5, None, None))
+        none = stats.mean_ci([])
+        self.assertEqual((none.n, none.mean, none.half), (0, None, None))
+
+    def test_equal_values_give_a_zero_width_interval(self):
+        iv = stats.mean_ci([3, 3, 3, 3])
+        self.assertEqual((iv.mean, iv.half), (3.0, 0.0))
+
+
+class PerRunTest(unittest.TestCase):
+    def test_run_mean_over_ok_clients_only(self):
+        rows = [
+            row("c", 1, value=10.0, client=1),
+            row("c", 1, value=20.0, client=2),
+            row("c", 1, status="failed", value=None, client=3),
+            row("c", 2, value=5.0, client=1),
+            row("c", 2, status="timeout", value=None, client=2),
+            row("c", 3, status="failed", value=None, client=1),  # no ok client: no value
+            row("d", 1, value=1.0),
+        ]
+        got = stats.per_run(rows, lambda r: r["x"])
+        self.assertEqual(got, {"c": {1: 15.0, 2: 5.0}, "d": {1: 1.0}})
+        self.assertEqual(stats.not_ok(rows), {"c": (3, 6), "d": (0, 1)})
+
+
+class PermutationTest(unittest.TestCase):
+    def test_most_extreme_3_vs_3_split(self):
+        # 20 splits of six values; only {1,2,3} has a difference as low as -3, so the one-sided
+        # p is 1/20 and the two-sided one 2/20.
+        p, exact = stats.permutation_p([1, 2, 3], [4, 5, 6])
+        self.assertTrue(exact)
+        self.assertAlmostEqual(p, 0.1)
+        self.assertAlmostEqual(stats.min_p(3, 3), 0.1)
+
+    def test_3_vs_3_against_enumeration(self):
+        for a, b in [
+            ([1.0, 4.0, 6.0], [2.0, 3.5, 9.0]),
+            ([2400.0, 2510.0, 2390.0], [2200.0, 2450.0, 2100.0]),
+            ([0.0, 0.0, 1.0], [0.0, 2.0, 3.0]),  # ties
+        ]:
+            with self.subTest(a=a, b=b):
+                p, exact = stats.permutation_p(a, b)
+                self.assertTrue(exact)
+                self.assertAlmostEqual(p, enumerate_p(a, b))
+
+    def test_unequal_sizes_against_enumeration(self):
+        a, b = [3.0, 5.0, 4.0, 8.0], [1.0, 2.0, 6.0]
+        self.assertAlmostEqual(stats.permutation_p(a, b)[0], enumerate_p(a, b))
+
+    def test_large_samples_are_resampled_reproducibly(self):
+        a = [float(i) for i in range(10)]
+        b = [i + 20.0 for i in range(10)]
+        self.assertGreater(math.comb(20, 10), stats.EXACT_LIMIT)
+        p1, exact = stats.permutation_p(a, b)
+        self.assertFalse(exact)
+        self.assertEqual(stats.permutation_p(a, b)[0], p1)
+        self.assertLess(p1, 0.001)  # exact: 2 / 184756; random splits never reach it
+
+    def test_min_p_5_vs_5(self):
+        self.assertAlmostEqual(stats.min_p(5, 5), 2 / 252)
+
+
+class WelchTest(unittest.TestCase):
+    def test_welch_against_the_formula(self):
+        a, b = [1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 6.0, 8.0, 10.0]
+        # means 2.5 and 6; variances 5/3 and 10
+        va, vb = 5 / 3 / 4, 10 / 5
+        t = (2.5 - 6) / math.sqrt(va + vb)
+        df = (va + vb) ** 2 / (va**2 / 3 + vb**2 / 4)
+        want = 2 * stats.st.t.sf(abs(t), df)
+        self.assertAlmostEqual(stats.welch_p(a, b), want, places=12)
+
+    def test_no_variance_gives_no_p(self):
+        self.assertIsNone(stats.welch_p([1.0, 1.0, 1.0], [1.0, 1.0, 1.0]))
+
+
+class HolmTest(unittest.TestCase):
+    def test_known_vector(self):
+        # sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 = 0.02, 0.03, 0.06, 0.04 -> monotone
+        # 0.02, 0.03, 0.06, 0.06; back in the given order:
+        got = stats.holm([0.01, 0.04, 0.03, 0.005])
+        for g, w in zip(got, [0.03, 0.06, 0.06, 0.02], strict=True):
+            self.assertAlmostEqual(g, w)
+
+    def test_capped_at_one_and_empty(self):
+        self.assertEqual(stats.holm([0.5, 0.6]), [1.0, 1.0])
+        self.assertEqual(stats.holm([]), [])
+
+
+class CompareTest(unittest.TestCase):
+    def test_too_few_runs_give_no_test(self):
+        for a, b in [([1, 2], [3, 4, 5]), ([1, 2, 3], [4, 5]), ([1, 2, 3], [])]:
+            with self.subTest(a=a, b=b):
+                c = stats.compare("ga", "none", a, b)
+                self.assertEqual(c.reason, stats.TOO_FEW)
+                self.assertFalse(c.tested)
+                self.assertFalse(c.sig)
+                self.assertIsNone(c.p_perm)
+                self.assertIsNone(c.p_welch)
+        self.assertAlmostEqual(stats.compare("ga", "none", [1, 2], [4, 5, 6]).diff, -3.5)
+        self.assertIsNone(stats.compare("ga", "none", [1, 2, 3], []).diff)
+
+    def test_group_holm_over_the_tested_comparisons_only(self):
+        samples = {
+            "ga": [10.0, 11.0, 12.0, 13.0, 14.0],
+            "fd-bw": [0.0, 1.0, 2.0, 3.0, 4.0],  # fully separated: p = 2/252
+            "pd-bw": [10.0, 11.0, 12.0, 13.0, 14.0],  # the same values: p = 1
+            "none": [1.0, 2.0],  # two runs: no test, not in the family
+        }
+        cs = {c.other: c for c in stats.compare_group("ga", samples)}
+        self.assertEqual(list(cs), ["fd-bw", "pd-bw", "none"])
+        self.assertAlmostEqual(cs["fd-bw"].p_perm, 2 / 252)
+        self.assertAlmostEqual(cs["fd-bw"].p_holm, 2 * 2 / 252)  # m = 2
+        self.assertAlmostEqual(cs["fd-bw"].diff, 10.0)
+        self.assertTrue(cs["fd-bw"].sig)
+        self.assertAlmostEqual(cs["pd-bw"].p_holm, 1.0)
+        self.assertFalse(cs["pd-bw"].sig)
+        self.assertEqual(cs["none"].reason, stats.TOO_FEW)
+        self.assertIsNone(cs["none"].p_holm)
+
+    def test_holm_can_remove_a_raw_significance(self):
+        # five others, each fully separated from ga with 4 vs 4 runs: raw p = 2/70 = 0.029 < 0.05,
+        # Holm: 5 * 0.029 = 0.14 for the first -> nothing is significant.
+        samples = {"ga": [10.0, 11.0, 12.0, 13.0]}
+        for k, alg in enumerate(["pd-bw", "pd-delay", "fd-bw", "fd-delay", "none"]):
+            samples[alg] = [k * 0.1 + v for v in (0.0, 1.0, 2.0, 3.0)]
+        cs = stats.compare_group("ga", samples)
+        self.assertEqual(len(cs), 5)
+        for c in cs:
+            self.assertAlmostEqual(c.p_perm, 2 / 70)
+            self.assertAlmostEqual(c.p_holm, 5 * 2 / 70)
+            self.assertFalse(c.sig)
+
+    def test_cells_of_another_code_version_are_not_compared(self):
+        samples = {
+            "ga": [10.0, 11.0, 12.0, 13.0, 14.0],
+            "fd-bw": [0.0, 1.0, 2.0, 3.0, 4.0],
+            "none": [0.5, 1.5, 2.5, 3.5, 4.5],
+        }
+        versions = {"ga": "v2", "fd-bw": "v2", "none": "v1"}
+        cs = {c.other: c for c in stats.compare_group("ga", samples, versions)}
+        self.assertEqual(cs["none"].reason, stats.VERSIONS_DIFFER)
+        self.assertAlmostEqual(cs["none"].diff, 9.5)
+        self.assertAlmostEqual(cs["fd-bw"].p_holm, 2 / 252)  # a family of one
+
+    def test_no_reference_no_comparisons(self):
+        self.assertEqual(stats.compare_group("ga", {"none": [1.0, 2.0, 3.0]}), [])
+
+
+class VersionTest(unittest.TestCase):
+    def test_newest_version_per_cell(self):
+        rows = [
+            row("A", 1, version="v1"),
+            row("A", 1, version="v1", client=2),
+            row("A", 2, version="v1"),
+            row("A", 3, version="v2"),
+            row("B", 1, version="v1"),
+            row("B", 2, version="v1"),
+        ]
+        asked = []
+
+        def newest(versions):
+            asked.append(versions)
+            return max(versions)
+
+        kept, dropped = stats.keep_newest(rows, newest)
+        self.assertEqual([(r["cell"], r["run"]) for r in kept], [("A", 3), ("B", 1), ("B", 2)])
+        self.assertEqual(dropped, [("A", "v1", 2)])
+        self.assertEqual(asked, [{"v1", "v2"}])  # B has one version: nothing to order
+
+    def test_unorderable_versions_raise(self):
+        rows = [row("A", 1, version="x"), row("A", 2, version="y")]
+
+        def newest(versions):
+            raise ValueError("cannot order")
+
+        with self.assertRaisesRegex(ValueError, "cell A: cannot order"):
+            stats.keep_newest(rows, newest)
+
+
+if __name__ == "__main__":
+    unittest.main()
