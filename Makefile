@@ -45,7 +45,7 @@ test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
 	$(MAKE) lint topology-check py-unit kernel-schedulers mininet-selftest e2e testbed-probe \
-	  testbed-smoke experiments-test dashjs-harness video-e2e
+	  testbed-smoke experiments-test dashjs-harness video-unit results-check video-e2e
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps

@@ -4,7 +4,7 @@
     /usr/bin/python3 testbed/video/report.py --data docs/results [--check]
 
 Reads the committed per-client CSVs (one row per client per run, header HEADER):
-    <data>/ga-paper/data/{ga-topo,ga-sched,ga-delay}.csv
+    <data>/ga-paper/data/{calibrate,ga-topo,ga-sched,ga-delay}.csv
     <data>/qomra-paper/data/qomra.csv
     <data>/qomra-paper/data/qomra-throughput.csv   cell,run,client,second,kbps      (optional)
     <data>/qomra-paper/data/qomra-links.csv        cell,run,link,second,utilisation (optional)
@@ -92,7 +92,7 @@ PARAMS = (
     "algorithm",
 )
 ALGORITHMS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none", "qomra", "tcp")
-SCHEDULERS = ("dft", "daps")
+SCHEDULERS = ("default", "daps")  # the kernel's built-in scheduler and this project's DAPS
 STATUSES = ("ok", "failed", "timeout")
 SERIES = {
     "qomra-throughput": ("cell", "run", "client", "second", "kbps"),
@@ -148,6 +148,13 @@ METRICS = {
     "mean_throughput_kbps": Metric(
         "Mean throughput", "kbit/s", 0, ("mean_throughput_kbps",), _col("mean_throughput_kbps")
     ),
+    "stalls": Metric("Stalls", "", 1, ("stalls",), _col("stalls")),
+    "host_busy_pct": Metric(
+        "Host CPU busy during the run", "%", 0, ("host_load",), _col("host_load", 100.0)
+    ),
+    "guest_busy_pct": Metric(
+        "Guest CPU busy during the run", "%", 0, ("guest_load",), _col("guest_load", 100.0)
+    ),
 }
 
 GA_METRICS = ("avg_bitrate_kbps", "switches_ga", "switches_count", "outage_s", "startup_s")
@@ -182,6 +189,22 @@ EXPERIMENTS = {
             "ga",
             GA_METRICS,
             ("scheduler", "rcvbuf_kb", "algorithm"),
+        ),
+        Experiment(
+            "calibrate",
+            "ga-paper",
+            "the set-up's own distortion: N clients on CompuServe's nominal links (45 Mbit/s, "
+            "1-16 ms), which must all play the top bitrate without stalls",
+            None,
+            (
+                "avg_bitrate_kbps",
+                "stalls",
+                "outage_s",
+                "startup_s",
+                "host_busy_pct",
+                "guest_busy_pct",
+            ),
+            ("clients",),
         ),
         Experiment(
             "ga-delay",

@@ -71,6 +71,7 @@ def parse_args(argv):
     p.add_argument("--local", action="store_true", help="network on this machine (needs netem)")
     p.add_argument("--dry-run", action="store_true", help="print the plan and its duration")
     p.add_argument("--publish", action="store_true", help="write the committed per-run table")
+    p.add_argument("--publish-only", action="store_true", help="only that: run nothing")
     a = p.parse_args(argv)
     if not 1 <= a.runs <= 100:
         raise Usage("--runs: want 1..100")
@@ -381,6 +382,8 @@ def main(argv):
     except Usage as e:
         print(f"run.py: {e}", file=sys.stderr)
         return 2
+    if args.publish_only:
+        return publish(args)
     plan = todo(args)
     n = sum(len(r) for _b, r in plan)
     print(
@@ -423,12 +426,19 @@ def main(argv):
         if out:
             print(f"video: plot {out}")
     if args.publish:
-        for exp, rows in collect(args).items():
-            out = os.path.join(REPO, "docs", "results", "ga-paper", "data", f"{exp}.csv")
-            os.makedirs(os.path.dirname(out), exist_ok=True)
-            files.write_atomic(out, csv_text(rows))
-            print(f"video: wrote {os.path.relpath(out, REPO)} ({len(rows)} rows)")
+        publish(args)
     return 0 if not per["failed"] and not per["missing"] else 1
+
+
+def publish(args):
+    """The ok runs' compact table of each experiment, under docs/results/<paper>/data/."""
+    for exp, rows in collect(args).items():
+        paper = "qomra-paper" if exp == "qomra" else "ga-paper"
+        out = os.path.join(REPO, "docs", "results", paper, "data", f"{exp}.csv")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        files.write_atomic(out, csv_text(rows))
+        print(f"video: wrote {os.path.relpath(out, REPO)} ({len(rows)} rows)")
+    return 0
 
 
 SUMMARY = (

@@ -295,12 +295,12 @@ class BadInputTest(ReportCase):
             ),
             (topo, ok_row, ok_row.replace(",ok,", ",done,"), "status 'done'"),
             (topo, ok_row, ok_row.replace(",0.5,", ",-0.5,"), "outage_s -0.5 is negative"),
-            (topo, ",5,ga,dft,", ",5,gax,dft,", "unknown algorithm 'gax'"),
-            (topo, ",5,ga,dft,", ",five,ga,dft,", "clients 'five' is not an integer"),
+            (topo, ",5,ga,default,", ",5,gax,default,", "unknown algorithm 'gax'"),
+            (topo, ",5,ga,default,", ",five,ga,default,", "clients 'five' is not an integer"),
             (
                 topo,
-                "compuserve,5,ga,dft,256,,4,120,2,",
-                "compuserve,6,ga,dft,256,,4,120,2,",
+                "compuserve,5,ga,default,256,,4,120,2,",
+                "compuserve,6,ga,default,256,,4,120,2,",
                 "cell compuserve.c5.ga has rows with different clients",
             ),
             (
@@ -384,7 +384,7 @@ class GitVersionTest(unittest.TestCase):
 class HelpersTest(unittest.TestCase):
     def test_group_name_drops_the_algorithm_component(self):
         self.assertEqual(report.group_name("compuserve.c5.pd-bw", "pd-bw"), "compuserve.c5")
-        self.assertEqual(report.group_name("dft.b125.ga", "ga"), "dft.b125")
+        self.assertEqual(report.group_name("default.b125.ga", "ga"), "default.b125")
         self.assertEqual(report.group_name("d50", None), "d50")
 
     def test_number_formats(self):
