@@ -39,7 +39,6 @@ The network (documented in docs/results/README.md):
 """
 
 import argparse
-import copy
 import datetime
 import hashlib
 import json
@@ -56,7 +55,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
-from mpqoe_lib import files, kernel, network  # noqa: E402
+from mpqoe_lib import descriptor, files, kernel, network  # noqa: E402
 
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
@@ -84,12 +83,10 @@ def now_utc():
 
 def scenario_descriptor(scn, mq):
     """The scenario's topology descriptor with its link overrides applied (a new dict)."""
-    d = copy.deepcopy(mq.load_descriptor(scn.topology))
-    keys = {f"{lk['a']}-{lk['b']}": lk for lk in d["links"]}
-    for key, values in scn.links.items():
-        if key not in keys:
-            raise RunError(f"{scn.name}: no link {key} in {scn.topology} ({', '.join(keys)})")
-        keys[key].update(values)
+    try:
+        d = descriptor.override_links(mq.load_descriptor(scn.topology), scn.links)
+    except ValueError as e:
+        raise RunError(f"{scn.name}: {e}") from None
     d["name"] = f"{d['name']}:{scn.name}"
     return d
 

@@ -28,10 +28,21 @@ class Batch:
     bandwidth_mean: float | None = None
     bandwidth_std: float | None = None
     access_mbps: float | None = None
+    # ((link "a-b", field, value), ...) applied to the descriptor after it is written
+    link_overrides: tuple = ()
+    delay_diff_ms: int | None = None
 
     @property
     def name(self):
-        return f"{self.topology}.c{self.clients}.s{self.seed}.v{self.video_s:g}"
+        d = "" if self.delay_diff_ms is None else f".d{self.delay_diff_ms}"
+        return f"{self.topology}.c{self.clients}{d}.s{self.seed}.v{self.video_s:g}"
+
+    def overrides(self):
+        """{"a-b": {field: value}} for mpqoe_lib.descriptor.override_links."""
+        out = {}
+        for link, key, value in self.link_overrides:
+            out.setdefault(link, {})[key] = value
+        return out
 
     def with_clients_args(self):
         """Arguments of `bin/mpqoe topology with-clients` for this network."""
@@ -60,6 +71,8 @@ class Cell:
         parts = [b.topology, f"c{b.clients}"]
         if b.experiment == "ga-sched":
             parts += [self.scheduler, f"b{self.rcvbuf_kb}"]
+        if b.delay_diff_ms is not None:
+            parts.append(f"d{b.delay_diff_ms}")
         if b.experiment == "qomra":
             parts.append(f"seg{b.segment_s:g}")
         if b.video_s != DEFAULT_VIDEO_S.get(b.experiment, b.video_s):
@@ -80,10 +93,11 @@ class Cell:
             "seed": b.seed,
             "content_set": b.content_set,
             "links": b.links,
+            "delay_diff_ms": b.delay_diff_ms,
         }
 
 
-DEFAULT_VIDEO_S = {"ga-topo": 120.0, "ga-sched": 120.0, "qomra": 120.0}
+DEFAULT_VIDEO_S = {"ga-topo": 120.0, "ga-sched": 120.0, "ga-delay": 60.0, "qomra": 120.0}
 
 
 def ga_topo(video_s=120.0, full_length=False):
@@ -117,6 +131,18 @@ def ga_sched(video_s=120.0, algorithms=("ga", "pd-delay", "fd-bw")):
     return [(b, cells)]
 
 
+def ga_delay(video_s=60.0, diffs=(0, 50, 100, 150, 200)):
+    """The GA paper's motivating observation (section I): one client, two disjoint paths of
+    the same bandwidth (1.5 Mbit/s: both are needed for the top quality), the second path's
+    one-way delay raised by 0-200 ms; the controller's pd-bw puts one subflow on each path."""
+    out = []
+    for d in diffs:
+        b = Batch("ga-delay", "delay-pair", 1, video_s, links="descriptor",
+                  link_overrides=(("b-s", "delayMs", 5.0 + d),), delay_diff_ms=d)  # fmt: skip
+        out.append((b, [Cell(b, "pd-bw")]))
+    return out
+
+
 def demo():
     b = Batch("demo", "compuserve", 3, 60.0)
     return [(b, [Cell(b, a) for a in ("ga", "none", "fd-bw")])]
@@ -144,6 +170,7 @@ EXPERIMENTS = {
     "calibrate": calibrate,
     "ga-topo": ga_topo,
     "ga-sched": ga_sched,
+    "ga-delay": ga_delay,
 }
 
 

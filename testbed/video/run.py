@@ -44,6 +44,7 @@ import matrix as mx  # noqa: E402
 import record  # noqa: E402
 import session as ss  # noqa: E402
 from mpqoe_lib import files, kernel  # noqa: E402
+from mpqoe_lib.descriptor import override_links  # noqa: E402
 from mpqoe_lib.rest import ERRORS  # noqa: E402
 
 SCHEMA = "mpqoe-video-run/1"
@@ -199,6 +200,12 @@ def prepare_batch(b, workdir):
     )  # fmt: skip
     if r.returncode:
         raise ss.SessionError(f"topology with-clients: {(r.stderr or r.stdout).strip()}")
+    if b.link_overrides:
+        try:
+            d = override_links(files.read_json(desc), b.overrides())
+        except ValueError as e:
+            raise ss.SessionError(f"link overrides: {e}") from None
+        files.write_json(desc, d)
     r = subprocess.run(
         ["/usr/bin/python3", GEN_CONTENT, "--set", b.content_set, "--duration", f"{b.video_s:g}",
          "--segment", f"{b.segment_s:g}"],
@@ -312,6 +319,12 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
     if algo != "none":
         checks["the controller assigned paths to every client"] = all(
             c["assignment"] for c in clients
+        )
+    diff = doc["params"].get("delay_diff_ms")
+    if diff is not None:
+        ds = sorted((c["paths"] or {}).get("delays_ms", []) for c in clients)
+        checks["each client has two paths differing by the cell's delay"] = all(
+            len(x) == 2 and abs(x[1] - x[0] - diff) < 0.01 for x in ds
         )
     good, bad, idle = sampler.path_check()
     doc["path_check"] = {"exact": good, "wrong": bad, "never_counted": idle}

@@ -247,7 +247,14 @@ class Sampler(threading.Thread):
         except (OSError, ValueError, SessionError) as e:
             self.errors.append(f"{t}: flows: {e}")
         try:
-            self.load.append({"t": t, "host": host_load(), "guest": self.agent.call("load")})
+            # The agent's answer also times the host-guest bridge (QEMU's forwarding and a
+            # Python round trip in the guest), and gives the guest's clock offset.
+            t_send = time.time()
+            guest = self.agent.call("load")
+            t_back = time.time()
+            guest["bridge_rtt_ms"] = round((t_back - t_send) * 1000, 2)
+            guest["clock_offset_s"] = round(guest["time"] - (t_send + t_back) / 2, 4)
+            self.load.append({"t": t, "host": host_load(), "guest": guest})
         except (OSError, ValueError, SessionError) as e:
             self.errors.append(f"{t}: load: {e}")
 

@@ -20,6 +20,7 @@ class TopologyLoaderTest {
         List.of(
             "compuserve",
             "custom12",
+            "delay-pair",
             "fullmesh-cross",
             "jellyfish20",
             "parallel",
