@@ -15,7 +15,7 @@ machine whose kernel has netem. As root with Debian's python3 (Mininet). It:
    and netem delay per link, OVS kernel datapath in fail mode secure) with the host's
    controller at --controller (from the guest, the host is 10.0.2.2);
 3. turns MPTCP on in every host (a `subflow` endpoint per extra client interface);
-4. starts the harness's MPTCP HTTP server (dashjs-harness/server/mptcp_server.py) in the
+4. starts the harness's MPTCP HTTP server (dashjs-harness/server/mptcp_server.py) in every
    server host, serving --content, the player page and dash.js;
 5. per client i, a listening socket on port --client-port + i of this (root) namespace, handed
    to forwarder.py running inside client i's host: the browser's connections become MPTCP
@@ -82,7 +82,8 @@ class Agent:
 
     def __init__(self, args, mq):
         self.args, self.mq = args, mq
-        self.topo = self.net = self.server = None
+        self.topo = self.net = None
+        self.servers, self.background = [], []
         self.listeners, self.forwarders, self.fwd_logs = {}, {}, {}
         self.server_log = "/tmp/mpqoe-video-server.log"
         self.built = {}
@@ -107,16 +108,21 @@ class Agent:
         self.configure({})
         self.built["total_s"] = round(time.monotonic() - t0, 1)
 
+    def server_hosts(self):
+        """Server hosts in descriptor order."""
+        order = [h["name"] for h in self.topo.hosts_spec if h.get("role") == "server"]
+        return [self.net.get(n) for n in order]
+
     def server_host(self):
-        return next(h for h in self.net.hosts if h.params.get("role") == "server")
+        return self.server_hosts()[0]
 
     def clients(self):
         """Client hosts in descriptor order."""
         order = [h["name"] for h in self.topo.hosts_spec if h.get("role", "client") == "client"]
         return [self.net.get(n) for n in order]
 
-    def server_ip(self):
-        return self.mq.host_interfaces(self.server_host())[0][1]
+    def server_ips(self):
+        return [self.mq.host_interfaces(h)[0][1] for h in self.server_hosts()]
 
     def start_server(self):
         dashjs = os.path.join(HARNESS, "node_modules", "dashjs", "dist", "modern", "umd")
@@ -126,10 +132,15 @@ class Agent:
             "--mount", f"/dashjs={dashjs}",
             "--bind", "0.0.0.0", "--port", str(self.args.server_port), "--log", self.server_log,
         ]  # fmt: skip
-        self.server = self.server_host().popen(cmd, stdout=subprocess.PIPE, text=True)
-        line = self.server.stdout.readline()
-        if not line.startswith("listening"):
-            raise RuntimeError(f"video server did not start: {line.strip()!r}")
+        # Every server host serves the same content; client i uses server i mod k (the
+        # scenario generator's rule), all logging into one file.
+        self.servers = []
+        for h in self.server_hosts():
+            p = h.popen(cmd, stdout=subprocess.PIPE, text=True)
+            self.servers.append(p)
+            line = p.stdout.readline()
+            if not line.startswith("listening"):
+                raise RuntimeError(f"video server in {h.name} did not start: {line.strip()!r}")
 
     def open_listeners(self):
         for i, h in enumerate(self.clients()):
@@ -141,8 +152,9 @@ class Agent:
 
     def start_forwarders(self):
         self.stop_forwarders()
-        server = f"{self.server_ip()}:{self.args.server_port}"
-        for h in self.clients():
+        ips = self.server_ips()
+        for i, h in enumerate(self.clients()):
+            server = f"{ips[i % len(ips)]}:{self.args.server_port}"
             fd = self.listeners[h.name].fileno()
             log = f"/tmp/mpqoe-video-fwd-{h.name}.log"
             cmd = [PY, FORWARDER, "--listen-fd", str(fd), "--server", server]
@@ -186,11 +198,13 @@ class Agent:
             got = " ".join(h.cmd("sysctl -n net.ipv4.tcp_rmem").split())
             if got != " ".join(rmem.split()):
                 raise RuntimeError(f"{h.name}: net.ipv4.tcp_rmem is {got!r}, wanted {rmem!r}")
-        srv = self.server_host()
-        srv.cmd(f"sysctl -qw net.mptcp.scheduler={cfg['scheduler']}")
-        got = srv.cmd("sysctl -n net.mptcp.scheduler").strip()
-        if got != cfg["scheduler"]:
-            raise RuntimeError(f"net.mptcp.scheduler is {got!r}, wanted {cfg['scheduler']!r}")
+        for srv in self.server_hosts():
+            srv.cmd(f"sysctl -qw net.mptcp.scheduler={cfg['scheduler']}")
+            got = srv.cmd("sysctl -n net.mptcp.scheduler").strip()
+            if got != cfg["scheduler"]:
+                raise RuntimeError(
+                    f"{srv.name}: net.mptcp.scheduler is {got!r}, wanted {cfg['scheduler']!r}"
+                )
         self.config = cfg
         self.start_forwarders()
         return {"config": cfg}
@@ -201,7 +215,7 @@ class Agent:
         return {
             "kernel": os.uname().release,
             "built": self.built,
-            "server_ip": self.server_ip(),
+            "server_ips": self.server_ips(),
             "server_port": self.args.server_port,
             "clients": [
                 {
@@ -245,14 +259,49 @@ class Agent:
     def cmd_configure(self, cmd):
         return self.configure(cmd)
 
+    def cmd_background(self, cmd):
+        """start: one iperf3 TCP flow from host `from` to host `to` (iperf3 server in `from`,
+        the client in `to` in reverse mode), until stop or the end; stop: ends it."""
+        self.stop_background()
+        if cmd.get("action") == "stop":
+            return {"background": None}
+        src, dst = self.net.get(cmd["from"]), self.net.get(cmd["to"])
+        ip = self.mq.host_interfaces(src)[0][1]
+        self.background = [src.popen(["iperf3", "-s", "-1", "-p", "5201"])]
+        time.sleep(0.5)
+        log = open("/tmp/mpqoe-video-iperf.log", "w", encoding="utf-8")  # noqa: SIM115
+        self.background.append(
+            dst.popen(
+                ["iperf3", "-c", ip, "-p", "5201", "-R", "-t", "3600", "-i", "5"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        )
+        return {"background": {"from": src.name, "to": dst.name, "server_ip": ip}}
+
+    def stop_background(self):
+        kill_all(getattr(self, "background", []))
+        self.background = []
+
     def teardown(self):
+        self.stop_background()
         self.stop_forwarders()
         for s in self.listeners.values():
             s.close()
-        network.teardown(self.net, self.topo, [self.server])
+        network.teardown(self.net, self.topo, getattr(self, "servers", []))
 
 
-COMMANDS = ("ready", "connected", "flows", "log", "load", "mptcp", "configure", "quit")
+COMMANDS = (
+    "ready",
+    "connected",
+    "flows",
+    "log",
+    "load",
+    "mptcp",
+    "configure",
+    "background",
+    "quit",
+)
 
 
 def serve(agent, port, bind):

@@ -31,11 +31,15 @@ class Batch:
     # ((link "a-b", field, value), ...) applied to the descriptor after it is written
     link_overrides: tuple = ()
     delay_diff_ms: int | None = None
+    # (from host, to host, start s after the first player): one iperf3 TCP flow from then on
+    background: tuple | None = None
 
     @property
     def name(self):
         d = "" if self.delay_diff_ms is None else f".d{self.delay_diff_ms}"
-        return f"{self.topology}.c{self.clients}{d}.s{self.seed}.v{self.video_s:g}"
+        seg = "" if self.content_set == "ga" else f".seg{self.segment_s:g}"
+        bg = ".bg" if self.background else ""
+        return f"{self.topology}.c{self.clients}{d}{seg}{bg}.s{self.seed}.v{self.video_s:g}"
 
     def overrides(self):
         """{"a-b": {field: value}} for mpqoe_lib.descriptor.override_links."""
@@ -75,9 +79,20 @@ class Cell:
             parts.append(f"d{b.delay_diff_ms}")
         if b.experiment == "qomra":
             parts.append(f"seg{b.segment_s:g}")
+        if b.background:
+            parts.append("bg")
         if b.video_s != DEFAULT_VIDEO_S.get(b.experiment, b.video_s):
             parts.append(f"v{b.video_s:g}")
         return ".".join([*parts, self.algorithm])
+
+    def controller_algorithm(self):
+        """The controller's --algorithm: plain TCP connections are routed by its shortest-path
+        forwarding whatever it is, so the TCP baseline runs with none."""
+        return "none" if self.algorithm == "tcp" else self.algorithm
+
+    def controller_args(self):
+        """QoMRA routes with segment routing (its paper's section III.C)."""
+        return ["--segment-routing"] if self.algorithm == "qomra" else []
 
     def params(self):
         b = self.batch
@@ -143,6 +158,25 @@ def ga_delay(video_s=60.0, diffs=(0, 50, 100, 150, 200)):
     return out
 
 
+QOMRA_ALGORITHMS = ("qomra", "tcp", "ga")
+
+
+def qomra(video_s=120.0, segments=(2, 4, 6, 8, 10)):
+    """The QoMRA paper (section V.B): qomra-dc with its 8 clients (one per edge switch, three
+    interfaces each) streaming from two servers, QoMRA against single-path TCP and the GA.
+    With 6 s segments one iperf3 TCP flow (srv1 to h8, unlimited) starts 50 s after the
+    first player (Fig. 5-6, Table II); every segment length also runs without it (Fig. 7)."""
+    out = []
+    for seg in segments:
+        b = Batch("qomra", "qomra-dc", 8, video_s, segment_s=float(seg), content_set="qomra",
+                  links="descriptor")  # fmt: skip
+        out.append((b, [Cell(b, a, tcp=a == "tcp") for a in QOMRA_ALGORITHMS]))
+    b = Batch("qomra", "qomra-dc", 8, video_s, segment_s=6.0, content_set="qomra",
+              links="descriptor", background=("srv1", "h8", 50.0))  # fmt: skip
+    out.append((b, [Cell(b, a, tcp=a == "tcp") for a in QOMRA_ALGORITHMS]))
+    return out
+
+
 def demo():
     b = Batch("demo", "compuserve", 3, 60.0)
     return [(b, [Cell(b, a) for a in ("ga", "none", "fd-bw")])]
@@ -171,6 +205,7 @@ EXPERIMENTS = {
     "ga-topo": ga_topo,
     "ga-sched": ga_sched,
     "ga-delay": ga_delay,
+    "qomra": qomra,
 }
 
 

@@ -127,3 +127,32 @@ def server_log_check(requests, server_entries):
         else:
             missing.append(r)
     return matched, missing
+
+
+def throughput_rows(doc, series_by_client):
+    """cell,run,client,second,kbps rows: each player's throughput per second (the harness's
+    series, bytes spread over each request's transfer); series_by_client {name: [[s, kbps]]}."""
+    return [
+        {"cell": doc["cell"], "run": doc["run"], "client": name, "second": s, "kbps": kbps}
+        for name, series in series_by_client.items()
+        for s, kbps in series
+    ]
+
+
+def link_rows(doc, descriptor, min_peak=0.05):
+    """cell,run,link,second,utilisation rows from the controller's link loads (sampled every
+    2 s): load over capacity, for the links whose peak utilisation reached min_peak."""
+    names = doc["links"]["names"]
+    caps = [float(x.get("capacityMbps") or 0) for x in descriptor["links"]]
+    rows = []
+    for i, name in enumerate(names):
+        if not caps[i]:
+            continue
+        series = [(x["t"], x["load"][i] / caps[i]) for x in doc["links"]["series"]]
+        if series and max(u for _t, u in series) >= min_peak:
+            rows += [
+                {"cell": doc["cell"], "run": doc["run"], "link": name, "second": t,
+                 "utilisation": round(u, 4)}
+                for t, u in series
+            ]  # fmt: skip
+    return rows

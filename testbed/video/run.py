@@ -32,6 +32,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -238,17 +239,32 @@ def one_run(args, net, cell, k, desc_path, content_dir):
             "configure", scheduler=cell.scheduler, rcvbuf=cell.rcvbuf_kb * 1024, tcp=cell.tcp
         )
         ctl_log = os.path.join(d, "controller.log")
-        with ss.Controller(desc_path, cell.algorithm, net.of_port, net.rest_port, ctl_log) as ctl:
+        with ss.Controller(
+            desc_path, cell.controller_algorithm(), net.of_port, net.rest_port, ctl_log,
+            extra=cell.controller_args(),
+        ) as ctl:  # fmt: skip
             ss.wait_connected(net.agent, len(descriptor["switches"]))
             log_from = net.agent.call("log", which="server", since=0)["next"]
             counters_before = net.agent.call("mptcp")
             sampler = ss.Sampler(ctl, net.agent)
             sampler.start()
+            background = None
+            if b.background:
+                src, dst, start_s = b.background
+                background = threading.Timer(
+                    start_s, net.agent.call, args=("background",),
+                    kwargs={"action": "start", "from": src, "to": dst},
+                )  # fmt: skip
+                background.start()
+                doc["background"] = {"from": src, "to": dst, "start_s": start_s}
             mpd = f"/content/{os.path.basename(content_dir)}/manifest.mpd"
             rc = ss.play(
                 net.client_urls, mpd, b, mx.JOIN_INTERVAL_S,
                 os.path.join(d, "players"), os.path.join(d, "players.log"),
             )  # fmt: skip
+            if background is not None:
+                background.cancel()
+                net.agent.call("background", action="stop")
             flows = net.agent.call("flows")["flows"]
             sampler.finish(flows)
             doc["players_exit"] = rc
@@ -316,7 +332,7 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
         if not doc["params"]["tcp"]
         else True,
     }
-    if algo != "none":
+    if algo not in ("none", "tcp"):
         checks["the controller assigned paths to every client"] = all(
             c["assignment"] for c in clients
         )
@@ -444,14 +460,40 @@ def main(argv):
 
 
 def publish(args):
-    """The ok runs' compact table of each experiment, under docs/results/<paper>/data/."""
-    for exp, rows in collect(args).items():
-        paper = "qomra-paper" if exp == "qomra" else "ga-paper"
+    """The ok runs' compact table of each experiment, under docs/results/<paper>/data/; for
+    QoMRA also the throughput and link utilisation series of its 6 s segment cells."""
+    tables = collect(args)
+    if "qomra" in tables:
+        tables["qomra-throughput"], tables["qomra-links"] = qomra_series(args)
+    for exp, rows in tables.items():
+        paper = "qomra-paper" if exp.startswith("qomra") else "ga-paper"
         out = os.path.join(REPO, "docs", "results", paper, "data", f"{exp}.csv")
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        files.write_atomic(out, csv_text(rows))
+        fields = list(rows[0]) if exp.startswith("qomra-") and rows else record.COLUMNS
+        files.write_atomic(out, csv_text(rows, fields))
         print(f"video: wrote {os.path.relpath(out, REPO)} ({len(rows)} rows)")
     return 0
+
+
+def qomra_series(args):
+    tput, links = [], []
+    for b, cells in args.plan:
+        if b.experiment != "qomra" or b.segment_s != 6:
+            continue
+        for c in cells:
+            for k in range(1, args.runs + 1):
+                d = run_dir(args.results, c, k)
+                if not run_ok(d):
+                    continue
+                doc = files.read_json(os.path.join(d, "run.json"))
+                series = {}
+                for i, cl in enumerate(doc["clients"]):
+                    cj = files.read_json(os.path.join(d, "players", f"client-{i}.json")) or {}
+                    series[cl["name"]] = cj.get("throughput") or []
+                tput += record.throughput_rows(doc, series)
+                desc = files.read_json(os.path.join(args.results, doc["descriptor"]))
+                links += record.link_rows(doc, desc)
+    return tput, links
 
 
 SUMMARY = (
@@ -514,12 +556,12 @@ def plot_summary(table, path):
     return path
 
 
-def csv_text(rows):
+def csv_text(rows, fields=record.COLUMNS):
     import csv
     import io
 
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=record.COLUMNS, lineterminator="\n")
+    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
     return buf.getvalue()

@@ -108,6 +108,25 @@ class Busy(unittest.TestCase):
         self.assertIsNone(record.mean_busy(samples[:1], "host"))
 
 
+class Series(unittest.TestCase):
+    def test_link_utilisation_of_the_links_that_were_used(self):
+        doc = {"cell": "x.qomra", "run": 2, "links": {
+            "names": ["a-b", "b-c", "c-d", "d-a", "a-c"],
+            "series": [{"t": 2.0, "load": [1.0, 0.0, 0.0, 0.0, 0.0]},
+                       {"t": 4.0, "load": [2.5, 0.0, 0.2, 0.0, 0.0]}]}}  # fmt: skip
+        rows = record.link_rows(doc, DESC)
+        got = [(r["link"], r["second"], r["utilisation"]) for r in rows]
+        # c-d peaks at 0.2 / 8 = 0.025, under the default 0.05: left out
+        self.assertEqual(got, [("a-b", 2.0, 0.2), ("a-b", 4.0, 0.5)])
+        self.assertEqual(len(record.link_rows(doc, DESC, min_peak=0.02)), 4)
+
+    def test_throughput_rows(self):
+        doc = {"cell": "x.tcp", "run": 1}
+        rows = record.throughput_rows(doc, {"h1": [[0, 10.0], [1, 0]], "h2": []})
+        self.assertEqual([(r["client"], r["second"], r["kbps"]) for r in rows],
+                         [("h1", 0, 10.0), ("h1", 1, 0)])  # fmt: skip
+
+
 class Plan(unittest.TestCase):
     def test_cell_names_are_unique_and_selectable(self):
         for make in mx.EXPERIMENTS.values():
@@ -123,6 +142,24 @@ class Plan(unittest.TestCase):
         names = {c.name for _b, cells in mx.ga_sched() for c in cells}
         self.assertIn("compuserve.c5.daps.b125.ga", names)
         self.assertEqual(len(names), 2 * 3 * 3)
+
+    def test_qomra_and_delay_cells(self):
+        names = [c.name for _b, cells in mx.qomra() for c in cells]
+        self.assertIn("qomra-dc.c8.seg2.tcp", names)
+        self.assertIn("qomra-dc.c8.seg6.bg.qomra", names)
+        cells = {c.name: c for _b, cs in mx.qomra() for c in cs}
+        tcp, q = cells["qomra-dc.c8.seg6.tcp"], cells["qomra-dc.c8.seg6.qomra"]
+        self.assertEqual(
+            (tcp.tcp, tcp.controller_algorithm(), tcp.controller_args()), (True, "none", [])
+        )
+        self.assertEqual(
+            (q.controller_algorithm(), q.controller_args()), ("qomra", ["--segment-routing"])
+        )
+        b, cs = mx.ga_delay()[2]
+        self.assertEqual(
+            (cs[0].name, b.overrides()), ("delay-pair.c1.d100.pd-bw", {"b-s": {"delayMs": 105.0}})
+        )
+        self.assertEqual(cs[0].params()["delay_diff_ms"], 100)
 
     def test_descriptor_arguments(self):
         b = mx.Batch("ga-sched", "compuserve", 5, 120.0, bandwidth_mean=1.6, access_mbps=20)
