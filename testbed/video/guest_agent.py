@@ -98,6 +98,10 @@ class Agent:
         )
         network.refuse_or_sweep(self.topo, force_clean=True)
         self.net = network.start_net(self.topo, controller=self.args.controller_addr)
+        # Room for segment routing's label stacks (QoMRA) on switch-to-switch links.
+        bad = network.set_core_mtu(self.topo, 1600)
+        if bad:
+            raise RuntimeError("core MTU: " + "; ".join(bad))
         for h in self.net.hosts:
             self.mq.enable_mptcp(h)
             h.cmd("sysctl -qw net.ipv4.tcp_no_metrics_save=1")
