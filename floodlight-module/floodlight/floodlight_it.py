@@ -13,19 +13,20 @@ The Floodlight jar is the user's (this script never builds Floodlight). Steps:
    Mininet of CompuServe (s1..s11) can run beside. Floodlight gets it as the module parameter
    `topology` (an overlay on what it discovers), or, with --discovered, gets no descriptor at all
    (only `servers`): the topology is what Floodlight discovered by itself.
-2. Floodlight: `java -cp FLOODLIGHT_JAR:MODULE_JAR net.floodlightcontroller.core.Main -cf
-   TMP/mpqoe-floodlight.properties`, the properties being the module's example file
-   (src/main/resources/mpqoe-floodlight.properties, taken from the module jar) with free local
-   ports, this descriptor and idleTimeoutS=30; log in TMP/floodlight.log.
+2. Floodlight (mpqoe_lib.floodlight.Floodlight): `java -cp FLOODLIGHT_JAR:MODULE_JAR
+   net.floodlightcontroller.core.Main -cf TMP/mpqoe-floodlight.properties`, the properties being
+   the module's example file (src/main/resources/mpqoe-floodlight.properties, taken from the
+   module jar) with free local ports, this descriptor and idleTimeoutS=30; log in
+   TMP/floodlight.log.
 3. Mininet (DescriptorTopo: OVS userspace datapath, OpenFlow 1.3, fail mode secure, htb shaping
    by capacityMbps) with Floodlight as remote controller; waits for every switch, mpqoe's
    delivery rules (with a descriptor) and Floodlight's LLDP links, and for GET
-   /wm/mpqoe/topology to list them (source, no mismatches with a descriptor). Pings the server
-   from every client interface (ARP and ICMP are Forwarding's); if that fails, POST
-   /wm/routing/paths/force-recompute/json once (Floodlight's stale broadcast ports,
-   docs/floodlight.md) and pings again. Without a descriptor, the hosts are what the pings
-   taught Floodlight's device manager: waits until mpqoe's topology lists the client with every
-   interface and the server.
+   /wm/mpqoe/topology to list them (source, no mismatches with a descriptor). Then
+   mpqoe_lib.floodlight.prepare_network: pings the server from every client interface (ARP and
+   ICMP are Forwarding's); if that fails, POST /wm/routing/paths/force-recompute/json once
+   (Floodlight's stale broadcast ports, docs/floodlight.md) and pings again. Without a
+   descriptor, the hosts are what the pings taught Floodlight's device manager: waits until
+   mpqoe's topology lists the client with every interface and the server.
 4. MPTCP on both hosts, one download (mininet-scripts/mptcp_bulk.py); /wm/mpqoe/topology is
    polled during it.
 5. Checks: GET /wm/mpqoe/connections shows the connection and its subflows; for every subflow
@@ -53,7 +54,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 
 from mininet.log import setLogLevel
 
@@ -61,7 +61,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "mininet-scripts"))
 import mpqoe_topo as mq  # noqa: E402
-from mpqoe_lib import bulk, checks, cookies, discovered, network  # noqa: E402
+from mpqoe_lib import bulk, checks, cookies, discovered, floodlight, network  # noqa: E402
 from mpqoe_lib.flows import (  # noqa: E402
     direction,
     fmt_path,
@@ -70,21 +70,10 @@ from mpqoe_lib.flows import (  # noqa: E402
     link_pairs,
     pushed_labels,
 )
-from mpqoe_lib.proc import Service, free_ports, last_json, sh  # noqa: E402
-from mpqoe_lib.rest import ERRORS, Rest  # noqa: E402
+from mpqoe_lib.proc import free_ports, last_json, sh  # noqa: E402
+from mpqoe_lib.rest import ERRORS  # noqa: E402
 
 MPQOE = os.path.join(ROOT, "bin", "mpqoe")
-PROPS = "mpqoe-floodlight.properties"
-MODULE = "org.mpqoe.floodlight.MpqoeModule"
-
-
-def set_prop(text, key, value):
-    """The properties text with `key=value` (replaced, else appended)."""
-    line = f"{key}={value}"
-    pattern = re.compile(r"^" + re.escape(key) + r"=.*$", re.M)
-    if pattern.search(text):
-        return pattern.sub(lambda _m: line, text)
-    return text.rstrip("\n") + "\n" + line + "\n"
 
 
 class Run:
@@ -101,36 +90,10 @@ class Run:
         with checks.NoAlarm():
             network.teardown(self.net, self.topo, self.procs)
             if self.fl is not None:
-                self.fl.stop()
+                self.fl.__exit__(None, None, None)
         return False
 
     # -- set-up
-
-    def properties(self, descriptor, of_port, rest_port, sync_port):
-        with zipfile.ZipFile(self.args.module_jar) as z:
-            text = z.read(PROPS).decode()
-        core = "net.floodlightcontroller.core.internal.OFSwitchManager"
-        for key, value in [
-            (f"{core}.openFlowPort", of_port),
-            ("net.floodlightcontroller.restserver.RestApiServer.httpPort", rest_port),
-            ("org.sdnplatform.sync.internal.SyncManager.port", sync_port),
-            (f"{MODULE}.topology", "" if self.args.discovered else descriptor),
-            (f"{MODULE}.servers", ",".join(self.server_ips(descriptor))),
-            (f"{MODULE}.algorithm", self.args.algorithm),
-            (f"{MODULE}.idleTimeoutS", 30),
-            (f"{MODULE}.segmentRouting", str(self.args.segment_routing).lower()),
-        ]:
-            text = set_prop(text, key, value)
-        path = os.path.join(self.tmp, PROPS)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return path
-
-    @staticmethod
-    def server_ips(path):
-        with open(path, encoding="utf-8") as f:
-            d = json.load(f)
-        return [i["ip"] for h in d["hosts"] if h.get("role") == "server" for i in h["interfaces"]]
 
     def isolate(self, path):
         """Own bridge and host names, so that another Mininet of the same topology on this
@@ -159,16 +122,26 @@ class Run:
             descriptor, fail_mode="secure", shape=True, netem=False
         )
         network.refuse_or_sweep(topo, a.force_clean)
-        of_port, rest_port, sync_port = free_ports(3)
-        props = self.properties(descriptor, of_port, rest_port, sync_port)
-        cp = f"{a.floodlight_jar}:{a.module_jar}"
-        cmd = ["java", "-cp", cp, "net.floodlightcontroller.core.Main", "-cf", props]
-        self.fl = Service(cmd, os.path.join(self.tmp, "floodlight.log"), "Floodlight", grace=10)
-        print("  $ " + " ".join(cmd), flush=True)
+        of_port, rest_port = free_ports(2)
+        settings = {"idleTimeoutS": 30, "segmentRouting": a.segment_routing}
+        if a.discovered:
+            settings["topology"] = ""  # no overlay: only what Floodlight discovers
+        fl = floodlight.Floodlight(
+            descriptor,
+            a.algorithm,
+            of_port,
+            rest_port,
+            os.path.join(self.tmp, "floodlight.log"),
+            a.floodlight_jar,
+            a.module_jar,
+            settings,
+        )
+        print("  $ " + " ".join(fl.cmd), flush=True)
         t0 = time.monotonic()
-        self.fl.start()
-        self.rest = Rest(rest_port)
-        config = self.rest.wait(self.fl, "/wm/mpqoe/config", 120, interval=0.5)
+        self.fl = fl  # stopped by __exit__ even when it does not start
+        fl.__enter__()
+        self.rest = fl.rest
+        config = fl.get("config")
         t.check(
             f"GET /wm/mpqoe/config answers ({time.monotonic() - t0:.1f} s after start)",
             config.get("algorithm") == a.algorithm
@@ -177,7 +150,7 @@ class Run:
             json.dumps(config),
         )
         loaded = self.rest.get("/wm/core/module/loaded/json")
-        t.check("Floodlight lists the module as loaded", MODULE in json.dumps(loaded))
+        t.check("Floodlight lists the module as loaded", floodlight.MODULE in json.dumps(loaded))
 
         self.net = network.start_net(topo, ("127.0.0.1", of_port))
         problems = mq.check_port_numbers(topo, self.net)
@@ -202,7 +175,7 @@ class Run:
         n_links = len(topo.descriptor["links"])
         found = self.wait_links(n_links, 60)
         t.check(f"Floodlight discovered the {n_links} links by LLDP", found >= n_links, found)
-        took, mpqoe = self.wait_mpqoe_links(n_links, 30)
+        took, mpqoe = floodlight.wait_topology(self.rest, n_links, 30)
         source = "discovered" if a.discovered else "descriptor+discovered"
         t.check(
             f"GET /wm/mpqoe/topology: source {source}, {n_links} links ({took:.1f} s)",
@@ -231,7 +204,9 @@ class Run:
             kinds = {cookies.kind(f["cookie"]) for f in mq.flow_counters(b)}
             return None if cookies.DELIVERY in kinds else "no mpqoe delivery rule"
 
-        return network.wait_bridges(self.bridges, self.fl, timeout, no_delivery, interval=0.5)
+        return network.wait_bridges(
+            self.bridges, self.fl.service, timeout, no_delivery, interval=0.5
+        )
 
     def wait_links(self, n, timeout):
         deadline, found = time.monotonic() + timeout, 0
@@ -242,19 +217,6 @@ class Run:
                 return found
             time.sleep(1)
         return found
-
-    def wait_mpqoe_links(self, n, timeout):
-        """Until mpqoe's topology has the n links (it rebuilds after Floodlight's events)."""
-        t0, topo = time.monotonic(), {}
-        while time.monotonic() - t0 < timeout:
-            try:
-                topo = self.rest.get("/wm/mpqoe/topology", timeout=2) or {}
-            except ERRORS:
-                topo = {}
-            if len(topo.get("links", [])) >= n:
-                break
-            time.sleep(0.5)
-        return time.monotonic() - t0, topo
 
     def wait_hosts(self, cname, sip, timeout):
         """Until mpqoe's topology has the client cname with all its interfaces and the server
@@ -312,13 +274,22 @@ class Run:
         client, server = net.get(cname), net.get(sname)
 
         t.group("ARP and ICMP through Floodlight's Forwarding")
-        bad = self.ping_all(client, sip)
-        if bad:
-            print(f"  ping failed from {bad}: POST /wm/routing/paths/force-recompute/json")
-            self.rest.request("POST", "/wm/routing/paths/force-recompute/json")
-            time.sleep(2)
-            bad = self.ping_all(client, sip)
-        t.check(f"{cname} pings {sname} ({sip}) from each of {len(cips)} interfaces", not bad, bad)
+        n_links = len(topo.descriptor["links"])
+        try:
+            done = floodlight.prepare_network(
+                self.rest, lambda: self.ping_all(client, sip), n_links
+            )
+            ok, detail = (
+                True,
+                (
+                    f"first failed from {done['failed_first']}, then POST force-recompute"
+                    if done["recomputed"]
+                    else ""
+                ),
+            )
+        except RuntimeError as e:
+            ok, detail = False, str(e)
+        t.check(f"{cname} pings {sname} ({sip}) from each of {len(cips)} interfaces", ok, detail)
         self.cname = cname
         if a.discovered:
             took, self.cname, hosts = self.wait_hosts(cname, sip, 30)
@@ -561,7 +532,7 @@ class Run:
             len(on_path) == len(path_links) and all(v > 1 for v in on_path.values()),
             ", ".join(f"{a}-{b} {v:.1f}" for (a, b), v in sorted(on_path.items())),
         )
-        log = self.fl.text()
+        log = self.fl.service.text()
         chain = re.search(r"PACKET_IN listeners: (.*)", log)
         order = [x.strip() for x in chain.group(1).split(",")] if chain else []
         ok = (
@@ -634,9 +605,10 @@ def main():
     )
     checks.add_run_options(p, timeout=300, log_lines=60, log_name="Floodlight log")
     args = p.parse_args()
-    for f in (args.floodlight_jar, args.module_jar):
-        if not os.path.isfile(f):
-            p.error(f"no such file: {f}")
+    try:
+        floodlight.require_jars(args.floodlight_jar, args.module_jar)
+    except ValueError as e:
+        p.error(str(e))
     args.floodlight_jar = os.path.abspath(args.floodlight_jar)
     args.module_jar = os.path.abspath(args.module_jar)
     if os.geteuid() != 0:

@@ -16,6 +16,8 @@ Modules:
 - `proc`: subprocess helpers (run with a timeout, a logged service process, free ports, logs).
 - `checks`: the PASS/FAIL check list of the self-tests and a whole-run deadline.
 - `rest`: a JSON REST client for the controller's API (standalone or Floodlight).
+- `floodlight`: Floodlight with the mpqoe module as a controller process (the user's Floodlight
+  jar), and what a network it controls needs before MPTCP traffic (`prepare_network`).
 - `cookies`: the decoding of the controller's rule cookies (the Java side is checked against
   it by mininet-scripts/tests/test_contract.py).
 - `network`: Open vSwitch start, controller connection state, a Mininet network that removes
