@@ -257,6 +257,17 @@ class Agent:
             cpu = [int(x) for x in f.readline().split()[1:]]
         return {"loadavg": [float(x) for x in load[:3]], "cpu": cpu, "time": time.time()}
 
+    def cmd_ping(self, _cmd):
+        """One ping to each client's server from every client interface; the failures."""
+        ips, failed = self.server_ips(), []
+        for i, h in enumerate(self.clients()):
+            dst = ips[i % len(ips)]
+            for intf, ip in self.mq.host_interfaces(h):
+                out = h.cmd(f"ping -c 1 -W 2 -I {intf} {dst}")
+                if " 0% packet loss" not in out:
+                    failed.append(f"{h.name} {ip} -> {dst}")
+        return {"failed": failed}
+
     def cmd_mptcp(self, _cmd):
         return {h.name: kernel.netstat_counters(h) for h in self.net.hosts}
 

@@ -33,13 +33,15 @@ class Batch:
     delay_diff_ms: int | None = None
     # (from host, to host, start s after the first player): one iperf3 TCP flow from then on
     background: tuple | None = None
+    controller: str = "standalone"  # or "floodlight": the Floodlight module in Floodlight
 
     @property
     def name(self):
         d = "" if self.delay_diff_ms is None else f".d{self.delay_diff_ms}"
         seg = "" if self.content_set == "ga" else f".seg{self.segment_s:g}"
         bg = ".bg" if self.background else ""
-        return f"{self.topology}.c{self.clients}{d}{seg}{bg}.s{self.seed}.v{self.video_s:g}"
+        fl = "" if self.controller == "standalone" else f".{self.controller}"
+        return f"{self.topology}.c{self.clients}{d}{seg}{bg}{fl}.s{self.seed}.v{self.video_s:g}"
 
     def overrides(self):
         """{"a-b": {field: value}} for mpqoe_lib.descriptor.override_links."""
@@ -81,6 +83,8 @@ class Cell:
             parts.append(f"seg{b.segment_s:g}")
         if b.background:
             parts.append("bg")
+        if b.controller != "standalone":
+            parts.append(b.controller)
         if b.video_s != DEFAULT_VIDEO_S.get(b.experiment, b.video_s):
             parts.append(f"v{b.video_s:g}")
         return ".".join([*parts, self.algorithm])
@@ -109,6 +113,7 @@ class Cell:
             "content_set": b.content_set,
             "links": b.links,
             "delay_diff_ms": b.delay_diff_ms,
+            "controller": b.controller,
         }
 
 
@@ -206,6 +211,15 @@ EXPERIMENTS = {
     "ga-delay": ga_delay,
     "qomra": qomra,
 }
+
+
+def with_controller(plan, controller):
+    """The plan with every batch (and its cells) run by `controller`."""
+    out = []
+    for b, cells in plan:
+        nb = dataclasses.replace(b, controller=controller)
+        out.append((nb, [dataclasses.replace(c, batch=nb) for c in cells]))
+    return out
 
 
 def select(plan, patterns):

@@ -44,7 +44,7 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 import matrix as mx  # noqa: E402
 import record  # noqa: E402
 import session as ss  # noqa: E402
-from mpqoe_lib import files, kernel  # noqa: E402
+from mpqoe_lib import files, floodlight, kernel  # noqa: E402
 from mpqoe_lib.descriptor import override_links  # noqa: E402
 from mpqoe_lib.rest import ERRORS  # noqa: E402
 
@@ -79,6 +79,12 @@ def parse_args(argv):
         "machine sustains, docs/results/ga-paper.md)",
     )  # fmt: skip
     p.add_argument("--local", action="store_true", help="network on this machine (needs netem)")
+    p.add_argument(
+        "--controller", choices=("standalone", "floodlight"), default="standalone",
+        help="bin/mpqoe controller (default), or Floodlight with the mpqoe module "
+        "(docs/floodlight.md)",
+    )  # fmt: skip
+    p.add_argument("--floodlight-jar", help="your Floodlight jar (with --controller floodlight)")
     p.add_argument("--dry-run", action="store_true", help="print the plan and its duration")
     p.add_argument("--publish", action="store_true", help="write the committed per-run table")
     p.add_argument("--publish-only", action="store_true", help="only that: run nothing")
@@ -107,6 +113,14 @@ def parse_args(argv):
     else:
         make = mx.EXPERIMENTS[a.experiment]
         a.plan = make(a.video) if a.video and a.experiment not in ("demo", "ci") else make()
+    if a.controller == "floodlight":
+        try:
+            floodlight.require_jars(a.floodlight_jar or "")
+        except ValueError as e:
+            raise Usage(f"--floodlight-jar: {e}") from None
+        a.plan = mx.with_controller(a.plan, "floodlight")
+    elif a.floodlight_jar:
+        raise Usage("--floodlight-jar goes with --controller floodlight")
     a.plan = mx.select(a.plan, a.cells)
     if not a.plan:
         raise Usage(f"--cells {a.cells!r} matches no cell")
@@ -254,11 +268,12 @@ def one_run(args, net, cell, k, desc_path, content_dir):
             "configure", scheduler=cell.scheduler, rcvbuf=cell.rcvbuf_kb * 1024, tcp=cell.tcp
         )
         ctl_log = os.path.join(d, "controller.log")
-        with ss.Controller(
-            desc_path, cell.controller_algorithm(), net.of_port, net.rest_port, ctl_log,
-            extra=cell.controller_args(),
-        ) as ctl:  # fmt: skip
+        kind = b.controller
+        with ss.controller(
+            kind, desc_path, cell, net.of_port, net.rest_port, ctl_log, args.floodlight_jar
+        ) as ctl:
             ss.wait_connected(net.agent, len(descriptor["switches"]))
+            doc["controller_prepare"] = ss.prepare(ctl, net.agent, descriptor)
             log_from = net.agent.call("log", which="server", since=0)["next"]
             counters_before = net.agent.call("mptcp")
             sampler = ss.Sampler(ctl, net.agent)

@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-from mpqoe_lib import files  # noqa: E402
+from mpqoe_lib import files, floodlight  # noqa: E402
 from mpqoe_lib.flows import cookie_switches  # noqa: E402
 from mpqoe_lib.proc import Service, free_ports  # noqa: E402
 from mpqoe_lib.rest import ERRORS, Rest  # noqa: E402
@@ -177,6 +177,32 @@ class Controller:
 
     def get(self, what):
         return self.rest.get(f"{self.prefix}/{what}", timeout=10)
+
+
+def controller(kind, descriptor, cell, of_port, rest_port, log_path, floodlight_jar=None):
+    """The run's controller: the standalone runtime, or Floodlight with the mpqoe module and
+    the same settings (mpqoe_lib.floodlight)."""
+    if kind == "standalone":
+        return Controller(descriptor, cell.controller_algorithm(), of_port, rest_port, log_path,
+                          extra=cell.controller_args())  # fmt: skip
+    settings = {"idleTimeoutS": IDLE_TIMEOUT_S, "statsIntervalS": 1}
+    if "--segment-routing" in cell.controller_args():
+        settings["segmentRouting"] = "true"
+    return floodlight.Floodlight(descriptor, cell.controller_algorithm(), of_port, rest_port,
+                                 log_path, floodlight_jar, settings=settings)  # fmt: skip
+
+
+def prepare(ctl, agent, descriptor):
+    """After the switches connected: Floodlight must discover every link and learn the hosts
+    (pings through its Forwarding) before MPTCP handshakes find paths; the standalone runtime
+    needs nothing."""
+    if isinstance(ctl, Controller):
+        return None
+
+    def pings():
+        return agent.call("ping")["failed"]
+
+    return floodlight.prepare_network(ctl.rest, pings, len(descriptor["links"]))
 
 
 def wait_connected(agent, n_switches, timeout=60):

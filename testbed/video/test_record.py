@@ -161,6 +161,14 @@ class Plan(unittest.TestCase):
         )
         self.assertEqual(cs[0].params()["delay_diff_ms"], 100)
 
+    def test_floodlight_cells_are_their_own_group(self):
+        plan = mx.with_controller(mx.demo(), "floodlight")
+        b, cells = plan[0]
+        self.assertEqual(b.controller, "floodlight")
+        self.assertEqual(cells[0].name, "compuserve.c3.floodlight.ga")
+        self.assertIs(cells[0].batch, b)
+        self.assertEqual(cells[0].params()["controller"], "floodlight")
+
     def test_descriptor_arguments(self):
         b = mx.Batch("ga-sched", "compuserve", 5, 120.0, bandwidth_mean=1.6, access_mbps=20)
         self.assertEqual(
