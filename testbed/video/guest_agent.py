@@ -98,6 +98,9 @@ class Agent:
         )
         network.refuse_or_sweep(self.topo, force_clean=True)
         self.net = network.start_net(self.topo, controller=self.args.controller_addr)
+        # A fresh controller starts every run: switches retry within 1 s (OVS backs off to 8).
+        for sw in self.net.switches:
+            sw.vsctl("set", "controller", sw.name, "max_backoff=1000")
         # Room for segment routing's label stacks (QoMRA) on switch-to-switch links.
         bad = network.set_core_mtu(self.topo, 1600)
         if bad:

@@ -32,6 +32,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -62,8 +63,13 @@ class Usage(Exception):
     pass
 
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, as every bad flag of the project
+        raise Usage(message)
+
+
 def parse_args(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = Parser(description=__doc__.split("\n")[0])
     p.add_argument("--experiment", default="demo", choices=sorted(mx.EXPERIMENTS))
     p.add_argument("--topology", help="one batch of this topology instead of --experiment's")
     p.add_argument("--clients", type=int, help="clients of that batch")
@@ -108,7 +114,9 @@ def parse_args(argv):
             raise Usage(f"--algorithms: unknown {', '.join(bad) or '(none)'} (one of {known})")
         if not 1 <= a.clients <= 64:
             raise Usage("--clients: want 1..64")
-        b = mx.Batch(a.experiment, a.topology, a.clients, a.video or 60.0, seed=a.seed)
+        b = mx.Batch(
+            a.experiment, a.topology, a.clients, a.video or 60.0, seed=a.seed, links="auto"
+        )
         a.plan = [(b, [mx.Cell(b, x) for x in algos])]
     else:
         make = mx.EXPERIMENTS[a.experiment]
@@ -121,6 +129,14 @@ def parse_args(argv):
         a.plan = mx.with_controller(a.plan, "floodlight")
     elif a.floodlight_jar:
         raise Usage("--floodlight-jar goes with --controller floodlight")
+    if a.local:
+        import mpqoe_topo  # noqa: PLC0415 - Mininet, only where the network runs here
+
+        if not mpqoe_topo.netem_available():
+            raise Usage("--local: this kernel has no netem, so the links' delays cannot be "
+                        "applied (run without --local: the testbed guest has it)")  # fmt: skip
+    if a.topology:
+        check_descriptor(a.plan[0][0])
     a.plan = mx.select(a.plan, a.cells)
     if not a.plan:
         raise Usage(f"--cells {a.cells!r} matches no cell")
@@ -132,6 +148,22 @@ def parse_args(argv):
         if not a.plan:
             raise Usage(f"every batch has more than --max-clients {a.max_clients} clients")
     return a
+
+
+def check_descriptor(b):
+    """Usage when `topology with-clients` refuses the batch (e.g. more clients than the
+    topology lists)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        r = subprocess.run(
+            [ss.MPQOE, "topology", "with-clients", *b.with_clients_args(), "-o",
+             os.path.join(tmp, "d.json")],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+    if r.returncode:
+        msg = (r.stderr or r.stdout).strip().splitlines()
+        raise Usage(
+            f"--topology {b.topology} --clients {b.clients}: {msg[0] if msg else r.returncode}"
+        )
 
 
 def embedded_topologies():

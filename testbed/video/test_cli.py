@@ -1,0 +1,71 @@
+"""run.py's bad input: one line on stderr, exit 2, nothing written (no guest, no network)."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUN = os.path.join(HERE, "run.py")
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "..", "mininet-scripts"))
+
+BAD = [
+    (["--topology", "nope", "--clients", "2", "--algorithms", "ga"], "unknown topology 'nope'"),
+    (["--topology", "compuserve", "--clients", "2", "--algorithms", "ga,gaa"], "unknown gaa"),
+    (["--topology", "qomra-dc", "--clients", "9", "--algorithms", "qomra"], "lists 8 clients"),
+    (["--topology", "compuserve", "--clients", "0", "--algorithms", "ga"], "--clients"),
+    (["--clients", "3"], "go together"),
+    (["--experiment", "bogus"], "invalid choice"),
+    (["--runs", "0"], "--runs"),
+    (["--video", "2"], "--video"),
+    (["--cells", "nothing.*"], "matches no cell"),
+    (["--experiment", "ga-topo", "--max-clients", "2"], "more than --max-clients 2"),
+    (["--controller", "floodlight"], "no Floodlight jar given"),
+    (["--controller", "floodlight", "--floodlight-jar", "/nonexistent.jar"], "no such file"),
+    (["--floodlight-jar", "/x.jar"], "goes with --controller floodlight"),
+    (["--bogus"], "unrecognized arguments"),
+]
+
+
+class BadInput(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mpqoe-video-cli-")
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def run_cli(self, args):
+        out = os.path.join(self.tmp, "results")
+        r = subprocess.run(
+            ["/usr/bin/python3", RUN, *args, "--results", out, "--dry-run"],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        return r, out
+
+    def test_each_gets_one_line_and_exit_2(self):
+        for args, want in BAD:
+            with self.subTest(args=args):
+                r, out = self.run_cli(args)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(want, r.stderr)
+                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                self.assertFalse(os.path.exists(out), "nothing written")
+
+    def test_local_without_netem_is_refused(self):
+        import mpqoe_topo  # noqa: PLC0415
+
+        if mpqoe_topo.netem_available():
+            self.skipTest("this kernel has netem")
+        r, _out = self.run_cli(["--local"])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("no netem", r.stderr)
+
+    def test_a_good_plan_prints_its_estimate(self):
+        r, out = self.run_cli(["--experiment", "ga-topo", "--runs", "5"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("90 runs to make in 3 batches", r.stdout)
+        self.assertFalse(os.path.exists(out), "a dry run writes nothing")
+
+
+if __name__ == "__main__":
+    unittest.main()
