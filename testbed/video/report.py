@@ -112,6 +112,11 @@ def _outage_pct(r):
     return None if r["outage_s"] is None else 100.0 * r["outage_s"] / r["video_s"]
 
 
+def _spread(r):
+    ds = [float(x) for x in r["path_delays_ms"].split(";")] if r["path_delays_ms"] else []
+    return max(ds) - min(ds) if ds and r["status"] == "ok" else None
+
+
 @dataclass(frozen=True)
 class Metric:
     label: str
@@ -149,6 +154,18 @@ METRICS = {
         "Mean throughput", "kbit/s", 0, ("mean_throughput_kbps",), _col("mean_throughput_kbps")
     ),
     "stalls": Metric("Stalls", "", 1, ("stalls",), _col("stalls")),
+    # The controller's assignment, so that a QoE difference can be traced to the paths.
+    "n_paths": Metric("Paths per client", "", 2, ("n_paths",), _col("n_paths")),
+    "path_spread_ms": Metric(
+        "Delay spread of a client's paths (max - min, one way)",
+        "ms",
+        1,
+        ("path_delays_ms",),
+        _spread,
+    ),
+    "shared_links": Metric(
+        "Links shared by a client's paths", "", 2, ("shared_links",), _col("shared_links")
+    ),
     "host_busy_pct": Metric(
         "Host CPU busy during the run", "%", 0, ("host_load",), _col("host_load", 100.0)
     ),
@@ -157,7 +174,16 @@ METRICS = {
     ),
 }
 
-GA_METRICS = ("avg_bitrate_kbps", "switches_ga", "switches_count", "outage_s", "startup_s")
+GA_METRICS = (
+    "avg_bitrate_kbps",
+    "switches_ga",
+    "switches_count",
+    "outage_s",
+    "startup_s",
+    "n_paths",
+    "path_spread_ms",
+    "shared_links",
+)
 
 
 @dataclass(frozen=True)
