@@ -19,7 +19,7 @@ import time
 import zipfile
 
 from .proc import Service, free_port, read_since
-from .rest import ERRORS, Rest
+from .rest import ERRORS, ControllerProcess
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_MODULE_JAR = os.path.join(
@@ -112,7 +112,7 @@ def properties(text, descriptor_path, algorithm, of_port, rest_port, sync_port, 
     return text
 
 
-class Floodlight:
+class Floodlight(ControllerProcess):
     """Floodlight with mpqoe for one run (fresh state each time), used like the standalone
     controller: OpenFlow on 127.0.0.1:of_port, REST on 127.0.0.1:rest_port under /wm/mpqoe
     (the same resources and answers as the standalone's /mpqoe). Its properties are written to
@@ -141,9 +141,9 @@ class Floodlight:
         self.cmd = [
             "java", "-cp", f"{self.floodlight_jar}:{self.module_jar}", MAIN, "-cf", self.props,
         ]  # fmt: skip
-        self.service = Service(self.cmd, log_path, name="Floodlight", grace=10)
-        self.rest = Rest(rest_port)
-        self.prefix = PREFIX
+        super().__init__(
+            Service(self.cmd, log_path, name="Floodlight", grace=10), rest_port, PREFIX
+        )
 
     def __enter__(self):
         require_jars(self.floodlight_jar, self.module_jar)
@@ -172,13 +172,6 @@ class Floodlight:
                 f"Floodlight did not start: {e}" + (f": {why}" if why else "") + f"; {self.tail()}"
             ) from None
         return self
-
-    def __exit__(self, *exc):
-        self.service.stop()
-        return False
-
-    def get(self, what):
-        return self.rest.get(f"{self.prefix}/{what}", timeout=10)
 
     def tail(self, lines=LOG_TAIL_LINES):
         """The last lines of the log, as one text to append to an error."""

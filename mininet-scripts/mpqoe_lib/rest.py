@@ -47,3 +47,19 @@ class Rest:
                 last = e
             time.sleep(interval)
         raise RuntimeError(f"{self.base}{path} did not answer in {timeout} s ({last})")
+
+
+class ControllerProcess:
+    """A controller started for one run: `service` (proc.Service) and its REST API under
+    `prefix`; a context manager that stops it on exit. Subclasses start it in __enter__."""
+
+    def __init__(self, service, rest_port, prefix):
+        self.service, self.rest, self.prefix = service, Rest(rest_port), prefix
+
+    def __exit__(self, *exc):
+        self.service.stop()
+        return False
+
+    def get(self, what):
+        """GET <prefix>/<what> (JSON)."""
+        return self.rest.get(f"{self.prefix}/{what}", timeout=10)

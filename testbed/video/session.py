@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 from mpqoe_lib import files, floodlight  # noqa: E402
 from mpqoe_lib.flows import cookie_switches  # noqa: E402
 from mpqoe_lib.proc import Service, free_ports  # noqa: E402
-from mpqoe_lib.rest import ERRORS, Rest  # noqa: E402
+from mpqoe_lib.rest import ERRORS, ControllerProcess  # noqa: E402
 
 MPQOE = os.path.join(REPO, "bin", "mpqoe")
 TESTBED_RUN = os.path.join(REPO, "testbed", "run")
@@ -155,28 +155,19 @@ class Network:
         return None if self.proc is None else self.proc.poll()
 
 
-class Controller:
+class Controller(ControllerProcess):
     """bin/mpqoe controller for one run (fresh state per run), REST on loopback."""
 
     def __init__(self, descriptor, algorithm, of_port, rest_port, log_path, extra=()):
         cmd = [MPQOE, "controller", "--topology", descriptor, "--algorithm", algorithm,
                "--bind", "127.0.0.1", "--port", str(of_port), "--rest", str(rest_port),
                "--stats-interval", "1", "--idle-timeout", str(IDLE_TIMEOUT_S), *extra]  # fmt: skip
-        self.service = Service(cmd, log_path, name="controller")
-        self.rest = Rest(rest_port)
-        self.prefix = "/mpqoe"
+        super().__init__(Service(cmd, log_path, name="controller"), rest_port, "/mpqoe")
 
     def __enter__(self):
         self.service.start()
         self.rest.wait(self.service, self.prefix + "/config", 60)
         return self
-
-    def __exit__(self, *exc):
-        self.service.stop()
-        return False
-
-    def get(self, what):
-        return self.rest.get(f"{self.prefix}/{what}", timeout=10)
 
 
 def controller(kind, descriptor, cell, of_port, rest_port, log_path, floodlight_jar=None):
