@@ -15,7 +15,8 @@ Bytes are copied as they arrive, in reads of at most --chunk bytes (16 KiB), wit
 buffer of its own: what the browser receives follows what the MPTCP connection delivers
 (calibrated in docs/results/ga-paper.md). The receive buffer is the kernel's (autotuned up to
 the client namespace's net.ipv4.tcp_rmem maximum, which guest_agent.py sets).
-Prints one JSON line per closed connection (bytes each way, MPTCP or not) on stdout.
+Prints one JSON line per closed connection on stdout: bytes each way, MPTCP or not, and per
+HTTP response [first byte, last byte (Unix time), body bytes, status] as it left here.
 """
 
 import argparse
@@ -55,8 +56,63 @@ def upstream(addr, tcp=False):
     return s
 
 
-def pump(src, dst, chunk, counter, key):
-    """Copies src to dst until EOF or an error, then half-closes dst."""
+class Responses:
+    """Watches the server's side of one connection (HTTP/1.1 responses one after another, each
+    with a Content-Length) and notes per response when its first and last bytes arrived from
+    the MPTCP connection, after handing them on: the player's own timing of the same response
+    shows what the bridge to the host adds (docs/video-experiments.md). It only observes: a
+    stream it cannot follow makes it stop, never the copy."""
+
+    def __init__(self):
+        self.done, self.head, self.left, self.cur, self.lost = [], b"", 0, None, False
+        self.first = None  # arrival of the first header byte of the response under way
+
+    def feed(self, data, t):
+        if self.lost:
+            return
+        try:
+            self._feed(data, t)
+        except Exception:  # noqa: BLE001 - an observer: whatever it trips on, the copy goes on
+            self.lost = True
+
+    def _feed(self, data, t):
+        while data:
+            if self.left == 0 and self.cur is None:
+                self.head += data
+                end = self.head.find(b"\r\n\r\n")
+                if end < 0:
+                    if len(self.head) > 16384:
+                        raise ValueError("no end of headers")
+                    if self.head and self.first is None:
+                        self.first = t
+                    return
+                head, data = self.head[: end + 4], self.head[end + 4 :]
+                self.head = b""
+                length = 0
+                for line in head.split(b"\r\n")[1:]:
+                    name, _, value = line.partition(b":")
+                    if name.strip().lower() == b"content-length":
+                        length = int(value.strip())
+                status = int(head.split(b" ", 2)[1])
+                first = t if self.first is None else self.first
+                self.cur = {"first": first, "last": t, "bytes": length, "status": status}
+                self.first, self.left = None, length
+                if length == 0:
+                    self.done.append(self.cur)
+                    self.cur = None
+                continue
+            n = min(len(data), self.left)
+            self.left -= n
+            self.cur["last"] = t
+            data = data[n:]
+            if self.left == 0:
+                self.done.append(self.cur)
+                self.cur = None
+
+
+def pump(src, dst, chunk, counter, key, watch=None):
+    """Copies src to dst until EOF or an error, then half-closes dst; watch.feed(data, time)
+    after each piece is handed on."""
     try:
         while True:
             data = src.recv(chunk)
@@ -64,6 +120,8 @@ def pump(src, dst, chunk, counter, key):
                 break
             dst.sendall(data)
             counter[key] += len(data)
+            if watch is not None:
+                watch.feed(data, time.time())
     except OSError:
         pass
     finally:
@@ -92,10 +150,16 @@ def serve(browser, args, lock):
         record["local"] = f"{host}:{port}"
         up = threading.Thread(target=pump, args=(browser, server, args.chunk, counter, "up"))
         up.start()
-        pump(server, browser, args.chunk, counter, "down")
+        responses = Responses()
+        pump(server, browser, args.chunk, counter, "down", responses)
         up.join()
         server.close()
         browser.close()
+        record["responses"] = [
+            [round(r["first"], 4), round(r["last"], 4), r["bytes"], r["status"]]
+            for r in responses.done
+        ]
+        record["responses_lost"] = responses.lost
     record.update(end=time.time(), bytes_up=counter["up"], bytes_down=counter["down"])
     with lock:
         print(json.dumps(record), flush=True)

@@ -156,3 +156,31 @@ def link_rows(doc, descriptor, min_peak=0.05):
                 for t, u in series
             ]  # fmt: skip
     return rows
+
+
+def bridge_timing(requests, responses, clock_offset_s):
+    """How the host-guest bridge shifts what a player measures. requests: the player's
+    completed requests as (first byte, end, body bytes) in host Unix time; responses: the same
+    responses as the forwarder saw them leave the MPTCP connection, (first, last, bytes) in
+    guest time; clock_offset_s: guest clock minus host clock. Each request is paired with the
+    unused response of the same size that ended closest before it. Returns the pairs' end lags
+    (player end - forwarder last, ms) and duration ratios (player / forwarder), plus how many
+    requests found no response."""
+    pool = sorted((f - clock_offset_s, last - clock_offset_s, n) for f, last, n in responses)
+    used, lags, ratios, unmatched = set(), [], [], 0
+    for first, end, n in sorted(requests):
+        best = None
+        for i, (_rf, rl, rn) in enumerate(pool):
+            if i in used or rn != n or rl > end + 1.0:
+                continue
+            if best is None or rl > pool[best][1]:
+                best = i
+        if best is None:
+            unmatched += 1
+            continue
+        used.add(best)
+        rf, rl, _ = pool[best]
+        lags.append(round((end - rl) * 1000, 2))
+        if rl > rf and end > first:
+            ratios.append(round((end - first) / (rl - rf), 3))
+    return {"end_lag_ms": lags, "duration_ratio": ratios, "unmatched": unmatched}

@@ -308,6 +308,8 @@ def one_run(args, net, cell, k, desc_path, content_dir):
             doc["controller_prepare"] = ss.prepare(ctl, net.agent, descriptor)
             log_from = net.agent.call("log", which="server", since=0)["next"]
             counters_before = net.agent.call("mptcp")
+            names = [c["name"] for c in net.ready["clients"]]
+            fwd_from = {n: net.agent.call("log", which=n, since=0)["next"] for n in names}
             sampler = ss.Sampler(ctl, net.agent)
             sampler.start()
             background = None
@@ -343,6 +345,9 @@ def one_run(args, net, cell, k, desc_path, content_dir):
                 if h != "ok"
             }
             server_log = net.agent.call("log", which="server", since=log_from)["lines"]
+            time.sleep(1)  # the forwarders write a connection's line once it has closed
+            fwd_log = {n: net.agent.call("log", which=n, since=fwd_from[n])["lines"] for n in names}
+        doc["bridge"] = bridge(d, net.ready["clients"], fwd_log, sampler.load)
         finish_doc(doc, d, descriptor, sampler, flows, server_log)
     except (ss.SessionError, RuntimeError, *ERRORS) as e:
         doc["error"] = str(e)
@@ -423,6 +428,36 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
     doc["status"] = "ok" if not infra else "failed"
     if infra:
         doc["error"] = "checks failed: " + "; ".join(infra)
+
+
+def bridge(d, clients, fwd_log, load):
+    """record.bridge_timing per client: the players' timing of each response against the
+    forwarder's, in the host's clock (the guest's offset: the median of the run's samples)."""
+    offsets = sorted(s["guest"]["clock_offset_s"] for s in load if "clock_offset_s" in s["guest"])
+    if not offsets:
+        return None
+    offset = offsets[len(offsets) // 2]
+    out = {"clock_offset_s": offset, "clients": {}}
+    for i, c in enumerate(clients):
+        responses = []
+        for line in fwd_log.get(c["name"], []):
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            responses += [(f, last, n) for f, last, n, _st in rec.get("responses", [])]
+        cj = files.read_json(os.path.join(d, "players", f"client-{i}.json")) or {}
+        q = cj.get("qoe") or {}
+        t0 = (q.get("meta") or {}).get("t0")
+        if t0 is None:
+            continue
+        requests = [
+            (t0 / 1000 + e["firstByte"], t0 / 1000 + e["end"], e["bytes"])
+            for e in q.get("events", [])
+            if e.get("type") == "request" and e.get("firstByte") is not None and e.get("end")
+        ]
+        out["clients"][c["name"]] = record.bridge_timing(requests, responses, offset)
+    return out
 
 
 def flow_summary(flows):

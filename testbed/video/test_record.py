@@ -127,6 +127,17 @@ class Series(unittest.TestCase):
                          [("h1", 0, 10.0), ("h1", 1, 0)])  # fmt: skip
 
 
+class Bridge(unittest.TestCase):
+    def test_pairs_by_size_and_time_in_the_host_clock(self):
+        # guest clock 10 s ahead of the host's
+        responses = [(110.0, 111.0, 500), (112.0, 114.0, 700), (120.0, 120.5, 500)]
+        requests = [(100.01, 101.02, 500), (102.0, 104.2, 700), (110.0, 110.51, 500), (1, 2, 9)]
+        got = record.bridge_timing(requests, responses, 10.0)
+        self.assertEqual(got["end_lag_ms"], [20.0, 200.0, 10.0])
+        self.assertEqual(got["duration_ratio"], [1.01, 1.1, 1.02])
+        self.assertEqual(got["unmatched"], 1)
+
+
 class Plan(unittest.TestCase):
     def test_cell_names_are_unique_and_selectable(self):
         for make in mx.EXPERIMENTS.values():
