@@ -30,13 +30,21 @@ video-e2e: build video-deps
 	rm -rf build/video-ci
 	/usr/bin/python3 testbed/video/run.py --experiment ci --results build/video-ci
 
-## reproduce: the GA paper's sweeps at this machine's scale (duration and scaling flags in
-## docs/results/ga-paper.md); resumable: run it again to finish what is missing
+## reproduce: the GA and QoMRA papers' sweeps at this machine's scale (plan and duration in
+## docs/video-experiments.md; RUNS=10 VIDEO=540 MAX_CLIENTS=30 on a bigger machine), then the
+## tables, figures and pages of docs/results; resumable: run it again to finish what is missing
 RUNS ?= 5
 VIDEO ?= 120
+MAX_CLIENTS ?= 5
+REPRODUCE := /usr/bin/python3 testbed/video/run.py --runs $(RUNS) --max-clients $(MAX_CLIENTS) --publish
 reproduce: build video-deps
-	/usr/bin/python3 testbed/video/run.py --experiment ga-topo --runs $(RUNS) --video $(VIDEO) --publish
-	/usr/bin/python3 testbed/video/run.py --experiment ga-sched --runs $(RUNS) --video $(VIDEO) --publish
+	$(MAKE) -C kernel-schedulers modules
+	/usr/bin/python3 testbed/video/run.py --experiment calibrate --runs 2 --publish
+	$(REPRODUCE) --experiment ga-topo --video $(VIDEO)
+	$(REPRODUCE) --experiment ga-delay
+	$(REPRODUCE) --experiment ga-sched --video $(VIDEO)
+	$(REPRODUCE) --experiment qomra --video $(VIDEO)
+	$(MAKE) results
 
 ## test: unit and property tests, formatting and lint, descriptor reproducibility, Mininet/OVS
 ## self-test, the controller's end-to-end test, the kernel modules and the testbed under QEMU, the

@@ -21,7 +21,7 @@ BAD = [
     (["--runs", "0"], "--runs"),
     (["--video", "2"], "--video"),
     (["--cells", "nothing.*"], "matches no cell"),
-    (["--experiment", "ga-topo", "--max-clients", "2"], "more than --max-clients 2"),
+    (["--experiment", "ga-topo", "--max-clients", "0"], "--max-clients: want 1..244"),
     (["--controller", "floodlight"], "no Floodlight jar given"),
     (["--controller", "floodlight", "--floodlight-jar", "/nonexistent.jar"], "no such file"),
     (["--floodlight-jar", "/x.jar"], "goes with --controller floodlight"),
@@ -59,6 +59,13 @@ class BadInput(unittest.TestCase):
         r, _out = self.run_cli(["--local"])
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("no netem", r.stderr)
+
+    def test_batches_beyond_the_machine_are_left_out_not_refused(self):
+        r, out = self.run_cli(["--experiment", "qomra", "--max-clients", "5"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("left out (more than --max-clients 5): qomra-dc.c8", r.stdout)
+        self.assertIn("0 runs to make", r.stdout)
+        self.assertFalse(os.path.exists(out))
 
     def test_a_good_plan_prints_its_estimate(self):
         r, out = self.run_cli(["--experiment", "ga-topo", "--runs", "5"])
