@@ -490,15 +490,33 @@ def run_batch(args, b, runs, progress):
                 raise ss.SessionError(f"the network side exited ({net.exit_code()})")
 
 
-def collect(args):
-    """The ok runs' rows (record.COLUMNS) of each experiment of the plan."""
+def collect(args, everything=False):
+    """The ok runs' rows (record.COLUMNS) of each experiment of the plan: of the plan's cells
+    and runs, or with everything, of every cell and run under RESULTS/<experiment>/ (what the
+    committed table holds: runs made by other invocations, e.g. through Floodlight, too)."""
     by_exp = {}
-    for b, cells in args.plan:
-        for c in cells:
-            for k in range(1, args.runs + 1):
-                p = os.path.join(run_dir(args.results, c, k), "run.json")
-                if run_ok(os.path.dirname(p)):
-                    by_exp.setdefault(b.experiment, []).extend(record.csv_rows(files.read_json(p)))
+    for exp in sorted({b.experiment for b, _c in args.plan}):
+        if everything:
+            top = os.path.join(args.results, exp)
+            dirs = sorted(
+                os.path.join(top, cell, run)
+                for cell in (os.listdir(top) if os.path.isdir(top) else [])
+                if cell != "batches" and os.path.isdir(os.path.join(top, cell))
+                for run in os.listdir(os.path.join(top, cell))
+                if re.fullmatch(r"run\d+", run)
+            )
+        else:
+            dirs = [
+                run_dir(args.results, c, k)
+                for b, cells in args.plan
+                if b.experiment == exp
+                for c in cells
+                for k in range(1, args.runs + 1)
+            ]
+        for d in dirs:
+            if run_ok(d):
+                rows = record.csv_rows(files.read_json(os.path.join(d, "run.json")))
+                by_exp.setdefault(exp, []).extend(rows)
     return by_exp
 
 
@@ -559,7 +577,7 @@ def main(argv):
 def publish(args):
     """The ok runs' compact table of each experiment, under docs/results/<paper>/data/; for
     QoMRA also the throughput and link utilisation series of its 6 s segment cells."""
-    tables = collect(args)
+    tables = collect(args, everything=True)
     if "qomra" in tables:
         tables["qomra-throughput"], tables["qomra-links"] = qomra_series(args)
     for exp, rows in tables.items():
