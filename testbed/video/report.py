@@ -632,6 +632,8 @@ def metric_label(m):
 def param_text(p, v):
     if p == "clients" and v == 1:
         return "1 client"
+    if p == "rcvbuf_kb" and v == 0:
+        return "receive buffer autotuned"  # 0: the kernel's default, no cap set
     return PARAM_LABELS[p][1].format(fmt_param(v))
 
 
