@@ -318,6 +318,7 @@ COMMANDS = (
     "mptcp",
     "configure",
     "background",
+    "ping",
     "quit",
 )
 
