@@ -4,6 +4,7 @@ the last JSON line of a program's output, log files read from an offset."""
 import json
 import socket
 import subprocess
+import time
 
 
 def sh(args, timeout=15):
@@ -118,3 +119,12 @@ def kill_all(procs):
         if p is not None and p.poll() is None:
             p.kill()
             p.wait(timeout=5)
+
+
+def machine_load():
+    """This machine's load averages, its /proc/stat cpu line (jiffies) and the time."""
+    with open("/proc/loadavg") as f:
+        load = f.read().split()
+    with open("/proc/stat") as f:
+        cpu = [int(x) for x in f.readline().split()[1:]]
+    return {"loadavg": [float(x) for x in load[:3]], "cpu": cpu, "time": time.time()}

@@ -38,7 +38,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 from mpqoe_lib import checks, kernel, network  # noqa: E402
-from mpqoe_lib.proc import kill_all  # noqa: E402
+from mpqoe_lib.proc import kill_all, machine_load  # noqa: E402
 
 PY = "/usr/bin/python3"
 HARNESS = os.path.join(REPO, "dashjs-harness")
@@ -254,11 +254,7 @@ class Agent:
         return {"lines": data.decode("utf-8", "replace").splitlines(), "next": since + len(data)}
 
     def cmd_load(self, _cmd):
-        with open("/proc/loadavg") as f:
-            load = f.read().split()
-        with open("/proc/stat") as f:
-            cpu = [int(x) for x in f.readline().split()[1:]]
-        return {"loadavg": [float(x) for x in load[:3]], "cpu": cpu, "time": time.time()}
+        return machine_load()
 
     def cmd_ping(self, _cmd):
         """One ping to each client's server from every client interface; the failures."""

@@ -66,10 +66,15 @@ def harness_rows(csv_text):
     return rows
 
 
+def cpu_busy(a, b):
+    """Share of CPU time not idle/iowait between two /proc/stat cpu lines."""
+    d = [y - x for x, y in zip(a, b, strict=False)]
+    total = sum(d)
+    return None if total <= 0 else round(1 - (d[3] + d[4]) / total, 3)
+
+
 def mean_busy(samples, key):
     """Mean CPU busy share of one machine over a run's load samples (cpu lines in order)."""
-    from session import cpu_busy  # noqa: PLC0415 - keeps this module importable alone
-
     cpus = [s[key]["cpu"] for s in samples if s.get(key)]
     if len(cpus) < 2:
         return None

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 from mpqoe_lib import files, floodlight  # noqa: E402
 from mpqoe_lib.flows import cookie_switches  # noqa: E402
-from mpqoe_lib.proc import Service, free_ports  # noqa: E402
+from mpqoe_lib.proc import Service, free_ports, machine_load  # noqa: E402
 from mpqoe_lib.rest import ERRORS, ControllerProcess  # noqa: E402
 
 MPQOE = os.path.join(REPO, "bin", "mpqoe")
@@ -207,21 +207,6 @@ def wait_connected(agent, n_switches, timeout=60):
     raise SessionError(f"switches not all connected after {timeout} s: {state}")
 
 
-def host_load():
-    with open("/proc/loadavg") as f:
-        load = f.read().split()
-    with open("/proc/stat") as f:
-        cpu = [int(x) for x in f.readline().split()[1:]]
-    return {"loadavg": [float(x) for x in load[:3]], "cpu": cpu, "time": time.time()}
-
-
-def cpu_busy(a, b):
-    """Share of CPU time not idle/iowait between two /proc/stat cpu lines."""
-    d = [y - x for x, y in zip(a, b, strict=False)]
-    total = sum(d)
-    return None if total <= 0 else round(1 - (d[3] + d[4]) / total, 3)
-
-
 class Sampler(threading.Thread):
     """Every `period` s during a run: the controller's link loads and client assignments, and
     the load of both machines."""
@@ -271,7 +256,7 @@ class Sampler(threading.Thread):
             t_back = time.time()
             guest["bridge_rtt_ms"] = round((t_back - t_send) * 1000, 2)
             guest["clock_offset_s"] = round(guest["time"] - (t_send + t_back) / 2, 4)
-            self.load.append({"t": t, "host": host_load(), "guest": guest})
+            self.load.append({"t": t, "host": machine_load(), "guest": guest})
         except (OSError, ValueError, SessionError) as e:
             self.errors.append(f"{t}: load: {e}")
 

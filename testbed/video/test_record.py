@@ -8,7 +8,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import matrix as mx  # noqa: E402
 import record  # noqa: E402
-import session  # noqa: E402
 
 # A square a-b-c-d-a with a diagonal a-c; delays 10, 20, 30, 40, 5 ms.
 DESC = {
@@ -102,7 +101,7 @@ class Busy(unittest.TestCase):
         # user nice system idle iowait ...: 30 busy + 70 idle/iowait ticks between samples
         a = [100, 0, 50, 800, 50, 0, 0]
         b = [120, 0, 60, 860, 60, 0, 0]
-        self.assertAlmostEqual(session.cpu_busy(a, b), 0.3)
+        self.assertAlmostEqual(record.cpu_busy(a, b), 0.3)
         samples = [{"host": {"cpu": a}}, {"host": None}, {"host": {"cpu": b}}]
         self.assertAlmostEqual(record.mean_busy(samples, "host"), 0.3)
         self.assertIsNone(record.mean_busy(samples[:1], "host"))
