@@ -150,20 +150,25 @@ def parse_args(argv):
     return a
 
 
+def write_descriptor(b, path):
+    """`bin/mpqoe topology with-clients` for batch b into path; its first error line, or None."""
+    r = subprocess.run(
+        [ss.MPQOE, "topology", "with-clients", *b.with_clients_args(), "-o", path],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if not r.returncode:
+        return None
+    msg = (r.stderr or r.stdout).strip().splitlines()
+    return msg[0] if msg else f"exit {r.returncode}"
+
+
 def check_descriptor(b):
     """Usage when `topology with-clients` refuses the batch (e.g. more clients than the
     topology lists)."""
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run(
-            [ss.MPQOE, "topology", "with-clients", *b.with_clients_args(), "-o",
-             os.path.join(tmp, "d.json")],
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
-    if r.returncode:
-        msg = (r.stderr or r.stdout).strip().splitlines()
-        raise Usage(
-            f"--topology {b.topology} --clients {b.clients}: {msg[0] if msg else r.returncode}"
-        )
+        err = write_descriptor(b, os.path.join(tmp, "d.json"))
+    if err:
+        raise Usage(f"--topology {b.topology} --clients {b.clients}: {err}")
 
 
 def embedded_topologies():
@@ -256,12 +261,9 @@ def prepare_batch(b, workdir):
     """The batch's descriptor (in workdir) and content directory."""
     os.makedirs(workdir, exist_ok=True)
     desc = os.path.join(workdir, "descriptor.json")
-    r = subprocess.run(
-        [ss.MPQOE, "topology", "with-clients", *b.with_clients_args(), "-o", desc],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    if r.returncode:
-        raise ss.SessionError(f"topology with-clients: {(r.stderr or r.stdout).strip()}")
+    err = write_descriptor(b, desc)
+    if err:
+        raise ss.SessionError(f"topology with-clients: {err}")
     if b.link_overrides:
         try:
             d = override_links(files.read_json(desc), b.overrides())
