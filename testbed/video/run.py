@@ -522,6 +522,18 @@ def collect(args, everything=False):
     return by_exp
 
 
+# What the guest's video server mounts (guest_agent.start_server); without it the server dies
+# inside the guest and the batch fails with a less helpful message.
+DASHJS = os.path.join(REPO, "dashjs-harness", "node_modules", "dashjs", "dist", "modern", "umd")
+
+
+def missing_dependency():
+    """One line naming what `make video-deps` would install and is absent, or None."""
+    if not os.path.isdir(DASHJS):
+        return f"dash.js is not installed ({os.path.relpath(DASHJS, REPO)}): run `make video-deps`"
+    return None
+
+
 def main(argv):
     try:
         args = parse_args(argv)
@@ -544,6 +556,10 @@ def main(argv):
                 + f" ({len(runs)} runs)"
             )
         return 0
+    missing = missing_dependency()
+    if missing:
+        print(f"run.py: {missing}", file=sys.stderr)
+        return 2
     t0, done = time.monotonic(), {"ok": 0, "failed": 0}
 
     def progress(cell, k, doc):

@@ -1,11 +1,14 @@
 """run.py's bad input: one line on stderr, exit 2, nothing written (no guest, no network)."""
 
+import contextlib
+import io
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUN = os.path.join(HERE, "run.py")
@@ -72,6 +75,26 @@ class BadInput(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("90 runs to make in 3 batches", r.stdout)
         self.assertFalse(os.path.exists(out), "a dry run writes nothing")
+
+    def test_missing_dashjs_is_one_line_before_any_guest(self):
+        sys.path.insert(0, HERE)
+        import run  # noqa: PLC0415
+
+        out = os.path.join(self.tmp, "results")
+        err = io.StringIO()
+        with (
+            mock.patch.object(run, "DASHJS", os.path.join(self.tmp, "no-dashjs")),
+            mock.patch.object(run, "run_batch") as batch,
+            contextlib.redirect_stderr(err),
+            contextlib.redirect_stdout(io.StringIO()),
+        ):
+            rc = run.main(["--experiment", "ci", "--results", out])
+        self.assertEqual(rc, 2)
+        self.assertIn("dash.js is not installed", err.getvalue())
+        self.assertIn("make video-deps", err.getvalue())
+        self.assertEqual(len(err.getvalue().strip().splitlines()), 1, err.getvalue())
+        batch.assert_not_called()
+        self.assertFalse(os.path.exists(out))
 
 
 if __name__ == "__main__":
