@@ -4,13 +4,15 @@ docs/results/. Pure functions over plain data (unit-tested in test_record.py).
 
 import csv
 import io
+import statistics
 
 # The committed per-run table: one row per client per run (testbed/video/report.py reads it).
 COLUMNS = (
     "experiment,cell,topology,clients,algorithm,scheduler,rcvbuf_kb,delay_diff_ms,segment_s,"
     "video_s,run,seed,code_version,client,status,avg_bitrate_kbps,avg_rendered_kbps,switches_ga,"
     "switches_count,outage_s,stalls,startup_s,success_rate,mean_throughput_kbps,n_paths,"
-    "path_delays_ms,path_bw_mbps,shared_links,host_load,guest_load"
+    "path_delays_ms,path_bw_mbps,shared_links,host_load,guest_load,bridge_rtt_ms,bridge_lag_ms,"
+    "bridge_ratio"
 ).split(",")
 
 # Harness clients.csv column -> committed column (the rest keep their names).
@@ -81,6 +83,16 @@ def mean_busy(samples, key):
     return cpu_busy(cpus[0], cpus[-1])
 
 
+def _median(values, digits):
+    return round(statistics.median(values), digits) if values else None
+
+
+def bridge_rtt(samples):
+    """Median round trip (ms) of the host-guest bridge over a run's load samples, or None."""
+    return _median([s["guest"]["bridge_rtt_ms"] for s in samples
+                    if "bridge_rtt_ms" in (s.get("guest") or {})], 2)  # fmt: skip
+
+
 def csv_rows(doc):
     """The committed rows of one run document (run.json)."""
     p = doc["params"]
@@ -100,7 +112,9 @@ def csv_rows(doc):
         "code_version": doc["code_version"],
         "host_load": doc.get("load", {}).get("host_busy", ""),
         "guest_load": doc.get("load", {}).get("guest_busy", ""),
+        "bridge_rtt_ms": bridge_rtt(doc.get("load", {}).get("samples", [])),
     }
+    timing = (doc.get("bridge") or {}).get("clients") or {}
     rows = []
     for c in doc["clients"]:
         row = dict(base, client=c["name"], status=c["status"])
@@ -112,6 +126,9 @@ def csv_rows(doc):
         row["path_delays_ms"] = ";".join(f"{x:g}" for x in a.get("delays_ms", []))
         row["path_bw_mbps"] = ";".join("" if x is None else f"{x:g}" for x in a.get("bw_mbps", []))
         row["shared_links"] = a.get("shared_links", "")
+        b = timing.get(c["name"]) or {}
+        row["bridge_lag_ms"] = _median(b.get("end_lag_ms"), 2)
+        row["bridge_ratio"] = _median(b.get("duration_ratio"), 3)
         rows.append({k: ("" if row.get(k) is None else row.get(k, "")) for k in COLUMNS})
     return rows
 

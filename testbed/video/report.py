@@ -54,18 +54,14 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
+import record  # noqa: E402
 import stats  # noqa: E402
 from mpqoe_lib import debian, files  # noqa: E402
 
 WHO = "report.py"
 COMMAND = "make results  # /usr/bin/python3 testbed/video/report.py --data docs/results"
 
-HEADER = (
-    "experiment,cell,topology,clients,algorithm,scheduler,rcvbuf_kb,delay_diff_ms,segment_s,"
-    "video_s,run,seed,code_version,client,status,avg_bitrate_kbps,avg_rendered_kbps,switches_ga,"
-    "switches_count,outage_s,stalls,startup_s,success_rate,mean_throughput_kbps,n_paths,"
-    "path_delays_ms,path_bw_mbps,shared_links,host_load,guest_load"
-).split(",")
+HEADER = record.COLUMNS
 INT_COLS = ("clients", "rcvbuf_kb", "delay_diff_ms", "run", "seed", "n_paths", "shared_links")
 FLOAT_COLS = ("segment_s", "video_s", "host_load", "guest_load")
 METRIC_COLS = (
@@ -78,7 +74,13 @@ METRIC_COLS = (
     "startup_s",
     "success_rate",
     "mean_throughput_kbps",
+    "bridge_rtt_ms",
+    "bridge_lag_ms",
+    "bridge_ratio",
 )
+# Can be negative: the player's clock and the guest's differ by an offset measured to about
+# half the bridge's round trip.
+SIGNED_COLS = ("bridge_lag_ms",)
 LIST_COLS = ("path_delays_ms", "path_bw_mbps")
 # The cell's definition: equal on every row of a cell; a group is a cell less its algorithm.
 PARAMS = (
@@ -172,7 +174,32 @@ METRICS = {
     "guest_busy_pct": Metric(
         "Guest CPU busy during the run", "%", 0, ("guest_load",), _col("guest_load", 100.0)
     ),
+    # What the host-guest bridge does to the players' view (run.py's bridge(), record.py's
+    # bridge_timing); runs made before it was recorded have none, so no row needs them.
+    "bridge_rtt_ms": Metric(
+        "Bridge round trip, host to guest agent (median of the run)",
+        "ms",
+        2,
+        (),
+        _col("bridge_rtt_ms"),
+    ),
+    "bridge_lag_ms": Metric(
+        "Bridge lag: a response's end at the player minus its last byte at the forwarder "
+        "(median per client)",
+        "ms",
+        2,
+        (),
+        _col("bridge_lag_ms"),
+    ),
+    "bridge_ratio": Metric(
+        "Transfer duration at the player / at the forwarder (median per client)",
+        "",
+        3,
+        (),
+        _col("bridge_ratio"),
+    ),
 }
+BRIDGE_METRICS = ("bridge_rtt_ms", "bridge_lag_ms", "bridge_ratio")
 
 GA_METRICS = (
     "avg_bitrate_kbps",
@@ -229,6 +256,7 @@ EXPERIMENTS = {
                 "startup_s",
                 "host_busy_pct",
                 "guest_busy_pct",
+                *BRIDGE_METRICS,
             ),
             ("clients",),
         ),
@@ -238,7 +266,14 @@ EXPERIMENTS = {
             "two paths of equal bandwidth, delay difference 0-200 ms (GA paper section I, the "
             "motivating observation)",
             None,
-            ("outage_pct", "outage_s", "avg_bitrate_kbps", "switches_ga", "startup_s"),
+            (
+                "outage_pct",
+                "outage_s",
+                "avg_bitrate_kbps",
+                "switches_ga",
+                "startup_s",
+                *BRIDGE_METRICS,
+            ),
             ("delay_diff_ms",),
         ),
         Experiment(
@@ -367,7 +402,7 @@ def parse_rows(experiment, path, raw):
                 t[col] = None
                 continue
             t[col] = _number(r[col], float, where, col)
-            if t[col] < 0:
+            if t[col] < 0 and col not in SIGNED_COLS:
                 raise ReportError(f"{where}: {col} {r[col]} is negative")
         if t["success_rate"] is not None and t["success_rate"] > 1:
             raise ReportError(f"{where}: success_rate {r['success_rate']} is not a share in [0, 1]")

@@ -74,6 +74,27 @@ class CsvRows(unittest.TestCase):
             (r["host_load"], r["guest_load"], r["code_version"]), (0.5, 0.25, "abc123")
         )
         self.assertEqual(r["delay_diff_ms"], "")
+        # a run made before the bridge was recorded: empty, not zero
+        self.assertEqual((r["bridge_rtt_ms"], r["bridge_lag_ms"], r["bridge_ratio"]), ("", "", ""))
+
+    def test_bridge_medians(self):
+        doc = run_doc()
+        doc["load"]["samples"] = [
+            {"guest": {"bridge_rtt_ms": 9.0}},
+            {"guest": {"ok": False}},  # a sample without a round trip is skipped
+            {"guest": {"bridge_rtt_ms": 5.0}},
+            {"guest": {"bridge_rtt_ms": 6.5}},
+        ]
+        doc["bridge"] = {
+            "clock_offset_s": 0.1,
+            "clients": {"c1": {"end_lag_ms": [3.0, -1.0, 40.0, 2.0],
+                               "duration_ratio": [0.9, 1.1, 1.0], "unmatched": 0}},
+        }  # fmt: skip
+        c1, c2 = record.csv_rows(doc)
+        self.assertEqual(
+            (c1["bridge_rtt_ms"], c1["bridge_lag_ms"], c1["bridge_ratio"]), (6.5, 2.5, 1.0)
+        )
+        self.assertEqual((c2["bridge_rtt_ms"], c2["bridge_lag_ms"]), (6.5, ""))  # c2 has no pairs
 
     def test_a_client_that_did_not_finish_has_no_metrics(self):
         r = record.csv_rows(run_doc(status="timeout"))[1]

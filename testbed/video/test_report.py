@@ -102,6 +102,8 @@ class EndToEndTest(ReportCase):
         self.assertIn("Holm p 0.100, significant no.", page)
         # ga-delay d200: outage 28.8, 30, 31.2 s of 120 s = 24, 25, 26 %: s = 1
         self.assertIn(f"25.0 % ± {T_975_2 / math.sqrt(3):.1f}.", page)
+        # bridge lags -1.5, 2.5, 4.0 ms (a negative lag is allowed: clock offset); d200 has none
+        self.assertIn("Bridge lag at 0 ms: 1.67 ms (3 runs); at 200 ms: 0 runs.", page)
         self.assertIn(
             "Topology sweep: 32 runs in 9 cells (2-5 per cell), code version `573171e00d`", page
         )
@@ -309,7 +311,7 @@ class BadInputTest(ReportCase):
                 "ga-topo,custom12.c5.nothing,",
                 "differ only in the algorithm",
             ),
-            (topo, ok_row, ok_row + "x,", "fields, expected 30"),
+            (topo, ok_row, ok_row + "x,", f"fields, expected {len(report.HEADER)}"),
             (
                 "ga-paper/data/ga-delay.csv",
                 "ga-delay,d0.none",
