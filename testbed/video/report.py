@@ -176,27 +176,15 @@ METRICS = {
     ),
     # What the host-guest bridge does to the players' view (run.py's bridge(), record.py's
     # bridge_timing); runs made before it was recorded have none, so no row needs them.
-    "bridge_rtt_ms": Metric(
-        "Bridge round trip, host to guest agent (median of the run)",
-        "ms",
-        2,
-        (),
-        _col("bridge_rtt_ms"),
-    ),
-    "bridge_lag_ms": Metric(
-        "Bridge lag: a response's end at the player minus its last byte at the forwarder "
-        "(median per client)",
-        "ms",
-        2,
-        (),
-        _col("bridge_lag_ms"),
-    ),
+    # Round trip: host to guest agent and back, median of the run's 2 s samples. Lag: per
+    # client, the median over its responses of (end at the player - last byte leaving the
+    # forwarder), in the host's clock (the guest's offset is known to about half a round trip).
+    # Ratio: per client, the median of the player's transfer time (first byte to end) over the
+    # forwarder's; 1 means dash.js's throughput estimate is the MPTCP connection's rate.
+    "bridge_rtt_ms": Metric("Bridge round trip", "ms", 2, (), _col("bridge_rtt_ms")),
+    "bridge_lag_ms": Metric("Bridge lag at a response's end", "ms", 2, (), _col("bridge_lag_ms")),
     "bridge_ratio": Metric(
-        "Transfer duration at the player / at the forwarder (median per client)",
-        "",
-        3,
-        (),
-        _col("bridge_ratio"),
+        "Transfer duration, player / forwarder", "", 3, (), _col("bridge_ratio")
     ),
 }
 BRIDGE_METRICS = ("bridge_rtt_ms", "bridge_lag_ms", "bridge_ratio")
