@@ -187,7 +187,14 @@ METRICS = {
         "Transfer duration, player / forwarder", "", 3, (), _col("bridge_ratio")
     ),
 }
-BRIDGE_METRICS = ("bridge_rtt_ms", "bridge_lag_ms", "bridge_ratio")
+# What the set-up itself does during a run, beside every experiment's metrics.
+MACHINE_METRICS = (
+    "host_busy_pct",
+    "guest_busy_pct",
+    "bridge_rtt_ms",
+    "bridge_lag_ms",
+    "bridge_ratio",
+)
 
 GA_METRICS = (
     "avg_bitrate_kbps",
@@ -207,8 +214,13 @@ class Experiment:
     paper: str
     title: str
     ref: str | None  # the algorithm the others are compared with
-    metrics: tuple
+    metrics: tuple  # tabulated, and compared when there is a reference algorithm
     needs: tuple  # parameters every row must have
+    context: tuple = ()  # tabulated beside them, never compared (machine load, the bridge)
+
+    @property
+    def tabulated(self):
+        return self.metrics + self.context
 
 
 EXPERIMENTS = {
@@ -221,6 +233,7 @@ EXPERIMENTS = {
             "ga",
             GA_METRICS,
             ("topology", "clients", "algorithm"),
+            MACHINE_METRICS,
         ),
         Experiment(
             "ga-sched",
@@ -230,6 +243,7 @@ EXPERIMENTS = {
             "ga",
             GA_METRICS,
             ("scheduler", "rcvbuf_kb", "algorithm"),
+            MACHINE_METRICS,
         ),
         Experiment(
             "calibrate",
@@ -242,11 +256,9 @@ EXPERIMENTS = {
                 "stalls",
                 "outage_s",
                 "startup_s",
-                "host_busy_pct",
-                "guest_busy_pct",
-                *BRIDGE_METRICS,
             ),
             ("clients",),
+            MACHINE_METRICS,
         ),
         Experiment(
             "ga-delay",
@@ -260,9 +272,9 @@ EXPERIMENTS = {
                 "avg_bitrate_kbps",
                 "switches_ga",
                 "startup_s",
-                *BRIDGE_METRICS,
             ),
             ("delay_diff_ms",),
+            MACHINE_METRICS,
         ),
         Experiment(
             "qomra",
@@ -279,6 +291,7 @@ EXPERIMENTS = {
                 "outage_s",
             ),
             ("segment_s", "algorithm"),
+            MACHINE_METRICS,
         ),
     )
 }
@@ -355,7 +368,7 @@ def _number(text, kind, where, col):
 def parse_rows(experiment, path, raw):
     """Typed rows (None where a field is empty) of one experiment's CSV, every field checked."""
     ex = EXPERIMENTS[experiment]
-    needed = {c for m in ex.metrics for c in METRICS[m].columns if c in METRIC_COLS}
+    needed = {c for m in ex.tabulated for c in METRICS[m].columns if c in METRIC_COLS}
     rows = []
     seen = set()
     for line, r in raw:
@@ -540,10 +553,10 @@ def summarize(experiment, path, rows, newest):
         runs.setdefault(r["cell"], set()).add(r["run"])
         res.runs.add((r["cell"], r["run"]))
     not_ok = stats.not_ok(rows)
-    values = {m: stats.per_run(rows, METRICS[m].value) for m in ex.metrics}
+    values = {m: stats.per_run(rows, METRICS[m].value) for m in ex.tabulated}
     version = {r["cell"]: r["code_version"] for r in rows}
     for name in sorted(params, key=lambda c: (_order_key(params[c]), c)):
-        vals = {m: list(values[m].get(name, {}).values()) for m in ex.metrics}
+        vals = {m: list(values[m].get(name, {}).values()) for m in ex.tabulated}
         res.cells.append(
             Cell(
                 name,
@@ -703,7 +716,7 @@ def experiment_md(res):
     lines.append("")
     varying = [p for p in PARAMS if len({c.params[p] for c in res.cells}) > 1 or p == "algorithm"]
     head = [PARAM_LABELS[p][0] for p in varying] + ["cell", "runs", "clients not ok"]
-    head += [metric_label(m) for m in ex.metrics]
+    head += [metric_label(m) for m in ex.tabulated]
     if len(versions) > 1:
         head.append("code version")
     rows = []
@@ -712,7 +725,7 @@ def experiment_md(res):
         n = c.intervals[ex.metrics[0]].n
         r += [f"`{c.name}`", f"{n} of {c.runs}" if n != c.runs else str(n)]
         r.append(f"{c.not_ok[0]} of {c.not_ok[1]}")
-        r += [fmt_interval(c.intervals[m], METRICS[m].decimals) for m in ex.metrics]
+        r += [fmt_interval(c.intervals[m], METRICS[m].decimals) for m in ex.tabulated]
         if len(versions) > 1:
             r.append(f"`{short(c.version)}`")
         rows.append(r)
@@ -843,8 +856,8 @@ def _experiment(results, exp, metric=None):
     if exp not in results:
         raise KeyError(f"unknown experiment {exp!r}")
     res = results[exp]
-    if metric is not None and metric not in res.experiment.metrics:
-        raise KeyError(f"{exp} has no metric {metric!r} ({', '.join(res.experiment.metrics)})")
+    if metric is not None and metric not in res.experiment.tabulated:
+        raise KeyError(f"{exp} has no metric {metric!r} ({', '.join(res.experiment.tabulated)})")
     return res
 
 

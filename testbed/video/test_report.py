@@ -129,6 +129,10 @@ class EndToEndTest(ReportCase):
         )
         self.assertIn("| Average received bitrate | fd-bw | 5 vs 5 | +450 | 0.008 | 0.016 |", t)
         self.assertIn("| Average received bitrate | none | 3 vs 2 | +760 | n too small |", t)
+        # machine load and the bridge are tabulated beside the QoE, never tested
+        self.assertIn("| Host CPU busy during the run (%) |", t)
+        self.assertNotIn("| Host CPU busy during the run | fd-bw |", t)
+        self.assertNotIn("| Bridge round trip | fd-bw |", t)
         self.assertIn(report.COMMAND, t)
         q = self.read("qomra-paper/tables.md")
         self.assertIn("### Table II", q)
