@@ -15,6 +15,8 @@
 //    session: such a stall is "open"); outage duration is their total.
 //  - startup delay: time of the first `playing`.
 //  - success rate (QoMRA): share of played segments at the top level of the ladder.
+//  - re-downloads: requests for a segment index an earlier request already fetched (dash.js's
+//    fast switching replaces buffered segments after an up-switch), their count and byte share.
 //  - throughput over time: every request's bytes (all segment kinds and media types) spread
 //    evenly over [firstByte or start, end], summed per bin.
 
@@ -265,6 +267,29 @@ function droppedFrames(events) {
   return { dropped: null, total: null };
 }
 
+/** Requests (video media, issue order) for a segment index that an earlier request already
+ * fetched: {count, bytes, share} with share = their bytes / all video media bytes (null without
+ * bytes). dash.js's fast switching (on by default outside low-latency mode) downloads the
+ * segments just ahead of the playhead again after an up-switch; the bandwidth this takes is not
+ * spent on the buffer's end. */
+function redownloads(events) {
+  const seen = new Set();
+  let count = 0;
+  let bytes = 0;
+  let total = 0;
+  for (const r of requests(events)) {
+    const b = Number.isFinite(r.bytes) ? r.bytes : 0;
+    total += b;
+    if (!Number.isInteger(r.index)) continue;
+    if (seen.has(r.index)) {
+      count += 1;
+      bytes += b;
+    }
+    seen.add(r.index);
+  }
+  return { count, bytes, share: total > 0 ? bytes / total : null };
+}
+
 /** One flat record of every metric (the CSV row's QoE part). */
 function summarize(events) {
   const reqs = requests(events);
@@ -277,6 +302,7 @@ function summarize(events) {
   const first = allReqs.length ? Math.min(...allReqs.map((e) => e.start ?? e.t)) : null;
   const last = allReqs.length ? Math.max(...allReqs.map((e) => e.end ?? e.t)) : null;
   const end = events.find((e) => e.type === 'end');
+  const redo = redownloads(events);
   return {
     end_reason: end ? end.reason : null,
     startup_delay_s: round(startupDelay(events)),
@@ -290,6 +316,8 @@ function summarize(events) {
     success_rate: round(successRate(events), 4),
     segments_requested: reqs.length,
     segments_played: played.length,
+    redownloads: redo.count,
+    redownload_share: round(redo.share, 4),
     abandoned: events.filter((e) => e.type === 'abandoned').length,
     failed_requests: events.filter((e) => e.type === 'request_failed').length,
     bytes,
@@ -314,6 +342,7 @@ module.exports = {
   stalls,
   outageDuration,
   successRate,
+  redownloads,
   throughputOverTime,
   droppedFrames,
   summarize,

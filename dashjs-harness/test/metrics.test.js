@@ -88,6 +88,7 @@ test('summarize: one flat record with every metric', () => {
   assert.equal(s.switches_count, 8);
   assert.equal(s.segments_requested, 18);
   assert.equal(s.segments_played, 10);
+  assert.equal(s.redownloads, 8); // 18 requests for 10 indices
   assert.equal(s.stalls, 3);
   assert.equal(s.final_position_s, 20);
   assert.equal(s.dropped_frames, 3);
@@ -161,6 +162,19 @@ test('hand-made: stalls before playback starts are startup; an unfinished stall 
   assert.deepEqual(st.map((s) => [s.start, s.end, s.open]), [[3, 5, false], [7, 9, true]]);
   assert.equal(m.outageDuration(ev), 4);
   assert.equal(m.startupDelay(ev), 1);
+});
+
+test('hand-made: re-downloads are later requests of an index already fetched', () => {
+  clock = 0;
+  // dash.js's fast switching: index 0 at level 0, up-switch, index 0 again at level 2, then on
+  const ev = [LADDER, req(0, 0), req(0, 2, { bytes: 3000 }), req(1, 2, { bytes: 3000 }), req(1, 0), req(2, 0)];
+  const r = m.redownloads(ev);
+  assert.deepEqual([r.count, r.bytes], [2, 4000]);
+  close(r.share, 4000 / 9000);
+  assert.deepEqual(m.redownloads([LADDER, req(0, 0), req(1, 1)]), { count: 0, bytes: 0, share: 0 });
+  assert.deepEqual(m.redownloads([LADDER]), { count: 0, bytes: 0, share: null });
+  const s = m.summarize(ev);
+  assert.deepEqual([s.redownloads, s.redownload_share], [2, 0.4444]);
 });
 
 test('hand-made: no playback at all', () => {
