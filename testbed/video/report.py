@@ -77,6 +77,8 @@ METRIC_COLS = (
     "bridge_rtt_ms",
     "bridge_lag_ms",
     "bridge_ratio",
+    "redownloads",
+    "redownload_share",
 )
 # Can be negative: the player's clock and the guest's differ by an offset measured to about
 # half the bridge's round trip.
@@ -156,6 +158,11 @@ METRICS = {
         "Mean throughput", "kbit/s", 0, ("mean_throughput_kbps",), _col("mean_throughput_kbps")
     ),
     "stalls": Metric("Stalls", "", 1, ("stalls",), _col("stalls")),
+    # dash.js's fast switching fetching buffered segments again (dashjs-harness lib/metrics.js);
+    # runs made before the harness counted them have none, so no row needs it.
+    "redownload_pct": Metric(
+        "Media bytes re-downloaded", "%", 1, (), _col("redownload_share", 100.0)
+    ),
     # The controller's assignment, so that a QoE difference can be traced to the paths.
     "n_paths": Metric("Paths per client", "", 2, ("n_paths",), _col("n_paths")),
     "path_spread_ms": Metric(
@@ -202,6 +209,7 @@ GA_METRICS = (
     "switches_count",
     "outage_s",
     "startup_s",
+    "redownload_pct",
     "n_paths",
     "path_spread_ms",
     "shared_links",
@@ -272,6 +280,7 @@ EXPERIMENTS = {
                 "avg_bitrate_kbps",
                 "switches_ga",
                 "startup_s",
+                "redownload_pct",
             ),
             ("delay_diff_ms",),
             MACHINE_METRICS,
@@ -288,6 +297,7 @@ EXPERIMENTS = {
                 "startup_s",
                 "success_pct",
                 "mean_throughput_kbps",
+                "redownload_pct",
                 "outage_s",
             ),
             ("segment_s", "algorithm"),
@@ -405,8 +415,9 @@ def parse_rows(experiment, path, raw):
             t[col] = _number(r[col], float, where, col)
             if t[col] < 0 and col not in SIGNED_COLS:
                 raise ReportError(f"{where}: {col} {r[col]} is negative")
-        if t["success_rate"] is not None and t["success_rate"] > 1:
-            raise ReportError(f"{where}: success_rate {r['success_rate']} is not a share in [0, 1]")
+        for col in ("success_rate", "redownload_share"):
+            if t[col] is not None and t[col] > 1:
+                raise ReportError(f"{where}: {col} {r[col]} is not a share in [0, 1]")
         if ok and "outage_pct" in ex.metrics and not (t["video_s"] and t["video_s"] > 0):
             raise ReportError(f"{where}: video_s must be a positive number")
         key = (r["cell"], t["run"], r["client"], r["code_version"])

@@ -50,7 +50,8 @@ def run_doc(status="ok"):
         "load": {"host_busy": 0.5, "guest_busy": 0.25},
         "clients": [
             {"name": "c1", "status": "ok",
-             "qoe": {"avg_bitrate_kbps": 2400.0, "startup_delay_s": 1.5, "switches_ga": 3.0},
+             "qoe": {"avg_bitrate_kbps": 2400.0, "startup_delay_s": 1.5, "switches_ga": 3.0,
+                     "redownload_share": 0.25},
              "paths": {"delays_ms": [30.0, 5.5], "bw_mbps": [2.0, None], "shared_links": 1}},
             {"name": "c2", "status": status, "qoe": {"avg_bitrate_kbps": 1500.0}, "paths": None},
         ],
@@ -67,6 +68,7 @@ class CsvRows(unittest.TestCase):
         )
         self.assertEqual(r["avg_bitrate_kbps"], 2400.0)
         self.assertEqual(r["startup_s"], 1.5)  # renamed from the harness's startup_delay_s
+        self.assertEqual(r["redownload_share"], 0.25)
         self.assertEqual(
             (r["n_paths"], r["path_delays_ms"], r["path_bw_mbps"]), (2, "30;5.5", "2;")
         )

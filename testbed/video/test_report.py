@@ -104,6 +104,7 @@ class EndToEndTest(ReportCase):
         self.assertIn(f"25.0 % ± {T_975_2 / math.sqrt(3):.1f}.", page)
         # bridge lags -1.5, 2.5, 4.0 ms (a negative lag is allowed: clock offset); d200 has none
         self.assertIn("Bridge lag at 0 ms: 1.67 ms (3 runs); at 200 ms: 0 runs.", page)
+        self.assertIn("Re-downloaded at 0 ms: 20.0 %.", page)  # shares 0.1, 0.2, 0.3
         self.assertIn(
             "Topology sweep: 32 runs in 9 cells (2-5 per cell), code version `573171e00d`", page
         )
