@@ -418,7 +418,14 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
             good > 0 and not bad
         )
     doc["checks"] = checks
-    doc["server_requests"] = {"matched": matched, "missing": missing[:10], "entries": len(entries)}
+    doc["server_requests"] = {
+        "matched": matched,
+        "missing": missing[:10],
+        "entries": len(entries),
+        # the server's own lines (times, peers) of requests that came over plain TCP, to be
+        # matched with the controller's log when a handshake went wrong
+        "not_mptcp": [e for e in entries if not e.get("mptcp")][:10],
+    }
     doc["flows"] = flow_summary(flows)  # at the end of the run
     needed = ("avg_bitrate_kbps", "switches_ga", "switches_count", "outage_s", "startup_delay_s")
     checks["every finished client's QoE is complete"] = all(
