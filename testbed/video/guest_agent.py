@@ -267,6 +267,19 @@ class Agent:
                     failed.append(f"{h.name} {ip} -> {dst}")
         return {"failed": failed}
 
+    def cmd_sockets(self, cmd):
+        """TCP sockets of every host that are neither listening nor in TIME_WAIT (a connection
+        still open or closing), per host with any; with kill, `ss -K` closes them first."""
+        if cmd.get("kill"):
+            for h in self.net.hosts:
+                h.cmd(f"ss -K -tn {OPEN_STATES}")
+        counts = {}
+        for h in self.net.hosts:
+            n = len([x for x in h.cmd(f"ss -Htn {OPEN_STATES}").splitlines() if x.strip()])
+            if n:
+                counts[h.name] = n
+        return {"open": counts}
+
     def cmd_mptcp(self, _cmd):
         return {h.name: kernel.netstat_counters(h) for h in self.net.hosts}
 
@@ -305,6 +318,16 @@ class Agent:
         network.teardown(self.net, self.topo, getattr(self, "servers", []))
 
 
+# ss state filter: a TCP connection that is open or closing (TIME_WAIT excluded: a new SYN
+# for the same ports is accepted by a socket in TIME_WAIT).
+OPEN_STATES = " ".join(
+    f"state {x}"
+    for x in (
+        "syn-sent", "syn-recv", "established", "fin-wait-1", "fin-wait-2", "close-wait",
+        "last-ack", "closing",
+    )
+)  # fmt: skip
+
 COMMANDS = (
     "ready",
     "connected",
@@ -315,6 +338,7 @@ COMMANDS = (
     "configure",
     "background",
     "ping",
+    "sockets",
     "quit",
 )
 

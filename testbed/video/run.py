@@ -308,6 +308,7 @@ def one_run(args, net, cell, k, desc_path, content_dir):
         ) as ctl:
             ss.wait_connected(net.agent, len(descriptor["switches"]))
             doc["controller_prepare"] = ss.prepare(ctl, net.agent, descriptor)
+            doc["sockets_before"] = ss.wait_closed(net.agent, kill=True)
             log_from = net.agent.call("log", which="server", since=0)["next"]
             counters_before = net.agent.call("mptcp")
             names = [c["name"] for c in net.ready["clients"]]
@@ -331,6 +332,8 @@ def one_run(args, net, cell, k, desc_path, content_dir):
             if background is not None:
                 background.cancel()
                 net.agent.call("background", action="stop")
+            # the players' connections close while this run's controller still routes them
+            doc["sockets_after"] = ss.wait_closed(net.agent, timeout=15)
             flows = net.agent.call("flows")["flows"]
             sampler.finish(flows)
             doc["players_exit"] = rc
@@ -350,6 +353,7 @@ def one_run(args, net, cell, k, desc_path, content_dir):
             time.sleep(1)  # the forwarders write a connection's line once it has closed
             fwd_log = {n: net.agent.call("log", which=n, since=fwd_from[n])["lines"] for n in names}
         doc["bridge"] = bridge(d, net.ready["clients"], fwd_log, sampler.load)
+        doc["forwarder_connections"] = forwarder_connections(fwd_log)
         finish_doc(doc, d, descriptor, sampler, flows, server_log)
     except (ss.SessionError, RuntimeError, *ERRORS) as e:
         doc["error"] = str(e)
@@ -397,6 +401,7 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
     checks = {
         "every client finished": all(c["status"] == "ok" for c in clients),
         "server log has every completed request": not missing and matched > 0,
+        "no connection was left from an earlier run": not doc["sockets_before"]["open"],
         "every server connection was MPTCP": all(e.get("mptcp") for e in entries)
         if not doc["params"]["tcp"]
         else True,
@@ -437,6 +442,22 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
     doc["status"] = "ok" if not infra else "failed"
     if infra:
         doc["error"] = "checks failed: " + "; ".join(infra)
+
+
+def forwarder_connections(fwd_log):
+    """Per client, each connection its forwarder closed: start (guest time), local address
+    of the MPTCP side, whether it ran MPTCP, error; to trace a handshake that went wrong."""
+    out = {}
+    for name, lines in fwd_log.items():
+        conns = []
+        for line in lines:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            conns.append([rec.get("start"), rec.get("local"), rec.get("mptcp"), rec.get("error")])
+        out[name] = conns
+    return out
 
 
 def bridge(d, clients, fwd_log, load):

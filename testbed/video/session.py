@@ -207,6 +207,25 @@ def wait_connected(agent, n_switches, timeout=60):
     raise SessionError(f"switches not all connected after {timeout} s: {state}")
 
 
+def wait_closed(agent, timeout=20.0, kill=False):
+    """Until no host has a TCP connection open or closing (the players' connections of a run
+    that just ended, or left over from an earlier one), for at most timeout s; then, with
+    kill, closes what is left (`ss -K`). A connection whose server side outlived the run (its
+    last FIN lost with the run's controller) would meet a later run's connection that reuses
+    its client port: that SYN is answered as part of the old connection and the handshake
+    fails. Returns {"waited_s", "open": {host: sockets} at the end, "killed": {host: sockets}}."""
+    t0 = time.monotonic()
+    state = agent.call("sockets")["open"]
+    while state and time.monotonic() - t0 < timeout:
+        time.sleep(1)
+        state = agent.call("sockets")["open"]
+    out = {"waited_s": round(time.monotonic() - t0, 1), "open": state, "killed": {}}
+    if state and kill:
+        out["killed"] = state
+        out["open"] = agent.call("sockets", kill=True)["open"]
+    return out
+
+
 class Sampler(threading.Thread):
     """Every `period` s during a run: the controller's link loads and client assignments, and
     the load of both machines."""
