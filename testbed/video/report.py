@@ -22,6 +22,7 @@ brace pair, is an error naming it):
     {{cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>}}
                  field: p (Holm-adjusted permutation p), sig (yes/no/untested), diff
                  (mean ref - mean other), p_raw (unadjusted permutation p), welch (Welch's p)
+    {{trend:<experiment>/<metric>/<field>}}      field: rho, p (permutation), n (runs), sig
     {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
 A group is a cell name without its algorithm component (compuserve.c5.ga -> compuserve.c5).
 Metrics: the keys of METRICS that the experiment reports (e.g. avg_bitrate_kbps, switches_ga,
@@ -225,6 +226,7 @@ class Experiment:
     metrics: tuple  # tabulated, and compared when there is a reference algorithm
     needs: tuple  # parameters every row must have
     context: tuple = ()  # tabulated beside them, never compared (machine load, the bridge)
+    trend: str | None = None  # a numeric parameter each metric is tested for a trend along
 
     @property
     def tabulated(self):
@@ -284,6 +286,7 @@ EXPERIMENTS = {
             ),
             ("delay_diff_ms",),
             MACHINE_METRICS,
+            trend="delay_diff_ms",
         ),
         Experiment(
             "qomra",
@@ -327,6 +330,10 @@ How the numbers are made (testbed/video/stats.py):
   {stats.MIN_RUNS} runs on either side ("{stats.TOO_FEW}") or between cells of different code
   versions ("{stats.VERSIONS_DIFFER}"). The smallest exact p is 2 / C(n1 + n2, n1): 0.1 for
   3 vs 3 runs (nothing can be marked), 0.029 for 4 vs 4, 0.0079 for 5 vs 5.
+- Trends (the delay-difference sweep): Spearman's rho between the parameter and every run's
+  value, two-sided permutation test over pairings (exact up to {stats.EXACT_LIMIT} orderings,
+  else {stats.RESAMPLES} from a fixed seed, marked MC); `*` marks p below {stats.ALPHA}; no test
+  with fewer than {stats.MIN_TREND} runs or runs of different code versions.
 - Code versions: each cell keeps the runs of its newest code version (git ancestry; `-dirty`
   counts as newer than its commit); the runs dropped are listed under each experiment.
 """
@@ -510,6 +517,7 @@ class Result:
     dropped: list = field(default_factory=list)
     runs: set = field(default_factory=set)  # (cell, run) of the kept runs
     series: dict = field(default_factory=dict)  # name -> {(cell, run): {second: [values]}}
+    trends: dict = field(default_factory=dict)  # metric -> stats.Trend (experiments with one)
 
     @property
     def missing(self):
@@ -598,6 +606,10 @@ def summarize(experiment, path, rows, newest):
         if k > 1:
             raise ReportError(f"{path}: group name {n} stands for {k} different groups")
     res.groups = list(by_key.values())
+    if ex.trend:
+        for m in ex.metrics:
+            pts = [(c.params[ex.trend], v, c.version) for c in res.cells for v in c.values[m]]
+            res.trends[m] = stats.trend(*zip(*pts, strict=True)) if pts else stats.Trend(0)
     if ex.ref:
         for g in res.groups:
             versions = {a: c.version for a, c in g.cells.items()}
@@ -741,11 +753,32 @@ def experiment_md(res):
             r.append(f"`{short(c.version)}`")
         rows.append(r)
     lines += table(head, rows) + [""]
+    if ex.trend:
+        lines += trends_md(res)
     if ex.name == "qomra":
         lines += table_ii(res)
     if ex.ref:
         lines += comparisons_md(res)
     return lines
+
+
+def trends_md(res):
+    ex = res.experiment
+    lines = [
+        f"### Trends along the {PARAM_LABELS[ex.trend][0]}",
+        "",
+        "Spearman's rho between the parameter and the runs' values (all cells), two-sided "
+        "permutation p over pairings.",
+        "",
+    ]
+    rows = []
+    for m, t in res.trends.items():
+        if t.tested:
+            p = fmt_p(t.p) + ("" if t.exact else " (MC)")
+            rows.append([METRICS[m].label, str(t.n), f"{t.rho:+.2f}", p, "*" if t.sig else ""])
+        else:
+            rows.append([METRICS[m].label, str(t.n), "-", t.reason, ""])
+    return lines + table(["metric", "runs", "rho", "p", ""], rows) + [""]
 
 
 def comparisons_md(res):
@@ -900,10 +933,34 @@ def _comparison(results, name):
     return fmt_p({"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}[fld])
 
 
+def _trend(results, name):
+    parts = name.split("/")
+    if len(parts) != 3:
+        raise KeyError("expected trend:<experiment>/<metric>/<field>")
+    exp, metric, fld = parts
+    res = _experiment(results, exp, metric)
+    if not res.experiment.trend or metric not in res.experiment.metrics:
+        raise KeyError(f"{exp} tests no trend of {metric!r}")
+    if fld not in ("rho", "p", "n", "sig"):
+        raise KeyError(f"field {fld!r} is not rho, p, n or sig")
+    if res.missing:
+        return NO_RUNS
+    t = res.trends[metric]
+    if fld == "n":
+        return str(t.n)
+    if fld == "sig":
+        return ("yes" if t.sig else "no") if t.tested else "untested"
+    if not t.tested:
+        return f"n/a ({t.reason})"
+    return f"{t.rho:+.2f}" if fld == "rho" else fmt_p(t.p)
+
+
 def resolve(results, name):
     """The text of one placeholder; KeyError saying what is wrong with it."""
     if name.startswith("cmp:"):
         return _comparison(results, name[4:])
+    if name.startswith("trend:"):
+        return _trend(results, name[6:])
     if name.startswith("status:"):
         return status_text(_experiment(results, name[7:]))
     return _value(results, name)

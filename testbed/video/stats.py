@@ -16,6 +16,10 @@ report.py and tested on hand-made data by test_stats.py.
   tested comparisons of one metric in one group; significant where the Holm-adjusted
   permutation p < ALPHA. Fewer than MIN_RUNS runs on either side, or cells of different code
   versions: no test, and not counted in Holm's family.
+- Trends along a numeric parameter (e.g. the delay difference): Spearman's rank correlation
+  between the parameter and the per-run values of every run of the experiment, two-sided
+  permutation test over pairings (exact up to EXACT_LIMIT orderings, else RESAMPLES from a fixed
+  seed); at least MIN_TREND runs over at least two parameter values, one code version.
 - Code versions: a cell's runs must come from one code version; when a cell has runs of
   several, only the newest version's are kept (the caller says which is newest).
 """
@@ -40,6 +44,7 @@ MIN_RUNS = 3
 EXACT_LIMIT = 20_000
 RESAMPLES = 9_999
 SEED = 1
+MIN_TREND = 5
 TOO_FEW = "n too small"
 VERSIONS_DIFFER = "code versions differ"
 
@@ -167,6 +172,67 @@ def holm(pvalues):
         running = max(running, min(1.0, (m - rank) * pvalues[i]))
         out[i] = running
     return out
+
+
+@dataclass(frozen=True)
+class Trend:
+    """Spearman's rho of a metric against a parameter over n runs, its permutation p."""
+
+    n: int
+    rho: float | None = None
+    p: float | None = None
+    exact: bool = True
+    reason: str | None = None
+
+    @property
+    def tested(self):
+        return self.reason is None
+
+    @property
+    def sig(self):
+        return self.tested and self.p is not None and self.p < ALPHA
+
+
+def _ranks(a):
+    """Ranks along the last axis (1 = smallest), ties given their average rank: rank of a_i is
+    #(a_j < a_i) + (#(a_j == a_i) + 1) / 2. Quadratic in the axis length, which is a run count."""
+    a = np.asarray(a, float)
+    less = (a[..., None, :] < a[..., :, None]).sum(axis=-1)
+    equal = (a[..., None, :] == a[..., :, None]).sum(axis=-1)
+    return less + (equal + 1) / 2
+
+
+def _rank_correlation(x, y, axis=-1):
+    """Spearman's rho along the last axis (Pearson's r of the ranks), for many pairings at once."""
+    rx, ry = _ranks(np.moveaxis(x, axis, -1)), _ranks(np.moveaxis(y, axis, -1))
+    rx = rx - rx.mean(axis=-1, keepdims=True)
+    ry = ry - ry.mean(axis=-1, keepdims=True)
+    return (rx * ry).sum(axis=-1) / np.sqrt((rx * rx).sum(axis=-1) * (ry * ry).sum(axis=-1))
+
+
+def trend(xs, ys, versions=None):
+    """Trend of per-run values ys along parameter values xs (pairs in the same order); with
+    versions (one per pair), runs of several code versions are not tested."""
+    n = len(xs)
+    if versions is not None and len(set(versions)) > 1:
+        return Trend(n, reason=VERSIONS_DIFFER)
+    if n < MIN_TREND or len(set(xs)) < 2:
+        return Trend(n, reason=TOO_FEW)
+    if len(set(ys)) < 2:
+        return Trend(n, reason="no variation")
+    exact = math.factorial(n) <= EXACT_LIMIT
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        res = st.permutation_test(
+            (np.asarray(xs, float), np.asarray(ys, float)),
+            _rank_correlation,
+            permutation_type="pairings",
+            vectorized=True,
+            n_resamples=np.inf if exact else RESAMPLES,
+            alternative="two-sided",
+            random_state=None if exact else SEED,
+        )
+    return Trend(n, float(res.statistic), float(res.pvalue), exact)
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,14 @@ import contextlib
 import io
 import math
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 import unittest
 
 import report
+import stats
 
 FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "results")
 OLD = "a0343fa68917ec1ca483e0ba137bdd4cde0bd688"  # an ancestor of NEW in this repository
@@ -105,6 +107,12 @@ class EndToEndTest(ReportCase):
         # bridge lags -1.5, 2.5, 4.0 ms (a negative lag is allowed: clock offset); d200 has none
         self.assertIn("Bridge lag at 0 ms: 1.67 ms (3 runs); at 200 ms: 0 runs.", page)
         self.assertIn("Re-downloaded at 0 ms: 20.0 %.", page)  # shares 0.1, 0.2, 0.3
+        # outage 0, 0, 0 / 10.8, 12, 13.2 / 28.8, 30, 31.2 s at 0 / 100 / 200 ms
+        rho = stats.st.spearmanr([0] * 3 + [100] * 3 + [200] * 3, [0, 0, 0, 9, 10, 11, 24, 25, 26])
+        m = re.search(r"Outage trend: rho (\S+), p (\S+), 9 runs, significant yes\.", page)
+        self.assertIsNotNone(m, page)
+        self.assertAlmostEqual(float(m.group(1)), rho.statistic, places=2)
+        self.assertLess(float(m.group(2)), 0.01)
         self.assertIn(
             "Topology sweep: 32 runs in 9 cells (2-5 per cell), code version `573171e00d`", page
         )

@@ -238,5 +238,44 @@ class VersionTest(unittest.TestCase):
             stats.keep_newest(rows, newest)
 
 
+class TrendTest(unittest.TestCase):
+    def test_a_perfect_rank_order_has_the_smallest_exact_p(self):
+        t = stats.trend([0, 50, 100, 150, 200], [1.0, 2.0, 3.5, 4.0, 9.0])
+        self.assertTrue(t.exact)
+        self.assertAlmostEqual(t.rho, 1.0)
+        # two of the 5! = 120 pairings are as extreme (rho = +1 and -1)
+        self.assertAlmostEqual(t.p, 2 / 120)
+        self.assertTrue(t.sig)
+
+    def test_exact_p_by_enumeration_with_ties(self):
+        xs, ys = [0, 0, 100, 100, 200], [3.0, 1.0, 2.0, 5.0, 4.0]
+
+        def rho(y):
+            return stats.st.spearmanr(xs, y).statistic
+
+        obs = rho(ys)
+        perms = [rho(list(p)) for p in itertools.permutations(ys)]
+        want = sum(1 for r in perms if abs(r) >= abs(obs) - 1e-12) / len(perms)
+        t = stats.trend(xs, ys)
+        self.assertAlmostEqual(t.rho, obs)
+        self.assertAlmostEqual(t.p, want, places=6)
+        self.assertFalse(t.sig)
+
+    def test_many_runs_use_seeded_resamples(self):
+        xs = [d for d in (0, 50, 100, 150, 200) for _ in range(3)]
+        ys = [float(i % 4) for i in range(15)]
+        a, b = stats.trend(xs, ys), stats.trend(xs, ys)
+        self.assertFalse(a.exact)
+        self.assertEqual(a.p, b.p)  # fixed seed: the same p every time
+
+    def test_untested_cases(self):
+        self.assertEqual(stats.trend([0, 1, 2, 3], [1, 2, 3, 4]).reason, stats.TOO_FEW)
+        self.assertEqual(stats.trend([5] * 6, [1, 2, 3, 4, 5, 6]).reason, stats.TOO_FEW)
+        self.assertEqual(stats.trend(range(6), [2.0] * 6).reason, "no variation")
+        t = stats.trend(range(6), range(6), versions=["a"] * 5 + ["b"])
+        self.assertEqual(t.reason, stats.VERSIONS_DIFFER)
+        self.assertFalse(t.sig)
+
+
 if __name__ == "__main__":
     unittest.main()
