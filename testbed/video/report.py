@@ -609,7 +609,7 @@ def summarize(experiment, path, rows, newest):
     if ex.trend:
         for m in ex.metrics:
             pts = [(c.params[ex.trend], v, c.version) for c in res.cells for v in c.values[m]]
-            res.trends[m] = stats.trend(*zip(*pts, strict=True)) if pts else stats.Trend(0)
+            res.trends[m] = stats.trend(*zip(*pts, strict=True)) if pts else stats.trend([], [])
     if ex.ref:
         for g in res.groups:
             versions = {a: c.version for a, c in g.cells.items()}

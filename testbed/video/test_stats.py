@@ -270,6 +270,7 @@ class TrendTest(unittest.TestCase):
 
     def test_untested_cases(self):
         self.assertEqual(stats.trend([0, 1, 2, 3], [1, 2, 3, 4]).reason, stats.TOO_FEW)
+        self.assertEqual(stats.trend([], []).reason, stats.TOO_FEW)  # a metric without values
         self.assertEqual(stats.trend([5] * 6, [1, 2, 3, 4, 5, 6]).reason, stats.TOO_FEW)
         self.assertEqual(stats.trend(range(6), [2.0] * 6).reason, "no variation")
         t = stats.trend(range(6), range(6), versions=["a"] * 5 + ["b"])
