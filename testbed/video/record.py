@@ -12,7 +12,7 @@ COLUMNS = (
     "video_s,run,seed,code_version,client,status,avg_bitrate_kbps,avg_rendered_kbps,switches_ga,"
     "switches_count,outage_s,stalls,startup_s,success_rate,mean_throughput_kbps,n_paths,"
     "path_delays_ms,path_bw_mbps,shared_links,host_load,guest_load,bridge_rtt_ms,bridge_lag_ms,"
-    "bridge_ratio,redownloads,redownload_share"
+    "bridge_ratio,redownloads,redownload_share,controller"
 ).split(",")
 
 # Harness clients.csv column -> committed column (the rest keep their names).
@@ -112,6 +112,8 @@ def csv_rows(doc):
         "run": doc["run"],
         "seed": p.get("seed", ""),
         "code_version": doc["code_version"],
+        # runs made before the runner could use Floodlight do not name their controller
+        "controller": p.get("controller") or "standalone",
         "host_load": doc.get("load", {}).get("host_busy", ""),
         "guest_load": doc.get("load", {}).get("guest_busy", ""),
         "bridge_rtt_ms": bridge_rtt(doc.get("load", {}).get("samples", [])),

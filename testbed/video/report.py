@@ -94,10 +94,12 @@ PARAMS = (
     "delay_diff_ms",
     "segment_s",
     "video_s",
+    "controller",
     "algorithm",
 )
 ALGORITHMS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none", "qomra", "tcp")
 SCHEDULERS = ("default", "daps")  # the kernel's built-in scheduler and this project's DAPS
+CONTROLLERS = ("standalone", "floodlight")  # the runtime that hosted the controller core
 STATUSES = ("ok", "failed", "timeout")
 SERIES = {
     "qomra-throughput": ("cell", "run", "client", "second", "kbps"),
@@ -405,6 +407,10 @@ def parse_rows(experiment, path, raw):
             raise ReportError(f"{where}: unknown algorithm {r['algorithm']!r}")
         if r["scheduler"] and r["scheduler"] not in SCHEDULERS:
             raise ReportError(f"{where}: unknown scheduler {r['scheduler']!r}")
+        if r["controller"] not in CONTROLLERS:
+            raise ReportError(
+                f"{where}: controller {r['controller']!r} is not one of {CONTROLLERS}"
+            )
         for col in INT_COLS:
             t[col] = _number(r[col], int, where, col) if r[col] else None
         for col in FLOAT_COLS:
@@ -542,7 +548,12 @@ def _order_key(params):
         return (1, v, "") if isinstance(v, int | float) else (2, 0, str(v))
 
     return tuple(
-        k(params[p], ALGORITHMS if p == "algorithm" else SCHEDULERS if p == "scheduler" else ())
+        k(
+            params[p],
+            {"algorithm": ALGORITHMS, "scheduler": SCHEDULERS, "controller": CONTROLLERS}.get(
+                p, ()
+            ),
+        )
         for p in PARAMS
     )
 
@@ -680,6 +691,7 @@ PARAM_LABELS = {
     "delay_diff_ms": ("delay difference (ms)", "delay difference {} ms"),
     "segment_s": ("segment (s)", "{} s segments"),
     "video_s": ("video (s)", "{} s video"),
+    "controller": ("controller", "{} controller"),
     "algorithm": ("algorithm", "{}"),
 }
 

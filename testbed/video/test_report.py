@@ -122,6 +122,30 @@ class EndToEndTest(ReportCase):
         # switches count: qomra runs 2, 3, 3; tcp 5, 5, 6 -> 2.7 and 5.3; p 0.1 -> Holm 0.2
         self.assertIn("QoMRA 2.7\nagainst TCP 5.3 (Holm p\n0.200, significant no)", q)
 
+    def test_cells_through_floodlight_are_their_own_group(self):
+        rel = "ga-paper/data/ga-topo.csv"
+        std = [line for line in self.read(rel).splitlines() if ",compuserve.c5.ga," in line]
+        fl = [
+            line.replace(",compuserve.c5.ga,", ",compuserve.c5.floodlight.ga,").replace(
+                ",standalone", ",floodlight"
+            )
+            for line in std
+        ]
+        with open(self.path(rel), "a", encoding="utf-8") as f:
+            f.write("\n".join(fl) + "\n")
+        rc, msg = self.run_report()
+        self.assertEqual(rc, 0, msg)
+        t = self.read("ga-paper/tables.md")
+        row = next(line for line in t.splitlines() if "`compuserve.c5.floodlight.ga`" in line)
+        self.assertIn("| floodlight |", row)
+        # the standalone group's comparisons are unchanged, the Floodlight cell is in none
+        self.assertIn("### Comparisons in `compuserve.c5` (", t)
+        self.assertNotIn("### Comparisons in `compuserve.c5.floodlight`", t)
+
+    def test_unknown_controller_is_refused(self):
+        self.edit("ga-paper/data/ga-topo.csv", ",standalone\n", ",onos\n")
+        self.assert_fails_and_writes_nothing("controller 'onos' is not one of")
+
     def test_tables_and_figures(self):
         rc, msg = self.run_report()
         self.assertEqual(rc, 0, msg)
