@@ -17,6 +17,8 @@
 //  - success rate (QoMRA): share of played segments at the top level of the ladder.
 //  - re-downloads: requests for a segment index an earlier request already fetched (dash.js's
 //    fast switching replaces buffered segments after an up-switch), their count and byte share.
+//  - estimate error: how far dash.js's throughput estimate, as last sampled before a segment
+//    request, was from that download's own throughput (median of |estimate / realized - 1|).
 //  - throughput over time: every request's bytes (all segment kinds and media types) spread
 //    evenly over [firstByte or start, end], summed per bin.
 
@@ -290,6 +292,40 @@ function redownloads(events) {
   return { count, bytes, share: total > 0 ? bytes / total : null };
 }
 
+function median(xs) {
+  if (!xs.length) return null;
+  const v = [...xs].sort((a, b) => a - b);
+  const h = Math.floor(v.length / 2);
+  return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
+/** How well dash.js's throughput estimate predicted each video media download: for every
+ * request with a first byte, |estimate / realized - 1|, where estimate is the last `sample`
+ * event's throughputKbps at or before the request's start and realized is the request's bytes
+ * over (end - firstByte). {count, median} (median null without a pair). A path mix whose delays
+ * differ makes segment downloads uneven, which is how the GA paper says delay differences
+ * mislead the player (its section V). */
+function estimateError(events) {
+  const samples = events
+    .filter((e) => e.type === 'sample' && Number.isFinite(e.t) && e.throughputKbps > 0)
+    .sort((a, b) => a.t - b.t);
+  const errs = [];
+  for (const r of requests(events)) {
+    const t0 = r.start ?? r.t;
+    const a = r.firstByte;
+    if (!Number.isFinite(a) || !Number.isFinite(r.end) || !(r.end > a) || !(r.bytes > 0)) continue;
+    let est = null;
+    for (const s of samples) {
+      if (s.t > t0) break;
+      est = s.throughputKbps;
+    }
+    if (est === null) continue;
+    const realized = (r.bytes * 8) / (r.end - a) / 1000;
+    errs.push(Math.abs(est / realized - 1));
+  }
+  return { count: errs.length, median: median(errs) };
+}
+
 /** One flat record of every metric (the CSV row's QoE part). */
 function summarize(events) {
   const reqs = requests(events);
@@ -303,6 +339,7 @@ function summarize(events) {
   const last = allReqs.length ? Math.max(...allReqs.map((e) => e.end ?? e.t)) : null;
   const end = events.find((e) => e.type === 'end');
   const redo = redownloads(events);
+  const est = estimateError(events);
   return {
     end_reason: end ? end.reason : null,
     startup_delay_s: round(startupDelay(events)),
@@ -318,6 +355,7 @@ function summarize(events) {
     segments_played: played.length,
     redownloads: redo.count,
     redownload_share: round(redo.share, 4),
+    estimate_error: round(est.median, 4),
     abandoned: events.filter((e) => e.type === 'abandoned').length,
     failed_requests: events.filter((e) => e.type === 'request_failed').length,
     bytes,
@@ -343,6 +381,7 @@ module.exports = {
   outageDuration,
   successRate,
   redownloads,
+  estimateError,
   throughputOverTime,
   droppedFrames,
   summarize,

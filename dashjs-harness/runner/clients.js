@@ -20,7 +20,7 @@ const writeJson = (file, obj) => writeAtomic(file, JSON.stringify(obj, null, 1) 
 const CSV_COLUMNS = [
   'client', 'status', 'netns', 'transport', 'start_offset_s', 'wall_s', 'end_reason', 'startup_delay_s',
   'avg_bitrate_kbps', 'avg_rendered_kbps', 'switches_ga', 'switches_count', 'switches_rendered', 'outage_s', 'stalls', 'success_rate',
-  'segments_requested', 'segments_played', 'redownloads', 'redownload_share', 'abandoned', 'failed_requests', 'bytes',
+  'segments_requested', 'segments_played', 'redownloads', 'redownload_share', 'estimate_error', 'abandoned', 'failed_requests', 'bytes',
   'mean_throughput_kbps', 'dropped_frames', 'total_frames', 'final_position_s', 'error',
 ];
 

@@ -138,6 +138,7 @@ def check_qoe(c, rec, log):
         "dropped_frames",
         "mean_throughput_kbps",
         "redownload_share",
+        "estimate_error",
     ]
     missing = [f for f in fields if rec.get(f) is None]
     c.check("every summary metric present", not missing, f"missing {missing}" if missing else "")

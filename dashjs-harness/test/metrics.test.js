@@ -177,6 +177,29 @@ test('hand-made: re-downloads are later requests of an index already fetched', (
   assert.deepEqual([s.redownloads, s.redownload_share], [2, 0.4444]);
 });
 
+test('hand-made: estimate error pairs each download with the estimate sampled before it', () => {
+  clock = 0;
+  const sample = (t, kbps) => ({ t, type: 'sample', position: 0, throughputKbps: kbps });
+  // req(i) starts at clock - 0.5, first byte at clock - 0.4, ends at clock: 1000 bytes in 0.4 s
+  // = 20 kbit/s realized
+  const ev = [
+    LADDER,
+    sample(0.2, 10), // before the first request: estimate 10 -> |10/20 - 1| = 0.5
+    req(0, 0),
+    sample(1.4, 30), // before the second (starts at 1.5): |30/20 - 1| = 0.5
+    sample(1.6, 999), // after its start: not used for it
+    req(1, 0),
+    sample(2.5, 20), // the third starts at 2.5: a sample at that instant counts: 0
+    req(2, 0),
+  ];
+  const r = m.estimateError(ev);
+  assert.equal(r.count, 3);
+  close(r.median, 0.5);
+  // no estimate before any request: nothing to pair
+  assert.deepEqual(m.estimateError([LADDER, req(3, 0)]), { count: 0, median: null });
+  assert.equal(m.summarize(ev).estimate_error, 0.5);
+});
+
 test('hand-made: no playback at all', () => {
   const ev = [LADDER, { t: 0.1, type: 'waiting', position: 0 }, { t: 30, type: 'end', reason: 'timeout', position: 0 }];
   assert.equal(m.startupDelay(ev), null);
