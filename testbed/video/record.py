@@ -12,7 +12,7 @@ COLUMNS = (
     "video_s,run,seed,code_version,client,status,avg_bitrate_kbps,avg_rendered_kbps,switches_ga,"
     "switches_count,outage_s,stalls,startup_s,success_rate,mean_throughput_kbps,n_paths,"
     "path_delays_ms,path_bw_mbps,shared_links,host_load,guest_load,bridge_rtt_ms,bridge_lag_ms,"
-    "bridge_ratio,redownloads,redownload_share,controller"
+    "bridge_ratio,redownloads,redownload_share,controller,estimate_error"
 ).split(",")
 
 # Harness clients.csv column -> committed column (the rest keep their names).
@@ -28,6 +28,7 @@ QOE = {
     "mean_throughput_kbps": "mean_throughput_kbps",
     "redownloads": "redownloads",
     "redownload_share": "redownload_share",
+    "estimate_error": "estimate_error",
 }
 
 

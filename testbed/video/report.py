@@ -80,6 +80,7 @@ METRIC_COLS = (
     "bridge_ratio",
     "redownloads",
     "redownload_share",
+    "estimate_error",
 )
 # Can be negative: the player's clock and the guest's differ by an offset measured to about
 # half the bridge's round trip.
@@ -166,6 +167,11 @@ METRICS = {
     "redownload_pct": Metric(
         "Media bytes re-downloaded", "%", 1, (), _col("redownload_share", 100.0)
     ),
+    # how far dash.js's estimate was from each download's throughput (the harness's median of
+    # |estimate / realized - 1|); runs made before the harness measured it have none
+    "estimate_err_pct": Metric(
+        "Throughput estimate error", "%", 1, (), _col("estimate_error", 100.0)
+    ),
     # The controller's assignment, so that a QoE difference can be traced to the paths.
     "n_paths": Metric("Paths per client", "", 2, ("n_paths",), _col("n_paths")),
     "path_spread_ms": Metric(
@@ -213,6 +219,7 @@ GA_METRICS = (
     "outage_s",
     "startup_s",
     "redownload_pct",
+    "estimate_err_pct",
     "n_paths",
     "path_spread_ms",
     "shared_links",
@@ -285,6 +292,7 @@ EXPERIMENTS = {
                 "switches_ga",
                 "startup_s",
                 "redownload_pct",
+                "estimate_err_pct",
             ),
             ("delay_diff_ms",),
             MACHINE_METRICS,

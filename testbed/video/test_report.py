@@ -143,7 +143,7 @@ class EndToEndTest(ReportCase):
         self.assertNotIn("### Comparisons in `compuserve.c5.floodlight`", t)
 
     def test_unknown_controller_is_refused(self):
-        self.edit("ga-paper/data/ga-topo.csv", ",standalone\n", ",onos\n")
+        self.edit("ga-paper/data/ga-topo.csv", ",standalone,", ",onos,")
         self.assert_fails_and_writes_nothing("controller 'onos' is not one of")
 
     def test_tables_and_figures(self):
