@@ -352,8 +352,12 @@ def one_run(args, net, cell, k, desc_path, content_dir):
             server_log = net.agent.call("log", which="server", since=log_from)["lines"]
             time.sleep(1)  # the forwarders write a connection's line once it has closed
             fwd_log = {n: net.agent.call("log", which=n, since=fwd_from[n])["lines"] for n in names}
-        doc["bridge"] = bridge(d, net.ready["clients"], fwd_log, sampler.load)
-        doc["forwarder_connections"] = forwarder_connections(fwd_log)
+        fwd = {n: forwarder_records(lines) for n, lines in fwd_log.items()}
+        doc["bridge"] = bridge(d, net.ready["clients"], fwd, sampler.load)
+        doc["forwarder_connections"] = {
+            n: [[r.get("start"), r.get("local"), r.get("mptcp"), r.get("error")] for r in recs]
+            for n, recs in fwd.items()
+        }
         finish_doc(doc, d, descriptor, sampler, flows, server_log)
     except (ss.SessionError, RuntimeError, *ERRORS) as e:
         doc["error"] = str(e)
@@ -444,38 +448,33 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
         doc["error"] = "checks failed: " + "; ".join(infra)
 
 
-def forwarder_connections(fwd_log):
-    """Per client, each connection its forwarder closed: start (guest time), local address
-    of the MPTCP side, whether it ran MPTCP, error; to trace a handshake that went wrong."""
-    out = {}
-    for name, lines in fwd_log.items():
-        conns = []
-        for line in lines:
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                continue
-            conns.append([rec.get("start"), rec.get("local"), rec.get("mptcp"), rec.get("error")])
-        out[name] = conns
+def forwarder_records(lines):
+    """A forwarder's log lines as records, one per connection it closed (start in guest time,
+    local address of the MPTCP side, MPTCP or not, error, responses); unreadable lines skipped."""
+    out = []
+    for line in lines:
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            continue
     return out
 
 
-def bridge(d, clients, fwd_log, load):
+def bridge(d, clients, fwd, load):
     """record.bridge_timing per client: the players' timing of each response against the
-    forwarder's, in the host's clock (the guest's offset: the median of the run's samples)."""
+    forwarder's (fwd: {client: forwarder_records}), in the host's clock (the guest's offset:
+    the median of the run's samples)."""
     offsets = sorted(s["guest"]["clock_offset_s"] for s in load if "clock_offset_s" in s["guest"])
     if not offsets:
         return None
     offset = offsets[len(offsets) // 2]
     out = {"clock_offset_s": offset, "clients": {}}
     for i, c in enumerate(clients):
-        responses = []
-        for line in fwd_log.get(c["name"], []):
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                continue
-            responses += [(f, last, n) for f, last, n, _st in rec.get("responses", [])]
+        responses = [
+            (f, last, n)
+            for rec in fwd.get(c["name"], [])
+            for f, last, n, _st in rec.get("responses", [])
+        ]
         cj = files.read_json(os.path.join(d, "players", f"client-{i}.json")) or {}
         q = cj.get("qoe") or {}
         t0 = (q.get("meta") or {}).get("t0")

@@ -210,10 +210,10 @@ def wait_connected(agent, n_switches, timeout=60):
 def wait_closed(agent, timeout=20.0, kill=False):
     """Until no host has a TCP connection open or closing (the players' connections of a run
     that just ended, or left over from an earlier one), for at most timeout s; then, with
-    kill, closes what is left (`ss -K`). A connection whose server side outlived the run (its
-    last FIN lost with the run's controller) would meet a later run's connection that reuses
-    its client port: that SYN is answered as part of the old connection and the handshake
-    fails. Returns {"waited_s", "open": {host: sockets} at the end, "killed": {host: sockets}}."""
+    kill, closes what is left (`ss -K`). Why (docs/video-experiments.md): later runs of a batch
+    lost MP_CAPABLE handshakes, we think to connections of an earlier run that outlived it and
+    met a reused client port.
+    Returns {"waited_s", "open": {host: sockets} at the end, "killed": {host: sockets}}."""
     t0 = time.monotonic()
     state = agent.call("sockets")["open"]
     while state and time.monotonic() - t0 < timeout:

@@ -130,20 +130,28 @@ def _diff_of_means(x, y, axis):
     return np.mean(x, axis=axis) - np.mean(y, axis=axis)
 
 
-def permutation_p(a, b):
-    """(two-sided p, exact) of the difference of means of a and b under exchangeability:
-    twice the smaller one-sided share of splits at least as extreme, at most 1 (scipy's
-    definition)."""
-    splits = math.comb(len(a) + len(b), len(a))
-    exact = splits <= EXACT_LIMIT
+def _permutation_test(data, statistic, permutation_type, orderings):
+    """scipy's two-sided permutation test, exact over every ordering when there are at most
+    EXACT_LIMIT of them, else RESAMPLES from SEED; (result, exact)."""
+    exact = orderings <= EXACT_LIMIT
     res = st.permutation_test(
-        (np.asarray(a, float), np.asarray(b, float)),
-        _diff_of_means,
-        permutation_type="independent",
+        tuple(np.asarray(x, float) for x in data),
+        statistic,
+        permutation_type=permutation_type,
         vectorized=True,
         n_resamples=np.inf if exact else RESAMPLES,
         alternative="two-sided",
         random_state=None if exact else SEED,
+    )
+    return res, exact
+
+
+def permutation_p(a, b):
+    """(two-sided p, exact) of the difference of means of a and b under exchangeability:
+    twice the smaller one-sided share of splits at least as extreme, at most 1 (scipy's
+    definition)."""
+    res, exact = _permutation_test(
+        (a, b), _diff_of_means, "independent", math.comb(len(a) + len(b), len(a))
     )
     return float(res.pvalue), exact
 
@@ -174,8 +182,20 @@ def holm(pvalues):
     return out
 
 
+class _Test:
+    """A test result with a `reason` when it was not made and `_p`, the p it is judged by."""
+
+    @property
+    def tested(self):
+        return self.reason is None
+
+    @property
+    def sig(self):
+        return self.tested and self._p is not None and self._p < ALPHA
+
+
 @dataclass(frozen=True)
-class Trend:
+class Trend(_Test):
     """Spearman's rho of a metric against a parameter over n runs, its permutation p."""
 
     n: int
@@ -185,12 +205,8 @@ class Trend:
     reason: str | None = None
 
     @property
-    def tested(self):
-        return self.reason is None
-
-    @property
-    def sig(self):
-        return self.tested and self.p is not None and self.p < ALPHA
+    def _p(self):
+        return self.p
 
 
 def _ranks(a):
@@ -220,23 +236,14 @@ def trend(xs, ys, versions=None):
         return Trend(n, reason=TOO_FEW)
     if len(set(ys)) < 2:
         return Trend(n, reason="no variation")
-    exact = math.factorial(n) <= EXACT_LIMIT
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        res = st.permutation_test(
-            (np.asarray(xs, float), np.asarray(ys, float)),
-            _rank_correlation,
-            permutation_type="pairings",
-            vectorized=True,
-            n_resamples=np.inf if exact else RESAMPLES,
-            alternative="two-sided",
-            random_state=None if exact else SEED,
-        )
+        res, exact = _permutation_test((xs, ys), _rank_correlation, "pairings", math.factorial(n))
     return Trend(n, float(res.statistic), float(res.pvalue), exact)
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(_Test):
     """The reference algorithm against another in one group, for one metric. diff is
     mean(ref) - mean(other) over per-run values; reason says why there is no test."""
 
@@ -252,12 +259,8 @@ class Comparison:
     reason: str | None = None
 
     @property
-    def tested(self):
-        return self.reason is None
-
-    @property
-    def sig(self):
-        return self.tested and self.p_holm is not None and self.p_holm < ALPHA
+    def _p(self):
+        return self.p_holm
 
 
 def _diff(a, b):
