@@ -4,6 +4,7 @@ docs/results/. Pure functions over plain data (unit-tested in test_record.py).
 
 import csv
 import io
+import re
 import statistics
 
 # The committed per-run table: one row per client per run (testbed/video/report.py reads it).
@@ -154,6 +155,53 @@ def server_log_check(requests, server_entries):
         else:
             missing.append(r)
     return matched, missing
+
+
+# MPTCP counters (nstat's MPTcpExt, without the prefix) that tell why a connection ran plain TCP
+FALLBACK_COUNTERS = re.compile(r"Fallback|Drop|Disabled|Blackhole|InfiniteMap|Mismatch|NoMatch")
+
+
+def failure_details(doc):
+    """What lies behind a run's failed checks, one line each, from what the run recorded: the
+    runner prints them under the run's line, so a failed run in a log says more than its
+    check's name (the run directory, with everything, is often gone by then: CI)."""
+    failed = {k for k, ok in doc.get("checks", {}).items() if not ok}
+    out = []
+    if "every server connection was MPTCP" in failed:
+        plain = (doc.get("server_requests") or {}).get("not_mptcp", [])
+        peers = sorted({e.get("client", "?") for e in plain})
+        out.append(f"plain-TCP requests at the server: {len(plain)} from {', '.join(peers)}")
+        fwd = [
+            f"{host} {c[1]}"
+            for host, conns in sorted((doc.get("forwarder_connections") or {}).items())
+            for c in conns
+            if c[2] is not True
+        ]
+        if fwd:
+            out.append("forwarder connections not MPTCP: " + ", ".join(fwd))
+        counters = [
+            f"{host} {name}={v}"
+            for host, cs in sorted((doc.get("mptcp_counters") or {}).items())
+            for name, v in sorted(cs.items())
+            if FALLBACK_COUNTERS.search(name)
+        ]
+        out.append("fallback counters: " + (", ".join(counters) if counters else "none moved"))
+    if "no connection was left from an earlier run" in failed:
+        left = (doc.get("sockets_before") or {}).get("open", {})
+        counts = ", ".join(f"{h}: {len(s)}" for h, s in sorted(left.items()))
+        out.append(f"still open before the run: {counts}")
+    if "server log has every completed request" in failed:
+        miss = (doc.get("server_requests") or {}).get("missing", [])
+        names = ", ".join(f"{r['path']} ({r['bytes']} B)" for r in miss[:3])
+        out.append(f"requests the server did not log: {names}" + (" ..." if len(miss) > 3 else ""))
+    if "subflow packets went through exactly their assigned switches" in failed:
+        pc = doc.get("path_check") or {}
+        out.append(f"subflows: {pc.get('exact')} on their path, wrong: {pc.get('wrong')}")
+    if "every client finished" in failed:
+        for c in doc.get("clients", []):
+            if c.get("status") != "ok":
+                out.append(f"{c.get('name')}: {c.get('status')} {c.get('error') or ''}".rstrip())
+    return out
 
 
 def throughput_rows(doc, series_by_client):

@@ -17,8 +17,8 @@ controller's assignment (paths, their delays and bottlenecks, shared links), lin
 time, flow counters, versions, seed, machine load, and the checks of the run.
 
 Resumable: a run whose run.json says "ok" is skipped; a failed one is moved to failed/ and run
-again. RESULTS/<experiment>/manifest.json says what is ok, failed or missing, and is "partial"
-until every selected run is ok. --publish writes the ok runs' compact table (record.COLUMNS)
+again (at once with --retries). RESULTS/<experiment>/manifest.json says what is ok, failed or
+missing, and is "partial" until every selected run is ok. --publish writes the ok runs' compact table (record.COLUMNS)
 to docs/results/ga-paper/data/<experiment>.csv. Exit 0 when every selected run is ok, 1
 otherwise, 2 on bad arguments (one line).
 """
@@ -75,6 +75,11 @@ def parse_args(argv):
     p.add_argument("--clients", type=int, help="clients of that batch")
     p.add_argument("--algorithms", help="comma-separated algorithms of that batch")
     p.add_argument("--runs", type=int, default=1, help="runs per cell (default 1)")
+    p.add_argument(
+        "--retries", type=int, default=0,
+        help="make a run that failed its checks again, at once, up to this many times "
+        "(default 0: the next invocation makes it); every failed attempt stays in failed/",
+    )  # fmt: skip
     p.add_argument("--video", type=float, help="video length in s (default: the experiment's)")
     p.add_argument("--seed", type=int, default=1, help="link draws and client placement seed")
     p.add_argument("--cells", help="comma-separated shell patterns over cell names")
@@ -99,6 +104,8 @@ def parse_args(argv):
         raise Usage("--max-clients: want 1..244")
     if not 1 <= a.runs <= 100:
         raise Usage("--runs: want 1..100")
+    if not 0 <= a.retries <= 5:
+        raise Usage("--retries: want 0..5")
     if a.video is not None and not 8 <= a.video <= 3600:
         raise Usage("--video: want 8..3600 s")
     if a.topology or a.clients or a.algorithms:
@@ -225,9 +232,12 @@ def fmt_s(s):
 
 def write_manifest(args, note=""):
     per = {"ok": [], "failed": [], "missing": []}
-    versions = set()
+    versions, attempts = set(), []
     for _b, cells in args.plan:
         for c in cells:
+            kept = os.path.join(os.path.dirname(run_dir(args.results, c, 1)), "failed")
+            if os.path.isdir(kept):
+                attempts += [f"{c.name}/{x}" for x in sorted(os.listdir(kept))]
             for k in range(1, args.runs + 1):
                 d = run_dir(args.results, c, k)
                 doc = files.read_json(os.path.join(d, "run.json"))
@@ -244,13 +254,15 @@ def write_manifest(args, note=""):
             "runs_per_cell": args.runs,
             "counts": {k: len(v) for k, v in per.items()},
             "runs": per,
+            # attempts that failed their checks and were made again (their directories)
+            "failed_attempts": attempts,
             "code_versions": sorted(v for v in versions if v),
             "note": note,
             "updated": now(),
         }
         os.makedirs(os.path.join(args.results, e), exist_ok=True)
         files.write_json(os.path.join(args.results, e, "manifest.json"), doc)
-    return per
+    return {**per, "attempts": attempts}
 
 
 def now():
@@ -446,6 +458,7 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
     doc["status"] = "ok" if not infra else "failed"
     if infra:
         doc["error"] = "checks failed: " + "; ".join(infra)
+        doc["failure_details"] = record.failure_details(doc)
 
 
 def forwarder_records(lines):
@@ -513,10 +526,14 @@ def run_batch(args, b, runs, progress):
     with ss.Network(desc, content, workdir, local=args.local) as net:
         print(f"video: network ready ({net.ready.get('built')})", flush=True)
         for cell, k in runs:
-            doc = one_run(args, net, cell, k, desc, content)
-            progress(cell, k, doc)
-            if net.exit_code() is not None:
-                raise ss.SessionError(f"the network side exited ({net.exit_code()})")
+            for attempt in range(args.retries + 1):
+                doc = one_run(args, net, cell, k, desc, content)
+                final = doc["status"] == "ok" or attempt == args.retries
+                progress(cell, k, doc, final)
+                if net.exit_code() is not None:
+                    raise ss.SessionError(f"the network side exited ({net.exit_code()})")
+                if final:
+                    break
 
 
 def collect(args, everything=False):
@@ -589,14 +606,18 @@ def main(argv):
         return 2
     t0, done = time.monotonic(), {"ok": 0, "failed": 0}
 
-    def progress(cell, k, doc):
+    def progress(cell, k, doc, final=True):
+        why = f" ({doc['error']})" if doc["error"] else ""
+        details = "".join(f"\n    {x}" for x in doc.get("failure_details", []))
+        if not final:
+            print(f"video: {cell.name} run{k}: failed{why}, once more{details}", flush=True)
+            return
         done[doc["status"]] += 1
         left = n - done["ok"] - done["failed"]
         eta = (time.monotonic() - t0) / (done["ok"] + done["failed"]) * left
-        why = f" ({doc['error']})" if doc["error"] else ""
         print(
             f"video: {cell.name} run{k}: {doc['status']}{why} | {done['ok']} ok, "
-            f"{done['failed']} failed, {left} to go, ETA {fmt_s(eta)}",
+            f"{done['failed']} failed, {left} to go, ETA {fmt_s(eta)}{details}",
             flush=True,
         )
         write_manifest(args)
@@ -607,6 +628,8 @@ def main(argv):
         except (ss.SessionError, OSError) as e:
             print(f"video: batch {b.name} failed: {e}", file=sys.stderr)
     per = write_manifest(args)
+    if per["attempts"]:
+        print(f"video: {len(per['attempts'])} failed attempts, kept under the cells' failed/")
     table = summary(args)
     if table:
         out = plot_summary(

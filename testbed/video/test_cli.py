@@ -22,6 +22,8 @@ BAD = [
     (["--clients", "3"], "go together"),
     (["--experiment", "bogus"], "invalid choice"),
     (["--runs", "0"], "--runs"),
+    (["--retries", "-1"], "--retries"),
+    (["--retries", "9"], "--retries"),
     (["--video", "2"], "--video"),
     (["--cells", "nothing.*"], "matches no cell"),
     (["--experiment", "ga-topo", "--max-clients", "0"], "--max-clients: want 1..244"),

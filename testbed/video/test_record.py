@@ -119,6 +119,51 @@ class ServerLog(unittest.TestCase):
         )
 
 
+class FailureDetails(unittest.TestCase):
+    def doc(self, **checks):
+        return {
+            "checks": {"every client finished": True, **checks},
+            "server_requests": {
+                "missing": [{"path": "/v/seg1.m4s", "bytes": 10}],
+                "not_mptcp": [{"client": "10.0.1.11:4000"}, {"client": "10.0.1.11:4002"}],
+            },
+            "forwarder_connections": {"c1": [[1.0, "10.0.1.11:4000", False, None],
+                                             [2.0, "10.0.1.11:4001", True, None]]},
+            "mptcp_counters": {"c1": {"MPCapableSYNTXDrop": 2, "MPRstTx": 4},
+                               "server": {"MPCapableSYNRX": 3}},
+            "sockets_before": {"open": {"c1": ["a", "b"]}},
+            "path_check": {"exact": 3, "wrong": [["c1", 7]]},
+            "clients": [{"name": "c1", "status": "ok"}],
+        }  # fmt: skip
+
+    def test_a_run_that_passed_has_none(self):
+        self.assertEqual(record.failure_details(self.doc()), [])
+
+    def test_plain_tcp_names_peers_forwarder_sockets_and_fallback_counters(self):
+        out = record.failure_details(self.doc(**{"every server connection was MPTCP": False}))
+        self.assertEqual(out[0], "plain-TCP requests at the server: 2 from 10.0.1.11:4000, "
+                         "10.0.1.11:4002")  # fmt: skip
+        self.assertEqual(out[1], "forwarder connections not MPTCP: c1 10.0.1.11:4000")
+        self.assertEqual(out[2], "fallback counters: c1 MPCapableSYNTXDrop=2")
+
+    def test_no_counter_moved_is_said(self):
+        d = self.doc(**{"every server connection was MPTCP": False})
+        d["mptcp_counters"] = {"c1": {"MPRstTx": 1}}
+        d["forwarder_connections"] = {}
+        self.assertEqual(record.failure_details(d)[-1], "fallback counters: none moved")
+
+    def test_other_checks(self):
+        out = record.failure_details(self.doc(**{
+            "no connection was left from an earlier run": False,
+            "server log has every completed request": False,
+            "subflow packets went through exactly their assigned switches": False,
+            "every client finished": False,
+        }))  # fmt: skip
+        self.assertIn("still open before the run: c1: 2", out)
+        self.assertIn("requests the server did not log: /v/seg1.m4s (10 B)", out)
+        self.assertIn("subflows: 3 on their path, wrong: [['c1', 7]]", out)
+
+
 class Busy(unittest.TestCase):
     def test_cpu_busy_share(self):
         # user nice system idle iowait ...: 30 busy + 70 idle/iowait ticks between samples
