@@ -18,9 +18,9 @@ time, flow counters, versions, seed, machine load, and the checks of the run.
 
 Resumable: a run whose run.json says "ok" is skipped; a failed one is moved to failed/ and run
 again (at once with --retries). RESULTS/<experiment>/manifest.json says what is ok, failed or
-missing, and is "partial" until every selected run is ok. --publish writes the ok runs' compact table (record.COLUMNS)
-to docs/results/ga-paper/data/<experiment>.csv. Exit 0 when every selected run is ok, 1
-otherwise, 2 on bad arguments (one line).
+missing, and is "partial" until every selected run is ok. --publish writes the ok runs'
+compact table (record.COLUMNS) to docs/results/ga-paper/data/<experiment>.csv. Exit 0 when
+every selected run is ok, 1 otherwise, 2 on bad arguments (one line).
 """
 
 import argparse
