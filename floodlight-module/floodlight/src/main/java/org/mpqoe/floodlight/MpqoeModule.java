@@ -422,7 +422,7 @@ public class MpqoeModule
     }
     DatapathId switchId = sw.getId();
     List<Integer> hostPorts = SynTrap.hostPorts(plane.topology(), dpid);
-    var traps = SynTrap.flows(sw.getOFFactory(), hostPorts, SynTrap.priority(settings.config()));
+    var traps = SynTrap.flows(dpid, hostPorts, SynTrap.priority(settings.config()));
     if (rules.isEmpty() && traps.isEmpty()) {
       return;
     }

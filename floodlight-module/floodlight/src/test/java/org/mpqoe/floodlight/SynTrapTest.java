@@ -39,7 +39,7 @@ class SynTrapTest {
     int priority = SynTrap.priority(c);
     assertTrue(priority > 1, "above Forwarding's flows");
     assertTrue(priority < c.plainPriority() && priority < c.subflowPriority(), "below the core's");
-    List<OFFlowAdd> flows = SynTrap.flows(OF, List.of(2, 5), priority);
+    List<OFFlowAdd> flows = SynTrap.flows(7, List.of(2, 5), priority);
     assertEquals(2, flows.size());
     OFFlowAdd f = flows.get(1);
     assertEquals(OFPort.of(5), f.getMatch().get(MatchField.IN_PORT));

@@ -230,6 +230,13 @@ public final class OfTranslator {
       // tcp_flags extension, which Open vSwitch accepts in 1.3).
       subflow(b, a.subflow())
           .setMasked(MatchField.OVS_TCP_FLAGS, U16.of(SYN | ACK), U16.of(SYN | ACK));
+    } else if (m instanceof FlowMatch.TcpSyn t) {
+      if (t.inPort() > 0) {
+        b.setExact(MatchField.IN_PORT, OFPort.of(t.inPort()));
+      }
+      b.setExact(MatchField.ETH_TYPE, EthType.IPv4)
+          .setExact(MatchField.IP_PROTO, IpProtocol.TCP)
+          .setMasked(MatchField.OVS_TCP_FLAGS, U16.of(SYN), U16.of(SYN | ACK));
     } else if (m instanceof FlowMatch.Label l) {
       b.setExact(MatchField.ETH_TYPE, EthType.MPLS_UNICAST)
           .setExact(MatchField.MPLS_LABEL, U32.of(l.label()))

@@ -2,6 +2,7 @@ package org.mpqoe.ofplan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -96,6 +97,17 @@ class OfTranslatorTest {
     List<OFAction> apply = ((OFInstructionApplyActions) add.getInstructions().get(0)).getActions();
     assertEquals(OFPort.CONTROLLER, ((OFActionOutput) apply.get(0)).getPort());
     assertEquals(OFPort.of(3), ((OFActionOutput) apply.get(1)).getPort());
+  }
+
+  @Test
+  void synEntryMatchesSynWithoutAckOnOneOrEveryPort() {
+    Match any = t.match(new FlowMatch.TcpSyn(0));
+    assertFalse(any.isExact(MatchField.IN_PORT), "0: every port");
+    assertEquals(IpProtocol.TCP, any.get(MatchField.IP_PROTO));
+    assertEquals(U16.of(0x02), any.getMasked(MatchField.OVS_TCP_FLAGS).getValue());
+    assertEquals(U16.of(0x12), any.getMasked(MatchField.OVS_TCP_FLAGS).getMask());
+    Match one = t.match(new FlowMatch.TcpSyn(5));
+    assertEquals(OFPort.of(5), one.get(MatchField.IN_PORT));
   }
 
   private static int indexOf(byte[] hay, byte[] needle) {

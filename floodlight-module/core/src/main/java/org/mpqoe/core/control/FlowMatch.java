@@ -35,6 +35,18 @@ public sealed interface FlowMatch {
   /** IPv4 to one address: delivery to a host interface on its first-hop switch. */
   record Ipv4Destination(int dstIp) implements FlowMatch {}
 
+  /**
+   * A connection's first segment: TCP with SYN set and ACK clear, entering at {@code inPort} (0: at
+   * any port); TCP flags as in {@link SynAck}. It sends what the table-miss entry would send too,
+   * but a switch's cache of a SYN's decision then holds for SYNs only: Open vSwitch caches each
+   * decision for the fields the rules it passed examined, and without a rule on TCP flags the
+   * cached "to the controller" of a SYN also took the connection's next segments, until the switch
+   * revalidated its cache after the subflow's rules arrived. Those segments reached the server
+   * after later ones that the new rules forwarded directly; a server whose handshake ends with a
+   * segment without MP_CAPABLE falls back to plain TCP (seen in the end-to-end test).
+   */
+  record TcpSyn(int inPort) implements FlowMatch {}
+
   /** Everything: the table-miss entry. */
   record All() implements FlowMatch {}
 }

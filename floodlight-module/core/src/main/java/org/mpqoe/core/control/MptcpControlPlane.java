@@ -316,11 +316,12 @@ public final class MptcpControlPlane {
   }
 
   /**
-   * Rules for a switch that finished its handshake: the table-miss entry (to the controller),
-   * delivery to the host interfaces attached to it, with segment routing the label rules, and the
-   * rules of live subflows that cross it (a switch that reconnects gets them back). A switch the
-   * topology does not know (yet) gets the table-miss entry only; the rebuild that adds it installs
-   * the rest ({@link #replaceTopology}).
+   * Rules for a switch that finished its handshake: the table-miss entries (to the controller:
+   * everything at priority 0, and TCP SYNs at 1, see {@link FlowMatch.TcpSyn}), delivery to the
+   * host interfaces attached to it, with segment routing the label rules, and the rules of live
+   * subflows that cross it (a switch that reconnects gets them back). A switch the topology does
+   * not know (yet) gets the table-miss entry only; the rebuild that adds it installs the rest
+   * ({@link #replaceTopology}).
    */
   public List<FlowRule> switchConnected(long dpid) {
     Network net = router.net();
@@ -333,6 +334,16 @@ public final class MptcpControlPlane {
             0,
             0,
             new FlowMatch.All(),
+            List.of(new FlowAction.ToController()),
+            0,
+            Cookies.of(Cookies.TABLE_MISS),
+            false));
+    rules.add(
+        new FlowRule(
+            dpid,
+            0,
+            1,
+            new FlowMatch.TcpSyn(0),
             List.of(new FlowAction.ToController()),
             0,
             Cookies.of(Cookies.TABLE_MISS),

@@ -76,7 +76,18 @@ class MptcpControlPlaneTest {
                 0,
                 Cookies.of(Cookies.DELIVERY),
                 false)));
-    assertEquals(2, d.size(), "no label rules without segment routing");
+    FlowRule syns =
+        new FlowRule(
+            4,
+            0,
+            1,
+            new FlowMatch.TcpSyn(0),
+            List.of(new FlowAction.ToController()),
+            0,
+            Cookies.of(Cookies.TABLE_MISS),
+            false);
+    assertTrue(d.contains(syns), "SYNs to the controller just above the table-miss entry");
+    assertEquals(3, d.size(), "no label rules without segment routing");
     assertEquals(
         List.of(
             new FlowRule(
@@ -87,9 +98,18 @@ class MptcpControlPlaneTest {
                 List.of(new FlowAction.ToController()),
                 0,
                 Cookies.of(Cookies.TABLE_MISS),
+                false),
+            new FlowRule(
+                99,
+                0,
+                1,
+                new FlowMatch.TcpSyn(0),
+                List.of(new FlowAction.ToController()),
+                0,
+                Cookies.of(Cookies.TABLE_MISS),
                 false)),
         cp.switchConnected(99),
-        "a switch the topology does not know (yet) gets the table-miss rule only");
+        "a switch the topology does not know (yet) gets the table-miss entries only");
   }
 
   @Test
@@ -139,7 +159,7 @@ class MptcpControlPlaneTest {
     assertEquals(1, cp.router().connections().size(), "a deletion ends nothing");
     cp.flowRemoved(4, cookie, true);
     assertTrue(cp.router().connections().isEmpty(), "an expiry ends the subflow");
-    assertEquals(2, cp.switchConnected(4).size());
+    assertEquals(3, cp.switchConnected(4).size(), "table-miss entries and delivery only");
   }
 
   @Test
