@@ -38,12 +38,14 @@ public sealed interface FlowMatch {
   /**
    * A connection's first segment: TCP with SYN set and ACK clear, entering at {@code inPort} (0: at
    * any port); TCP flags as in {@link SynAck}. It sends what the table-miss entry would send too,
-   * but a switch's cache of a SYN's decision then holds for SYNs only: Open vSwitch caches each
-   * decision for the fields the rules it passed examined, and without a rule on TCP flags the
-   * cached "to the controller" of a SYN also took the connection's next segments, until the switch
-   * revalidated its cache after the subflow's rules arrived. Those segments reached the server
-   * after later ones that the new rules forwarded directly; a server whose handshake ends with a
-   * segment without MP_CAPABLE falls back to plain TCP (seen in the end-to-end test).
+   * but a switch's cached decision for a SYN then holds for SYNs only. Open vSwitch caches a
+   * decision for the fields that the rules it passed examined, and revalidates the cache after a
+   * flow mod on its own time, not before the barrier reply. Without a rule on TCP flags, the cached
+   * "to the controller" of a SYN can also take the connection's next segments after the subflow's
+   * rules are in the table. Once (end-to-end test, user-space datapath) a client's handshake ACK
+   * and first data segment reached the controller 4 ms after the barrier, the client's later
+   * segments went straight, and the connection ran plain TCP. Our reading: the server completed its
+   * handshake with a segment without MP_CAPABLE, which makes it fall back.
    */
   record TcpSyn(int inPort) implements FlowMatch {}
 
