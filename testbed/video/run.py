@@ -52,7 +52,10 @@ from mpqoe_lib.rest import ERRORS  # noqa: E402
 SCHEMA = "mpqoe-video-run/1"
 DEFAULT_RESULTS = os.path.join(REPO, "build", "video")
 GEN_CONTENT = os.path.join(REPO, "dashjs-harness", "content", "gen_content.py")
-BOOT_S, RUN_OVERHEAD_S = 150, 30
+# Machine time beyond a run's video and joins: start-up, records and the stalls, which grow with
+# the clients (measured here, 120 s videos: 1.5 min a run with 5 clients on CompuServe, 2 min on
+# Custom12 and Jellyfish; 60 s videos: 20 s with the delay sweep's one client).
+BOOT_S, RUN_BASE_S, RUN_PER_CLIENT_S = 150, 20, 20
 # The calibration (docs/results/ga-paper.md): 5 clients on a generous network all played the
 # top bitrate without stalls on this 2-core machine; 10 did not.
 MAX_CLIENTS = 5  # guest boot + network build; controller, players, records
@@ -221,7 +224,8 @@ def todo(args):
 def estimate_s(plan):
     total = 0
     for b, runs in plan:
-        per = b.video_s + mx.JOIN_INTERVAL_S * (b.clients - 1) + RUN_OVERHEAD_S
+        per = b.video_s + mx.JOIN_INTERVAL_S * (b.clients - 1)
+        per += RUN_BASE_S + RUN_PER_CLIENT_S * b.clients
         total += BOOT_S + per * len(runs)
     return total
 
