@@ -368,7 +368,7 @@ def one_run(args, net, cell, k, desc_path, content_dir):
             server_log = net.agent.call("log", which="server", since=log_from)["lines"]
             time.sleep(1)  # the forwarders write a connection's line once it has closed
             fwd_log = {n: net.agent.call("log", which=n, since=fwd_from[n])["lines"] for n in names}
-        fwd = {n: forwarder_records(lines) for n, lines in fwd_log.items()}
+        fwd = {n: json_lines(lines) for n, lines in fwd_log.items()}
         doc["bridge"] = bridge(d, net.ready["clients"], fwd, sampler.load)
         doc["forwarder_connections"] = {
             n: [[r.get("start"), r.get("local"), r.get("mptcp"), r.get("error")] for r in recs]
@@ -410,12 +410,7 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
         "guest_busy": record.mean_busy(sampler.load, "guest"),
     }
     doc["sampler_errors"] = sampler.errors
-    entries = []
-    for line in server_log:
-        try:
-            entries.append(json.loads(line))
-        except ValueError:
-            continue
+    entries = json_lines(server_log)
     matched, missing = record.server_log_check(requests, entries)
     algo = doc["params"]["algorithm"]
     checks = {
@@ -465,9 +460,10 @@ def finish_doc(doc, d, descriptor, sampler, flows, server_log):
         doc["failure_details"] = record.failure_details(doc)
 
 
-def forwarder_records(lines):
-    """A forwarder's log lines as records, one per connection it closed (start in guest time,
-    local address of the MPTCP side, MPTCP or not, error, responses); unreadable lines skipped."""
+def json_lines(lines):
+    """A JSON-lines log (the server's: one line per request; a forwarder's: one per connection
+    it closed, with start in guest time, local address of the MPTCP side, MPTCP or not, error,
+    responses) as records; unreadable lines skipped."""
     out = []
     for line in lines:
         try:
@@ -479,7 +475,7 @@ def forwarder_records(lines):
 
 def bridge(d, clients, fwd, load):
     """record.bridge_timing per client: the players' timing of each response against the
-    forwarder's (fwd: {client: forwarder_records}), in the host's clock (the guest's offset:
+    forwarder's (fwd: {client: json_lines}), in the host's clock (the guest's offset:
     the median of the run's samples)."""
     offsets = sorted(s["guest"]["clock_offset_s"] for s in load if "clock_offset_s" in s["guest"])
     if not offsets:
