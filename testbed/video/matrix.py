@@ -163,20 +163,23 @@ def ga_delay(video_s=60.0, diffs=(0, 50, 100, 150, 200)):
 
 
 QOMRA_ALGORITHMS = ("qomra", "tcp", "ga")
+QOMRA_CLIENTS = 5
 
 
-def qomra(video_s=120.0, segments=(2, 4, 6, 8, 10)):
-    """The QoMRA paper (section V.B): qomra-dc with its 8 clients (one per edge switch, three
-    interfaces each) streaming from two servers, QoMRA against single-path TCP and the GA.
-    With 6 s segments one iperf3 TCP flow (srv1 to h8, unlimited) starts 50 s after the
-    first player (Fig. 5-6, Table II); every segment length also runs without it (Fig. 7)."""
+def qomra(video_s=120.0, segments=(2, 4, 6, 8, 10), clients=QOMRA_CLIENTS):
+    """The QoMRA paper (section V.B): qomra-dc, one client per edge switch with three interfaces,
+    streaming from two servers, QoMRA against single-path TCP and the GA. The paper has 8
+    clients; this machine sustains 5 (docs/results/qomra-paper.md), the first 5 listed, h1-h5.
+    With 6 s segments one iperf3 TCP flow (srv1 to the last client, unlimited) starts 50 s
+    after the first player (Fig. 5-6, Table II); every segment length also runs without it
+    (Fig. 7)."""
     out = []
     for seg in segments:
-        b = Batch("qomra", "qomra-dc", 8, video_s, segment_s=float(seg), content_set="qomra",
-                  links="descriptor")  # fmt: skip
+        b = Batch("qomra", "qomra-dc", clients, video_s, segment_s=float(seg),
+                  content_set="qomra", links="descriptor")  # fmt: skip
         out.append((b, [Cell(b, a, tcp=a == "tcp") for a in QOMRA_ALGORITHMS]))
-    b = Batch("qomra", "qomra-dc", 8, video_s, segment_s=6.0, content_set="qomra",
-              links="descriptor", background=("srv1", "h8", 50.0))  # fmt: skip
+    b = Batch("qomra", "qomra-dc", clients, video_s, segment_s=6.0, content_set="qomra",
+              links="descriptor", background=("srv1", f"h{clients}", 50.0))  # fmt: skip
     out.append((b, [Cell(b, a, tcp=a == "tcp") for a in QOMRA_ALGORITHMS]))
     return out
 

@@ -223,10 +223,12 @@ class Plan(unittest.TestCase):
 
     def test_qomra_and_delay_cells(self):
         names = [c.name for _b, cells in mx.qomra() for c in cells]
-        self.assertIn("qomra-dc.c8.seg2.tcp", names)
-        self.assertIn("qomra-dc.c8.seg6.bg.qomra", names)
+        self.assertIn("qomra-dc.c5.seg2.tcp", names)
+        self.assertIn("qomra-dc.c5.seg6.bg.qomra", names)
+        self.assertEqual([b.background for b, _c in mx.qomra(clients=8)][-1], ("srv1", "h8", 50.0))
         cells = {c.name: c for _b, cs in mx.qomra() for c in cs}
-        tcp, q = cells["qomra-dc.c8.seg6.tcp"], cells["qomra-dc.c8.seg6.qomra"]
+        self.assertEqual(cells["qomra-dc.c5.seg6.bg.tcp"].batch.background, ("srv1", "h5", 50.0))
+        tcp, q = cells["qomra-dc.c5.seg6.tcp"], cells["qomra-dc.c5.seg6.qomra"]
         self.assertEqual(
             (tcp.tcp, tcp.controller_algorithm(), tcp.controller_args()), (True, "none", [])
         )

@@ -1,7 +1,9 @@
 package org.mpqoe.core.scenario;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.mpqoe.core.path.LinkState;
@@ -259,7 +261,21 @@ public final class ScenarioGenerator {
       }
       links = redrawn;
     }
-    List<Descriptor.HostJson> hosts = new ArrayList<>(d.hosts() == null ? List.of() : d.hosts());
+    Set<String> left = new HashSet<>();
+    for (Host h : topology.clients()) {
+      left.add(h.name());
+    }
+    for (Scenario.Client c : s.clients()) {
+      left.remove(c.host().name());
+    }
+    // A topology that lists its clients keeps only those that join: Mininet and the controller
+    // must not see a listed client that never streams.
+    List<Descriptor.HostJson> hosts = new ArrayList<>();
+    for (Descriptor.HostJson h : d.hosts() == null ? List.<Descriptor.HostJson>of() : d.hosts()) {
+      if (!left.contains(h.name())) {
+        hosts.add(h);
+      }
+    }
     for (Scenario.Client c : s.clients()) {
       if (topology.clients().contains(c.host())) {
         continue;

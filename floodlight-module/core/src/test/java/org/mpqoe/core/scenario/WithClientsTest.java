@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mpqoe.core.scenario.ScenarioGenerator.LinkSource;
 import org.mpqoe.core.scenario.ScenarioGenerator.LinkSpec;
 import org.mpqoe.core.topology.Descriptor;
+import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.HostInterface;
 import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.LinkModel;
@@ -156,6 +158,27 @@ class WithClientsTest {
                 .get(0)
                 .capacityMbps()),
         "unshaped by default");
+  }
+
+  @Test
+  void listedClientsThatDoNotJoinAreLeftOut() {
+    Topology dc = TopologyLoader.load("qomra-dc");
+    Topology w = written(ScenarioGenerator.withClients(dc, 5, 3, 1));
+    assertEquals(
+        List.of("h1", "h2", "h3", "h4", "h5"), w.clients().stream().map(Host::name).toList());
+    assertEquals(
+        dc.servers().stream().map(Host::name).toList(),
+        w.servers().stream().map(Host::name).toList());
+    assertEquals(dc.links().size(), w.links().size());
+    for (int k = 0; k < 5; k++) {
+      List<HostInterface> listed = dc.clients().get(k).interfaces();
+      List<HostInterface> kept = w.clients().get(k).interfaces();
+      assertEquals(
+          listed.stream().map(f -> f.ip() + "@" + f.attachment().name()).toList(),
+          kept.stream().map(f -> f.ip() + "@" + f.attachment().name()).toList());
+    }
+    Topology all = written(ScenarioGenerator.withClients(dc, 8, 3, 1));
+    assertEquals(8, all.clients().size());
   }
 
   @Test
