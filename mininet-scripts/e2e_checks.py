@@ -9,15 +9,7 @@ import time
 import mpqoe_topo as mq
 from mpqoe_lib import bulk, cookies
 from mpqoe_lib.bulk import describe_subflows, subflows_of
-from mpqoe_lib.flows import (
-    cookie_switches,
-    direction,
-    fmt_path,
-    idle_rules,
-    label_walk,
-    link_pairs,
-    pushed_labels,
-)
+from mpqoe_lib.flows import cookie_switches, edge_walk, fmt_path, link_pairs
 from mpqoe_lib.network import OVS_LOG
 from mpqoe_lib.proc import last_json, read_since
 
@@ -155,26 +147,14 @@ class E2eChecks:
                 f"rules on {sorted(present[d])}, counted on {sorted(counted[d])}",
             )
             cip = s["client"].split(":")[0]
-            edge_rule = next(
-                (
-                    f
-                    for f in flows.get(edges[d], [])
-                    if f["cookie"] == cookie and direction(f, cip) == d
-                ),
-                None,
-            )
-            labels = pushed_labels(edge_rule["actions"]) if edge_rule else None
-            if not labels:
-                t.check(
-                    f"{name} {d}: edge rule pushes a label stack",
-                    False,
-                    edge_rule["actions"] if edge_rule else "no edge rule",
-                )
-                continue
             dst = self.sip if d == "up" else cip
             want = path if d == "up" else path[::-1]
-            visited, used, problem = label_walk(flows, self.topo, edges[d], labels, dst)
-            idle = idle_rules(used)
+            labels, visited, problem, idle = edge_walk(
+                flows, self.topo, cookie, cip, d, edges[d], dst
+            )
+            if labels is None:
+                t.check(f"{name} {d}: edge rule pushes a label stack", False, problem)
+                continue
             t.check(
                 f"{name} {d}: labels {labels} lead along {'>'.join(want)} and OVS forwarded them",
                 problem is None and visited == want and not idle,

@@ -100,6 +100,22 @@ def label_walk(flows, topo, start, labels, dst_ip):
     return visited, used, "label walk does not end"
 
 
+def edge_walk(flows, topo, cookie, client_ip, d, edge, dst_ip):
+    """Segment routing, one direction `d` ('up' or 'down') of one subflow: the cookie's rule on
+    its edge switch `edge`, the label stack that rule pushes, and that stack walked
+    (label_walk) towards dst_ip. Returns (labels or None, bridges visited, problem or None,
+    rules of the walk that counted nothing)."""
+    rule = _first(
+        flows.get(edge, []), lambda f: f["cookie"] == cookie and direction(f, client_ip) == d
+    )
+    labels = pushed_labels(rule["actions"]) if rule else None
+    if not labels:
+        why = f"{edge}: edge rule pushes no label stack: {rule['actions']}" if rule else None
+        return None, [edge], why or f"{edge}: no edge rule", []
+    visited, used, problem = label_walk(flows, topo, edge, labels, dst_ip)
+    return labels, visited, problem, idle_rules(used)
+
+
 def idle_rules(used):
     """The rules of a walk that counted no packet, as text."""
     return [f"{b}:{r['match']} {r['actions']}" for b, r in used if r["n_packets"] <= 0]

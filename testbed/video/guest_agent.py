@@ -243,6 +243,15 @@ class Agent:
         name = {bridge: sw for sw, bridge in self.topo.names.items()}
         return {"flows": {name[s.name]: self.mq.flow_counters(s) for s in self.net.switches}}
 
+    def cmd_plan(self, _cmd):
+        """Every switch's ports as the network was built: [port, "link" or "host", peer]."""
+        return {
+            "plan": {
+                sw: [[p.port, p.kind, p.peer] for p in ports]
+                for sw, ports in self.topo.plan.items()
+            }
+        }
+
     def cmd_log(self, cmd):
         """Lines of the server's log (or client's forwarder log) from byte offset `since`."""
         which = cmd.get("which", "server")
@@ -332,6 +341,7 @@ COMMANDS = (
     "ready",
     "connected",
     "flows",
+    "plan",
     "log",
     "load",
     "mptcp",

@@ -94,9 +94,13 @@ class Cell:
         forwarding whatever it is, so the TCP baseline runs with none."""
         return "none" if self.algorithm == "tcp" else self.algorithm
 
-    def controller_args(self):
+    @property
+    def segment_routing(self):
         """QoMRA routes with segment routing (its paper's section III.C)."""
-        return ["--segment-routing"] if self.algorithm == "qomra" else []
+        return self.algorithm == "qomra"
+
+    def controller_args(self):
+        return ["--segment-routing"] if self.segment_routing else []
 
     def params(self):
         b = self.batch

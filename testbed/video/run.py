@@ -329,7 +329,7 @@ def one_run(args, net, cell, k, desc_path, content_dir):
             counters_before = net.agent.call("mptcp")
             names = [c["name"] for c in net.ready["clients"]]
             fwd_from = {n: net.agent.call("log", which=n, since=0)["next"] for n in names}
-            sampler = ss.Sampler(ctl, net.agent)
+            sampler = ss.Sampler(ctl, net.agent, segment_routing=cell.segment_routing)
             sampler.start()
             background = None
             if b.background:

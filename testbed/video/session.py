@@ -11,13 +11,14 @@ import subprocess
 import sys
 import threading
 import time
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 from mpqoe_lib import files, floodlight  # noqa: E402
-from mpqoe_lib.flows import cookie_switches  # noqa: E402
+from mpqoe_lib.flows import cookie_switches, edge_walk  # noqa: E402
 from mpqoe_lib.proc import Service, free_ports, machine_load  # noqa: E402
 from mpqoe_lib.rest import ERRORS, ControllerProcess  # noqa: E402
 
@@ -177,7 +178,7 @@ def controller(kind, descriptor, cell, of_port, rest_port, log_path, floodlight_
         return Controller(descriptor, cell.controller_algorithm(), of_port, rest_port, log_path,
                           extra=cell.controller_args())  # fmt: skip
     settings = {"idleTimeoutS": IDLE_TIMEOUT_S, "statsIntervalS": 1}
-    if "--segment-routing" in cell.controller_args():
+    if cell.segment_routing:
         settings["segmentRouting"] = "true"
     return floodlight.Floodlight(descriptor, cell.controller_algorithm(), of_port, rest_port,
                                  log_path, floodlight_jar, settings=settings)  # fmt: skip
@@ -230,9 +231,13 @@ class Sampler(threading.Thread):
     """Every `period` s during a run: the controller's link loads and client assignments, and
     the load of both machines."""
 
-    def __init__(self, ctl, agent, period=2.0, flows_every=3):
+    def __init__(self, ctl, agent, period=2.0, flows_every=3, segment_routing=False):
         super().__init__(daemon=True)
         self.ctl, self.agent, self.period, self.flows_every = ctl, agent, period, flows_every
+        # With segment routing a subflow's cookie sits on its two edge switches only; its
+        # path is then read by walking the label stacks through the switches' label tables.
+        self.segment_routing, self.topo = segment_routing, None
+        self.walks = {}  # cookie -> {"up"/"down": "" (along the path) or what went wrong}
         self.stop_event = threading.Event()
         self.t0 = time.time()
         self.links, self.assignments, self.load, self.errors = [], {}, [], []
@@ -256,6 +261,7 @@ class Sampler(threading.Thread):
                 for sf in c["subflows"]:
                     self.subflows[int(sf["cookie"], 16)] = {
                         "client": sf["client"].rsplit(":", 1)[0], "path": sf["path"],
+                        "server": sf["server"].rsplit(":", 1)[0],
                         "connection": c["id"], "client_name": c["client"],
                     }  # fmt: skip
         except ERRORS as e:
@@ -280,12 +286,35 @@ class Sampler(threading.Thread):
             self.errors.append(f"{t}: load: {e}")
 
     def count(self, flows):
-        """Adds, per known subflow cookie, the switches whose rule of it counted packets."""
+        """Adds, per known subflow cookie, the switches whose rule of it counted packets (and
+        with segment routing, where its label stacks lead)."""
         for cookie, sf in self.subflows.items():
             got = cookie_switches(flows, cookie, sf["client"])
             mine = self.counted.setdefault(cookie, {"up": set(), "down": set()})
             for d in ("up", "down"):
                 mine[d] |= got[d]
+                if self.segment_routing and got[d]:
+                    self.walk(flows, cookie, sf, d)
+
+    def walk(self, flows, cookie, sf, d):
+        if self.topo is None:
+            plan = self.agent.call("plan")["plan"]
+            self.topo = types.SimpleNamespace(
+                names={sw: sw for sw in plan},
+                plan={
+                    sw: [types.SimpleNamespace(port=p, kind=k, peer=peer) for p, k, peer in ports]
+                    for sw, ports in plan.items()
+                },
+            )
+        path = sf["path"] if d == "up" else sf["path"][::-1]
+        dst = sf["server"] if d == "up" else sf["client"]
+        labels, visited, problem, idle = edge_walk(
+            flows, self.topo, cookie, sf["client"], d, path[0], dst
+        )
+        wrong = problem or ("" if visited == path else f"labels {labels} lead along {visited}")
+        if idle and not wrong:
+            wrong = f"rules that counted nothing: {idle}"
+        self.walks.setdefault(cookie, {})[d] = wrong
 
     def finish(self, flows):
         self.stop_event.set()
@@ -301,15 +330,26 @@ class Sampler(threading.Thread):
             if not got["up"] and not got["down"]:
                 idle += 1
                 continue
-            want = set(sf["path"])
-            if got["up"] == want and got["down"] == want:
-                good += 1
+            path = ">".join(sf["path"])
+            if self.segment_routing:
+                edges = {"up": {sf["path"][0]}, "down": {sf["path"][-1]}}
+                walks = self.walks.get(cookie, {})
+                wrong = [
+                    f"{d}: counted on {sorted(got[d])}, not its edge {sorted(edges[d])}"
+                    if got[d] != edges[d]
+                    else f"{d}: {walks[d]}"
+                    for d in ("up", "down")
+                    if got[d] != edges[d] or walks.get(d)
+                ]
             else:
-                path = ">".join(sf["path"])
-                bad.append(
-                    f"0x{cookie:x} ({sf['client_name']}): path {path}, "
+                want = set(sf["path"])
+                wrong = [] if got["up"] == want and got["down"] == want else [
                     f"counted up {sorted(got['up'])} down {sorted(got['down'])}"
-                )
+                ]  # fmt: skip
+            if wrong:
+                bad.append(f"0x{cookie:x} ({sf['client_name']}): path {path}, " + "; ".join(wrong))
+            else:
+                good += 1
         return good, bad, idle
 
 

@@ -66,3 +66,111 @@ class WaitClosed(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PlanAgent:
+    """Answers `plan` for a line of three switches: client on a, server on c."""
+
+    def call(self, cmd, **_kw):
+        assert cmd == "plan"
+        return {
+            "plan": {
+                "a": [[1, "link", "b"], [2, "host", "cl"]],
+                "b": [[1, "link", "a"], [2, "link", "c"]],
+                "c": [[1, "link", "b"], [2, "host", "srv"]],
+            }
+        }
+
+
+COOKIE, LABEL_COOKIE = 0x4D51010000010000, 0x4D51020000000000
+CLIENT, SERVER = "10.0.1.11", "10.0.1.1"
+
+
+def rule(table, match, actions, n=5, cookie=LABEL_COOKIE):
+    return {"cookie": cookie, "table": table, "match": match, "actions": actions, "n_packets": n}
+
+
+def sr_flows():
+    """Segment-routed subflow a>b>c: the edges push one node label (c's 16002 up, a's 16000
+    down), b pops it as the penultimate hop, the far edge delivers."""
+    mpls = rule(0, {"mpls": True}, "goto_table:1")
+    up = {"nw_src": CLIENT, "nw_dst": SERVER}
+    down = {"nw_src": SERVER, "nw_dst": CLIENT}
+    return {
+        "a": [
+            rule(0, up, "push_mpls:0x8847,set_field:16002->mpls_label,goto_table:1", cookie=COOKIE),
+            rule(1, {"mpls": True, "mpls_label": "16002", "mpls_bos": "1"}, "output:1"),
+            rule(0, {"nw_dst": CLIENT}, "output:2"),
+            mpls,
+        ],
+        "b": [
+            mpls,
+            rule(
+                1,
+                {"mpls": True, "mpls_label": "16002", "mpls_bos": "1"},
+                "pop_mpls:0x0800,output:2",
+            ),
+            rule(
+                1,
+                {"mpls": True, "mpls_label": "16000", "mpls_bos": "1"},
+                "pop_mpls:0x0800,output:1",
+            ),
+        ],
+        "c": [
+            rule(
+                0, down, "push_mpls:0x8847,set_field:16000->mpls_label,goto_table:1", cookie=COOKIE
+            ),
+            rule(1, {"mpls": True, "mpls_label": "16000", "mpls_bos": "1"}, "output:1"),
+            rule(0, {"nw_dst": SERVER}, "output:2"),
+            mpls,
+        ],
+    }
+
+
+class SegmentRoutedPathCheck(unittest.TestCase):
+    """The run check 'subflow packets went through exactly their assigned switches' with
+    segment routing: the cookie on its two edges only, the label stacks walked to the far edge."""
+
+    def sampler(self, path=("a", "b", "c")):
+        s = session.Sampler(None, PlanAgent(), segment_routing=True)
+        s.subflows[COOKIE] = {
+            "client": CLIENT, "server": SERVER, "path": list(path), "connection": 1,
+            "client_name": "h1",
+        }  # fmt: skip
+        return s
+
+    def test_stacks_that_follow_the_path_pass(self):
+        s = self.sampler()
+        s.count(sr_flows())
+        self.assertEqual(s.path_check(), (1, [], 0))
+
+    def test_a_stack_that_leads_elsewhere_fails(self):
+        s = self.sampler(path=("a", "x", "c"))
+        s.count(sr_flows())
+        good, bad, _idle = s.path_check()
+        self.assertEqual(good, 0)
+        self.assertIn("labels [16002] lead along ['a', 'b', 'c']", bad[0])
+
+    def test_a_label_rule_that_forwarded_nothing_fails(self):
+        flows = sr_flows()
+        flows["b"][1]["n_packets"] = 0
+        s = self.sampler()
+        s.count(flows)
+        good, bad, _idle = s.path_check()
+        self.assertEqual(good, 0)
+        self.assertIn("up: rules that counted nothing", bad[0])
+
+    def test_the_cookie_beyond_its_edges_fails(self):
+        flows = sr_flows()
+        flows["b"].append(rule(0, {"nw_src": CLIENT}, "output:2", cookie=COOKIE))
+        s = self.sampler()
+        s.count(flows)
+        self.assertIn("up: counted on ['a', 'b'], not its edge ['a']", s.path_check()[1][0])
+
+    def test_an_idle_subflow_is_counted_apart(self):
+        flows = sr_flows()
+        for sw in ("a", "c"):
+            flows[sw][0]["n_packets"] = 0
+        s = self.sampler()
+        s.count(flows)
+        self.assertEqual(s.path_check(), (0, [], 1))

@@ -102,7 +102,12 @@ final class PathSelection {
   Selection select(Host client, Host server, LinkState state, Map<Path, Integer> users) {
     Current c = current;
     long start = System.nanoTime();
-    List<Path> candidates = net.get().paths().requireBetween(client.firstHop(), server.firstHop());
+    Network n = net.get();
+    List<Path> candidates = n.paths().requireBetween(client.firstHop(), server.firstHop());
+    if (c.config().segmentRouting()) {
+      // Paths whose label stack the switches cannot push are no candidates.
+      candidates = candidates.stream().filter(n.segmentRouting()::fits).toList();
+    }
     if (c.selector() instanceof StatefulSelector s) {
       s.clock((start - startNanos) / 1e9);
     }

@@ -27,6 +27,14 @@ public final class SegmentRouting {
   /** Table of the label rules; table 0 holds subflow rules and sends MPLS frames here. */
   public static final int LABEL_TABLE = 1;
 
+  /**
+   * The deepest label stack a path may need. Open vSwitch keeps at most three MPLS label stack
+   * entries per packet (its {@code FLOW_MAX_MPLS_LABELS}) and drops a packet that a push would give
+   * a fourth, so a path that needs more segments cannot be steered by labels there: with segment
+   * routing such a path is not a candidate (RFC 8491 calls this a node's maximum SID depth).
+   */
+  public static final int MAX_LABEL_DEPTH = 3;
+
   public static final int NODE_BASE = 16000;
   public static final int ADJACENCY_BASE = 20000;
 
@@ -88,6 +96,11 @@ public final class SegmentRouting {
       }
     }
     return segments;
+  }
+
+  /** True when the path's label stack is at most {@link #MAX_LABEL_DEPTH} deep. */
+  public boolean fits(Path path) {
+    return encode(path).size() <= MAX_LABEL_DEPTH;
   }
 
   /** Labels of {@link #encode}, first segment first. */

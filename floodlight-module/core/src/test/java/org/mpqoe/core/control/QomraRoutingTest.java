@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Map;
 import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.mpqoe.core.mptcp.MptcpHandshake;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.select.QomraConfig;
 import org.mpqoe.core.select.Resolution;
+import org.mpqoe.core.select.Selection;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyLoader;
 
@@ -85,6 +87,33 @@ class QomraRoutingTest {
         .filter(a -> a.client().name().equals(client))
         .mapToInt(a -> (int) a.paths().stream().filter(Objects::nonNull).count())
         .sum();
+  }
+
+  /**
+   * On qomra-dc a client's third disjoint route to the server crosses another edge switch and needs
+   * four labels, one more than Open vSwitch can push: with segment routing it is no candidate, with
+   * per-hop rules it is.
+   */
+  @Test
+  void segmentRoutingKeepsToPathsTheSwitchesCanPush() {
+    Topology dc = TopologyLoader.load("qomra-dc");
+    SegmentRouting sr = new SegmentRouting(dc);
+    for (boolean withSr : new boolean[] {false, true}) {
+      MptcpControlPlane cp =
+          new MptcpControlPlane(
+              dc, ControlConfig.defaults().withAlgorithm("qomra").withRouting(8, withSr));
+      Selection s =
+          cp.router()
+              .selection
+              .select(dc.clients().get(0), dc.servers().get(0), cp.links().snapshot(), Map.of());
+      int deepest = s.paths().stream().mapToInt(p -> sr.labels(p).size()).max().orElse(0);
+      assertTrue(s.paths().size() >= 2, s.toString());
+      if (withSr) {
+        assertTrue(deepest <= SegmentRouting.MAX_LABEL_DEPTH, s.toString());
+      } else {
+        assertTrue(deepest > SegmentRouting.MAX_LABEL_DEPTH, "the per-hop case " + s);
+      }
+    }
   }
 
   @Test
