@@ -62,6 +62,8 @@ class AgentClient:
 
     def call(self, cmd, **kw):
         with self.lock:
+            if self.f is None:
+                raise SessionError(f"no connection to the agent for {cmd!r}")
             self.f.write(json.dumps({"cmd": cmd, **kw}).encode() + b"\n")
             self.f.flush()
             line = self.f.readline()

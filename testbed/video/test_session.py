@@ -174,3 +174,11 @@ class SegmentRoutedPathCheck(unittest.TestCase):
         s = self.sampler()
         s.count(flows)
         self.assertEqual(s.path_check(), (0, [], 1))
+
+
+class AgentClientClosed(unittest.TestCase):
+    def test_a_call_after_close_is_a_session_error(self):
+        c = session.AgentClient(1)
+        c.close()
+        with self.assertRaisesRegex(session.SessionError, "no connection to the agent for 'flows'"):
+            c.call("flows")
