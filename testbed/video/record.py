@@ -13,7 +13,7 @@ COLUMNS = (
     "video_s,run,seed,code_version,client,status,avg_bitrate_kbps,avg_rendered_kbps,switches_ga,"
     "switches_count,outage_s,stalls,startup_s,success_rate,mean_throughput_kbps,n_paths,"
     "path_delays_ms,path_bw_mbps,shared_links,host_load,guest_load,bridge_rtt_ms,bridge_lag_ms,"
-    "bridge_ratio,redownloads,redownload_share,controller,estimate_error"
+    "bridge_ratio,redownloads,redownload_share,controller,estimate_error,background"
 ).split(",")
 
 # Harness clients.csv column -> committed column (the rest keep their names).
@@ -97,6 +97,11 @@ def bridge_rtt(samples):
                     if "bridge_rtt_ms" in (s.get("guest") or {})], 2)  # fmt: skip
 
 
+def background_text(bg):
+    """The run's background flow as one cell: 'srv1>h5@50' (from, to, start in s), or ''."""
+    return f"{bg['from']}>{bg['to']}@{bg['start_s']:g}" if bg else ""
+
+
 def csv_rows(doc):
     """The committed rows of one run document (run.json)."""
     p = doc["params"]
@@ -116,6 +121,7 @@ def csv_rows(doc):
         "code_version": doc["code_version"],
         # runs made before the runner could use Floodlight do not name their controller
         "controller": p.get("controller") or "standalone",
+        "background": background_text(doc.get("background")),
         "host_load": doc.get("load", {}).get("host_busy", ""),
         "guest_load": doc.get("load", {}).get("guest_busy", ""),
         "bridge_rtt_ms": bridge_rtt(doc.get("load", {}).get("samples", [])),

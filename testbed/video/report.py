@@ -96,6 +96,7 @@ PARAMS = (
     "segment_s",
     "video_s",
     "controller",
+    "background",
     "algorithm",
 )
 ALGORITHMS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none", "qomra", "tcp")
@@ -700,6 +701,7 @@ PARAM_LABELS = {
     "segment_s": ("segment (s)", "{} s segments"),
     "video_s": ("video (s)", "{} s video"),
     "controller": ("controller", "{} controller"),
+    "background": ("background flow", "background flow {}"),
     "algorithm": ("algorithm", "{}"),
 }
 

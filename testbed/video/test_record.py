@@ -79,6 +79,11 @@ class CsvRows(unittest.TestCase):
         # a run made before the bridge was recorded: empty, not zero
         self.assertEqual((r["bridge_rtt_ms"], r["bridge_lag_ms"], r["bridge_ratio"]), ("", "", ""))
 
+    def test_background_flow(self):
+        self.assertEqual(record.csv_rows(run_doc())[0]["background"], "")
+        doc = dict(run_doc(), background={"from": "srv1", "to": "h5", "start_s": 50.0})
+        self.assertEqual(record.csv_rows(doc)[1]["background"], "srv1>h5@50")
+
     def test_bridge_medians(self):
         doc = run_doc()
         doc["load"]["samples"] = [
