@@ -121,9 +121,18 @@ def _outage_pct(r):
     return None if r["outage_s"] is None else 100.0 * r["outage_s"] / r["video_s"]
 
 
+def _delays(r):
+    return [float(x) for x in r["path_delays_ms"].split(";")] if r["path_delays_ms"] else []
+
+
 def _spread(r):
-    ds = [float(x) for x in r["path_delays_ms"].split(";")] if r["path_delays_ms"] else []
+    ds = _delays(r)
     return max(ds) - min(ds) if ds and r["status"] == "ok" else None
+
+
+def _mean_delay(r):
+    ds = _delays(r)
+    return sum(ds) / len(ds) if ds and r["status"] == "ok" else None
 
 
 @dataclass(frozen=True)
@@ -181,6 +190,9 @@ METRICS = {
         1,
         ("path_delays_ms",),
         _spread,
+    ),
+    "path_delay_ms": Metric(
+        "Mean one-way delay of a client's paths", "ms", 3, ("path_delays_ms",), _mean_delay
     ),
     "shared_links": Metric(
         "Links shared by a client's paths", "", 2, ("shared_links",), _col("shared_links")
@@ -313,6 +325,9 @@ EXPERIMENTS = {
                 "mean_throughput_kbps",
                 "redownload_pct",
                 "outage_s",
+                "n_paths",
+                "path_delay_ms",
+                "shared_links",
             ),
             ("segment_s", "algorithm"),
             MACHINE_METRICS,
