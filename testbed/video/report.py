@@ -22,6 +22,9 @@ brace pair, is an error naming it):
     {{cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>}}
                  field: p (Holm-adjusted permutation p), sig (yes/no/untested), diff
                  (mean ref - mean other), p_raw (unadjusted permutation p), welch (Welch's p)
+    {{pair:<experiment>/<cell>/<other cell>/<metric>/<field>}}
+                 any two cells of one code version (e.g. with and without background traffic):
+                 field: p (permutation p, not adjusted), sig (p below 0.05), diff, welch
     {{trend:<experiment>/<metric>/<field>}}      field: rho, p (permutation), n (runs), sig
     {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
 A group is a cell name without its algorithm component (compuserve.c5.ga -> compuserve.c5).
@@ -970,6 +973,34 @@ def _comparison(results, name):
     return fmt_p({"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}[fld])
 
 
+def _pair(results, name):
+    parts = name.split("/")
+    if len(parts) != 5:
+        raise KeyError("expected pair:<experiment>/<cell>/<other cell>/<metric>/<field>")
+    exp, a, b, metric, fld = parts
+    res = _experiment(results, exp, metric)
+    if fld not in ("p", "sig", "diff", "welch"):
+        raise KeyError(f"field {fld!r} is not p, sig, diff or welch")
+    if res.missing:
+        return NO_RUNS
+    cells = [res.cell(n) for n in (a, b)]
+    for n, c in zip((a, b), cells, strict=True):
+        if c is None:
+            raise KeyError(f"{exp} has no cell {n!r}")
+    ca, cb = cells
+    if ca.version != cb.version:
+        c = stats.Comparison(a, b, 0, 0, None, reason=stats.VERSIONS_DIFFER)
+    else:
+        c = stats.compare(a, b, ca.values[metric], cb.values[metric])
+    if fld == "diff":
+        return fmt_diff(c.diff, METRICS[metric].decimals)
+    if fld == "sig":
+        return ("yes" if c.p_perm < stats.ALPHA else "no") if c.tested else "untested"
+    if not c.tested:
+        return f"n/a ({c.reason})"
+    return fmt_p(c.p_perm if fld == "p" else c.p_welch)
+
+
 def _trend(results, name):
     parts = name.split("/")
     if len(parts) != 3:
@@ -998,6 +1029,8 @@ def resolve(results, name):
         return _comparison(results, name[4:])
     if name.startswith("trend:"):
         return _trend(results, name[6:])
+    if name.startswith("pair:"):
+        return _pair(results, name[5:])
     if name.startswith("status:"):
         return status_text(_experiment(results, name[7:]))
     return _value(results, name)

@@ -121,6 +121,8 @@ class EndToEndTest(ReportCase):
         self.assertIn("success rate was 78.0 % and TCP's\n28.0 %", q)
         # switches count: qomra runs 2, 3, 3; tcp 5, 5, 6 -> 2.7 and 5.3; p 0.1 -> Holm 0.2
         self.assertIn("QoMRA 2.7\nagainst TCP 5.3 (Holm p\n0.200, significant no)", q)
+        # the same two cells as a pair: exact p 2 / C(6, 3) = 0.1, not adjusted
+        self.assertIn("6 s segments, p 0.100\n(diff -2.7, significant no).", q)
 
     def test_cells_through_floodlight_are_their_own_group(self):
         rel = "ga-paper/data/ga-topo.csv"
