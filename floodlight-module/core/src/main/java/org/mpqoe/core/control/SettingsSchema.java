@@ -505,7 +505,8 @@ public final class SettingsSchema {
               null,
               false,
               false,
-              "install subflows as MPLS label stacks at the ingress instead of per-hop rules",
+              "install subflows as MPLS label stacks at the ingress instead of per-hop rules (no path"
+                  + " deeper than the 3 labels Open vSwitch can push)",
               ControlConfig::segmentRouting,
               (d, v) -> d.segmentRouting = (Boolean) v),
           integer(
