@@ -964,13 +964,22 @@ def _comparison(results, name):
     c = next((c for c in g.comparisons[metric] if c.other == other), None)
     if c is None:
         raise KeyError(f"group {gname} of {exp} has no {ref} and {other} cells to compare")
+    return _test_field(c, fld, metric, {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch})
+
+
+def _test_field(c, fld, metric, ps):
+    """One field of a stats.Comparison: diff, sig (judged by ps["p"]) or a p-value of ps."""
     if fld == "diff":
         return fmt_diff(c.diff, METRICS[metric].decimals)
     if fld == "sig":
-        return ("yes" if c.sig else "no") if c.tested else "untested"
+        return (
+            ("yes" if ps["p"] is not None and ps["p"] < stats.ALPHA else "no")
+            if c.tested
+            else "untested"
+        )
     if not c.tested:
         return f"n/a ({c.reason})"
-    return fmt_p({"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}[fld])
+    return fmt_p(ps[fld])
 
 
 def _pair(results, name):
@@ -992,13 +1001,7 @@ def _pair(results, name):
         c = stats.Comparison(a, b, 0, 0, None, reason=stats.VERSIONS_DIFFER)
     else:
         c = stats.compare(a, b, ca.values[metric], cb.values[metric])
-    if fld == "diff":
-        return fmt_diff(c.diff, METRICS[metric].decimals)
-    if fld == "sig":
-        return ("yes" if c.p_perm < stats.ALPHA else "no") if c.tested else "untested"
-    if not c.tested:
-        return f"n/a ({c.reason})"
-    return fmt_p(c.p_perm if fld == "p" else c.p_welch)
+    return _test_field(c, fld, metric, {"p": c.p_perm, "welch": c.p_welch})
 
 
 def _trend(results, name):
