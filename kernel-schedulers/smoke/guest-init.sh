@@ -9,7 +9,9 @@
 # available_schedulers, select it in both namespaces, send $BYTES from srv to cli and check
 # its counters, then check that rmmod is refused while a connection uses it and succeeds once
 # idle. For the first module also the /proc reader with many closed connections (test_proc).
-# One "PASS|FAIL <scheduler> <check>: detail" line per check; "SMOKE-DONE" at the end.
+# One "PASS|FAIL <scheduler> <check>: detail" line per check; "SMOKE-DONE" at the end. These
+# lines go to the console (ttyS0, for the reader) and to ttyS1, which only they reach: a kernel
+# message written to the console in the middle of a line cannot change the verdict.
 export PATH=/sbin:/bin
 # busybox sh runs its own applets first (ip, tc): iproute2's are called by their full path.
 ip() { /usr/sbin/ip "$@"; }
@@ -26,12 +28,16 @@ echo 1 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
 
 npass=0
 nfail=0
+verdict() {
+	echo "$*"
+	echo "$*" >/dev/ttyS1
+}
 pass() {
-	echo "PASS $*"
+	verdict "PASS $*"
 	npass=$((npass + 1))
 }
 fail() {
-	echo "FAIL $*"
+	verdict "FAIL $*"
 	nfail=$((nfail + 1))
 }
 finish() {
@@ -41,7 +47,7 @@ finish() {
 	else
 		pass "kernel log: no BUG/WARNING/Oops"
 	fi
-	echo "SMOKE-DONE pass=$npass fail=$nfail"
+	verdict "SMOKE-DONE pass=$npass fail=$nfail"
 	poweroff -f
 }
 

@@ -2,7 +2,8 @@
 # Smoke test of the mpqoe scheduler modules in Debian's stock 6.12 kernel, booted under QEMU TCG
 # (no KVM) with a minimal initramfs built here: busybox, iproute2's ip and tc with their
 # libraries, veth and sch_netem from the image package, the modules, mpqoe-load and a static
-# MPTCP transfer tool. The guest runs guest-init.sh and prints PASS/FAIL lines.
+# MPTCP transfer tool. The guest runs guest-init.sh and prints PASS/FAIL lines, on its console
+# and on a second serial port that carries nothing else; the verdict is read from the second.
 #
 #   smoke/run.sh --modules DIR [--cache DIR] [--schedulers "dft gr_sty ..."] [--timeout SEC]
 #
@@ -107,11 +108,15 @@ t_built=$(date +%s)
 
 # --- boot ---
 log=$out/console.log
+verdicts=$work/verdicts
+: >"$verdicts"
+: >"$log" # before tail(1) follows it
 echo "smoke: booting $KVER under QEMU TCG for: $schedulers (log: $log)"
 timeout -k 5 "$timeout" qemu-system-x86_64 -accel tcg,thread=multi -smp 2 -m 768 \
-	-nographic -no-reboot -nic none \
+	-display none -monitor none -no-reboot -nic none \
+	-serial "file:$log" -serial "file:$verdicts" \
 	-kernel "$image/boot/vmlinuz-$KVER" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=4" </dev/null >"$log" 2>&1 &
+	-append "console=ttyS0 panic=-1 quiet loglevel=4" </dev/null >"$work/qemu.out" 2>&1 &
 qpid=$!
 clean_log() { tr -d '\r' | sed -uE 's/\x1b(\[[0-9;?]*[A-Za-z]|c)//g'; } # CRs, terminal resets
 # shown while it runs; in the background so that a signal reaches the traps at once
@@ -124,15 +129,17 @@ t_end=$(date +%s)
 
 # --- verdict ---
 clean_log <"$log" >"$work/log"
-npass=$(grep -c '^PASS ' "$work/log" || true)
-nfail=$(grep -c '^FAIL ' "$work/log" || true)
+cat "$work/qemu.out" >>"$work/log"
+clean_log <"$verdicts" >"$work/verdict"
+npass=$(grep -c '^PASS ' "$work/verdict" || true)
+nfail=$(grep -c '^FAIL ' "$work/verdict" || true)
 status=complete
 # the guest's own tally must agree with the lines seen here
-grep -q "^SMOKE-DONE pass=$npass fail=$nfail\$" "$work/log" || status=partial
+grep -q "^SMOKE-DONE pass=$npass fail=$nfail\$" "$work/verdict" || status=partial
 {
 	echo "kernel=$KVER schedulers=\"$schedulers\" status=$status pass=$npass fail=$nfail"
 	echo "seconds: prepare=$((t_built - t_start)) guest=$((t_end - t_built)) total=$((t_end - t_start))"
-	grep -E '^(PASS|FAIL) ' "$work/log" || true
+	grep -E '^(PASS|FAIL) ' "$work/verdict" || true
 } >"$out/result.txt.tmp"
 mv "$out/result.txt.tmp" "$out/result.txt"
 echo "smoke: $status, $npass passed, $nfail failed; prepare $((t_built - t_start)) s," \
