@@ -21,6 +21,7 @@
 
 static union {
 	struct mpqoe_dft_state dft;
+	struct mpqoe_minrtt_state minrtt;
 	struct mpqoe_gr_sty_state gr;
 	struct mpqoe_tp_sty_state tp;
 	struct mpqoe_tr_sty_state tr;
@@ -36,6 +37,11 @@ static int sel_none(const struct mpqoe_sched_input *in)
 static int sel_dft(const struct mpqoe_sched_input *in)
 {
 	return mpqoe_dft_select(&st.dft, in);
+}
+
+static int sel_minrtt(const struct mpqoe_sched_input *in)
+{
+	return mpqoe_minrtt_select(&st.minrtt, in);
 }
 
 static int sel_gr(const struct mpqoe_sched_input *in)
@@ -69,6 +75,7 @@ static const struct {
 } scheds[] = {
 	{ "harness", sel_none },
 	{ "dft", sel_dft },
+	{ "minrtt", sel_minrtt },
 	{ "gr_sty", sel_gr },
 	{ "tp_sty", sel_tp },
 	{ "tr_sty", sel_tr },

@@ -62,11 +62,15 @@ static void mpqoe_bn_selected(struct mpqoe_bn_subflow *b,
 	b->was_selected = 1;
 }
 
-/* Queued bytes under the cap? No cap before ini_pace is known. */
+/*
+ * Room under the cap for the send queue's next chunk (at least one byte
+ * when its size is unknown)? No cap before ini_pace is known.
+ */
 static bool mpqoe_bn_under_cap(const struct mpqoe_bn_subflow *b,
-			       const struct mpqoe_subflow_view *sf)
+			       const struct mpqoe_subflow_view *sf, u32 chunk)
 {
-	return !b->ini_pace || sf->queued < b->max_wmem;
+	return !b->ini_pace ||
+	       sf->queued + mpqoe_max64(chunk, 1) <= b->max_wmem;
 }
 
 void mpqoe_bnaware_init(struct mpqoe_bnaware_state *st)
@@ -93,7 +97,7 @@ int mpqoe_bnaware_select(struct mpqoe_bnaware_state *st,
 		if (!in->sf[i].active)
 			continue;
 		mpqoe_bn_observe(b, &in->sf[i]);
-		if (mpqoe_bn_under_cap(b, &in->sf[i]))
+		if (mpqoe_bn_under_cap(b, &in->sf[i], in->chunk))
 			allowed |= MPQOE_BIT(i);
 	}
 	if (in->reinject)
@@ -103,4 +107,28 @@ int mpqoe_bnaware_select(struct mpqoe_bnaware_state *st,
 	if (pick >= 0)
 		mpqoe_bn_selected(&st->sf[map[pick]], &in->sf[pick]);
 	return pick;
+}
+
+/* The cap is hard: what is pushed never takes the queue beyond max_wmem. */
+struct mpqoe_room mpqoe_bnaware_room(const struct mpqoe_bnaware_state *st,
+				     const struct mpqoe_sched_input *in,
+				     int pick)
+{
+	const struct mpqoe_subflow_view *sf;
+	unsigned int j;
+
+	if (in->reinject || pick < 0 || pick >= (int)mpqoe_nr(in))
+		return mpqoe_room_of(MPQOE_ROOM_ANY, 0);
+	sf = &in->sf[pick];
+	for (j = 0; j < MPQOE_MAX_SUBFLOWS; j++) {
+		const struct mpqoe_bn_subflow *b = &st->sf[j];
+
+		if (!(st->slots.used & MPQOE_BIT(j)) || st->slots.id[j] != sf->id)
+			continue;
+		if (!b->ini_pace)
+			break;
+		return mpqoe_room_of(b->max_wmem > sf->queued ?
+				     b->max_wmem - sf->queued : 0, 1);
+	}
+	return mpqoe_room_of(MPQOE_ROOM_ANY, 0);
 }

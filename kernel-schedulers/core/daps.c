@@ -178,15 +178,13 @@ static int mpqoe_daps_fallback(const struct mpqoe_sched_input *in,
 			       u8 eligible)
 {
 	unsigned int n = mpqoe_nr(in), i;
-	int pick = -1;
+	u8 space = 0;
 
 	for (i = 0; i < n; i++) {
-		if (!(eligible & MPQOE_BIT(i)) || !in->sf[i].cwnd_space)
-			continue;
-		if (pick < 0 || in->sf[i].srtt_us < in->sf[pick].srtt_us)
-			pick = i;
+		if (in->sf[i].cwnd_space)
+			space |= MPQOE_BIT(i);
 	}
-	return pick;
+	return mpqoe_min_rtt_pick(in, eligible & space);
 }
 
 void mpqoe_daps_init(struct mpqoe_daps_state *st)

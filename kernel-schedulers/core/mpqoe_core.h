@@ -98,6 +98,48 @@ static inline u8 mpqoe_class_mask(const struct mpqoe_sched_input *in)
 }
 
 /*
+ * The lowest smoothed RTT among the subflows in @mask (by position in
+ * @in), the first in list order on a tie; -1 when @mask has none. A
+ * subflow without an RTT sample (srtt_us 0) counts as the fastest, as in
+ * the multipath-tcp.org kernel, whose srtt_us is 0 until the first sample.
+ */
+static inline int mpqoe_min_rtt_pick(const struct mpqoe_sched_input *in,
+				     u8 mask)
+{
+	unsigned int n = mpqoe_nr(in), i;
+	int pick = -1;
+
+	for (i = 0; i < n; i++) {
+		if (!(mask & MPQOE_BIT(i)))
+			continue;
+		if (pick < 0 || in->sf[i].srtt_us < in->sf[pick].srtt_us)
+			pick = i;
+	}
+	return pick;
+}
+
+/*
+ * The congestion-window room of a subflow as the multipath-tcp.org
+ * kernel's mptcp_is_temp_unavailable() sees it: the free part of the
+ * window in bytes, less what is already queued on the subflow but not
+ * yet sent. 0 when the window is full or its unsent bytes fill it.
+ */
+static inline u64 mpqoe_cwnd_room(const struct mpqoe_subflow_view *sf)
+{
+	u64 space;
+
+	if (sf->packets_in_flight >= sf->snd_cwnd)
+		return 0;
+	space = (u64)(sf->snd_cwnd - sf->packets_in_flight) * sf->mss;
+	return space > sf->unsent ? space - sf->unsent : 0;
+}
+
+static inline struct mpqoe_room mpqoe_room_of(u64 bytes, u8 hard)
+{
+	return (struct mpqoe_room){ .bytes = bytes, .hard = hard };
+}
+
+/*
  * mptcp_subflow_get_retrans() of Linux 6.12: the first active subflow
  * with nothing queued, a backup only when no non-backup qualifies and
  * no subflow with queued data has made progress lately.

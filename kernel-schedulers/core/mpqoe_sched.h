@@ -28,6 +28,7 @@ struct mpqoe_subflow_view {
 	u8 stale_count;		/* subflow->stale_count: reinjection choice */
 	u8 stale_inactive;	/* __mptcp_subflow_active() && !active */
 	u8 memory_full;		/* !sk_stream_memory_free(ssk), 0 = room */
+	u8 ca_loss;		/* icsk_ca_state == TCP_CA_Loss (after an RTO) */
 	u32 srtt_us;		/* tp->srtt_us >> 3, 0 = no sample yet */
 	u32 min_rtt_us;		/* tcp_min_rtt(tp), ~0U = no sample yet */
 	u32 snd_cwnd;		/* tcp_snd_cwnd(tp), segments */
@@ -36,6 +37,7 @@ struct mpqoe_subflow_view {
 	u32 wmem_queued;	/* sk_wmem_queued, bytes (truesize): linger time */
 	u64 pacing_rate;	/* sk_pacing_rate, bytes/s */
 	u64 queued;		/* tp->write_seq - tp->snd_una, bytes */
+	u64 unsent;		/* tp->write_seq - tp->snd_nxt, bytes */
 	u64 bytes_acked;	/* tp->bytes_acked, cumulative */
 	u64 bytes_sent;		/* tp->bytes_sent, cumulative */
 };
@@ -45,6 +47,7 @@ struct mpqoe_sched_input {
 	u8 n;			/* valid entries in sf[] (more are ignored) */
 	u8 reinject;		/* choose for a reinjection, not new data */
 	u32 burst;		/* msk->snd_burst as upstream sets it, 0 = none */
+	u32 chunk;		/* unsent bytes of the send queue's first chunk */
 	struct mpqoe_subflow_view sf[MPQOE_MAX_SUBFLOWS];
 };
 
@@ -58,10 +61,29 @@ struct mpqoe_slots {
 	u8 used;		/* bitmask of used slots */
 };
 
+/*
+ * How much the chosen subflow may take now. Upstream's push hands the chosen
+ * subflow whole chunks of the connection's send queue (struct
+ * mptcp_data_frag, at most a page fragment) until the burst is spent; the
+ * glue lowers the burst to the chunks that fit in @bytes, see
+ * mpqoe_fit_burst().
+ */
+struct mpqoe_room {
+	u64 bytes;		/* MPQOE_ROOM_ANY: no limit beyond the burst */
+	u8 hard;		/* never more than @bytes, even one chunk */
+};
+
+#define MPQOE_ROOM_ANY		MPQOE_U64_MAX
+
 /* dft: mptcp_subflow_get_send() of Linux 6.12 */
 struct mpqoe_dft_state {
 	struct mpqoe_slots slots;
 	u64 avg_pacing_rate[MPQOE_MAX_SUBFLOWS];	/* subflow->avg_pacing_rate */
+};
+
+/* minrtt: the default scheduler of the multipath-tcp.org kernel */
+struct mpqoe_minrtt_state {
+	u32 calls;		/* selections made (no per-subflow state) */
 };
 
 /* Packet injection rate (lambda) of one subflow, see ALGORITHMS.md. */
@@ -130,6 +152,9 @@ struct mpqoe_daps_state {
 void mpqoe_dft_init(struct mpqoe_dft_state *st);
 int mpqoe_dft_select(struct mpqoe_dft_state *st,
 		     const struct mpqoe_sched_input *in);
+void mpqoe_minrtt_init(struct mpqoe_minrtt_state *st);
+int mpqoe_minrtt_select(struct mpqoe_minrtt_state *st,
+			const struct mpqoe_sched_input *in);
 void mpqoe_gr_sty_init(struct mpqoe_gr_sty_state *st);
 int mpqoe_gr_sty_select(struct mpqoe_gr_sty_state *st,
 			const struct mpqoe_sched_input *in);
@@ -139,9 +164,13 @@ int mpqoe_tp_sty_select(struct mpqoe_tp_sty_state *st,
 void mpqoe_tr_sty_init(struct mpqoe_tr_sty_state *st);
 int mpqoe_tr_sty_select(struct mpqoe_tr_sty_state *st,
 			const struct mpqoe_sched_input *in);
+
 void mpqoe_bnaware_init(struct mpqoe_bnaware_state *st);
 int mpqoe_bnaware_select(struct mpqoe_bnaware_state *st,
 			 const struct mpqoe_sched_input *in);
+struct mpqoe_room mpqoe_bnaware_room(const struct mpqoe_bnaware_state *st,
+				     const struct mpqoe_sched_input *in,
+				     int pick);
 void mpqoe_daps_init(struct mpqoe_daps_state *st);
 int mpqoe_daps_select(struct mpqoe_daps_state *st,
 		      const struct mpqoe_sched_input *in);
@@ -169,5 +198,25 @@ void mpqoe_stats_decision(struct mpqoe_stats *s);
 void mpqoe_stats_inject(struct mpqoe_stats *s, u32 id, u64 bytes);
 unsigned int mpqoe_stats_count(const struct mpqoe_stats *s);
 u64 mpqoe_stats_bytes(const struct mpqoe_stats *s, u32 id);
+
+/*
+ * The room of minrtt and the sticky schedulers: what the chosen subflow's
+ * congestion window can send now beyond its unsent bytes (not hard: at
+ * least one chunk), as one decision of the multipath-tcp.org kernel gives
+ * a subflow at most that. No limit for a reinjection or no pick.
+ */
+struct mpqoe_room mpqoe_window_room(const struct mpqoe_sched_input *in,
+				    int pick);
+
+/*
+ * The burst to give a subflow whose room is @room, when the send queue's
+ * next chunks still have @len[0..n-1] bytes to send (at most @burst in
+ * all, upstream's own limit): the chunks that fit whole. When not even the
+ * first fits, that first chunk if !room.hard, else 0 (nothing now).
+ * Upstream checks the burst only between chunks, so a burst that ends
+ * inside a chunk would still push all of it.
+ */
+u32 mpqoe_fit_burst(struct mpqoe_room room, const u32 *len, unsigned int n,
+		    u32 burst);
 
 #endif /* MPQOE_SCHED_H */

@@ -82,25 +82,14 @@ static bool mpqoe_sty_commit(enum mpqoe_sty_rule rule,
 	return false;
 }
 
-/* "Congestion" of a path is the lack of congestion-window space. */
+/*
+ * "Congestion" of a path is the lack of congestion-window space: no room
+ * in the window for more than the subflow already holds unsent, as the
+ * multipath-tcp.org kernel (where the schedulers were built) decides.
+ */
 static bool mpqoe_sty_can_send(const struct mpqoe_subflow_view *sf)
 {
-	return sf->cwnd_space && !sf->memory_full;
-}
-
-/* The onset choice, "as with the default path scheduler": lowest srtt. */
-static int mpqoe_sty_min_rtt(const struct mpqoe_sched_input *in, u8 usable)
-{
-	unsigned int n = mpqoe_nr(in), i;
-	int pick = -1;
-
-	for (i = 0; i < n; i++) {
-		if (!(usable & MPQOE_BIT(i)))
-			continue;
-		if (pick < 0 || in->sf[i].srtt_us < in->sf[pick].srtt_us)
-			pick = i;
-	}
-	return pick;
+	return sf->cwnd_space && mpqoe_cwnd_room(sf) && !sf->memory_full;
 }
 
 static int mpqoe_sty_select(struct mpqoe_sticky_state *st,
@@ -136,7 +125,8 @@ static int mpqoe_sty_select(struct mpqoe_sticky_state *st,
 	if (st->sticking && cur >= 0 && (usable & MPQOE_BIT(cur)))
 		return cur;
 
-	pick = mpqoe_sty_min_rtt(in, usable);
+	/* the onset choice, "as with the default path scheduler" */
+	pick = mpqoe_min_rtt_pick(in, usable);
 	if (pick < 0)
 		return -1;	/* nothing can send: wait, keep the state */
 

@@ -17,6 +17,7 @@
  *   conn=<n> state=live|closed token=<hex> local=<addr>:<port>
  *   remote=<addr>:<port> start_ns=<ns> end_ns=<ns> decisions=<n>
  *   switches=<n> injections=<n> reinjections=<n> no_subflow=<n>
+ *   room_limited=<n> no_room=<n>
  *   bytes=<subflow id>:<bytes>[,<subflow id>:<bytes>...] bytes_other=<n>
  *
  * The file is a seq_file read under RCU only: no lock is held across the
@@ -250,8 +251,10 @@ static void mpqoe_show_conn(struct seq_file *seq, struct mpqoe_conn *conn)
 	mpqoe_show_addr(seq, "remote", conn->family, &conn->daddr, conn->dport);
 	seq_printf(seq, " start_ns=%llu end_ns=%llu decisions=%llu switches=%llu",
 		   conn->start_ns, conn->end_ns, st->decisions, st->switches);
-	seq_printf(seq, " injections=%llu reinjections=%llu no_subflow=%llu bytes=",
+	seq_printf(seq, " injections=%llu reinjections=%llu no_subflow=%llu",
 		   st->injections, conn->reinjections, conn->no_subflow);
+	seq_printf(seq, " room_limited=%llu no_room=%llu bytes=",
+		   conn->room_limited, conn->no_room);
 	n = min_t(unsigned int, mpqoe_stats_count(st), MPQOE_MAX_SUBFLOWS);
 	for (i = 0; i < n; i++)
 		seq_printf(seq, "%s%u:%llu", i ? "," : "", st->ids[i], st->bytes[i]);

@@ -31,6 +31,9 @@
 				 sizeof(struct ipv6hdr) - \
 				 sizeof(struct frag_hdr))
 
+/* chunks of the send queue looked at for one burst (a burst is 64 kB at most) */
+#define MPQOE_CHUNKS		16
+
 #define MPQOE_TCPF_FIN_SENT	(TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | TCPF_CLOSING | \
 				 TCPF_LAST_ACK | TCPF_TIME_WAIT)
 
@@ -91,6 +94,7 @@ static void mpqoe_view(struct mpqoe_subflow_view *v, struct mptcp_subflow_contex
 	v->stale_count = subflow->stale_count;
 	v->stale_inactive = !v->active && __mptcp_subflow_active(subflow);
 	v->memory_full = !mpqoe_memory_free(ssk);
+	v->ca_loss = inet_csk(ssk)->icsk_ca_state == TCP_CA_Loss;
 	v->wmem_queued = READ_ONCE(ssk->sk_wmem_queued);
 	v->srtt_us = tp->srtt_us >> 3;
 	v->min_rtt_us = tcp_min_rtt(tp);
@@ -99,6 +103,7 @@ static void mpqoe_view(struct mpqoe_subflow_view *v, struct mptcp_subflow_contex
 	v->mss = tp->mss_cache;
 	v->pacing_rate = READ_ONCE(ssk->sk_pacing_rate);
 	v->queued = (u32)(READ_ONCE(tp->write_seq) - tp->snd_una);
+	v->unsent = (u32)(READ_ONCE(tp->write_seq) - tp->snd_nxt);
 	v->bytes_acked = tp->bytes_acked;
 	v->bytes_sent = tp->bytes_sent;
 }
@@ -176,17 +181,40 @@ static int mpqoe_burst(const struct mptcp_sock *msk)
 	return min_t(int, MPQOE_SEND_BURST_SIZE, READ_ONCE(msk->wnd_end) - msk->snd_nxt);
 }
 
+/*
+ * How many bytes the next chunks of the send queue (the pending struct
+ * mptcp_data_frag, from msk->first_pending on, see mptcp_send_next() in
+ * protocol.h) still have to send: @len[0..returned-1], at most @max chunks
+ * or until they add up to @enough. Called with the msk socket lock held,
+ * as the scheduler is.
+ */
+static unsigned int mpqoe_chunks(struct mptcp_sock *msk, u32 *len, unsigned int max,
+				 u32 enough)
+{
+	struct mptcp_data_frag *dfrag = msk->first_pending;
+	unsigned int n = 0;
+	u64 sum = 0;
+
+	while (dfrag && n < max && sum < enough) {
+		len[n] = dfrag->data_len - dfrag->already_sent;
+		sum += len[n++];
+		if (list_is_last(&dfrag->list, &msk->rtx_queue))
+			break;
+		dfrag = list_next_entry(dfrag, list);
+	}
+	return n;
+}
+
 /* Can @ssk take the data now? (the check of mptcp_subflow_get_send()) */
 static bool mpqoe_can_queue(struct sock *ssk, bool reinject)
 {
 	return reinject || mpqoe_memory_free(ssk);
 }
 
+/* @burst: the new msk->snd_burst, 0 to leave it (upstream's rule) */
 static int mpqoe_schedule(struct mptcp_sock *msk, struct mptcp_subflow_context *subflow,
-			  bool reinject)
+			  int burst)
 {
-	int burst = reinject ? 0 : mpqoe_burst(msk);
-
 	if (burst)
 		msk->snd_burst = burst;
 	/*
@@ -210,7 +238,8 @@ static int mpqoe_get_untracked(struct mptcp_sock *msk, bool reinject)
 		if (mpqoe_subflow_active(subflow) &&
 		    tcp_packets_in_flight(tp) < tcp_snd_cwnd(tp) &&
 		    mpqoe_can_queue(ssk, reinject))
-			return mpqoe_schedule(msk, subflow, reinject);
+			return mpqoe_schedule(msk, subflow,
+					      reinject ? 0 : mpqoe_burst(msk));
 	}
 	return -EINVAL;
 }
@@ -221,9 +250,15 @@ int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	struct mptcp_subflow_context *subflow;
 	bool reinject = data->reinject;
 	struct mpqoe_sched_input *in;
+	u32 chunk[MPQOE_CHUNKS] = { 0 };
+	unsigned int nchunk = 0;
 	struct mpqoe_conn *conn;
 	struct sock *ssk = NULL;
+	bool limited = false;
+	struct mpqoe_room room;
 	long tout = 0;
+	int burst = 0;
+	u32 fit;
 	int idx;
 	u8 n = 0;
 
@@ -253,12 +288,26 @@ int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 
 	in->n = n;
 	in->reinject = reinject;
-	in->burst = reinject ? 0 : max(mpqoe_burst(msk), 0);
+	if (!reinject) {
+		burst = mpqoe_burst(msk);
+		nchunk = mpqoe_chunks(msk, chunk, MPQOE_CHUNKS, max(burst, 1));
+	}
+	in->burst = max(burst, 0);
+	in->chunk = chunk[0];
 	in->now_us = tcp_clock_us();
 	idx = mpqoe_algo_select(&conn->algo, in);
 	if (idx >= 0 && idx < n) {
 		ssk = mptcp_subflow_tcp_sock(ctx[idx]);
 		if (!mpqoe_can_queue(ssk, reinject))
+			ssk = NULL;
+	}
+	if (ssk && burst > 0) {
+		/* the burst, lowered to the whole chunks that fit the room */
+		room = mpqoe_algo_room(&conn->algo, in, idx);
+		fit = mpqoe_fit_burst(room, chunk, nchunk, burst);
+		limited = fit < (u32)burst;
+		burst = fit;
+		if (!burst)	/* a hard room that not one chunk fits */
 			ssk = NULL;
 	}
 
@@ -269,15 +318,17 @@ int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	if (ssk) {
 		mpqoe_stats_decision(&conn->stats);
 		conn->reinjections += reinject;
+		conn->room_limited += limited;
 	} else {
 		conn->no_subflow++;
+		conn->no_room += limited;
 	}
 	spin_unlock_bh(&conn->lock);
 	rcu_read_unlock();
 
 	if (!ssk)
 		return -EINVAL;
-	return mpqoe_schedule(msk, ctx[idx], reinject);
+	return mpqoe_schedule(msk, ctx[idx], burst);
 }
 
 /* May run in softirq (mptcp_sk_clone_init()) and under rcu_read_lock(). */

@@ -27,6 +27,7 @@ struct mptcp_sock;
  */
 union mpqoe_algo_state {
 	struct mpqoe_dft_state		dft;
+	struct mpqoe_minrtt_state	minrtt;
 	struct mpqoe_gr_sty_state	gr_sty;
 	struct mpqoe_tp_sty_state	tp_sty;
 	struct mpqoe_tr_sty_state	tr_sty;
@@ -67,6 +68,8 @@ struct mpqoe_conn {
 	} saddr, daddr;
 	u64			reinjections;	/* decisions for a reinjection */
 	u64			no_subflow;	/* calls that scheduled nothing */
+	u64			room_limited;	/* decisions whose burst the room lowered */
+	u64			no_room;	/* calls refused: no chunk fit a hard room */
 	struct mpqoe_stats	stats;
 
 	/* Used by the scheduler only, under the msk socket lock. */
@@ -79,6 +82,9 @@ struct mpqoe_conn {
 /* sched_<name>.c: the module's own core, called directly */
 void mpqoe_algo_init(union mpqoe_algo_state *st);
 int mpqoe_algo_select(union mpqoe_algo_state *st, const struct mpqoe_sched_input *in);
+/* what the chosen subflow may take now (MPQOE_ROOM_ANY: upstream's burst) */
+struct mpqoe_room mpqoe_algo_room(const union mpqoe_algo_state *st,
+				  const struct mpqoe_sched_input *in, int pick);
 
 /* mpqoe_glue.c: the ops of every module, and what module init/exit do */
 int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data);

@@ -19,6 +19,13 @@ int mpqoe_algo_select(union mpqoe_algo_state *st, const struct mpqoe_sched_input
 	return mpqoe_dft_select(&st->dft, in);
 }
 
+struct mpqoe_room mpqoe_algo_room(const union mpqoe_algo_state *st,
+				  const struct mpqoe_sched_input *in, int pick)
+{
+	/* no limit of its own: upstream's burst */
+	return (struct mpqoe_room){ .bytes = MPQOE_ROOM_ANY };
+}
+
 static struct mptcp_sched_ops mpqoe_dft_ops = {
 	.get_subflow	= mpqoe_get_subflow,
 	.init		= mpqoe_init,

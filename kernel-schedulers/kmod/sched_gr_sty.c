@@ -19,6 +19,12 @@ int mpqoe_algo_select(union mpqoe_algo_state *st, const struct mpqoe_sched_input
 	return mpqoe_gr_sty_select(&st->gr_sty, in);
 }
 
+struct mpqoe_room mpqoe_algo_room(const union mpqoe_algo_state *st,
+				  const struct mpqoe_sched_input *in, int pick)
+{
+	return mpqoe_window_room(in, pick);
+}
+
 static struct mptcp_sched_ops mpqoe_gr_sty_ops = {
 	.get_subflow	= mpqoe_get_subflow,
 	.init		= mpqoe_init,

@@ -17,7 +17,7 @@ DEBVER=6.12.117-1~deb12u1
 KVER=6.12.117+deb12-amd64
 cache=$HOME/.cache/mpqoe/kernel/$DEBVER
 modules=
-schedulers="dft gr_sty tp_sty tr_sty bnaware daps"
+schedulers="dft minrtt gr_sty tp_sty tr_sty bnaware daps"
 timeout=900
 
 usage() {

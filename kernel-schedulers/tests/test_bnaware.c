@@ -226,6 +226,58 @@ static void test_reinject(void **unused)
 	assert_int_equal(sel(), 2);
 }
 
+/*
+ * The cap holds at burst granularity. A subflow 20 kB under its cap used
+ * to pass the check (queued < max_wmem) and then take a whole burst of
+ * 64 kB, two 32 kB chunks of the send queue: 44 kB over the cap. Now the
+ * next chunk must fit under the cap, and the burst ends at the cap.
+ */
+static void test_burst_stays_under_cap(void **unused)
+{
+	static const uint32_t chunks[] = { 32768, 32768, 32768 };
+	const uint32_t burst = 65536;
+	struct mpqoe_room r;
+	uint32_t b;
+
+	(void)unused;
+	in.n = 1;
+	in.burst = burst;
+	in.chunk = chunks[0];
+	in.sf[0].queued = 500000 - 20000;
+	/* what the old rule allowed: under the cap, then a whole burst */
+	assert_true(in.sf[0].queued < 500000 && in.sf[0].queued + burst > 500000);
+	assert_int_equal(sel(), -1);		/* the next chunk does not fit */
+	assert_int_equal(bn(1)->max_wmem, 500000);
+
+	in.sf[0].queued = 500000 - 70000;
+	assert_int_equal(sel(), 0);
+	r = mpqoe_bnaware_room(&st, &in, 0);
+	assert_int_equal(r.bytes, 70000);
+	assert_int_equal(r.hard, 1);
+	b = mpqoe_fit_burst(r, chunks, 3, burst);
+	assert_int_equal(b, 65536);
+
+	in.sf[0].queued = 500000 - 40000;	/* room for one chunk, not two */
+	assert_int_equal(sel(), 0);
+	b = mpqoe_fit_burst(mpqoe_bnaware_room(&st, &in, 0), chunks, 3, burst);
+	assert_int_equal(b, 32768);
+	assert_true(in.sf[0].queued + b <= bn(1)->max_wmem);
+}
+
+/* before ini_pace is known there is no cap, so no room limit either */
+static void test_room_before_ini_pace(void **unused)
+{
+	(void)unused;
+	in.n = 1;
+	in.sf[0].srtt_us = 0;
+	in.chunk = 32768;
+	in.sf[0].queued = 50000000;
+	assert_int_equal(sel(), 0);
+	assert_true(mpqoe_bnaware_room(&st, &in, 0).bytes == MPQOE_ROOM_ANY);
+	in.reinject = 1;
+	assert_true(mpqoe_bnaware_room(&st, &in, 0).bytes == MPQOE_ROOM_ANY);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +291,8 @@ int main(void)
 		cmocka_unit_test_setup(test_linger_among_allowed, setup),
 		cmocka_unit_test_setup(test_ids_move, setup),
 		cmocka_unit_test_setup(test_reinject, setup),
+		cmocka_unit_test_setup(test_burst_stays_under_cap, setup),
+		cmocka_unit_test_setup(test_room_before_ini_pace, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,7 @@ static void random_input(struct mpqoe_sched_input *in, struct mpqoe_sched_input 
 	in->n = (uint8_t)(rnd() % 11);			/* up to 10 claimed */
 	in->reinject = rnd() % 5 == 0;
 	in->burst = pick_u32(70000);
+	in->chunk = pick_u32(40000);
 	in->now_us += rnd() % 4 == 0 ? pick_u64(1000000) : rnd() % 5000;
 	for (i = 0; i < MPQOE_MAX_SUBFLOWS; i++) {
 		struct mpqoe_subflow_view *sf = &in->sf[i];
@@ -59,6 +60,7 @@ static void random_input(struct mpqoe_sched_input *in, struct mpqoe_sched_input 
 		sf->backup = rnd() % 4 == 0;
 		sf->cwnd_space = rnd() % 3 != 0;
 		sf->memory_full = rnd() % 6 == 0;
+		sf->ca_loss = rnd() % 10 == 0;
 		sf->stale_count = (uint8_t)(rnd() % 4);
 		sf->stale_inactive = rnd() % 8 == 0;
 		sf->srtt_us = pick_u32(300000);
@@ -70,6 +72,8 @@ static void random_input(struct mpqoe_sched_input *in, struct mpqoe_sched_input 
 		sf->pacing_rate = pick_u64(100000000);
 		if (rnd() % 2)
 			sf->queued = pick_u64(4000000);
+		if (rnd() % 2)
+			sf->unsent = pick_u64(200000);
 		sf->bytes_acked += rnd() % 3 ? rnd() % 100000 : pick_u64(1ULL << 40);
 		sf->bytes_sent += rnd() % 3 ? rnd() % 100000 : pick_u64(1ULL << 40);
 	}
@@ -96,10 +100,39 @@ static void check(const struct mpqoe_sched_input *in, int idx, int need_space)
 		assert_true(sf->cwnd_space);
 }
 
+/*
+ * What the glue would push on the pick, for chunks of random sizes: never
+ * beyond a hard room, beyond a soft one only by the first chunk, never
+ * beyond upstream's burst unless it is that first chunk.
+ */
+static void check_room(const struct mpqoe_sched_input *in, int idx,
+		       struct mpqoe_room room)
+{
+	uint32_t len[4], b, sum = 0;
+	unsigned int i, n = (unsigned int)(rnd() % 5);
+
+	for (i = 0; i < n; i++)
+		len[i] = (uint32_t)(1 + rnd() % 40000);
+	b = mpqoe_fit_burst(room, len, n, in->burst);
+	if (idx < 0 || room.bytes == MPQOE_ROOM_ANY || !n) {
+		assert_int_equal(b, in->burst);
+		return;
+	}
+	if (room.hard)
+		assert_true(b <= room.bytes);
+	else
+		assert_true(b <= room.bytes || b == len[0]);
+	assert_true(b <= in->burst || b == len[0]);
+	for (i = 0; i < n && sum < b; i++)	/* whole chunks only */
+		sum += len[i];
+	assert_int_equal(sum, b);
+}
+
 static void test_random(void **unused)
 {
 	static struct mpqoe_sched_input in, prev;
 	static struct mpqoe_dft_state dft;
+	static struct mpqoe_minrtt_state minrtt;
 	static struct mpqoe_gr_sty_state gr;
 	static struct mpqoe_tp_sty_state tp;
 	static struct mpqoe_tr_sty_state tr;
@@ -114,10 +147,21 @@ static void test_random(void **unused)
 	for (k = 0; k < ROUNDS; k++) {
 		random_input(&in, &prev);
 		check(&in, mpqoe_dft_select(&dft, &in), 0);
-		check(&in, mpqoe_gr_sty_select(&gr, &in), 1);
+		idx = mpqoe_minrtt_select(&minrtt, &in);
+		check(&in, idx, 1);
+		if (idx >= 0 && !in.reinject) {
+			assert_false(in.sf[idx].ca_loss);
+			assert_true(mpqoe_window_room(&in, idx).bytes > 0);
+		}
+		check_room(&in, idx, mpqoe_window_room(&in, idx));
+		idx = mpqoe_gr_sty_select(&gr, &in);
+		check(&in, idx, 1);
+		check_room(&in, idx, mpqoe_window_room(&in, idx));
 		check(&in, mpqoe_tp_sty_select(&tp, &in), 1);
 		check(&in, mpqoe_tr_sty_select(&tr, &in), 1);
-		check(&in, mpqoe_bnaware_select(&bn, &in), 0);
+		idx = mpqoe_bnaware_select(&bn, &in);
+		check(&in, idx, 0);
+		check_room(&in, idx, mpqoe_bnaware_room(&bn, &in, idx));
 		idx = mpqoe_daps_select(&daps, &in);
 		check(&in, idx, 0);
 		mpqoe_stats_decision(&stats);

@@ -27,6 +27,8 @@ _INT_FIELDS = {
     "injections",
     "reinjections",
     "no_subflow",
+    "room_limited",
+    "no_room",
     "bytes_other",
 }
 _REQUIRED = ("conn", "local", "remote", "decisions", "switches")

@@ -28,6 +28,16 @@ class KernelParsersTest(unittest.TestCase):
         self.assertEqual(conns[1]["token"], "1da5a195")
         self.assertTrue(conns[2]["raw"].startswith("conn=4 "))
 
+    def test_mpqoe_room_counters(self):
+        line = PROC.splitlines()[2].replace(
+            " no_subflow=5 ", " no_subflow=5 room_limited=120 no_room=3 "
+        )
+        self.assertNotEqual(line, PROC.splitlines()[2])
+        c = kernel.parse_mpqoe_line(line)
+        self.assertEqual((c["room_limited"], c["no_room"], c["no_subflow"]), (120, 3, 5))
+        with self.assertRaises(ValueError):
+            kernel.parse_mpqoe_line(line.replace("room_limited=120", "room_limited=x"))
+
     def test_mpqoe_malformed(self):
         for bad in (
             PROC.replace("switches=19", "switches19"),
