@@ -56,11 +56,12 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
 from mpqoe_lib import descriptor, files, kernel, network  # noqa: E402
+from mpqoe_lib.version import tree_sha256  # noqa: E402
 
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
 PY = "/usr/bin/python3"
-SCHEMA = "mpqoe-experiment-run/1"
+SCHEMA = "mpqoe-experiment-run/2"
 BASE_PORT = 5000
 
 
@@ -442,6 +443,9 @@ def parse_args(argv):
     p.add_argument("--results", default="/results", help="results root (default /results)")
     p.add_argument("--probe", default=DEFAULT_PROBE, help="vprobe.py to use")
     p.add_argument("--settle", type=float, default=1.0, help="pause between runs, s (default 1)")
+    p.add_argument(
+        "--code-version", default="unknown", help="the repository's version (run.py gives it)"
+    )
     a = p.parse_args(argv)
     if a.scenario not in mx.SCENARIOS:
         raise Usage(f"--scenario: unknown {a.scenario!r} (one of {', '.join(mx.SCENARIOS)})")
@@ -460,8 +464,15 @@ def parse_args(argv):
         raise Usage("--duration: want 1..7200 s")
     if not os.path.isfile(a.probe):
         raise Usage(f"--probe: no file {a.probe}")
-    with open(a.probe, "rb") as f:
-        a.probe_sha256 = hashlib.sha256(f.read()).hexdigest()
+    # the probe's every source file: a change in its player or wire format changes the hash
+    probe_dir = os.path.dirname(os.path.abspath(a.probe))
+    a.probe_sha256 = tree_sha256(
+        sorted(
+            os.path.join(probe_dir, f)
+            for f in os.listdir(probe_dir)
+            if f.startswith("vprobe") and f.endswith(".py")
+        )
+    )
     return a
 
 
@@ -493,7 +504,18 @@ def base_doc(args, cell, k):
             "probe": os.path.relpath(args.probe, REPO),
             "probe_sha256": args.probe_sha256,
         },
+        "code_version": args.code_version,
+        "module_sha256": module_sha256(cell.scheduler),
     }
+
+
+def module_sha256(scheduler):
+    """sha256 of the scheduler's module file as loaded (None when it is missing)."""
+    try:
+        with open(os.path.join(MODULES, f"mpqoe_{scheduler}.ko"), "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
 
 
 def pending(args):

@@ -6,11 +6,20 @@ stdlib only. A cell is `<scenario>.<scheduler>.<cc>` (e.g. `3p-50.gr_sty.cubic`)
 
 Link values are one-way: netem on a Mininet TCLink delays both directions, so a path's RTT is
 twice the sum of its links' delays (three-path "RTT 50 ms" = 25 ms per link). The bottleneck
-paper's "delay 60 ms" is read as one-way too (as the topology descriptors store it): RTT 120 ms
-(A-1, B-60) and 240 ms (A-2, B-120). Loss is applied in both directions of a link (TCLink).
+paper's delays are RTTs ("60ms or 120ms RTT delays", its section VI-A), and each of its paths
+has one delayed link (the bottleneck), so that link delays 30 ms (A-1, B-60: RTT 60 ms) or
+60 ms (A-2, B-120: RTT 120 ms) each way. Loss is applied in both directions of a link (TCLink).
 Queues are netem's default 1000 packets (about 6 s at 2 Mbit/s), except in the `-q50` variants
 of baseline and A-1: 50 packets (0.3 s at 2 Mbit/s, 0.2 s at 3 Mbit/s), which test how much
-of the sticky schedulers' and the default's behaviour comes from deep queues.
+of the sticky schedulers' and the default's behaviour comes from deep queues. The
+`-loss0p1` and `-loss0p5` variants of the baseline (our addition) put 0.1 % or 0.5 % random
+loss on paths 1 and 2, the sticky paper's two Wi-Fi access links, whose loss it does not
+quantify: do such losses explain its baseline gains?
+
+Baselines: the sticky paper compares with the multipath-tcp.org kernel's default, lowest RTT
+first (`minrtt`); upstream's own default (`dft`) runs beside it. The bottleneck paper compares
+with the default of its kernel (`dft`). Video lengths: the cells a headline claim of a paper
+rests on (HEADLINE) run at the paper's length (PAPER_DURATION), the others at SHORT_DURATION.
 """
 
 import datetime
@@ -19,6 +28,16 @@ from dataclasses import dataclass, field
 
 BITRATE = 5.24e6
 FPS = 30
+# the papers' video lengths, s: 409 MB at 5.24 Mbit/s (sticky), 6 min (bnaware)
+PAPER_DURATION = {"sticky": 624.0, "bnaware": 360.0}
+SHORT_DURATION = 120.0
+# the cells a headline claim rests on (shell patterns over cell names)
+HEADLINE = {
+    "sticky": ("baseline.*.cubic", "3p-50.*.cubic", "3p-150.*.cubic"),
+    "bnaware": ("A-1.*", "A-2.*", "B-60.*", "B-120.*"),
+}
+# the scheduler every other one of a scenario and congestion control is compared with
+BASELINE = {"sticky": "minrtt", "bnaware": "dft"}
 
 
 @dataclass(frozen=True)
@@ -69,6 +88,24 @@ SCENARIOS = {
             queue=50,
         ),
         Scenario(
+            "baseline-loss0p1",
+            "sticky",
+            "three-path",
+            {"p1-sv": _path(25, 0.1, 2), "p2-sv": _path(50, 0.1, 2), "p3-sv": _path(50, 0, 2)},
+            "subflow",
+            3,
+            "baseline with 0.1 % loss on paths 1 and 2 (the Wi-Fi links; our addition)",
+        ),
+        Scenario(
+            "baseline-loss0p5",
+            "sticky",
+            "three-path",
+            {"p1-sv": _path(25, 0.5, 2), "p2-sv": _path(50, 0.5, 2), "p3-sv": _path(50, 0, 2)},
+            "subflow",
+            3,
+            "baseline with 0.5 % loss on paths 1 and 2 (the Wi-Fi links; our addition)",
+        ),
+        Scenario(
             "3p-50",
             "sticky",
             "three-path",
@@ -90,16 +127,16 @@ SCENARIOS = {
             "A-1",
             "bnaware",
             "fullmesh-cross",
-            {"ra-sa": _path(60, 0.1, 3), "rb-sb": _path(60, 0.1, 3)},
+            {"ra-sa": _path(30, 0.1, 3), "rb-sb": _path(30, 0.1, 3)},
             "fullmesh",
             4,
-            "full mesh 2x2, 4 subflows over 2 shared bottlenecks, 3 Mbit/s, 0.1 %, 60 ms",
+            "full mesh 2x2, 4 subflows over 2 shared bottlenecks, 3 Mbit/s, 0.1 %, RTT 60 ms",
         ),
         Scenario(
             "A-1-q50",
             "bnaware",
             "fullmesh-cross",
-            {"ra-sa": _path(60, 0.1, 3), "rb-sb": _path(60, 0.1, 3)},
+            {"ra-sa": _path(30, 0.1, 3), "rb-sb": _path(30, 0.1, 3)},
             "fullmesh",
             4,
             "A-1 with 50-packet queues (0.2 s at 3 Mbit/s) instead of 1000",
@@ -109,36 +146,43 @@ SCENARIOS = {
             "A-2",
             "bnaware",
             "fullmesh-cross",
-            {"ra-sa": _path(120, 0.1, 3), "rb-sb": _path(120, 0.1, 3)},
+            {"ra-sa": _path(60, 0.1, 3), "rb-sb": _path(60, 0.1, 3)},
             "fullmesh",
             4,
-            "full mesh 2x2, 4 subflows over 2 shared bottlenecks, 3 Mbit/s, 0.1 %, 120 ms",
+            "full mesh 2x2, 4 subflows over 2 shared bottlenecks, 3 Mbit/s, 0.1 %, RTT 120 ms",
         ),
         Scenario(
             "B-60",
             "bnaware",
             "parallel",
-            {"ca-sa": _path(60, 0.1, 3), "cb-sb": _path(60, 0.1, 3)},
+            {"ca-sa": _path(30, 0.1, 3), "cb-sb": _path(30, 0.1, 3)},
             "signal",
             2,
-            "2 disjoint paths, 3 Mbit/s, 0.1 %, 60 ms",
+            "2 disjoint paths, 3 Mbit/s, 0.1 %, RTT 60 ms",
         ),
         Scenario(
             "B-120",
             "bnaware",
             "parallel",
-            {"ca-sa": _path(120, 0.1, 3), "cb-sb": _path(120, 0.1, 3)},
+            {"ca-sa": _path(60, 0.1, 3), "cb-sb": _path(60, 0.1, 3)},
             "signal",
             2,
-            "2 disjoint paths, 3 Mbit/s, 0.1 %, 120 ms",
+            "2 disjoint paths, 3 Mbit/s, 0.1 %, RTT 120 ms",
         ),
     )
 }
 
 EXPERIMENTS = {
     "sticky": {
-        "scenarios": ["baseline", "3p-50", "3p-150", "baseline-q50"],
-        "schedulers": ["dft", "gr_sty", "tp_sty", "tr_sty"],
+        "scenarios": [
+            "baseline",
+            "3p-50",
+            "3p-150",
+            "baseline-q50",
+            "baseline-loss0p1",
+            "baseline-loss0p5",
+        ],
+        "schedulers": ["minrtt", "dft", "gr_sty", "tp_sty", "tr_sty"],
         "ccs": ["cubic", "bbr"],
     },
     "bnaware": {
@@ -190,6 +234,16 @@ def select(experiment, pattern=None):
         pats = [p.strip() for p in pattern.split(",") if p.strip()]
         out = [c for c in out if any(fnmatch.fnmatchcase(c.name, p) for p in pats)]
     return out
+
+
+def headline(cell):
+    """Does a headline claim of the cell's paper rest on it?"""
+    return any(fnmatch.fnmatchcase(cell.name, p) for p in HEADLINE[cell.experiment])
+
+
+def planned_duration(cell):
+    """The video length the cell is run with: the paper's for a headline cell."""
+    return PAPER_DURATION[cell.experiment] if headline(cell) else SHORT_DURATION
 
 
 def run_path(results, cell, k):

@@ -25,7 +25,7 @@ import run  # noqa: E402
 
 class MatrixTest(unittest.TestCase):
     def test_sizes_and_names(self):
-        self.assertEqual(len(mx.cells("sticky")), 32)
+        self.assertEqual(len(mx.cells("sticky")), 60)
         self.assertEqual(len(mx.cells("bnaware")), 20)
         names = [c.name for c in mx.select("all")]
         self.assertEqual(len(names), len(set(names)))
@@ -40,6 +40,20 @@ class MatrixTest(unittest.TestCase):
             ["baseline.gr_sty.cubic", "baseline.gr_sty.bbr", "A-1.dft.bbr", "A-1.bnaware.bbr"],
         )
         self.assertEqual(mx.select("sticky", "A-1.*"), [])
+
+    def test_planned_lengths(self):
+        def length(name):
+            return mx.planned_duration(mx.parse_cell(name))
+
+        self.assertEqual(length("baseline.minrtt.cubic"), 624.0)
+        self.assertEqual(length("3p-150.tr_sty.cubic"), 624.0)
+        self.assertEqual(length("baseline.minrtt.bbr"), 120.0)
+        self.assertEqual(length("baseline-q50.minrtt.cubic"), 120.0)
+        self.assertEqual(length("baseline-loss0p5.gr_sty.cubic"), 120.0)
+        self.assertEqual(length("B-120.bnaware.bbr"), 360.0)
+        self.assertEqual(length("A-1-q50.dft.cubic"), 120.0)
+        for exp, base in mx.BASELINE.items():
+            self.assertIn(base, mx.EXPERIMENTS[exp]["schedulers"])
 
     def test_parse_runs(self):
         self.assertEqual(cellrun.parse_runs("1-3,5"), [1, 2, 3, 5])
@@ -69,10 +83,26 @@ class RoutingTest(unittest.TestCase):
         self.assertIn(f"nw_dst=10.0.2.1,actions=output:{port['rb']}", "\n".join(flows["ca"]))
         for c in ("10.0.1.11", "10.0.2.11"):
             for s in ("10.0.1.1", "10.0.2.1"):
-                self.assertEqual(r.one_way_ms(c, s), 120.0)
-                self.assertEqual(r.one_way_ms(s, c), 120.0)
+                # the paper's "120ms RTT": 60 ms each way
+                self.assertEqual(r.one_way_ms(c, s), 60.0)
+                self.assertEqual(r.one_way_ms(s, c), 60.0)
         # every switch has exactly one rule per host address (4 addresses)
         self.assertTrue(all(len(f) == 4 for f in flows.values()), flows)
+
+    def test_bottleneck_paper_delays_are_rtts(self):
+        for scenario, rtt in (("A-1", 60.0), ("B-60", 60.0), ("B-120", 120.0)):
+            _topo, r = self.routing(scenario)
+            self.assertEqual(2 * r.one_way_ms("10.0.1.11", "10.0.1.1"), rtt, scenario)
+
+    def test_loss_sensitivity_is_on_paths_1_and_2_only(self):
+        for scenario, loss in (("baseline-loss0p1", 0.1), ("baseline-loss0p5", 0.5)):
+            links = mx.SCENARIOS[scenario].links
+            self.assertEqual([links[f"p{k}-sv"]["lossPct"] for k in (1, 2, 3)], [loss, loss, 0])
+            base = mx.SCENARIOS["baseline"].links
+            self.assertEqual(
+                [links[k]["delayMs"] for k in sorted(links)],
+                [base[k]["delayMs"] for k in sorted(base)],
+            )
 
     def test_parallel_has_no_cross_paths(self):
         _topo, r = self.routing("B-60")
@@ -240,6 +270,27 @@ class PlanTest(unittest.TestCase):
             args.duration = 30.0
             with self.assertRaises(run.Usage):
                 run.plan(args)
+
+    def test_planned_splits_by_length_into_subdirectories(self):
+        argv = ["--experiment", "all", "--cells", "baseline.minrtt.*,A-1.dft.*"]
+        argv += ["--planned", "--runs", "3", "--results", "/r"]
+        parts = run.planned_argv(argv, run.parse_args(argv))
+        got = [(p[p.index("--duration") + 1], p[p.index("--cells") + 1]) for p in parts]
+        self.assertEqual(
+            got,
+            [
+                ("624", "baseline.minrtt.cubic"),
+                ("360", "A-1.dft.cubic,A-1.dft.bbr"),
+                ("120", "baseline.minrtt.bbr"),
+            ],
+        )
+        for p in parts:
+            self.assertEqual(p[p.index("--results") + 1], f"/r/{p[p.index('--duration') + 1]}s")
+            self.assertEqual(p.count("--cells"), 1)
+            self.assertNotIn("--planned", p)
+            self.assertIn("--runs", p)
+        with self.assertRaises(run.Usage):
+            run.parse_args(argv + ["--duration", "10"])
 
 
 if __name__ == "__main__":
