@@ -64,12 +64,15 @@ static void mpqoe_bn_selected(struct mpqoe_bn_subflow *b,
 
 /*
  * Room under the cap for the send queue's next chunk (at least one byte
- * when its size is unknown)? No cap before ini_pace is known.
+ * when its size is unknown)? No cap before ini_pace is known. A subflow
+ * with nothing queued may always take one chunk: a chunk cannot be split,
+ * and a cap smaller than one chunk would otherwise starve the subflow (and
+ * the connection, if it has no other).
  */
 static bool mpqoe_bn_under_cap(const struct mpqoe_bn_subflow *b,
 			       const struct mpqoe_subflow_view *sf, u32 chunk)
 {
-	return !b->ini_pace ||
+	return !b->ini_pace || !sf->queued ||
 	       sf->queued + mpqoe_max64(chunk, 1) <= b->max_wmem;
 }
 
@@ -109,7 +112,10 @@ int mpqoe_bnaware_select(struct mpqoe_bnaware_state *st,
 	return pick;
 }
 
-/* The cap is hard: what is pushed never takes the queue beyond max_wmem. */
+/*
+ * The cap is hard: what is pushed never takes the queue beyond max_wmem,
+ * except one chunk onto an empty subflow (see mpqoe_bn_under_cap()).
+ */
 struct mpqoe_room mpqoe_bnaware_room(const struct mpqoe_bnaware_state *st,
 				     const struct mpqoe_sched_input *in,
 				     int pick)
@@ -128,7 +134,8 @@ struct mpqoe_room mpqoe_bnaware_room(const struct mpqoe_bnaware_state *st,
 		if (!b->ini_pace)
 			break;
 		return mpqoe_room_of(b->max_wmem > sf->queued ?
-				     b->max_wmem - sf->queued : 0, 1);
+				     b->max_wmem - sf->queued : 0,
+				     sf->queued != 0);
 	}
 	return mpqoe_room_of(MPQOE_ROOM_ANY, 0);
 }

@@ -264,6 +264,29 @@ static void test_burst_stays_under_cap(void **unused)
 	assert_true(in.sf[0].queued + b <= bn(1)->max_wmem);
 }
 
+/*
+ * A cap smaller than one chunk (a slow subflow's first pacing rate) must
+ * not starve the subflow: with nothing queued it takes one chunk.
+ */
+static void test_cap_below_one_chunk(void **unused)
+{
+	static const uint32_t chunks[] = { 32768, 32768 };
+	struct mpqoe_room r;
+
+	(void)unused;
+	in.n = 1;
+	in.burst = 65536;
+	in.chunk = chunks[0];
+	in.sf[0].pacing_rate = 16000;		/* max_wmem 8000 < one chunk */
+	assert_int_equal(sel(), 0);
+	assert_int_equal(bn(1)->max_wmem, 8000);
+	r = mpqoe_bnaware_room(&st, &in, 0);
+	assert_int_equal(r.hard, 0);
+	assert_int_equal(mpqoe_fit_burst(r, chunks, 2, in.burst), 32768);
+	in.sf[0].queued = 32768;		/* now over the cap: wait */
+	assert_int_equal(sel(), -1);
+}
+
 /* before ini_pace is known there is no cap, so no room limit either */
 static void test_room_before_ini_pace(void **unused)
 {
@@ -292,6 +315,7 @@ int main(void)
 		cmocka_unit_test_setup(test_ids_move, setup),
 		cmocka_unit_test_setup(test_reinject, setup),
 		cmocka_unit_test_setup(test_burst_stays_under_cap, setup),
+		cmocka_unit_test_setup(test_cap_below_one_chunk, setup),
 		cmocka_unit_test_setup(test_room_before_ini_pace, setup),
 	};
 
