@@ -110,9 +110,10 @@ mininet-deps:
 	  /usr/share/openvswitch/scripts/ovs-ctl start >/dev/null 2>&1 || true
 	@ovs-vsctl show >/dev/null
 
-## py-unit: unit tests of mininet-scripts/mpqoe_lib (parsers, atomic writes, pcap) and of
-## mpqoe_topo's pure functions, with the cookie layout and the descriptors' port plans checked
-## against what the Java code makes (`bin/mpqoe contract`); no root, about 2 s once built
+## py-unit: unit tests of mininet-scripts/mpqoe_lib (parsers, atomic writes, pcap, the results
+## reports' statistics and template renderer) and of mpqoe_topo's pure functions, with the
+## cookie layout and the descriptors' port plans checked against what the Java code makes
+## (`bin/mpqoe contract`); no root, about 3 s once built
 py-unit: mininet-deps build
 	cd mininet-scripts && /usr/bin/python3 -m unittest discover -s tests -t .
 
@@ -184,7 +185,8 @@ results:
 results-check:
 	/usr/bin/python3 testbed/video/report.py --data docs/results --check
 
-## video-unit: unit tests of the video experiments' statistics and report (no root, about 25 s)
+## video-unit: unit tests of the video experiments' runner pieces and report (the statistics
+## they share with the scheduler report are tested by py-unit; no root, about 25 s)
 video-unit:
 	/usr/bin/python3 -m unittest discover -s testbed/video -p 'test_*.py'
 

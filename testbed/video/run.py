@@ -25,7 +25,6 @@ every selected run is ok, 1 otherwise, 2 on bad arguments (one line).
 
 import argparse
 import datetime
-import hashlib
 import json
 import os
 import re
@@ -48,6 +47,7 @@ import session as ss  # noqa: E402
 from mpqoe_lib import files, floodlight, kernel  # noqa: E402
 from mpqoe_lib.descriptor import override_links  # noqa: E402
 from mpqoe_lib.rest import ERRORS  # noqa: E402
+from mpqoe_lib.results import code_version  # noqa: E402
 
 SCHEMA = "mpqoe-video-run/1"
 DEFAULT_RESULTS = os.path.join(REPO, "build", "video")
@@ -186,19 +186,6 @@ def embedded_topologies():
         [ss.MPQOE, "topology", "list"], capture_output=True, text=True, check=False
     )
     return [line.split()[0] for line in out.stdout.splitlines() if line.strip()]
-
-
-def code_version():
-    """The commit, with -dirty-<hash of the diff> when the work tree differs from it."""
-
-    def git(*a):
-        return subprocess.run(
-            ["git", "-C", REPO, *a], capture_output=True, text=True, check=False
-        ).stdout
-
-    head = git("rev-parse", "--short=12", "HEAD").strip() or "unknown"
-    diff = git("diff", "HEAD", "--", ".", ":(exclude)docs/results")
-    return head + (f"-dirty-{hashlib.sha256(diff.encode()).hexdigest()[:8]}" if diff else "")
 
 
 def run_dir(results, cell, k):
