@@ -13,7 +13,15 @@ A run that a batch should have made but did not (guest killed, timeout) gets a "
 written here. DIR/manifest.json says, per experiment, which runs are ok, failed or missing,
 and is "partial" until every cell of the whole experiment has --runs ok runs.
 Batch logs: DIR/logs/ (the guest's output, and its kernel console as <batch>.console.log).
+After a batch, every run it made gets a `provenance` record in its JSON: the code version of
+this checkout (commit, `-dirty-<hash>` when the work tree differs) and the sha256 of each
+scheduler module the batch could load, taken when this command started.
 Exit 0 when every selected run is ok, 1 otherwise, 2 on usage errors.
+
+--publish [DEST] then writes the selected cells' runs (ok and failed) into the committed
+compact tables DEST/<experiment>/data/{runs,paths}.csv (publish.py; DEST defaults to
+docs/results, e.g. docs/results/long120 for another result set), which
+testbed/experiments/report.py reads; --publish-only does that alone, without a guest.
 
 --cells takes comma-separated shell patterns over cell names `<scenario>.<scheduler>.<cc>`,
 e.g. 'baseline.*' or '3p-50.gr_sty.cubic,A-1.*.bbr'. --guests > 1 runs guests concurrently:
@@ -23,6 +31,7 @@ default.
 
 import argparse
 import datetime
+import hashlib
 import os
 import re
 import shlex
@@ -37,12 +46,15 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
+import publish as pub  # noqa: E402
 from mpqoe_lib import files  # noqa: E402
+from mpqoe_lib.results import ReportError, code_version  # noqa: E402
 
 TESTBED_RUN = os.path.join(REPO, "testbed", "run")
 PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_RESULTS = os.path.join(REPO, "build", "experiments")
+DEFAULT_PUBLISH = os.path.join(REPO, "docs", "results")
 BOOT_OVERHEAD_S = 90  # boot, modules, OVS, Mininet build and teardown (measured about 75 s)
 PER_RUN_OVERHEAD_S = 7  # probe start, startup buffer, trailer, settle (measured 5-6 s)
 
@@ -65,6 +77,17 @@ def parse_args(argv):
     p.add_argument("--batch-runs", type=int, default=40, help="max runs per guest (default 40)")
     p.add_argument("--dry-run", action="store_true", help="print the batches, run nothing")
     p.add_argument("--no-build", action="store_true", help="do not build the modules")
+    p.add_argument(
+        "--publish",
+        nargs="?",
+        const=DEFAULT_PUBLISH,
+        default=None,
+        metavar="DEST",
+        help=f"write the committed per-run CSVs into DEST (default {DEFAULT_PUBLISH})",
+    )
+    p.add_argument(
+        "--publish-only", action="store_true", help="only publish (--publish), run nothing"
+    )
     a = p.parse_args(argv)  # argparse: one message and exit 2 on bad flags
     if not 1 <= a.runs <= 100:
         raise Usage("--runs: want 1..100")
@@ -74,6 +97,8 @@ def parse_args(argv):
         raise Usage("--guests: want 1..4")
     if a.batch_runs < 1:
         raise Usage("--batch-runs: want >= 1")
+    if a.publish_only and a.publish is None:
+        a.publish = DEFAULT_PUBLISH
     a.selected = mx.select(a.experiment, a.cells)
     a.kernel_reports = []  # [{"batch": log name, "lines": [...]}] of this invocation
     if not a.selected:
@@ -241,16 +266,65 @@ def mark_missing(args, scn, cells, runs, rc, log):
             )
 
 
+def provenance(schedulers):
+    """What identifies the code of this invocation's runs: the checkout's code version and the
+    sha256 of each scheduler module (None for a module not built)."""
+    mods = {}
+    for name in sorted(schedulers):
+        path = os.path.join(MODULES, f"mpqoe_{name}.ko")
+        try:
+            with open(path, "rb") as f:
+                mods[name] = hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            mods[name] = None
+    return {"code_version": code_version(), "module_sha256": mods, "by": "run.py"}
+
+
+def stamp(args, cells, runs, since, prov):
+    """Adds prov to the JSON of every run of a batch that started at or after `since` (an
+    aware datetime) and has none yet; returns how many were stamped."""
+    n = 0
+    for c in cells:
+        for k in runs:
+            path = mx.run_path(args.results, c, k)
+            doc = files.read_json(path)
+            if not doc or doc.get("provenance") or doc.get("code_version"):
+                continue
+            try:
+                started = datetime.datetime.fromisoformat(
+                    doc.get("started_utc") or doc.get("ended_utc") or ""
+                )
+            except ValueError:
+                continue
+            if started >= since:
+                doc["provenance"] = prov
+                files.write_json(path, doc)
+                n += 1
+    return n
+
+
+def publish(args):
+    done = pub.publish(args.results, args.selected, args.publish)
+    for exp, (n, total) in done.items():
+        dest = os.path.join(args.publish, exp, "data")
+        print(f"run.py: published {n} run(s) of {exp} into {dest} ({total} rows)", flush=True)
+    if not done:
+        print("run.py: nothing to publish", flush=True)
+
+
 def main(argv):
     try:
         args = parse_args(argv)
+        if args.publish_only:
+            publish(args)
+            return 0
         batches = plan(args)
         preflight(args)
     except Usage as e:
         if str(e):
             print(f"run.py: {e}", file=sys.stderr)
         return 2
-    except RuntimeError as e:
+    except (RuntimeError, ReportError) as e:
         print(f"run.py: {e}", file=sys.stderr)
         return 1
     n_runs = len(todo_runs(args))
@@ -266,6 +340,8 @@ def main(argv):
         return 0
     os.makedirs(os.path.join(args.results, "logs"), exist_ok=True)
     write_manifest(args, "running")
+    prov = provenance({c.scheduler for c in args.selected})
+    since = {}  # batch log -> when its guest started (UTC)
     procs = []  # (Popen, batch, log path, start)
     stop = []
 
@@ -289,6 +365,7 @@ def main(argv):
             f = open(log, "w")  # noqa: SIM115 - closed when the batch ends
             f.write(f"# {shlex.join(cmd)}\n")
             f.flush()
+            since[log] = datetime.datetime.now(datetime.UTC)
             p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=REPO)
             procs.append((p, (scn, cells, runs), log, time.monotonic(), f))
             print(f"run.py: started {scn} ({len(cells)} cells x runs {runs}) -> {log}", flush=True)
@@ -300,6 +377,7 @@ def main(argv):
             procs.remove(item)
             f.close()
             mark_missing(args, scn, cells, runs, p.returncode, log)
+            stamp(args, cells, runs, since.pop(log), prov)
             console = console_of(log)
             hits = kernel_reports(console)
             if hits:
@@ -319,16 +397,19 @@ def main(argv):
         print(f"run.py: signal {stop[0]}: stopping {len(procs)} guest(s)", flush=True)
         for p, *_ in procs:
             p.terminate()
-        for p, _batch, _log, _t0, f in procs:
+        for p, (_scn, cells, runs), log, _t0, f in procs:
             try:
                 p.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
             f.close()
+            stamp(args, cells, runs, since[log], prov)
         write_manifest(args, f"interrupted by signal {stop[0]}; rerun the same command to resume")
         return 130
     m = write_manifest(args, "")
+    if args.publish:
+        publish(args)
     state = run_state(args.results, args.runs, args.selected, args.duration)
     bad = sum(len(s["failed"]) + len(s["missing"]) for s in state.values())
     print(
