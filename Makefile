@@ -110,9 +110,10 @@ mininet-deps:
 	  /usr/share/openvswitch/scripts/ovs-ctl start >/dev/null 2>&1 || true
 	@ovs-vsctl show >/dev/null
 
-## py-unit: unit tests of mininet-scripts/mpqoe_lib (parsers, atomic writes, pcap) and of
-## mpqoe_topo's pure functions, with the cookie layout and the descriptors' port plans checked
-## against what the Java code makes (`bin/mpqoe contract`); no root, about 2 s once built
+## py-unit: unit tests of mininet-scripts/mpqoe_lib (parsers, atomic writes, pcap, the results
+## reports' statistics and template renderer) and of mpqoe_topo's pure functions, with the
+## cookie layout and the descriptors' port plans checked against what the Java code makes
+## (`bin/mpqoe contract`); no root, about 3 s once built
 py-unit: mininet-deps build
 	cd mininet-scripts && /usr/bin/python3 -m unittest discover -s tests -t .
 
@@ -160,31 +161,41 @@ testbed-probe:
 testbed-smoke: build
 	$(MAKE) -C testbed smoke
 
-## experiments-test: unit tests of the scheduler-paper experiment scripts (no guest, < 1 s)
+## experiments-test: unit tests of the scheduler-paper experiment scripts: matrix, routes,
+## planning, the publish step, the report and its check mode (no guest, about 10 s)
 experiments-test: mininet-deps
 	/usr/bin/python3 -m unittest discover -s testbed/experiments -p 'test_*.py'
 
 ## experiments: the scheduler papers' matrix in the testbed, 5 runs per cell, 10 s videos
-## (about 85 min, not part of make test; resumable), then its tables and plots in docs/results
+## (about 85 min, not part of make test; resumable), then its per-run CSVs, tables and plots in
+## docs/results
 experiments:
 	$(MAKE) -C testbed/experiments all DURATION=10
 	$(MAKE) -C testbed/experiments report
 
+## experiments-report: publish the raw runs of build/experiments into docs/results/*/data/,
+## then make results
 experiments-report:
 	$(MAKE) -C testbed/experiments report
 
 .PHONY: results results-check video-unit
 
-## results: the GA and QoMRA papers' video results (tables, figures, the pages rendered from
-## docs/results/*.md.in) from the committed per-run CSVs in docs/results/*/data/
+## results: everything under docs/results from the committed per-run CSVs in
+## docs/results/**/data/: the GA and QoMRA papers' video results (tables, figures, the pages
+## rendered from docs/results/*-paper.md.in) and the scheduler papers' (tables and plots of
+## every result set, docs/results/README.md rendered from README.md.in)
 results:
 	/usr/bin/python3 testbed/video/report.py --data docs/results
+	/usr/bin/python3 testbed/experiments/report.py --data docs/results
 
 ## results-check: fails listing every file of docs/results that differs from what its data gives
+## (both reports are run, so one stale file of either shows)
 results-check:
-	/usr/bin/python3 testbed/video/report.py --data docs/results --check
+	@rc=0; /usr/bin/python3 testbed/video/report.py --data docs/results --check || rc=1; \
+	/usr/bin/python3 testbed/experiments/report.py --data docs/results --check || rc=1; exit $$rc
 
-## video-unit: unit tests of the video experiments' statistics and report (no root, about 25 s)
+## video-unit: unit tests of the video experiments' runner pieces and report (the statistics
+## they share with the scheduler report are tested by py-unit; no root, about 25 s)
 video-unit:
 	/usr/bin/python3 -m unittest discover -s testbed/video -p 'test_*.py'
 

@@ -56,7 +56,7 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
 from mpqoe_lib import descriptor, files, kernel, network  # noqa: E402
-from mpqoe_lib.version import tree_sha256  # noqa: E402
+from mpqoe_lib.results import tree_sha256  # noqa: E402
 
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
@@ -275,13 +275,12 @@ def check_paths(paths, routing, client):
     return rows
 
 
-NETEM_LIMIT = 1000  # netem's default queue limit, packets
 _NETEM_QDISC = re.compile(r"qdisc netem \S+ .*?\blimit (\d+)")
 
 
 def check_queues(net, scn):
     """The netem queue limits of every node's qdiscs must all be the scenario's; returns them."""
-    want = scn.queue or NETEM_LIMIT
+    want = scn.queue or mx.NETEM_LIMIT
     seen = set()
     for node in net.hosts + net.switches[:1]:  # the switches share the root namespace
         seen.update(int(m) for m in _NETEM_QDISC.findall(node.cmd("tc qdisc show")))
@@ -500,7 +499,7 @@ def base_doc(args, cell, k):
             "links": scn.links,
             "mptcp": scn.mptcp,
             "expected_subflows": scn.subflows,
-            "queue_packets": scn.queue or NETEM_LIMIT,
+            "queue_packets": scn.queue or mx.NETEM_LIMIT,
             "probe": os.path.relpath(args.probe, REPO),
             "probe_sha256": args.probe_sha256,
         },

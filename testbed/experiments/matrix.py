@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 BITRATE = 5.24e6
 FPS = 30
+NETEM_LIMIT = 1000  # netem's default queue limit, packets (Scenario.queue None)
 # the papers' video lengths, s: 409 MB at 5.24 Mbit/s (sticky), 6 min (bnaware)
 PAPER_DURATION = {"sticky": 624.0, "bnaware": 360.0}
 SHORT_DURATION = 120.0

@@ -1,37 +1,59 @@
 #!/usr/bin/python3
-"""Aggregate the experiment runs into CSV tables, Markdown tables and PNG plots.
+"""Tables, figures and the results page of the scheduler papers' experiments.
 
-    /usr/bin/python3 testbed/experiments/report.py [--experiment sticky|bnaware|all]
-        [--results build/experiments] [--out docs/results] [--cells PATTERNS]
+    /usr/bin/python3 testbed/experiments/report.py --data docs/results [--check]
 
-Reads <results>/<experiment>/<cell>/run<k>.json (written by cellrun.py through run.py) and
-writes, per experiment, into <out>/<experiment>/ (each file atomically):
-- runs.csv: one row per run (failed ones too, with their error);
-- summary.csv: per cell the number of ok and failed runs and, per metric, mean/min/max over the
-  ok runs;
-- tables.md: the same as Markdown (mean, [min, max]), with the result set's status (complete,
-  or partial with the counts);
-- one PNG per metric: mean over the ok runs with min/max bars, panels per congestion control,
-  groups per scenario, one bar per scheduler (the papers' figure style); bnaware also
-  `throughput-series.png`, per-subflow throughput over time of run 1 of A-1 (dft vs bnaware).
+Reads only the committed per-run CSVs that run.py --publish writes (publish.py says what the
+columns are) of every result set under --data, a set being a folder <set>/ = <prefix>/<experiment>
+with <set>/data/runs.csv (and optionally <set>/data/paths.csv), e.g. sticky, bnaware,
+long120/sticky, paper/bnaware. It writes, per set:
+    <set>/tables.md       per cell n, mean and 95 % CI of every metric; per group the
+                          comparisons with the baseline scheduler (p-values)
+    <set>/<metric>.png    bars per scenario and scheduler, panels per congestion control,
+                          95 % CI bars (the papers' figure style)
+    <set>/subflow_throughput.png   each path's subflow throughput per scheduler and congestion
+                          control (the sticky paper's Fig. 6), when the set has per-path data
+and <data>/README.md from the committed template <data>/README.md.in. Everything is made in
+memory first; then only the changed files are written (each atomically) and files of a set
+folder that are no longer made (PNG, CSV, Markdown beside data/) are removed. --check writes
+nothing and exits 1 listing every file that differs from what the data give.
 
-Metrics: path switches (the scheduler module's `switches` for the connection, server side),
-picture discards, buffer underflows (count and total duration, s), startup delay, per-path
-(= per-subflow) throughput: mean over the subflows of their mean rate and of the standard
-deviation of their 0.5 s samples (the first and the last sample left out), out-of-order
-packets (MPTcpExtOFOQueue delta at the receiver: segments that had to wait in the MPTCP
-out-of-order queue; and the subflows' TCP rcv_ooopack). Needs Debian's matplotlib
-(apt-get install python3-matplotlib; installed when missing and run as root). Exit 2 on usage
-errors, 1 when there is nothing to report. --cells (run.py's patterns) reports a subset: its
-tables, plots and status cover only the matching cells, e.g. a longer-video check of a few cells.
+Template placeholders (a set name may contain '/'; fields are split from the right):
+    {{<set>/<cell>/<metric>/<field>}}     mean, ci (half-width), lo, hi, n (runs), min, max
+    {{cmp:<set>/<group>/<metric>/<ref>-vs-<other>/<field>}}
+        the group's baseline against another scheduler: p (Holm-adjusted permutation p), sig
+        (yes/no/untested), diff (mean ref - mean other), p_raw (permutation p), welch
+    {{pair:<set>/<cell>/<other cell>/<metric>/<field>}}  any two cells of one code version,
+        not adjusted: p, sig (p below 0.05), diff, welch
+    {{range:<set>/<patterns>/<metric>}}   lowest-highest cell mean over the cells matching
+        comma-separated shell patterns (e.g. baseline.*_sty.cubic)
+    {{ref:<set>/<group>}}                 the group's baseline scheduler
+    {{status:<set>}}                      runs, cells, video length, code version(s)
+    {{figure:<set>/<name>}}               the figure's image link, or why there is none
+A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
+per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
+
+Statistics (mininet-scripts/mpqoe_lib/stats.py, shared with the video report): the unit is the
+run; per cell the mean and the 95 % Student t interval; per group and metric the baseline
+against every other scheduler, exact two-sided permutation test on the difference of means
+with Welch's p beside it, Holm over the group's comparisons of that metric. Baselines: sticky
+compares against minrtt (the paper's DFT, lowest RTT first) and, where a group has no minrtt
+cell, against dft (upstream's default), saying so; bnaware against dft. Code versions: each
+cell keeps its newest version's runs (git ancestry; `unrecorded`, the runs published before
+versions were recorded, is the oldest); comparisons across versions are not made.
+
+Exit 0 when done (or nothing differs), 1 on malformed data, an unknown placeholder, a missing
+template or (--check) a difference, with nothing written; 2 on usage errors. Needs Debian's
+python3-scipy and python3-matplotlib (installed when missing and run as root).
 """
 
 import argparse
-import csv
-import io
+import fnmatch
 import os
-import statistics
+import re
 import sys
+from collections import Counter
+from dataclasses import dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -39,314 +61,880 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
-from mpqoe_lib import debian, files  # noqa: E402
+import publish  # noqa: E402
+from mpqoe_lib import debian, stats  # noqa: E402
+from mpqoe_lib import results as shared  # noqa: E402
+from mpqoe_lib.results import UNRECORDED, ReportError, fmt, fmt_p  # noqa: E402
+
+WHO = "experiments/report.py"
+GENERATOR = "testbed/experiments/report.py"
+COMMAND = "make results  # or: /usr/bin/python3 testbed/experiments/report.py --data docs/results"
+TEMPLATE = "README.md.in"
+PAGE = "README.md"
+STATUSES = ("ok", "failed")
+NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+
+
+@dataclass(frozen=True)
+class Metric:
+    label: str
+    unit: str
+    decimals: int
+
 
 METRICS = {
-    # name: (label, unit, experiments)
-    "switches": ("Path switches", "count", ("sticky", "bnaware")),
-    "discards": ("Picture discards", "frames", ("sticky", "bnaware")),
-    "underflows": ("Buffer underflows", "count", ("sticky", "bnaware")),
-    "underflow_s": ("Buffer underflow duration", "s", ("sticky", "bnaware")),
-    "startup_s": ("Startup delay", "s", ("sticky", "bnaware")),
-    "thr_mean_mbps": ("Per-path throughput (mean)", "Mbit/s", ("bnaware",)),
-    "thr_std_mbps": (
-        "Per-path throughput variability (std of 0.5 s samples)",
-        "Mbit/s",
-        ("bnaware",),
-    ),
-    "ofo": ("Out-of-order packets (MPTCP OFO queue)", "packets", ("bnaware",)),
-    "subflow_ooo": ("Out-of-order packets (subflow TCP)", "packets", ("bnaware",)),
+    "switches": Metric("Path switches", "", 0),
+    "discards": Metric("Picture discards", "frames", 1),
+    "underflows": Metric("Buffer underflows", "", 1),
+    "underflow_s": Metric("Buffer underflow duration", "s", 2),
+    "startup_s": Metric("Startup delay", "s", 2),
+    "thr_mean_mbps": Metric("Per-path throughput (mean)", "Mbit/s", 2),
+    "thr_std_mbps": Metric("Per-path throughput variability (std of 0.5 s samples)", "Mbit/s", 2),
+    "ofo": Metric("Out-of-order packets (MPTCP OFO queue)", "packets", 0),
+    "subflow_ooo": Metric("Out-of-order packets (subflow TCP)", "packets", 0),
+    "frame_delay_mean_s": Metric("Frame delay, mean", "s", 2),
+    "frame_delay_p50_s": Metric("Frame delay, median", "s", 2),
+    "frame_delay_p95_s": Metric("Frame delay, 95th percentile", "s", 2),
+    "frame_delay_max_s": Metric("Frame delay, max", "s", 2),
+    "frames_sent_late": Metric("Frames written late by the server", "frames", 1),
 }
-PLOTTED = {
-    "sticky": ["switches", "discards", "underflows", "underflow_s"],
-    "bnaware": ["discards", "underflows", "underflow_s", "thr_mean_mbps", "thr_std_mbps", "ofo"],
+# what an ok row must have (runs published before the others were recorded lack them)
+REQUIRED = {
+    "sticky": ("switches", "discards", "underflows", "underflow_s", "startup_s"),
+    "bnaware": ("switches", "discards", "underflows", "underflow_s", "startup_s",
+                "thr_mean_mbps", "thr_std_mbps", "ofo"),
+}  # fmt: skip
+PATH_METRICS = {
+    "share_pct": Metric("share of the bytes", "%", 1),
+    "mbps": Metric("mean throughput", "Mbit/s", 2),
+    "rtt_ms": Metric("ping RTT (min) before the batch", "ms", 1),
 }
+PATH_METRIC = re.compile(r"path(\d+)_(share_pct|mbps|rtt_ms)\Z")
+_LINK = r"[\w-]+:[\d.]+/[\d.]+/[\d.]+"
+LINKS = re.compile(rf"{_LINK}(\|{_LINK})*")
 
 
-def run_metrics(doc):
-    """{metric: value} of one ok run (None where the run lacks it)."""
-    p = doc.get("probe") or {}
-    uf = p.get("buffer_underflows") or {}
-    sched = doc.get("scheduler_proc") or {}
-    if not sched and p.get("scheduler"):
-        sched = p["scheduler"]
-    subs = p.get("subflows") or []
-    means = [s.get("mean_bps") or 0 for s in subs]
-    stds = []
-    for s in subs:
-        vals = [v for _t, v in (s.get("series") or [])]
-        if len(vals) >= 4:
-            vals = vals[1:-1]  # without the ramp-up and the partial last interval
-        if len(vals) >= 2:
-            stds.append(statistics.pstdev(vals))
-    ooo = p.get("out_of_order") or {}
-
-    def num(v):
-        return None if v is None else float(v)
-
-    return {
-        "switches": num(sched.get("switches")),
-        "discards": num(p.get("picture_discards")),
-        "underflows": num(uf.get("count")),
-        "underflow_s": num(uf.get("total_s")),
-        "startup_s": num(p.get("startup_delay_s")),
-        "thr_mean_mbps": statistics.fmean(means) / 1e6 if means else None,
-        "thr_std_mbps": statistics.fmean(stds) / 1e6 if stds else None,
-        "ofo": num(ooo.get("mptcp_ofo_queue")),
-        "subflow_ooo": num(ooo.get("subflow_rcv_ooopack")),
-        "subflows": len(subs),
-    }
-
-
-def layout(cells):
-    """(scenarios, schedulers, ccs) that occur in cells, in matrix order."""
-
-    def uniq(xs):
-        return list(dict.fromkeys(xs))
-
-    return (
-        uniq(c.scenario for c in cells),
-        uniq(c.scheduler for c in cells),
-        uniq(c.cc for c in cells),
+def scenario_heading(scn, networks):
+    """The matrix's description of a scenario when its runs had the matrix's network, else
+    the network the runs had (the matrix may have changed since)."""
+    s = mx.SCENARIOS[scn]
+    now = (publish.links_text(s.links), s.queue or mx.NETEM_LIMIT)
+    if networks == {now}:
+        return s.description
+    return "; ".join(
+        "as run: "
+        + ", ".join(
+            "{} {:g} ms one way, {:g} % loss, {:g} Mbit/s".format(
+                k, *(float(x) for x in v.split("/"))
+            )
+            for k, v in (item.split(":") for item in links.split("|"))
+        )
+        + f", queues {queue} packets (the matrix has changed since)"
+        for links, queue in sorted(networks)
     )
 
 
-def collect(results, cells):
-    """[(cell, k, doc)] of every run JSON of the given cells."""
+def metric_of(name):
+    """The Metric of a name (per-path ones included); KeyError for an unknown one."""
+    if name in METRICS:
+        return METRICS[name]
+    m = PATH_METRIC.fullmatch(name)
+    if not m:
+        raise KeyError(f"unknown metric {name!r}")
+    pm = PATH_METRICS[m.group(2)]
+    return Metric(f"Path {m.group(1)}: {pm.label}", pm.unit, pm.decimals)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    title: str
+    refs: tuple  # baseline schedulers, first present in a group wins
+    plotted: tuple
+
+
+EXPERIMENTS = {
+    "sticky": Experiment(
+        "sticky",
+        "sticky schedulers (Nagayama et al.)",
+        ("minrtt", "dft"),
+        ("switches", "discards", "underflows", "underflow_s"),
+    ),
+    "bnaware": Experiment(
+        "bnaware",
+        "bottleneck-aware scheduler (Komatsu et al.)",
+        ("dft",),
+        ("discards", "underflows", "underflow_s", "thr_mean_mbps", "thr_std_mbps", "ofo"),
+    ),
+}
+REF_NOTES = {
+    "dft": "dft, upstream's default (this group has no minrtt cell: minrtt, the paper's "
+    "lowest-RTT-first DFT, was not run in it)",
+}
+SCHEDULER_ORDER = ("minrtt", "dft", "gr_sty", "tp_sty", "tr_sty", "bnaware")
+CC_ORDER = ("cubic", "bbr")
+
+METHOD = f"""\
+How the numbers are made (testbed/experiments/report.py, statistics of
+mininet-scripts/mpqoe_lib/stats.py, shared with the video experiments):
+- The unit of replication is the run (one video stream). Failed runs are counted, never
+  averaged.
+- Per cell: mean over the ok runs [95 % Student t interval, mean +- t(0.975, n-1) s / sqrt(n)];
+  n = ok runs. One run: no interval.
+- Comparisons inside a group (same scenario and congestion control): the group's baseline
+  scheduler against each other one, two-sided permutation test on the difference of the
+  per-run means (scipy.stats.permutation_test, exact over every split of the pooled runs up to
+  {stats.EXACT_LIMIT} splits, e.g. 5 vs 5 runs = 252; beyond that {stats.RESAMPLES} random
+  splits from a fixed seed, marked MC), Welch's t-test p beside it (unadjusted).
+  Holm-Bonferroni adjusts the permutation p over the group's comparisons of one metric; `*`
+  marks a Holm-adjusted p below {stats.ALPHA}. The smallest exact p is 2 / C(n1 + n2, n1):
+  0.1 for 3 vs 3 runs (nothing can be marked), 0.0079 for 5 vs 5. No test with fewer than
+  {stats.MIN_RUNS} runs a side ("{stats.TOO_FEW}") or across code versions
+  ("{stats.VERSIONS_DIFFER}"). Two cells that are both all zeros give p = 1.
+- Baselines: sticky: minrtt (the paper's DFT, lowest RTT first), and dft (upstream Linux's
+  default) is one of the schedulers compared with it; a group without a minrtt cell is compared
+  against dft, as its heading says. bnaware: dft.
+- Code versions: each cell keeps the runs of its newest code version (git ancestry;
+  `{UNRECORDED}` marks runs published before runs recorded their version, the oldest); the
+  runs dropped are listed; tables never mix versions within a comparison.
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+
+def find_sets(data):
+    """[(set name, folder)] of every result set under data: <...>/<experiment>/data/runs.csv."""
     out = []
-    for c in cells:
-        d = os.path.join(results, c.experiment, c.name)
-        if not os.path.isdir(d):
-            continue
-        for f in sorted(os.listdir(d)):
-            if f.startswith("run") and f.endswith(".json") and f[3:-5].isdigit():
-                doc = files.read_json(os.path.join(d, f))
-                if doc is not None:
-                    out.append((c, int(f[3:-5]), doc))
+    for d, dirs, _files in os.walk(data):
+        dirs.sort()
+        if os.path.basename(d) in EXPERIMENTS and os.path.isfile(
+            os.path.join(d, "data", "runs.csv")
+        ):
+            out.append((os.path.relpath(d, data).replace(os.sep, "/"), d))
     return out
 
 
-def fmt(v, unit=""):
-    if v is None:
-        return "-"
-    if abs(v) >= 100 or float(v).is_integer():
-        return f"{v:.0f}"
-    return f"{v:.2f}"
-
-
-def summarize(experiment, runs, cells=None):
-    """(metrics, per-run rows, per-cell summary) over cells (all of the experiment's if None)."""
-    cells = mx.cells(experiment) if cells is None else cells
-    metrics = [m for m, (_l, _u, exps) in METRICS.items() if experiment in exps]
-    rows, summary = [], []
-    by_cell = {}
-    for c, k, doc in runs:
-        ok = doc.get("status") == "ok"
-        m = run_metrics(doc) if ok else {}
-        row = {
-            "cell": c.name,
-            "scenario": c.scenario,
-            "scheduler": c.scheduler,
-            "cc": c.cc,
-            "run": k,
-            "status": doc.get("status"),
-            "error": (doc.get("error") or "")[:200],
-            "duration_s": (doc.get("config") or {}).get("duration_s"),
-            "subflows": m.get("subflows", ""),
-        }
-        row.update({name: "" if m.get(name) is None else round(m[name], 4) for name in metrics})
-        rows.append(row)
-        by_cell.setdefault(c.name, (c, []))[1].append((ok, m))
-    for c in cells:
-        _c, items = by_cell.get(c.name, (c, []))
-        oks = [m for ok, m in items if ok]
-        s = {
-            "cell": c.name,
-            "scenario": c.scenario,
-            "scheduler": c.scheduler,
-            "cc": c.cc,
-            "n_ok": len(oks),
-            "n_failed": sum(1 for ok, _m in items if not ok),
-        }
-        for name in metrics:
-            vals = [m[name] for m in oks if m.get(name) is not None]
-            s[f"{name}_mean"] = statistics.fmean(vals) if vals else None
-            s[f"{name}_min"] = min(vals) if vals else None
-            s[f"{name}_max"] = max(vals) if vals else None
-        summary.append(s)
-    return metrics, rows, summary
-
-
-def to_csv(rows):
-    if not rows:
-        return ""
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
-    w.writeheader()
-    for r in rows:
-        w.writerow(
-            {
-                k: ("" if v is None else (round(v, 4) if isinstance(v, float) else v))
-                for k, v in r.items()
-            }
-        )
-    return buf.getvalue()
-
-
-def tables_md(experiment, metrics, summary, status):
-    lines = [f"# {experiment}: generated tables", "", status, ""]
-    lines.append("Mean over the ok runs, [min, max] in brackets; n = ok runs (failed).")
-    lines.append("")
-    for scn in dict.fromkeys(s["scenario"] for s in summary):
-        lines.append(f"## {scn}: {mx.SCENARIOS[scn].description}")
-        lines.append("")
-        head = ["scheduler", "cc", "n"] + [METRICS[m][0] for m in metrics]
-        lines.append("| " + " | ".join(head) + " |")
-        lines.append("|" + "---|" * len(head))
-        for s in summary:
-            if s["scenario"] != scn:
+def parse_runs(experiment, path, raw):
+    """Typed rows of a runs.csv, every field checked; ReportError naming the line."""
+    rows, seen = [], set()
+    need = REQUIRED[experiment]
+    for line, r in raw:
+        where = f"{path}:{line}"
+        t = dict(r)
+        for col in ("cell", "scenario", "scheduler", "cc", "run", "status", "code_version"):
+            if not r[col]:
+                raise ReportError(f"{where}: {col} is empty")
+        scn = mx.SCENARIOS.get(r["scenario"])
+        if scn is None or scn.experiment != experiment:
+            raise ReportError(f"{where}: scenario {r['scenario']!r} is not one of {experiment}'s")
+        for col in ("scheduler", "cc"):
+            if not NAME.match(r[col]):
+                raise ReportError(f"{where}: {col} {r[col]!r} is not a name")
+        if r["cell"] != f"{r['scenario']}.{r['scheduler']}.{r['cc']}":
+            raise ReportError(f"{where}: cell {r['cell']!r} is not <scenario>.<scheduler>.<cc>")
+        if r["status"] not in STATUSES:
+            raise ReportError(f"{where}: status {r['status']!r} is not one of {STATUSES}")
+        t["run"] = shared.number(r["run"], int, where, "run")
+        if t["run"] < 1:
+            raise ReportError(f"{where}: run {r['run']} is not >= 1")
+        t["duration_s"] = shared.number(r["duration_s"], float, where, "duration_s")
+        if t["duration_s"] <= 0:
+            raise ReportError(f"{where}: duration_s {r['duration_s']} is not positive")
+        if not LINKS.fullmatch(r["links"]):
+            raise ReportError(f"{where}: links {r['links']!r} is not a-b:delay/loss/Mbit|...")
+        t["queue_packets"] = shared.number(r["queue_packets"], int, where, "queue_packets")
+        ok = r["status"] == "ok"
+        for col in ("subflows", *METRICS):
+            if not r[col] or not ok:
+                if ok and col in need:
+                    raise ReportError(f"{where}: {col} is empty on an ok row")
+                t[col] = None
                 continue
-            cells = [s["scheduler"], s["cc"], f"{s['n_ok']} ({s['n_failed']})"]
-            for m in metrics:
-                mean = s[f"{m}_mean"]
-                cells.append(
-                    "-"
-                    if mean is None
-                    else f"{fmt(mean)} [{fmt(s[f'{m}_min'])}, {fmt(s[f'{m}_max'])}]"
-                )
-            lines.append("| " + " | ".join(cells) + " |")
+            t[col] = shared.number(r[col], float, where, col)
+            if t[col] < 0:
+                raise ReportError(f"{where}: {col} {r[col]} is negative")
+        key = (r["cell"], t["run"], r["code_version"])
+        if key in seen:
+            raise ReportError(
+                f"{where}: a second row for cell {key[0]} run {key[1]} at version {key[2]}"
+            )
+        seen.add(key)
+        rows.append(t)
+    return rows
+
+
+def parse_paths(path, raw, runs):
+    """{(cell, run, code_version): {path k: typed row}} of a paths.csv; rows must belong to an
+    ok run of runs.csv."""
+    ok = {(r["cell"], r["run"], r["code_version"]) for r in runs if r["status"] == "ok"}
+    out = {}
+    for line, r in raw:
+        where = f"{path}:{line}"
+        t = dict(r)
+        t["run"] = shared.number(r["run"], int, where, "run")
+        t["path"] = shared.number(r["path"], int, where, "path")
+        if t["path"] < 1:
+            raise ReportError(f"{where}: path {r['path']} is not >= 1")
+        key = (r["cell"], t["run"], r["code_version"])
+        if key not in ok:
+            raise ReportError(f"{where}: no ok run {key[0]} run {key[1]} ({key[2]}) in runs.csv")
+        for col in ("rtt_expected_ms", "rtt_min_ms", "rtt_avg_ms", "bytes", "mean_mbps",
+                    "std_mbps"):  # fmt: skip
+            t[col] = shared.number(r[col], float, where, col) if r[col] else None
+            if t[col] is not None and t[col] < 0:
+                raise ReportError(f"{where}: {col} {r[col]} is negative")
+        if t["path"] in out.get(key, {}):
+            raise ReportError(f"{where}: a second row for path {t['path']} of that run")
+        out.setdefault(key, {})[t["path"]] = t
+    return out
+
+
+def path_values(paths):
+    """{metric: value} of one run's paths: share of the bytes, mean rate, ping RTT per path."""
+    total = sum(p["bytes"] or 0 for p in paths.values())
+    out = {}
+    for k, p in paths.items():
+        if p["bytes"] is not None and total > 0:
+            out[f"path{k}_share_pct"] = 100.0 * p["bytes"] / total
+        if p["mean_mbps"] is not None:
+            out[f"path{k}_mbps"] = p["mean_mbps"]
+        if p["rtt_min_ms"] is not None:
+            out[f"path{k}_rtt_ms"] = p["rtt_min_ms"]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Aggregation
+
+
+@dataclass
+class Cell:
+    name: str
+    scenario: str
+    scheduler: str
+    cc: str
+    version: str
+    duration: float
+    network: tuple  # (links as publish.links_text writes them, netem queue in packets)
+    runs: int  # ok and failed
+    failed: int
+    values: dict  # metric -> [per-run values of the ok runs]
+    intervals: dict  # metric -> stats.Interval
+
+    @property
+    def group(self):
+        return f"{self.scenario}.{self.cc}"
+
+
+@dataclass
+class Group:
+    name: str
+    scenario: str
+    cc: str
+    cells: dict  # scheduler -> Cell
+    ref: str | None = None
+    comparisons: dict = field(default_factory=dict)  # metric -> [stats.Comparison]
+
+
+@dataclass
+class SetResult:
+    name: str
+    experiment: Experiment
+    cells: list = field(default_factory=list)
+    groups: list = field(default_factory=list)
+    dropped: list = field(default_factory=list)
+    metrics: list = field(default_factory=list)  # with a value in some cell, in METRICS order
+    absent: list = field(default_factory=list)  # METRICS without any value
+    path_metrics: list = field(default_factory=list)
+    figures: dict = field(default_factory=dict)  # stem -> PNG bytes, None when not made
+    notes: dict = field(default_factory=dict)  # stem -> why the figure is not made
+
+    def cell(self, name):
+        return next((c for c in self.cells if c.name == name), None)
+
+    def group(self, name):
+        return next((g for g in self.groups if g.name == name), None)
+
+    def versions(self):
+        return Counter(c.version for c in self.cells)
+
+
+def _sched_key(s):
+    return (SCHEDULER_ORDER.index(s), "") if s in SCHEDULER_ORDER else (len(SCHEDULER_ORDER), s)
+
+
+def _cc_key(c):
+    return (CC_ORDER.index(c), "") if c in CC_ORDER else (len(CC_ORDER), c)
+
+
+def _scenario_key(s):
+    """Matrix order: the experiments' scenario lists, then any other scenario."""
+    order = [x for e in mx.EXPERIMENTS.values() for x in e["scenarios"]]
+    return order.index(s) if s in order else len(order)
+
+
+def summarize(name, experiment, path, rows, paths, newest):
+    """SetResult of one set's typed rows and per-path data."""
+    res = SetResult(name, EXPERIMENTS[experiment])
+    try:
+        rows, res.dropped = stats.keep_newest(rows, newest)
+    except ValueError as e:
+        raise ReportError(f"{path}: {e}") from e
+    for r in rows:
+        if r["status"] == "ok":
+            r.update(path_values(paths.get((r["cell"], r["run"], r["code_version"]), {})))
+    pm = sorted({k for r in rows for k in r if PATH_METRIC.fullmatch(k)},
+                key=lambda k: (int(PATH_METRIC.fullmatch(k).group(1)), k))  # fmt: skip
+    names = list(METRICS) + pm
+    values = {m: stats.per_run(rows, lambda r, m=m: r.get(m)) for m in names}
+    by_cell = {}
+    for r in rows:
+        by_cell.setdefault(r["cell"], []).append(r)
+    for cname, rs in by_cell.items():
+        durations = {r["duration_s"] for r in rs}
+        if len(durations) > 1:
+            raise ReportError(
+                f"{path}: cell {cname} has runs of several video lengths {sorted(durations)}"
+            )
+        networks = {(r["links"], r["queue_packets"]) for r in rs}
+        if len(networks) > 1:
+            raise ReportError(f"{path}: cell {cname} has runs of several networks {networks}")
+        vals = {m: list(values[m].get(cname, {}).values()) for m in names}
+        r0 = rs[0]
+        res.cells.append(
+            Cell(
+                cname,
+                r0["scenario"],
+                r0["scheduler"],
+                r0["cc"],
+                r0["code_version"],
+                durations.pop(),
+                networks.pop(),
+                len({r["run"] for r in rs}),
+                sum(r["status"] != "ok" for r in rs),
+                vals,
+                {m: stats.mean_ci(v) for m, v in vals.items()},
+            )
+        )
+    res.cells.sort(key=lambda c: (_scenario_key(c.scenario), _sched_key(c.scheduler),
+                                  _cc_key(c.cc)))  # fmt: skip
+    res.metrics = [m for m in METRICS if any(c.values[m] for c in res.cells)]
+    res.absent = [m for m in METRICS if m not in res.metrics]
+    res.path_metrics = pm
+    groups = {}
+    for c in res.cells:
+        g = groups.setdefault(c.group, Group(c.group, c.scenario, c.cc, {}))
+        g.cells[c.scheduler] = c
+    res.groups = sorted(groups.values(), key=lambda g: (_scenario_key(g.scenario), _cc_key(g.cc)))
+    for g in res.groups:
+        g.ref = next((s for s in res.experiment.refs if s in g.cells), None)
+        if g.ref is None:
+            continue
+        cells = {g.ref: g.cells[g.ref]}
+        cells.update((s, c) for s, c in g.cells.items() if s != g.ref)
+        versions = {s: c.version for s, c in cells.items()}
+        for m in res.metrics:
+            samples = {s: c.values[m] for s, c in cells.items()}
+            g.comparisons[m] = stats.compare_group(g.ref, samples, versions)
+    return res
+
+
+def load(data, newest):
+    """[SetResult] of every result set under data."""
+    out = []
+    for name, d in find_sets(data):
+        experiment = os.path.basename(d)
+        path = os.path.join(d, "data", "runs.csv")
+        rows = parse_runs(experiment, path, shared.read_csv(path, publish.RUN_COLUMNS))
+        ppath = os.path.join(d, "data", "paths.csv")
+        praw = shared.read_csv(ppath, publish.PATH_COLUMNS)
+        paths = parse_paths(ppath, praw, rows) if praw else {}
+        out.append(summarize(name, experiment, path, rows, paths, newest))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+
+
+def label(m):
+    mt = metric_of(m)
+    return mt.label + (f" ({mt.unit})" if mt.unit else "")
+
+
+def fmt_interval(iv, decimals):
+    """mean [lo, hi]; mean (1 run); - without runs."""
+    if iv.n == 0:
+        return "-"
+    if iv.half is None:
+        return f"{fmt(iv.mean, decimals)} (1 run)"
+    return f"{fmt(iv.mean, decimals)} [{fmt(iv.lo, decimals)}, {fmt(iv.hi, decimals)}]"
+
+
+def fmt_seconds(v):
+    return f"{v:g}"
+
+
+def status_text(res):
+    runs = sum(c.runs for c in res.cells)
+    failed = sum(c.failed for c in res.cells)
+    per = sorted({c.runs for c in res.cells})
+    per_text = str(per[0]) if len(per) == 1 else f"{per[0]}-{per[-1]}"
+    lengths = ", ".join(fmt_seconds(d) for d in sorted({c.duration for c in res.cells}))
+    vs = ", ".join(f"`{shared.short(v)}`" for v in sorted(res.versions()))
+    word = "version" if len(res.versions()) == 1 else "versions"
+    return (
+        f"{runs} runs ({failed} failed) in {len(res.cells)} cells ({per_text} per cell), "
+        f"{lengths} s videos, code {word} {vs}"
+    )
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return out + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def unrecorded_note(res):
+    if UNRECORDED not in res.versions():
+        return []
+    return [
+        f"Code version `{UNRECORDED}`: these runs were published before runs recorded the code "
+        "that made them (converted from the report's earlier runs.csv); they have only the "
+        "metrics that file had, no per-path data, and any run of the same cell that records "
+        "its version replaces them.",
+        "",
+    ]
+
+
+def set_md(res):
+    ex = res.experiment
+    lines = [f"## `{res.name}`: {ex.title}", "", f"Data: `data/runs.csv`: {status_text(res)}."]
+    if res.dropped:
+        lines.append(
+            "Dropped (older code version of the cell): "
+            + "; ".join(f"{c}: {n} run(s) of `{shared.short(v)}`" for c, v, n in res.dropped)
+            + "."
+        )
+    lines.append("")
+    lines += unrecorded_note(res)
+    if res.absent:
+        lines += [
+            "Not in the data (no run of this set recorded them): "
+            + ", ".join(METRICS[m].label.lower() for m in res.absent)
+            + ".",
+            "",
+        ]
+    versions = len(res.versions()) > 1
+    for scn in dict.fromkeys(c.scenario for c in res.cells):
+        cells = [c for c in res.cells if c.scenario == scn]
+        lines += [f"### {scn}: {scenario_heading(scn, {c.network for c in cells})}", ""]
+        head = ["scheduler", "cc", "runs ok (failed)"] + [label(m) for m in res.metrics]
+        head += ["code version"] if versions else []
+        rows = []
+        for c in cells:
+            n = c.runs - c.failed
+            r = [c.scheduler, c.cc, f"{n} ({c.failed})"]
+            r += [fmt_interval(c.intervals[m], metric_of(m).decimals) for m in res.metrics]
+            r += [f"`{shared.short(c.version)}`"] if versions else []
+            rows.append(r)
+        lines += table(head, rows) + [""]
+        pms = [m for m in res.path_metrics if any(c.values[m] for c in cells)]
+        if pms:
+            head = ["scheduler", "cc"] + [label(m) for m in pms]
+            rows = [
+                [c.scheduler, c.cc]
+                + [fmt_interval(c.intervals[m], metric_of(m).decimals) for m in pms]
+                for c in cells
+            ]
+            lines += ["Per path:", ""] + table(head, rows) + [""]
+    lines += comparisons_md(res)
+    return lines
+
+
+def comparisons_md(res):
+    lines = []
+    for g in res.groups:
+        if g.ref is None:
+            lines += [
+                f"### `{g.name}`: no {' or '.join(res.experiment.refs)} cell, no comparison",
+                "",
+            ]
+            continue
+        if len(g.cells) < 2:
+            continue
+        note = REF_NOTES.get(g.ref, g.ref) if "minrtt" in res.experiment.refs else g.ref
+        lines += [
+            f"### Comparisons in `{g.name}` against {note}",
+            "",
+            f"difference = mean({g.ref}) - mean(other); p: permutation test; Holm: adjusted over "
+            "the group's comparisons of the metric; Welch: unadjusted.",
+            "",
+        ]
+        rows = []
+        for m in res.metrics:
+            d = metric_of(m).decimals
+            for c in g.comparisons[m]:
+                ref, other = g.cells[g.ref], g.cells[c.other]
+                row = [
+                    METRICS[m].label,
+                    c.other,
+                    f"{c.n_ref} vs {c.n_other}",
+                    fmt_interval(ref.intervals[m], d),
+                    fmt_interval(other.intervals[m], d),
+                    shared.fmt_diff(c.diff, d),
+                ]
+                if c.tested:
+                    p = fmt_p(c.p_perm) + ("" if c.exact else " (MC)")
+                    row += [p, fmt_p(c.p_holm), fmt_p(c.p_welch), "*" if c.sig else ""]
+                else:
+                    row += [c.reason, "-", "-", ""]
+                rows.append(row)
+        head = ["metric", "other", "runs", g.ref, "other's", "difference", "p", "Holm p"]
+        head += ["Welch p", ""]
+        lines += table(head, rows) + [""]
+    return lines
+
+
+def tables_md(res):
+    lines = [
+        f"# {res.name}: generated tables",
+        "",
+        "Generated from `data/` (the committed per-run CSVs); do not edit. Regenerate with",
+        "",
+        "```sh",
+        COMMAND,
+        "```",
+        "",
+        METHOD,
+    ]
+    lines += set_md(res)
+    made = [s for s, b in res.figures.items() if b is not None]
+    missing = list(res.notes.items())
+    if made or missing:
+        lines += ["## Figures", ""]
+        lines += [f"![{s}]({s}.png)" for s in made]
+        lines += [f"- `{s}.png`: not made: {why}." for s, why in missing]
         lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def save_fig(fig, path):
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    files.write_atomic(path, buf.getvalue())
+# ---------------------------------------------------------------------------------------------
+# Placeholders
+
+NO_OK = "n/a (no ok run)"
 
 
-def bar_plot(plt, experiment, metric, summary, path, runs_per_cell, cells):
-    scns, scheds, ccs = layout(cells)
-    label, unit, _ = METRICS[metric]
+def _set(sets, name):
+    res = next((s for s in sets if s.name == name), None)
+    if res is None:
+        raise KeyError(f"unknown result set {name!r} ({', '.join(s.name for s in sets)})")
+    return res
+
+
+def _metric(res, m):
+    if m not in res.metrics and m not in res.path_metrics:
+        if m in METRICS or PATH_METRIC.fullmatch(m):
+            raise KeyError(f"{res.name} has no value of {m!r} in its data")
+        raise KeyError(f"unknown metric {m!r}")
+    return metric_of(m)
+
+
+def _split(name, n, form):
+    parts = name.rsplit("/", n)
+    if len(parts) != n + 1 or not all(parts):
+        raise KeyError(f"expected {form}")
+    return parts
+
+
+def _value(sets, name):
+    sname, cname, m, fld = _split(name, 3, "<set>/<cell>/<metric>/<field>")
+    res = _set(sets, sname)
+    mt = _metric(res, m)
+    if fld not in ("mean", "ci", "lo", "hi", "n", "min", "max"):
+        raise KeyError(f"field {fld!r} is not mean, ci, lo, hi, n, min or max")
+    c = res.cell(cname)
+    if c is None:
+        raise KeyError(f"{sname} has no cell {cname!r}")
+    iv = c.intervals[m]
+    if fld == "n":
+        return str(iv.n)
+    if iv.n == 0:
+        return NO_OK
+    if fld in ("min", "max"):
+        return fmt((min if fld == "min" else max)(c.values[m]), mt.decimals)
+    if fld == "mean":
+        return fmt(iv.mean, mt.decimals)
+    if iv.half is None:
+        return "n/a (1 run)"
+    return fmt({"ci": iv.half, "lo": iv.lo, "hi": iv.hi}[fld], mt.decimals)
+
+
+def _comparison(sets, name):
+    form = "cmp:<set>/<group>/<metric>/<ref>-vs-<other>/<field>"
+    sname, gname, m, pair, fld = _split(name, 4, form)
+    res = _set(sets, sname)
+    mt = _metric(res, m)
+    if fld not in ("p", "sig", "diff", "p_raw", "welch"):
+        raise KeyError(f"field {fld!r} is not p, sig, diff, p_raw or welch")
+    g = res.group(gname)
+    if g is None:
+        raise KeyError(f"{sname} has no group {gname!r}")
+    ref, _, other = pair.partition("-vs-")
+    if ref != g.ref:
+        raise KeyError(f"group {gname} of {sname} is compared against {g.ref}, not {ref}")
+    c = next((c for c in g.comparisons.get(m, []) if c.other == other), None)
+    if c is None:
+        raise KeyError(f"group {gname} of {sname} has no {other} cell")
+    ps = {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}
+    return shared.test_field(c, fld, mt.decimals, ps, stats.ALPHA)
+
+
+def _pair(sets, name):
+    form = "pair:<set>/<cell>/<other cell>/<metric>/<field>"
+    sname, a, b, m, fld = _split(name, 4, form)
+    res = _set(sets, sname)
+    mt = _metric(res, m)
+    if fld not in ("p", "sig", "diff", "welch"):
+        raise KeyError(f"field {fld!r} is not p, sig, diff or welch")
+    ca, cb = res.cell(a), res.cell(b)
+    for n, c in ((a, ca), (b, cb)):
+        if c is None:
+            raise KeyError(f"{sname} has no cell {n!r}")
+    if ca.version != cb.version:
+        c = stats.Comparison(a, b, 0, 0, None, reason=stats.VERSIONS_DIFFER)
+    else:
+        c = stats.compare(a, b, ca.values[m], cb.values[m])
+    return shared.test_field(c, fld, mt.decimals, {"p": c.p_perm, "welch": c.p_welch}, stats.ALPHA)
+
+
+def _range(sets, name):
+    sname, patterns, m = _split(name, 2, "range:<set>/<patterns>/<metric>")
+    res = _set(sets, sname)
+    mt = _metric(res, m)
+    pats = [p for p in patterns.split(",") if p]
+    cells = [c for c in res.cells if any(fnmatch.fnmatchcase(c.name, p) for p in pats)]
+    if not cells:
+        raise KeyError(f"no cell of {sname} matches {patterns!r}")
+    means = [c.intervals[m].mean for c in cells if c.intervals[m].n]
+    if not means:
+        return NO_OK
+    lo, hi = fmt(min(means), mt.decimals), fmt(max(means), mt.decimals)
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def _ref(sets, name):
+    sname, gname = _split(name, 1, "ref:<set>/<group>")
+    g = _set(sets, sname).group(gname)
+    if g is None:
+        raise KeyError(f"{sname} has no group {gname!r}")
+    return g.ref or "none"
+
+
+def _figure(sets, name):
+    sname, stem = _split(name, 1, "figure:<set>/<name>")
+    res = _set(sets, sname)
+    if stem not in res.figures:
+        raise KeyError(f"{sname} makes no figure {stem!r} ({', '.join(res.figures)})")
+    if res.figures[stem] is None:
+        return f"(*{stem}.png is not made: {res.notes[stem]}.*)"
+    return f"![{sname} {stem}]({sname}/{stem}.png)"
+
+
+def resolve(sets, name):
+    """The text of one placeholder; KeyError saying what is wrong with it."""
+    kinds = {
+        "cmp": lambda rest: _comparison(sets, rest),
+        "pair": lambda rest: _pair(sets, rest),
+        "range": lambda rest: _range(sets, rest),
+        "ref": lambda rest: _ref(sets, rest),
+        "status": lambda rest: status_text(_set(sets, rest)),
+        "figure": lambda rest: _figure(sets, rest),
+    }
+    return shared.resolver(kinds, lambda n: _value(sets, n))(name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+
+def _colors(plt, names):
+    tab = plt.get_cmap("tab10").colors
+    return {n: tab[i % len(tab)] for i, n in enumerate(names)}
+
+
+def bar_figure(plt, res, metric):
+    """Panels per congestion control, groups per scenario, one bar per scheduler, 95 % CI."""
+    scns = list(dict.fromkeys(c.scenario for c in res.cells))
+    scheds = sorted({c.scheduler for c in res.cells}, key=_sched_key)
+    ccs = sorted({c.cc for c in res.cells}, key=_cc_key)
+    idx = {(c.scenario, c.scheduler, c.cc): c for c in res.cells}
+    colors = _colors(plt, SCHEDULER_ORDER + tuple(s for s in scheds if s not in SCHEDULER_ORDER))
+    mt = metric_of(metric)
     fig, axes = plt.subplots(
         1, len(ccs), figsize=(max(5.2 * len(ccs), 6.5), 3.8), sharey=True, squeeze=False
     )
-    axes = list(axes[0])
     width = 0.8 / len(scheds)
-    colors = plt.get_cmap("tab10").colors
-    idx = {(s["scenario"], s["scheduler"], s["cc"]): s for s in summary}
-    nan = float("nan")
-    for ax, cc in zip(axes, ccs, strict=True):
-        for j, sched in enumerate(scheds):
-            xs, ys, lo, hi, ns = [], [], [], [], []
+    for ax, cc in zip(axes[0], ccs, strict=True):
+        for j, s in enumerate(scheds):
+            pos, ys, err = [], [], []
             for i, scn in enumerate(scns):
-                s = idx.get((scn, sched, cc))
-                xs.append(i - 0.4 + width * (j + 0.5))
-                if not s or s[f"{metric}_mean"] is None:
-                    ys.append(nan), lo.append(0), hi.append(0), ns.append(0)
+                c = idx.get((scn, s, cc))
+                iv = c.intervals[metric] if c else None
+                x = i - 0.4 + width * (j + 0.5)
+                if iv is None or iv.n == 0:
+                    if c is not None:
+                        ax.annotate("n=0", (x, 0), ha="center", va="bottom", fontsize=6)
                     continue
-                ys.append(s[f"{metric}_mean"])
-                lo.append(s[f"{metric}_mean"] - s[f"{metric}_min"])
-                hi.append(s[f"{metric}_max"] - s[f"{metric}_mean"])
-                ns.append(s["n_ok"])
-            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=sched, color=colors[j])
-            for x, y, n, h in zip(xs, ys, ns, hi, strict=True):
-                if y != y:  # NaN: no ok run in this cell
-                    ax.annotate("n=0", (x, 0), ha="center", va="bottom", fontsize=6)
-                    continue
-                text = fmt(y) + (f"\nn={n}" if n < runs_per_cell else "")
-                ax.annotate(text, (x, y + h), ha="center", va="bottom", fontsize=6)
+                pos.append(x)
+                ys.append(iv.mean)
+                err.append(iv.half or 0.0)
+                text = fmt(iv.mean, mt.decimals) + ("\nn=1" if iv.half is None else "")
+                ax.annotate(
+                    text, (x, iv.mean + (iv.half or 0)), ha="center", va="bottom", fontsize=6
+                )
+            ax.bar(pos, ys, width, yerr=err, capsize=3, label=s, color=colors[s])
         ax.set_xticks(range(len(scns)), scns)
-        ax.set_title(f"{cc}")
+        ax.set_title(cc)
         ax.grid(axis="y", alpha=0.3)
-    for ax in axes:
         ax.set_ylim(bottom=0)
-    axes[0].set_ylabel(f"{label} ({unit})")
-    axes[-1].legend(
+    axes[0][0].set_ylabel(label(metric))
+    axes[0][-1].legend(
         fontsize=8, title="scheduler", title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1)
     )
-    fig.suptitle(f"{experiment}: {label} (mean, bars = min/max over runs)", fontsize=10)
-    save_fig(fig, path)
-    plt.close(fig)
+    fig.suptitle(f"{res.name}: {mt.label}, mean and 95 % CI over runs", fontsize=10)
+    return shared.png(plt, fig)
 
 
-def series_plot(plt, runs, path):
-    """Per-subflow throughput over time, run 1 of A-1 with cubic and bbr, dft vs bnaware."""
-    pick = {(c.scheduler, c.cc): doc for c, k, doc in runs if c.scenario == "A-1" and k == 1}
-    pick = {key: d for key, d in pick.items() if d.get("status") == "ok"}
-    if not pick:
-        return False
-    keys = [(s, cc) for cc in ("cubic", "bbr") for s in ("dft", "bnaware") if (s, cc) in pick]
-    fig, axes = plt.subplots(1, len(keys), figsize=(4.2 * len(keys), 3.4), sharey=True)
-    axes = axes if len(keys) > 1 else [axes]
-    for ax, key in zip(axes, keys, strict=True):
-        for s in pick[key]["probe"].get("subflows") or []:
-            pts = s.get("series") or []
-            ends = f"{s['local'].split(':')[0]} > {s['remote'].split(':')[0]}"
-            ax.plot([t for t, _v in pts], [v / 1e6 for _t, v in pts], lw=1, label=ends)
-        ax.set_title(f"A-1 {key[0]} {key[1]} (run 1)", fontsize=9)
-        ax.set_xlabel("time (s)")
-        ax.grid(alpha=0.3)
-    axes[0].set_ylabel("subflow throughput (Mbit/s)")
-    axes[-1].legend(fontsize=6, title="client > server", title_fontsize=6)
-    save_fig(fig, path)
-    plt.close(fig)
-    return True
-
-
-def report(experiment, results, out, plt, pattern=None):
-    cells = mx.select(experiment, pattern)
-    if not cells:
-        print(f"report.py: --cells {pattern!r} matches no cell of {experiment}", file=sys.stderr)
-        return False
-    runs = collect(results, cells)
-    if not runs:
-        print(f"report.py: no runs of {experiment} under {results}", file=sys.stderr)
-        return False
-    metrics, rows, summary = summarize(experiment, runs, cells)
-    manifest = files.read_json(os.path.join(results, "manifest.json")) or {}
-    m = (manifest.get("experiments") or {}).get(experiment) or {}
-    per = m.get("runs_per_cell") or max(k for _c, k, _d in runs)
-    total = len(cells) * per
-    ok = sum(s["n_ok"] for s in summary)
-    durations = sorted({r["duration_s"] for r in rows if r["duration_s"] is not None})
-    status = (
-        f"Status: **{'complete' if ok == total else 'partial'}**: {ok} of {total} runs ok "
-        f"({len(cells)} cells x {per} runs), "
-        f"{sum(s['n_failed'] for s in summary)} failed; video length {durations} s."
+def subflow_figure(plt, res):
+    """The sticky paper's Fig. 6: per scenario (rows) and scheduler (columns), each path's
+    subflow throughput per congestion control, mean and 95 % CI over runs."""
+    scns = [s for s in dict.fromkeys(c.scenario for c in res.cells)]
+    scheds = sorted({c.scheduler for c in res.cells}, key=_sched_key)
+    ccs = sorted({c.cc for c in res.cells}, key=_cc_key)
+    mets = [m for m in res.path_metrics if m.endswith("_mbps")]
+    idx = {(c.scenario, c.scheduler, c.cc): c for c in res.cells}
+    colors = _colors(plt, mets)
+    fig, axes = plt.subplots(
+        len(scns), len(scheds), figsize=(2.6 * len(scheds) + 1.5, 2.4 * len(scns)),
+        sharey=True, squeeze=False,
+    )  # fmt: skip
+    width = 0.8 / len(mets)
+    for r, scn in enumerate(scns):
+        for k, s in enumerate(scheds):
+            ax = axes[r][k]
+            for j, m in enumerate(mets):
+                pos, ys, err = [], [], []
+                for i, cc in enumerate(ccs):
+                    c = idx.get((scn, s, cc))
+                    iv = c.intervals[m] if c else None
+                    if iv is None or iv.n == 0:
+                        continue
+                    pos.append(i - 0.4 + width * (j + 0.5))
+                    ys.append(iv.mean)
+                    err.append(iv.half or 0.0)
+                name = f"path {PATH_METRIC.fullmatch(m).group(1)}"
+                ax.bar(pos, ys, width, yerr=err, capsize=2, color=colors[m], label=name)
+            ax.set_xticks(range(len(ccs)), ccs, fontsize=7)
+            ax.set_title(f"{scn}: {s}", fontsize=8)
+            ax.grid(axis="y", alpha=0.3)
+            ax.set_ylim(bottom=0)
+        axes[r][0].set_ylabel("Mbit/s", fontsize=7)
+    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    fig.suptitle(
+        f"{res.name}: throughput of each path's subflow, mean and 95 % CI over runs", fontsize=10
     )
-    d = os.path.join(out, experiment)
-    os.makedirs(d, exist_ok=True)
-    files.write_atomic(os.path.join(d, "runs.csv"), to_csv(rows))
-    files.write_atomic(os.path.join(d, "summary.csv"), to_csv(summary))
-    files.write_atomic(
-        os.path.join(d, "tables.md"), tables_md(experiment, metrics, summary, status) + "\n"
-    )
-    made = ["runs.csv", "summary.csv", "tables.md"]
-    for metric in PLOTTED[experiment]:
-        path = os.path.join(d, f"{metric}.png")
-        bar_plot(plt, experiment, metric, summary, path, per, cells)
-        made.append(f"{metric}.png")
-    if experiment == "bnaware" and series_plot(plt, runs, os.path.join(d, "throughput-series.png")):
-        made.append("throughput-series.png")
-    print(f"report.py: {experiment}: {status} -> {d}: {', '.join(made)}")
-    return True
+    return shared.png(plt, fig)
 
 
-def main(argv):
+def figures(plt, res):
+    """Fills res.figures ({stem: PNG bytes or None}) and res.notes for the ones not made."""
+    notes = res.notes
+    for m in res.experiment.plotted:
+        if m in res.metrics:
+            res.figures[m] = bar_figure(plt, res, m)
+        else:
+            res.figures[m] = None
+            notes[m] = f"no run of this set recorded {METRICS[m].label.lower()}"
+    if any(m.endswith("_mbps") for m in res.path_metrics):
+        res.figures["subflow_throughput"] = subflow_figure(plt, res)
+    else:
+        res.figures["subflow_throughput"] = None
+        notes["subflow_throughput"] = (
+            "the runs of this set have no per-path data (data/paths.csv); runs published "
+            "by run.py --publish have them"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole output
+
+
+def build(data, newest=shared.git_newest):
+    """({path: bytes} of every file the report makes under data, sets); ReportError on bad
+    input, found before any figure is drawn."""
+    sets = load(data, newest)
+    if not sets:
+        raise ReportError(f"{data}: no result set (<...>/sticky|bnaware/data/runs.csv)")
+    src = os.path.join(data, TEMPLATE)
+    template = shared.read_template(src)
+    plt = debian.pyplot(WHO)
+    out = {}
+    for res in sets:
+        figures(plt, res)
+    page = shared.render(template, lambda n: resolve(sets, n), src, GENERATOR)
+    out[os.path.join(data, PAGE)] = page.encode()
+    for res in sets:
+        d = os.path.join(data, *res.name.split("/"))
+        for stem, b in res.figures.items():
+            if b is not None:
+                out[os.path.join(d, f"{stem}.png")] = b
+        out[os.path.join(d, "tables.md")] = tables_md(res).encode()
+    return out, sets
+
+
+def stale(data, sets, out):
+    """Files in the sets' folders (not in data/) that the report no longer makes."""
+    found = []
+    for res in sets:
+        d = os.path.join(data, *res.name.split("/"))
+        for f in sorted(os.listdir(d)):
+            p = os.path.join(d, f)
+            if os.path.isfile(p) and f.endswith((".png", ".csv", ".md")) and p not in out:
+                found.append(p)
+    return found
+
+
+def main(argv, newest=shared.git_newest):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--experiment", default="all", choices=["sticky", "bnaware", "all"])
-    p.add_argument("--results", default=os.path.join(REPO, "build", "experiments"))
-    p.add_argument("--out", default=os.path.join(REPO, "docs", "results"))
-    p.add_argument("--cells", default=None, help="comma-separated patterns over cell names")
+    p.add_argument(
+        "--data",
+        default=os.path.join(REPO, "docs", "results"),
+        help="the results directory (docs/results)",
+    )
+    p.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 listing the files that differ"
+    )
     a = p.parse_args(argv)
-    if not os.path.isdir(a.results):
-        print(f"report.py: --results: no directory {a.results}", file=sys.stderr)
+    if not os.path.isdir(a.data):
+        print(f"{WHO}: --data: no directory {a.data}", file=sys.stderr)
         return 2
-    plt = debian.pyplot("report.py")
-    exps = list(mx.EXPERIMENTS) if a.experiment == "all" else [a.experiment]
-    done = [report(e, a.results, a.out, plt, a.cells) for e in exps]
-    return 0 if any(done) else 1
+    try:
+        out, sets = build(a.data, newest)
+    except ReportError as e:
+        print(f"{WHO}: {e}", file=sys.stderr)
+        return 1
+    for res in sets:
+        for cell, v, n in res.dropped:
+            print(
+                f"{WHO}: {res.name}: dropped {n} run(s) of {cell} at older code version "
+                f"{shared.short(v)}",
+                file=sys.stderr,
+            )
+        if not a.check:
+            print(f"{WHO}: {res.name}: {status_text(res)}")
+    return shared.apply(out, stale(a.data, sets, out), a.check, a.data, WHO)
 
 
 if __name__ == "__main__":

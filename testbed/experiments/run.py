@@ -13,7 +13,15 @@ A run that a batch should have made but did not (guest killed, timeout) gets a "
 written here. DIR/manifest.json says, per experiment, which runs are ok, failed or missing,
 and is "partial" until every cell of the whole experiment has --runs ok runs.
 Batch logs: DIR/logs/ (the guest's output, and its kernel console as <batch>.console.log).
+Every run records the code version of this checkout (commit, `-dirty-<hash>` when the work
+tree differs, taken when this command started and passed to the guest), the sha256 of the
+scheduler module it loaded and of the probe's sources (cellrun.py).
 Exit 0 when every selected run is ok, 1 otherwise, 2 on usage errors.
+
+--publish [DEST] then writes the selected cells' runs (ok and failed) into the committed
+compact tables DEST/<experiment>/data/{runs,paths}.csv (publish.py; DEST defaults to
+docs/results, e.g. docs/results/long120 for another result set), which
+testbed/experiments/report.py reads; --publish-only does that alone, without a guest.
 
 --cells takes comma-separated shell patterns over cell names `<scenario>.<scheduler>.<cc>`,
 e.g. 'baseline.*' or '3p-50.gr_sty.cubic,A-1.*.bbr'. --guests > 1 runs guests concurrently:
@@ -37,13 +45,15 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import matrix as mx  # noqa: E402
+import publish as pub  # noqa: E402
 from mpqoe_lib import files  # noqa: E402
-from mpqoe_lib.version import code_version  # noqa: E402
+from mpqoe_lib.results import ReportError, code_version  # noqa: E402
 
 TESTBED_RUN = os.path.join(REPO, "testbed", "run")
 PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_RESULTS = os.path.join(REPO, "build", "experiments")
+DEFAULT_PUBLISH = os.path.join(REPO, "docs", "results")
 BOOT_OVERHEAD_S = 90  # boot, modules, OVS, Mininet build and teardown (measured about 75 s)
 PER_RUN_OVERHEAD_S = 7  # probe start, startup buffer, trailer, settle (measured 5-6 s)
 
@@ -72,6 +82,17 @@ def parse_args(argv):
     p.add_argument("--batch-runs", type=int, default=40, help="max runs per guest (default 40)")
     p.add_argument("--dry-run", action="store_true", help="print the batches, run nothing")
     p.add_argument("--no-build", action="store_true", help="do not build the modules")
+    p.add_argument(
+        "--publish",
+        nargs="?",
+        const=DEFAULT_PUBLISH,
+        default=None,
+        metavar="DEST",
+        help=f"write the committed per-run CSVs into DEST (default {DEFAULT_PUBLISH})",
+    )
+    p.add_argument(
+        "--publish-only", action="store_true", help="only publish (--publish), run nothing"
+    )
     a = p.parse_args(argv)  # argparse: one message and exit 2 on bad flags
     if a.planned and a.duration is not None:
         raise Usage("--planned and --duration exclude each other")
@@ -85,6 +106,8 @@ def parse_args(argv):
         raise Usage("--guests: want 1..4")
     if a.batch_runs < 1:
         raise Usage("--batch-runs: want >= 1")
+    if a.publish_only and a.publish is None:
+        a.publish = DEFAULT_PUBLISH
     a.selected = mx.select(a.experiment, a.cells)
     a.kernel_reports = []  # [{"batch": log name, "lines": [...]}] of this invocation
     if not a.selected:
@@ -282,9 +305,21 @@ def mark_missing(args, scn, cells, runs, rc, log):
             )
 
 
+def publish(args):
+    done = pub.publish(args.results, args.selected, args.publish)
+    for exp, (n, total) in done.items():
+        dest = os.path.join(args.publish, exp, "data")
+        print(f"run.py: published {n} run(s) of {exp} into {dest} ({total} rows)", flush=True)
+    if not done:
+        print("run.py: nothing to publish", flush=True)
+
+
 def main(argv):
     try:
         args = parse_args(argv)
+        if args.publish_only:
+            publish(args)
+            return 0
         if args.planned:
             worst = 0
             for sub in planned_argv(argv, args):
@@ -299,7 +334,7 @@ def main(argv):
         if str(e):
             print(f"run.py: {e}", file=sys.stderr)
         return 2
-    except RuntimeError as e:
+    except (RuntimeError, ReportError) as e:
         print(f"run.py: {e}", file=sys.stderr)
         return 1
     n_runs = len(todo_runs(args))
@@ -378,6 +413,8 @@ def main(argv):
         write_manifest(args, f"interrupted by signal {stop[0]}; rerun the same command to resume")
         return 130
     m = write_manifest(args, "")
+    if args.publish:
+        publish(args)
     state = run_state(args.results, args.runs, args.selected, args.duration)
     bad = sum(len(s["failed"]) + len(s["missing"]) for s in state.values())
     print(

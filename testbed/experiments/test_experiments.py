@@ -19,8 +19,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "mininet
 
 import cellrun  # noqa: E402
 import matrix as mx  # noqa: E402
-import report  # noqa: E402
+import publish  # noqa: E402
 import run  # noqa: E402
+from mpqoe_lib import results  # noqa: E402
 
 
 class MatrixTest(unittest.TestCase):
@@ -180,45 +181,6 @@ def fake_run(cell, k, status="ok", discards=2, duration=10.0):
     }
 
 
-class ReportTest(unittest.TestCase):
-    def test_run_metrics(self):
-        m = report.run_metrics(fake_run(mx.parse_cell("A-1.dft.cubic"), 1))
-        self.assertEqual(m["switches"], 7.0)
-        self.assertEqual(m["discards"], 2.0)
-        self.assertAlmostEqual(m["thr_mean_mbps"], 2.0)
-        self.assertAlmostEqual(m["thr_std_mbps"], 0.5)  # pstdev(1, 3) = 1, pstdev(3, 3) = 0
-        self.assertEqual(m["ofo"], 30.0)
-
-    def test_variability_leaves_out_ramp_up_and_last_sample(self):
-        c = mx.parse_cell("A-1.dft.cubic")
-        doc = fake_run(c, 1)
-        doc["probe"]["subflows"] = [
-            {"mean_bps": 1e6, "series": [[0.5, 0], [1.0, 1e6], [1.5, 3e6], [2.0, 0]]}
-        ]
-        self.assertAlmostEqual(report.run_metrics(doc)["thr_std_mbps"], 1.0)
-
-    def test_summary_counts_failed_runs_apart(self):
-        c = mx.parse_cell("A-1.dft.cubic")
-        runs = [(c, 1, fake_run(c, 1, discards=2)), (c, 2, fake_run(c, 2, discards=6))]
-        runs.append((c, 3, fake_run(c, 3, status="failed")))
-        _metrics, rows, summary = report.summarize("bnaware", runs)
-        s = next(s for s in summary if s["cell"] == c.name)
-        self.assertEqual((s["n_ok"], s["n_failed"]), (2, 1))
-        self.assertEqual((s["discards_mean"], s["discards_min"], s["discards_max"]), (4, 2, 6))
-        self.assertEqual(len(rows), 3)
-
-    def test_subset_report_covers_only_the_selected_cells(self):
-        cells = mx.select("bnaware", "A-1.*.cubic")
-        runs = [(c, 1, fake_run(c, 1)) for c in cells]
-        _metrics, _rows, summary = report.summarize("bnaware", runs, cells)
-        self.assertEqual([s["cell"] for s in summary], ["A-1.dft.cubic", "A-1.bnaware.cubic"])
-        md = report.tables_md("bnaware", ["discards"], summary, "Status")
-        self.assertIn("## A-1:", md)
-        self.assertNotIn("## A-2:", md)
-        self.assertNotIn("| bbr |", md)
-        self.assertEqual(report.layout(cells), (["A-1"], ["dft", "bnaware"], ["cubic"]))
-
-
 class KernelReportTest(unittest.TestCase):
     # the end of a real guest console (2026-11-23, baseline-q50 batch), shortened
     PANIC = (
@@ -247,6 +209,160 @@ class KernelReportTest(unittest.TestCase):
     def test_a_clean_or_missing_log_reports_nothing(self):
         self.assertEqual(self.scan("[ 1.0] virtio_net virtio0 eth0: renamed\n"), [])
         self.assertEqual(run.kernel_reports("/nonexistent/console.log"), [])
+
+
+def _lk(delay, loss, bw):
+    return {"delayMs": delay, "lossPct": loss, "capacityMbps": bw}
+
+
+def cellrun_doc(status="ok"):
+    """A run document as cellrun.py writes it (A-1: full mesh, 4 paths), shortened."""
+    pings = [
+        {"client_if": f"client-eth{i}", "client_ip": c, "server_ip": sv, "expected_ms": 120.0,
+         "min_ms": 121.7 + i / 10, "avg_ms": 122.5}
+        for i, (c, sv) in enumerate(
+            [("10.0.1.11", "10.0.1.1"), ("10.0.1.11", "10.0.2.1"), ("10.0.2.11", "10.0.1.1"),
+             ("10.0.2.11", "10.0.2.1")]
+        )
+    ]  # fmt: skip
+    doc = {
+        "schema": "mpqoe-experiment-run/1",
+        "status": status,
+        "error": None if status == "ok" else "path check:\n  10.0.1.11->10.0.1.1: RTT None ms",
+        "experiment": "bnaware",
+        "cell": "A-1.bnaware.cubic",
+        "scenario": "A-1",
+        "scheduler": "bnaware",
+        "cc": "cubic",
+        "run": 3,
+        "kernel": "6.12.117+deb13-amd64",
+        "config": {
+            "duration_s": 10.0,
+            "probe_sha256": "8d8ef9f8b0b5d5a2" + "0" * 48,
+            "links": {"rb-sb": _lk(30, 0.1, 3), "ra-sa": _lk(30, 0.1, 3)},
+            "queue_packets": 1000,
+        },
+        "network": {"path_rtt_ms": pings},
+        "started_utc": "2026-11-22T10:00:00.123+00:00",
+        "code_version": "abcdef123456",
+        "module_sha256": "f" * 64,
+        "scheduler_proc": {"switches": "301", "decisions": "9000"},
+        "probe": {
+            "picture_discards": 2,
+            "buffer_underflows": {"count": 1, "total_s": 0.5},
+            "startup_delay_s": 1.25,
+            "frame_delay_s": {"mean": 0.21, "p50": 0.2, "p95": 0.35, "max": 0.9},
+            "out_of_order": {"mptcp_ofo_queue": 4400, "subflow_rcv_ooopack": 120},
+            "server": {"frames_sent_late": 3, "max_send_lag_s": 0.04},
+            # three subflows: path 1 in v4-mapped form, path 2 idle (no subflow), and one on
+            # an address pair the ping check did not list
+            "subflows": [
+                {
+                    "local": "[::ffff:10.0.1.11]:40000",
+                    "remote": "[::ffff:10.0.1.1]:5000",
+                    "bytes_received": 3_000_000,
+                    "mean_bps": 2.4e6,
+                    "series": [[0.5, 0], [1.0, 1e6], [1.5, 3e6], [2.0, 0]],
+                },
+                {
+                    "local": "10.0.2.11:40001",
+                    "remote": "10.0.2.1:5000",
+                    "bytes_received": 1_000_000,
+                    "mean_bps": 0.8e6,
+                    "series": [[0.5, 1e6], [1.0, 1e6]],
+                },
+                {
+                    "local": "10.0.2.11:40002",
+                    "remote": "10.0.9.1:5000",
+                    "bytes_received": 0,
+                    "mean_bps": 0,
+                    "series": [],
+                },
+            ],  # fmt: skip
+        },
+    }
+    return doc
+
+
+class PublishTest(unittest.TestCase):
+    def test_run_row_of_a_hand_made_document(self):
+        row = publish.run_row(cellrun_doc())
+        self.assertEqual(list(row), list(publish.RUN_COLUMNS))
+        want = {
+            "cell": "A-1.bnaware.cubic", "scenario": "A-1", "scheduler": "bnaware", "cc": "cubic",
+            "run": 3, "status": "ok", "error": "", "duration_s": 10.0,
+            "links": "ra-sa:30/0.1/3|rb-sb:30/0.1/3", "queue_packets": 1000,
+            "started_utc": "2026-11-22T10:00:00.123+00:00", "code_version": "abcdef123456",
+            "probe_sha256": "8d8ef9f8b0b5d5a2", "module_sha256": "f" * 16,
+            "kernel": "6.12.117+deb13-amd64", "subflows": 3, "switches": 301.0,
+            "discards": 2.0, "underflows": 1.0, "underflow_s": 0.5, "startup_s": 1.25,
+            # mean rates 2.4, 0.8, 0 Mbit/s; stds: (1, 3) without the first and last sample
+            # -> 1; (1, 1) -> 0; none for the empty series: mean of 1 and 0
+            "thr_mean_mbps": round(3.2 / 3, 4), "thr_std_mbps": 0.5,
+            "ofo": 4400.0, "subflow_ooo": 120.0,
+            "frame_delay_mean_s": 0.21, "frame_delay_p50_s": 0.2, "frame_delay_p95_s": 0.35,
+            "frame_delay_max_s": 0.9, "frames_sent_late": 3.0, "max_send_lag_s": 0.04,
+        }  # fmt: skip
+        self.assertEqual(row, want)
+
+    def test_failed_run_keeps_its_error_on_one_line_and_no_metrics(self):
+        doc = cellrun_doc("failed")
+        del doc["code_version"]
+        row = publish.run_row(doc)
+        self.assertEqual(row["status"], "failed")
+        self.assertEqual(row["error"], "path check: 10.0.1.11->10.0.1.1: RTT None ms")
+        self.assertEqual(row["code_version"], results.UNRECORDED)
+        self.assertNotIn("switches", row)
+        self.assertEqual(publish.path_rows(doc), [])
+        doc["code_version"] = "0123456789ab"
+        self.assertEqual(publish.run_row(doc)["code_version"], "0123456789ab")
+
+    def test_path_rows_follow_the_ping_check_and_match_subflows_by_address(self):
+        rows = publish.path_rows(cellrun_doc())
+        self.assertEqual([r["path"] for r in rows], [1, 2, 3, 4, 5])
+        self.assertEqual(list(rows[0]), list(publish.PATH_COLUMNS))
+        p1, p2, p4, extra = rows[0], rows[1], rows[3], rows[4]
+        self.assertEqual((p1["client_ip"], p1["server_ip"]), ("10.0.1.11", "10.0.1.1"))
+        self.assertEqual((p1["bytes"], p1["mean_mbps"], p1["std_mbps"]), (3_000_000, 2.4, 1.0))
+        self.assertEqual((p1["rtt_expected_ms"], p1["rtt_min_ms"]), (120.0, 121.7))
+        self.assertNotIn("bytes", p2)  # measured by ping, no subflow on it
+        self.assertEqual((p4["bytes"], p4["std_mbps"]), (1_000_000, 0.0))
+        self.assertEqual((extra["server_ip"], extra["bytes"]), ("10.0.9.1", 0))
+        self.assertIsNone(extra["rtt_min_ms"])
+
+    def test_publish_writes_both_tables_and_republishing_replaces_only_that_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            res, dest = os.path.join(d, "raw"), os.path.join(d, "docs")
+            cell = mx.parse_cell("A-1.bnaware.cubic")
+            old = "\n".join(
+                [",".join(publish.RUN_COLUMNS),
+                 "A-1.dft.cubic,A-1,dft,cubic,1,ok,,10.0,ra-sa:60/0.1/3|rb-sb:60/0.1/3,1000,"
+                 + ",unrecorded,,,,4,336.0,0,0,0,1.4,1.26,0.26,4409.0,164.0" + "," * 6,
+                 "A-1.bnaware.cubic,A-1,bnaware,cubic,3,failed,x,10.0,ra-sa:60/0.1/3|rb-sb:60"
+                 + "/0.1/3,1000,,abcdef123456,,," + "," * 16]
+            ) + "\n"  # fmt: skip
+            os.makedirs(os.path.join(dest, "bnaware", "data"))
+            with open(os.path.join(dest, "bnaware", "data", "runs.csv"), "w") as f:
+                f.write(old)
+            path = mx.run_path(res, cell, 3)
+            os.makedirs(os.path.dirname(path))
+            with open(path, "w") as f:
+                json.dump(cellrun_doc(), f)
+            self.assertEqual(publish.publish(res, [cell], dest), {"bnaware": (1, 2)})
+            runs = results.read_csv(
+                os.path.join(dest, "bnaware", "data", "runs.csv"), publish.RUN_COLUMNS
+            )
+            self.assertEqual([(r["cell"], r["status"]) for _l, r in runs],
+                             [("A-1.dft.cubic", "ok"), ("A-1.bnaware.cubic", "ok")])  # fmt: skip
+            paths = results.read_csv(
+                os.path.join(dest, "bnaware", "data", "paths.csv"), publish.PATH_COLUMNS
+            )
+            self.assertEqual(len(paths), 5)
+            publish.publish(res, [cell], dest)  # the same run again: nothing doubles
+            paths = results.read_csv(
+                os.path.join(dest, "bnaware", "data", "paths.csv"), publish.PATH_COLUMNS
+            )
+            self.assertEqual(len(paths), 5)
 
 
 class PlanTest(unittest.TestCase):

@@ -33,9 +33,12 @@ outage_pct). Numbers are printed as in the tables. An experiment without a CSV r
 placeholders as "n/a (no runs yet)"; a cell or group missing from an experiment that has data is
 an error.
 
-Statistics: stats.py (its docstring and METHOD below). Code versions: each cell keeps the runs
-of its newest code version, ordered by git ancestry in this repository (a `-dirty` version is
-newer than its commit); versions that cannot be ordered are an error.
+Statistics: stats.py, i.e. the shared mininet-scripts/mpqoe_lib/stats.py (its docstring and
+METHOD below). Reading the CSVs, rendering the templates, code versions and the write-or-check
+of the outputs: mininet-scripts/mpqoe_lib/results.py, shared with the scheduler experiments'
+report. Code versions: each cell keeps the runs of its newest code version, ordered by git
+ancestry in this repository (a `-dirty` version is newer than its commit); versions that cannot
+be ordered are an error.
 
 Exit 0 when done (or nothing differs), 1 on malformed data, an unknown placeholder, a missing
 template, or (--check) a difference; nothing is written on an error. 2 on usage errors. Needs
@@ -43,12 +46,8 @@ Debian's python3-scipy and python3-matplotlib (installed when missing and run as
 """
 
 import argparse
-import csv
-import io
 import math
 import os
-import re
-import subprocess
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -60,7 +59,9 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import record  # noqa: E402
 import stats  # noqa: E402
-from mpqoe_lib import debian, files  # noqa: E402
+from mpqoe_lib import debian  # noqa: E402
+from mpqoe_lib import results as shared  # noqa: E402
+from mpqoe_lib.results import ReportError, fmt, fmt_diff, fmt_p, read_csv, short  # noqa: E402
 
 WHO = "report.py"
 COMMAND = "make results  # /usr/bin/python3 testbed/video/report.py --data docs/results"
@@ -110,10 +111,6 @@ SERIES = {
     "qomra-throughput": ("cell", "run", "client", "second", "kbps"),
     "qomra-links": ("cell", "run", "link", "second", "utilisation"),
 }
-
-
-class ReportError(Exception):
-    """Bad input: one message, exit 1, nothing written."""
 
 
 def _col(name, scale=1.0):
@@ -372,45 +369,6 @@ How the numbers are made (testbed/video/stats.py):
 # Reading and checking the CSVs
 
 
-def read_csv(path, header):
-    """[(line number, {column: text})] of the CSV at path, None when the file is absent."""
-    if not os.path.exists(path):
-        return None
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            reader = csv.reader(f)
-            got = next(reader, None)
-            if got != list(header):
-                raise ReportError(
-                    f"{path}: header must be exactly {','.join(header)}"
-                    + (f"; got {','.join(got)}" if got else "; the file is empty")
-                )
-            rows = []
-            for line in reader:
-                if not line:
-                    continue
-                if len(line) != len(header):
-                    raise ReportError(
-                        f"{path}:{reader.line_num}: {len(line)} fields, expected {len(header)}"
-                    )
-                rows.append((reader.line_num, dict(zip(header, line, strict=True))))
-            return rows
-    except (OSError, UnicodeDecodeError, csv.Error) as e:
-        raise ReportError(f"{path}: {e}") from e
-
-
-def _number(text, kind, where, col):
-    try:
-        v = int(text) if kind is int else float(text)
-    except ValueError:
-        raise ReportError(
-            f"{where}: {col} {text!r} is not {'an integer' if kind is int else 'a number'}"
-        ) from None
-    if kind is float and not math.isfinite(v):
-        raise ReportError(f"{where}: {col} {text!r} is not a finite number")
-    return v
-
-
 def parse_rows(experiment, path, raw):
     """Typed rows (None where a field is empty) of one experiment's CSV, every field checked."""
     ex = EXPERIMENTS[experiment]
@@ -439,12 +397,12 @@ def parse_rows(experiment, path, raw):
                 f"{where}: controller {r['controller']!r} is not one of {CONTROLLERS}"
             )
         for col in INT_COLS:
-            t[col] = _number(r[col], int, where, col) if r[col] else None
+            t[col] = shared.number(r[col], int, where, col) if r[col] else None
         for col in FLOAT_COLS:
-            t[col] = _number(r[col], float, where, col) if r[col] else None
+            t[col] = shared.number(r[col], float, where, col) if r[col] else None
         for col in LIST_COLS:
             for part in r[col].split(";") if r[col] else []:
-                _number(part, float, where, col)
+                shared.number(part, float, where, col)
         ok = r["status"] == "ok"
         for col in METRIC_COLS:
             if not r[col] or not ok:
@@ -452,7 +410,7 @@ def parse_rows(experiment, path, raw):
                     raise ReportError(f"{where}: {col} is empty on an ok row")
                 t[col] = None
                 continue
-            t[col] = _number(r[col], float, where, col)
+            t[col] = shared.number(r[col], float, where, col)
             if t[col] < 0 and col not in SIGNED_COLS:
                 raise ReportError(f"{where}: {col} {r[col]} is negative")
         for col in ("success_rate", "redownload_share"):
@@ -478,9 +436,9 @@ def parse_series(name, path, raw, runs):
     out = {}
     for line, r in raw:
         where = f"{path}:{line}"
-        run = _number(r["run"], int, where, "run")
-        second = _number(r["second"], float, where, "second")
-        v = _number(r[value_col], float, where, value_col)
+        run = shared.number(r["run"], int, where, "run")
+        second = shared.number(r["second"], float, where, "second")
+        v = shared.number(r[value_col], float, where, value_col)
         if v < 0:
             raise ReportError(f"{where}: {value_col} {r[value_col]} is negative")
         if value_col == "utilisation" and v > 2:
@@ -496,27 +454,7 @@ def parse_series(name, path, raw, runs):
 # Code versions
 
 
-def _git(*args):
-    return subprocess.run(["git", "-C", REPO, *args], capture_output=True, text=True, check=False)
-
-
-def git_newest(versions):
-    """The newest of several code versions (commit, optionally `-dirty`) by git ancestry;
-    ValueError when they are not all on one line of history or not commits here."""
-    commit = {v: v.removesuffix("-dirty") for v in versions}
-    for v in commit.values():
-        if _git("cat-file", "-e", f"{v}^{{commit}}").returncode != 0:
-            raise ValueError(f"code version {v} is not a commit of this repository")
-
-    def newer_or_same(v, u):  # v is u or comes after it
-        if commit[v] == commit[u]:
-            return v == u or v.endswith("-dirty")
-        return _git("merge-base", "--is-ancestor", commit[u], commit[v]).returncode == 0
-
-    top = [v for v in versions if all(newer_or_same(v, u) for u in versions)]
-    if len(top) != 1:
-        raise ValueError(f"code versions {', '.join(sorted(versions))} cannot be ordered")
-    return top[0]
+git_newest = shared.git_newest
 
 
 # ---------------------------------------------------------------------------------------------
@@ -679,19 +617,6 @@ def load(data, newest):
 # Text
 
 
-def fmt(v, decimals):
-    if v is None:
-        return "-"
-    s = f"{v:.{decimals}f}"
-    return s.lstrip("-") if float(s) == 0 else s  # no "-0"
-
-
-def fmt_p(p):
-    if p is None:
-        return "-"
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
-
-
 def fmt_param(v):
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
@@ -704,10 +629,6 @@ def fmt_interval(iv, decimals):
     if iv.half is None:
         return f"{fmt(iv.mean, decimals)} (1 run)"
     return f"{fmt(iv.mean, decimals)} ± {fmt(iv.half, decimals)}"
-
-
-def fmt_diff(v, decimals):
-    return "-" if v is None else ("+" if v >= 0 else "") + fmt(v, decimals)
 
 
 PARAM_LABELS = {
@@ -738,11 +659,6 @@ def param_text(p, v):
 
 def group_label(g):
     return ", ".join(param_text(k, v) for k, v in g.params.items() if v is not None)
-
-
-def short(version):
-    commit, dirty, _ = version.partition("-dirty")
-    return commit[:10] + (dirty and "-dirty")
 
 
 def status_text(res):
@@ -906,7 +822,6 @@ def tables_md(paper, results, figures):
 # ---------------------------------------------------------------------------------------------
 # Placeholders
 
-PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
 NO_RUNS = "n/a (no runs yet)"
 
 
@@ -969,17 +884,7 @@ def _comparison(results, name):
 
 def _test_field(c, fld, metric, ps):
     """One field of a stats.Comparison: diff, sig (judged by ps["p"]) or a p-value of ps."""
-    if fld == "diff":
-        return fmt_diff(c.diff, METRICS[metric].decimals)
-    if fld == "sig":
-        return (
-            ("yes" if ps["p"] is not None and ps["p"] < stats.ALPHA else "no")
-            if c.tested
-            else "untested"
-        )
-    if not c.tested:
-        return f"n/a ({c.reason})"
-    return fmt_p(ps[fld])
+    return shared.test_field(c, fld, METRICS[metric].decimals, ps, stats.ALPHA)
 
 
 def _pair(results, name):
@@ -1028,39 +933,20 @@ def _trend(results, name):
 
 def resolve(results, name):
     """The text of one placeholder; KeyError saying what is wrong with it."""
-    if name.startswith("cmp:"):
-        return _comparison(results, name[4:])
-    if name.startswith("trend:"):
-        return _trend(results, name[6:])
-    if name.startswith("pair:"):
-        return _pair(results, name[5:])
-    if name.startswith("status:"):
-        return status_text(_experiment(results, name[7:]))
-    return _value(results, name)
+    kinds = {
+        "cmp": lambda rest: _comparison(results, rest),
+        "trend": lambda rest: _trend(results, rest),
+        "pair": lambda rest: _pair(results, rest),
+        "status": lambda rest: status_text(_experiment(results, rest)),
+    }
+    return shared.resolver(kinds, lambda n: _value(results, n))(name)
 
 
 def render(template, results, source):
     """The page of a template; ReportError listing every bad placeholder."""
-    errors = []
-
-    def sub(m):
-        try:
-            return resolve(results, m.group(1).strip())
-        except KeyError as e:
-            errors.append(f"{{{{{m.group(1)}}}}}: {e.args[0]}")
-            return ""
-
-    body = PLACEHOLDER.sub(sub, template)
-    for i, line in enumerate(PLACEHOLDER.sub("", template).splitlines(), 1):
-        if "{{" in line or "}}" in line:
-            errors.append(f"line {i}: unpaired braces (a placeholder must be on one line)")
-    if errors:
-        raise ReportError(f"{source}: bad placeholder(s):\n  " + "\n  ".join(errors))
-    name = os.path.basename(source)
-    head = (
-        f"<!-- Generated by testbed/video/report.py from {name}: edit that, then make results -->\n"
+    return shared.render(
+        template, lambda name: resolve(results, name), source, "testbed/video/report.py"
     )
-    return head + body
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1072,12 +958,7 @@ def _colors(plt):
     return {a: tab[i % len(tab)] for i, a in enumerate(ALGORITHMS)}
 
 
-def png(plt, fig):
-    buf = io.BytesIO()
-    # No Software/date metadata: the same data gives the same bytes (--check compares them).
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
-    plt.close(fig)
-    return buf.getvalue()
+png = shared.png
 
 
 def _plotted_cells(res, axes):
@@ -1258,11 +1139,7 @@ def build(data, newest=git_newest):
     out = {}
     for paper in PAPERS:
         src = os.path.join(data, f"{paper}.md.in")
-        try:
-            with open(src, encoding="utf-8") as f:
-                template = f.read()
-        except OSError as e:
-            raise ReportError(f"template {src}: {e.strerror}") from e
+        template = shared.read_template(src)
         out[os.path.join(data, f"{paper}.md")] = render(template, results, src).encode()
     figs = figures(debian.pyplot(WHO), results)
     for paper in PAPERS:
@@ -1285,14 +1162,6 @@ def stale(data, out):
                 if f.endswith(".png") and os.path.join(d, f) not in out
             ]
     return found
-
-
-def _current(path):
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
 
 
 def main(argv, newest=git_newest):
@@ -1321,30 +1190,10 @@ def main(argv, newest=git_newest):
                 f"code version {short(v)}",
                 file=sys.stderr,
             )
-    changed = [path for path, b in sorted(out.items()) if _current(path) != b]
-    old = stale(a.data, out)
-
-    def rel(path):
-        return os.path.relpath(path, a.data)
-
-    if a.check:
-        for path in changed:
-            print(f"{WHO}: differs from the data: {rel(path)}", file=sys.stderr)
-        for path in old:
-            print(f"{WHO}: no longer made: {rel(path)}", file=sys.stderr)
-        if changed or old:
-            print(f"{WHO}: run `make results` and commit", file=sys.stderr)
-            return 1
-        print(f"{WHO}: {len(out)} files agree with the data")
-        return 0
-    for path in changed:
-        files.write_atomic(path, out[path])
-    for path in old:
-        os.unlink(path)
-    for res in results.values():
-        print(f"{WHO}: {res.experiment.name}: {status_text(res)}")
-    print(f"{WHO}: {len(changed)} of {len(out)} files written, {len(old)} removed")
-    return 0
+    if not a.check:
+        for res in results.values():
+            print(f"{WHO}: {res.experiment.name}: {status_text(res)}")
+    return shared.apply(out, stale(a.data, out), a.check, a.data, WHO)
 
 
 if __name__ == "__main__":

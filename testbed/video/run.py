@@ -47,7 +47,7 @@ import session as ss  # noqa: E402
 from mpqoe_lib import files, floodlight, kernel  # noqa: E402
 from mpqoe_lib.descriptor import override_links  # noqa: E402
 from mpqoe_lib.rest import ERRORS  # noqa: E402
-from mpqoe_lib.version import code_version  # noqa: E402
+from mpqoe_lib.results import code_version  # noqa: E402
 
 SCHEMA = "mpqoe-video-run/1"
 DEFAULT_RESULTS = os.path.join(REPO, "build", "video")

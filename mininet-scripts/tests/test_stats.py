@@ -1,19 +1,15 @@
 #!/usr/bin/python3
-"""Unit tests of stats.py on hand-made data, with the expected values worked out by hand or by
-enumeration here (never taken from the function under test).
+"""Unit tests of mpqoe_lib.stats on hand-made data, with the expected values worked out by hand
+or by enumeration here (never taken from the function under test).
 
-    /usr/bin/python3 -m unittest discover -s testbed/video -p 'test_*.py'
+    cd mininet-scripts && /usr/bin/python3 -m unittest tests.test_stats
 """
 
 import itertools
 import math
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import stats  # noqa: E402
+from mpqoe_lib import stats
 
 T_975_2 = 4.302652729911275  # Student t, 97.5 % quantile, 2 degrees of freedom (tables: 4.303)
 

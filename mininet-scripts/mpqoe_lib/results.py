@@ -1,0 +1,298 @@
+"""What the results reports share: committed per-run CSVs read strictly, code versions recorded
+and ordered by git, pages rendered from templates with placeholders, reproducible figures, and
+the write-or-check of every generated file.
+
+Used by testbed/video/report.py (the GA and QoMRA papers) and testbed/experiments/report.py (the
+scheduler papers); both read only committed CSVs under docs/results/ and make everything else
+there from them, so that a number in a page cannot drift from its data. Tested by
+mininet-scripts/tests/test_results.py.
+
+Templates: a committed `<page>.md.in`, Markdown with placeholders `{{name}}` or
+`{{kind:name}}`, each on one line. `render` replaces every one through the report's resolver;
+an unknown kind, a name the resolver does not know (KeyError), anything else between double
+braces or an unpaired brace pair is an error naming each, and nothing is written.
+
+Code versions: a run records the commit of the code that made it (`code_version()`:
+12 hex digits, `-dirty-<8 hex>` when the work tree differed, docs/results/ left out). Runs
+published before versions were recorded carry UNRECORDED, older than every recorded version.
+`git_newest` orders versions by git ancestry (a dirty version is newer than its commit).
+"""
+
+import csv
+import hashlib
+import io
+import math
+import os
+import re
+import subprocess
+import sys
+
+from . import files
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+UNRECORDED = "unrecorded"
+PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
+KIND = re.compile(r"([a-z]+):(.*)", re.S)
+
+
+class ReportError(Exception):
+    """Bad input (data, template, placeholder): one message, exit 1, nothing written."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Committed CSVs
+
+
+def read_csv(path, header):
+    """[(line number, {column: text})] of the CSV at path, None when the file is absent;
+    ReportError when its header is not exactly `header` or a row has another field count."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            reader = csv.reader(f)
+            got = next(reader, None)
+            if got != list(header):
+                raise ReportError(
+                    f"{path}: header must be exactly {','.join(header)}"
+                    + (f"; got {','.join(got)}" if got else "; the file is empty")
+                )
+            rows = []
+            for line in reader:
+                if not line:
+                    continue
+                if len(line) != len(header):
+                    raise ReportError(
+                        f"{path}:{reader.line_num}: {len(line)} fields, expected {len(header)}"
+                    )
+                rows.append((reader.line_num, dict(zip(header, line, strict=True))))
+            return rows
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise ReportError(f"{path}: {e}") from e
+
+
+def number(text, kind, where, col):
+    """int(text) or a finite float(text); ReportError naming where and the column."""
+    try:
+        v = int(text) if kind is int else float(text)
+    except ValueError:
+        raise ReportError(
+            f"{where}: {col} {text!r} is not {'an integer' if kind is int else 'a number'}"
+        ) from None
+    if kind is float and not math.isfinite(v):
+        raise ReportError(f"{where}: {col} {text!r} is not a finite number")
+    return v
+
+
+def csv_text(rows, columns):
+    """CSV text of rows (dicts) in the given column order, None or absent as empty, "\\n" line
+    ends; ValueError for a key that is not a column."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(columns), lineterminator="\n", extrasaction="raise")
+    w.writeheader()
+    for r in rows:
+        w.writerow({k: "" if v is None else v for k, v in r.items()})
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Code versions
+
+
+def _git(repo, *args):
+    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=False)
+
+
+def code_version(repo=REPO):
+    """The commit, with -dirty-<hash of the diff> when the work tree differs from it (changes
+    under docs/results, which the reports write, do not count)."""
+    head = _git(repo, "rev-parse", "--short=12", "HEAD").stdout.strip() or "unknown"
+    diff = _git(repo, "diff", "HEAD", "--", ".", ":(exclude)docs/results").stdout
+    return head + (f"-dirty-{hashlib.sha256(diff.encode()).hexdigest()[:8]}" if diff else "")
+
+
+def tree_sha256(paths):
+    """One sha256 over the contents of files, in the order given (e.g. every source file of
+    the probe), so that a change in any of them changes it."""
+    h = hashlib.sha256()
+    for p in paths:
+        with open(p, "rb") as f:
+            data = f.read()
+        h.update(f"{os.path.basename(p)}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()
+
+
+def git_newest(versions, repo=REPO):
+    """The newest of several code versions (commit, optionally `-dirty...`; UNRECORDED is older
+    than any other) by git ancestry; ValueError when they are not all on one line of history
+    or not commits here."""
+    versions = set(versions)
+    if len(versions) > 1:
+        versions.discard(UNRECORDED)
+    if len(versions) == 1:
+        return next(iter(versions))
+    commit = {v: v.partition("-dirty")[0] for v in versions}
+    for v in commit.values():
+        if _git(repo, "cat-file", "-e", f"{v}^{{commit}}").returncode != 0:
+            raise ValueError(f"code version {v} is not a commit of this repository")
+
+    def newer_or_same(v, u):  # v is u or comes after it
+        if commit[v] == commit[u]:
+            return v == u or (v != commit[v] and u == commit[u])
+        return _git(repo, "merge-base", "--is-ancestor", commit[u], commit[v]).returncode == 0
+
+    top = [v for v in versions if all(newer_or_same(v, u) for u in versions)]
+    if len(top) != 1:
+        raise ValueError(f"code versions {', '.join(sorted(versions))} cannot be ordered")
+    return top[0]
+
+
+def short(version):
+    """A version as printed: the commit's first 10 digits, `-dirty` kept, UNRECORDED as is."""
+    if version == UNRECORDED:
+        return version
+    commit, dirty, _ = version.partition("-dirty")
+    return commit[:10] + (dirty and "-dirty")
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers as text
+
+
+def fmt(v, decimals):
+    if v is None:
+        return "-"
+    s = f"{v:.{decimals}f}"
+    return s.lstrip("-") if float(s) == 0 else s  # no "-0"
+
+
+def fmt_p(p):
+    if p is None:
+        return "-"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def fmt_diff(v, decimals):
+    return "-" if v is None else ("+" if v >= 0 else "") + fmt(v, decimals)
+
+
+def test_field(c, fld, decimals, ps, alpha):
+    """One field of a stats.Comparison as text: diff, sig (yes/no/untested, judged by ps["p"]
+    against alpha) or one of the p-values in ps; "n/a (reason)" for an untested one."""
+    if fld == "diff":
+        return fmt_diff(c.diff, decimals)
+    if fld == "sig":
+        return (
+            ("yes" if ps["p"] is not None and ps["p"] < alpha else "no") if c.tested else "untested"
+        )
+    if not c.tested:
+        return f"n/a ({c.reason})"
+    return fmt_p(ps[fld])
+
+
+# ---------------------------------------------------------------------------------------------
+# Templates
+
+
+def resolver(kinds, default):
+    """A resolve(name) for render: `kind:rest` goes to kinds[kind](rest), anything else to
+    default(name); an unknown kind is a KeyError naming the known ones."""
+
+    def resolve(name):
+        m = KIND.fullmatch(name)
+        if m:
+            kind, rest = m.groups()
+            if kind not in kinds:
+                raise KeyError(f"unknown placeholder kind {kind!r} ({', '.join(sorted(kinds))})")
+            return kinds[kind](rest)
+        return default(name)
+
+    return resolve
+
+
+def render(template, resolve, source, generator, command="make results"):
+    """The page of a template: a generated-file comment, then the template with every
+    placeholder replaced by resolve(name); ReportError listing every bad placeholder."""
+    errors = []
+
+    def sub(m):
+        try:
+            return resolve(m.group(1).strip())
+        except KeyError as e:
+            errors.append(f"{{{{{m.group(1)}}}}}: {e.args[0]}")
+            return ""
+
+    body = PLACEHOLDER.sub(sub, template)
+    for i, line in enumerate(PLACEHOLDER.sub("", template).splitlines(), 1):
+        if "{{" in line or "}}" in line:
+            errors.append(f"line {i}: unpaired braces (a placeholder must be on one line)")
+    if errors:
+        raise ReportError(f"{source}: bad placeholder(s):\n  " + "\n  ".join(errors))
+    name = os.path.basename(source)
+    return f"<!-- Generated by {generator} from {name}: edit that, then {command} -->\n" + body
+
+
+def read_template(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise ReportError(f"template {path}: {e.strerror}") from e
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+
+def png(plt, fig):
+    """PNG bytes of a figure, closed after; no Software/date metadata, so the same data gives
+    the same bytes (the check mode compares them)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing or checking the generated files
+
+
+def current(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def differing(out):
+    """Paths of out ({path: bytes}) whose file is missing or has other bytes, sorted."""
+    return [path for path, b in sorted(out.items()) if current(path) != b]
+
+
+def apply(out, old, check, root, who, command="make results"):
+    """Writes (each atomically) the files of out that differ and removes old (files no longer
+    made), or with check writes nothing and lists them. Returns the exit code: 1 when check
+    found a difference, else 0. Messages name paths relative to root."""
+    changed = differing(out)
+
+    def rel(path):
+        return os.path.relpath(path, root)
+
+    if check:
+        for path in changed:
+            print(f"{who}: differs from the data: {rel(path)}", file=sys.stderr)
+        for path in old:
+            print(f"{who}: no longer made: {rel(path)}", file=sys.stderr)
+        if changed or old:
+            print(f"{who}: run `{command}` and commit", file=sys.stderr)
+            return 1
+        print(f"{who}: {len(out)} files agree with the data")
+        return 0
+    for path in changed:
+        files.write_atomic(path, out[path])
+    for path in old:
+        os.unlink(path)
+    print(f"{who}: {len(changed)} of {len(out)} files written, {len(old)} removed")
+    return 0

@@ -1,0 +1,296 @@
+"""Statistics of the results reports: intervals per cell, tests between algorithms.
+
+Shared by the video experiments' report (testbed/video/report.py) and the scheduler
+experiments' report (testbed/experiments/report.py). Pure functions over rows (dicts with at
+least `cell`, `run`, `status`, `code_version`), tested on hand-made data by
+mininet-scripts/tests/test_stats.py. scipy and numpy come from Debian (debian.require).
+
+- The unit of replication is the run: a run's value of a metric is the mean over its rows
+  (clients; the scheduler experiments have one row per run) whose status is `ok` (a run without
+  an ok row has no value). Clients are not independent (they share the network), so they are
+  never counted as replicates.
+- Per cell: n runs, their mean and a 95 % Student t interval over the per-run values
+  (mean +- t(0.975, n-1) * s / sqrt(n)); n = 1 gives no interval.
+- Comparisons inside a group (cells equal in everything but the algorithm): the reference
+  algorithm against each other one, two-sided permutation test on the difference of the
+  per-run means (scipy.stats.permutation_test, exact, i.e. every split of the pooled runs, when
+  there are at most EXACT_LIMIT splits, e.g. 5 vs 5 = 252; otherwise RESAMPLES random splits
+  from a fixed seed) as the primary test, Welch's t-test p beside it; Holm-Bonferroni over the
+  tested comparisons of one metric in one group; significant where the Holm-adjusted
+  permutation p < ALPHA. Fewer than MIN_RUNS runs on either side, or cells of different code
+  versions: no test, and not counted in Holm's family.
+- Trends along a numeric parameter (e.g. the delay difference): Spearman's rank correlation
+  between the parameter and the per-run values of every run of the experiment, two-sided
+  permutation test over pairings (exact up to EXACT_LIMIT orderings, else RESAMPLES from a fixed
+  seed); at least MIN_TREND runs over at least two parameter values, one code version.
+- Code versions: a cell's runs must come from one code version; when a cell has runs of
+  several, only the newest version's are kept (the caller says which is newest).
+"""
+
+import math
+import warnings
+from dataclasses import dataclass, replace
+
+from . import debian
+
+st = debian.require("scipy.stats", "python3-scipy", "stats.py")
+np = debian.require("numpy", "python3-numpy", "stats.py")
+
+LEVEL = 0.95
+ALPHA = 0.05
+MIN_RUNS = 3
+EXACT_LIMIT = 20_000
+RESAMPLES = 9_999
+SEED = 1
+MIN_TREND = 5
+TOO_FEW = "n too small"
+VERSIONS_DIFFER = "code versions differ"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """Mean of n per-run values and the half-width of its t interval (None when n < 2)."""
+
+    n: int
+    mean: float | None
+    half: float | None
+
+    @property
+    def lo(self):
+        return None if self.half is None else self.mean - self.half
+
+    @property
+    def hi(self):
+        return None if self.half is None else self.mean + self.half
+
+
+def mean_ci(values, level=LEVEL):
+    """Interval of the values: Student t on their mean; no half-width for fewer than 2."""
+    xs = [float(v) for v in values]
+    n = len(xs)
+    if n == 0:
+        return Interval(0, None, None)
+    mean = math.fsum(xs) / n
+    if n == 1:
+        return Interval(1, mean, None)
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+    t = float(st.t.ppf(0.5 + level / 2, n - 1))
+    return Interval(n, mean, t * sd / math.sqrt(n))
+
+
+def per_run(rows, value):
+    """{cell: {run: mean of value(row) over the run's ok clients}}; value returns a float or
+    None (not measured); runs without an ok client with a value are left out."""
+    acc = {}
+    for r in rows:
+        if r["status"] != "ok":
+            continue
+        v = value(r)
+        if v is None:
+            continue
+        acc.setdefault(r["cell"], {}).setdefault(r["run"], []).append(v)
+    return {
+        cell: {run: math.fsum(vs) / len(vs) for run, vs in sorted(runs.items())}
+        for cell, runs in acc.items()
+    }
+
+
+def not_ok(rows):
+    """{cell: (clients not ok, clients)} over all runs of each cell."""
+    out = {}
+    for r in rows:
+        bad, total = out.get(r["cell"], (0, 0))
+        out[r["cell"]] = (bad + (r["status"] != "ok"), total + 1)
+    return out
+
+
+def keep_newest(rows, newest):
+    """(rows of each cell's newest code version, [(cell, version, runs) dropped]).
+    newest(set of versions) returns the newest one; it is asked only for cells with more
+    than one version and may raise ValueError when they cannot be ordered."""
+    versions = {}
+    for r in rows:
+        versions.setdefault(r["cell"], {}).setdefault(r["code_version"], set()).add(r["run"])
+    keep = {}
+    dropped = []
+    for cell, by_version in versions.items():
+        try:
+            keep[cell] = next(iter(by_version)) if len(by_version) == 1 else newest(set(by_version))
+        except ValueError as e:
+            raise ValueError(f"cell {cell}: {e}") from e
+        for v, runs in sorted(by_version.items()):
+            if v != keep[cell]:
+                dropped.append((cell, v, len(runs)))
+    return [r for r in rows if r["code_version"] == keep[r["cell"]]], dropped
+
+
+def _diff_of_means(x, y, axis):
+    return np.mean(x, axis=axis) - np.mean(y, axis=axis)
+
+
+def _permutation_test(data, statistic, permutation_type, orderings):
+    """scipy's two-sided permutation test, exact over every ordering when there are at most
+    EXACT_LIMIT of them, else RESAMPLES from SEED; (result, exact)."""
+    exact = orderings <= EXACT_LIMIT
+    res = st.permutation_test(
+        tuple(np.asarray(x, float) for x in data),
+        statistic,
+        permutation_type=permutation_type,
+        vectorized=True,
+        n_resamples=np.inf if exact else RESAMPLES,
+        alternative="two-sided",
+        random_state=None if exact else SEED,
+    )
+    return res, exact
+
+
+def permutation_p(a, b):
+    """(two-sided p, exact) of the difference of means of a and b under exchangeability:
+    twice the smaller one-sided share of splits at least as extreme, at most 1 (scipy's
+    definition)."""
+    res, exact = _permutation_test(
+        (a, b), _diff_of_means, "independent", math.comb(len(a) + len(b), len(a))
+    )
+    return float(res.pvalue), exact
+
+
+def welch_p(a, b):
+    """Welch's two-sided t-test p, None when undefined (no variance on either side)."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        p = float(st.ttest_ind(a, b, equal_var=False).pvalue)
+    return None if math.isnan(p) else p
+
+
+def min_p(n1, n2):
+    """The smallest two-sided p the exact permutation test can give for n1 vs n2 runs."""
+    return min(1.0, 2 / math.comb(n1 + n2, n1))
+
+
+def holm(pvalues):
+    """Holm-Bonferroni adjusted p-values, in the given order: the i-th smallest (from 0) is
+    multiplied by m - i, made monotone from the smallest up, and capped at 1."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
+    return out
+
+
+class _Test:
+    """A test result with a `reason` when it was not made and `_p`, the p it is judged by."""
+
+    @property
+    def tested(self):
+        return self.reason is None
+
+    @property
+    def sig(self):
+        return self.tested and self._p is not None and self._p < ALPHA
+
+
+@dataclass(frozen=True)
+class Trend(_Test):
+    """Spearman's rho of a metric against a parameter over n runs, its permutation p."""
+
+    n: int
+    rho: float | None = None
+    p: float | None = None
+    exact: bool = True
+    reason: str | None = None
+
+    @property
+    def _p(self):
+        return self.p
+
+
+def _ranks(a):
+    """Ranks along the last axis (1 = smallest), ties given their average rank: rank of a_i is
+    #(a_j < a_i) + (#(a_j == a_i) + 1) / 2. Quadratic in the axis length, which is a run count."""
+    a = np.asarray(a, float)
+    less = (a[..., None, :] < a[..., :, None]).sum(axis=-1)
+    equal = (a[..., None, :] == a[..., :, None]).sum(axis=-1)
+    return less + (equal + 1) / 2
+
+
+def _rank_correlation(x, y, axis=-1):
+    """Spearman's rho along the last axis (Pearson's r of the ranks), for many pairings at once."""
+    rx, ry = _ranks(np.moveaxis(x, axis, -1)), _ranks(np.moveaxis(y, axis, -1))
+    rx = rx - rx.mean(axis=-1, keepdims=True)
+    ry = ry - ry.mean(axis=-1, keepdims=True)
+    return (rx * ry).sum(axis=-1) / np.sqrt((rx * rx).sum(axis=-1) * (ry * ry).sum(axis=-1))
+
+
+def trend(xs, ys, versions=None):
+    """Trend of per-run values ys along parameter values xs (pairs in the same order); with
+    versions (one per pair), runs of several code versions are not tested."""
+    n = len(xs)
+    if versions is not None and len(set(versions)) > 1:
+        return Trend(n, reason=VERSIONS_DIFFER)
+    if n < MIN_TREND or len(set(xs)) < 2:
+        return Trend(n, reason=TOO_FEW)
+    if len(set(ys)) < 2:
+        return Trend(n, reason="no variation")
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        res, exact = _permutation_test((xs, ys), _rank_correlation, "pairings", math.factorial(n))
+    return Trend(n, float(res.statistic), float(res.pvalue), exact)
+
+
+@dataclass(frozen=True)
+class Comparison(_Test):
+    """The reference algorithm against another in one group, for one metric. diff is
+    mean(ref) - mean(other) over per-run values; reason says why there is no test."""
+
+    ref: str
+    other: str
+    n_ref: int
+    n_other: int
+    diff: float | None
+    p_perm: float | None = None
+    exact: bool = True
+    p_welch: float | None = None
+    p_holm: float | None = None
+    reason: str | None = None
+
+    @property
+    def _p(self):
+        return self.p_holm
+
+
+def _diff(a, b):
+    return None if not a or not b else math.fsum(a) / len(a) - math.fsum(b) / len(b)
+
+
+def compare(ref, other, a, b):
+    """One comparison (not yet Holm-adjusted) of per-run values a (ref) and b (other)."""
+    c = Comparison(ref, other, len(a), len(b), _diff(a, b))
+    if len(a) < MIN_RUNS or len(b) < MIN_RUNS:
+        return replace(c, reason=TOO_FEW)
+    p, exact = permutation_p(a, b)
+    return replace(c, p_perm=p, exact=exact, p_welch=welch_p(a, b))
+
+
+def compare_group(ref, samples, versions=None):
+    """[Comparison] of ref against every other key of samples ({algorithm: per-run values},
+    in the order given), Holm-adjusted over the tested ones. With versions ({algorithm: code
+    version}), cells of another version than ref's are not tested. Empty when ref is absent."""
+    if ref not in samples:
+        return []
+    cs = []
+    for alg, vals in samples.items():
+        if alg == ref:
+            continue
+        if versions is not None and versions[alg] != versions[ref]:
+            a = samples[ref]
+            diff = _diff(a, vals)
+            cs.append(Comparison(ref, alg, len(a), len(vals), diff, reason=VERSIONS_DIFFER))
+        else:
+            cs.append(compare(ref, alg, samples[ref], vals))
+    tested = [i for i, c in enumerate(cs) if c.tested]
+    for i, p in zip(tested, holm([cs[i].p_perm for i in tested]), strict=True):
+        cs[i] = replace(cs[i], p_holm=p)
+    return cs

@@ -1,0 +1,293 @@
+#!/usr/bin/python3
+"""Tests of the scheduler experiments' report on hand-made committed CSVs: the reader rejects
+bad rows, the statistics give the values worked out here by hand, the template's placeholders
+resolve (an unknown one is an error), and --check fails on a stale file.
+
+    /usr/bin/python3 -m unittest discover -s testbed/experiments -p 'test_*.py'
+"""
+
+import contextlib
+import io
+import math
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "mininet-scripts"))
+
+import matrix as mx  # noqa: E402
+import publish  # noqa: E402
+import report  # noqa: E402
+from mpqoe_lib import results  # noqa: E402
+
+T_975_4 = 2.7764451051977987  # Student t, 97.5 % quantile, 4 degrees of freedom
+V1 = "v1"
+
+
+def newest(versions):
+    """Orders the fixture's versions without git: unrecorded < v1 < v2."""
+    order = {results.UNRECORDED: 0, "v1": 1, "v2": 2}
+    return max(versions, key=order.__getitem__)
+
+
+def run_row(cell, k, version=V1, status="ok", **metrics):
+    scn, sched, cc = cell.split(".")
+    row = {"cell": cell, "scenario": scn, "scheduler": sched, "cc": cc, "run": k,
+           "status": status, "duration_s": 10.0, "code_version": version,
+           "links": publish.links_text(mx.SCENARIOS[scn].links),
+           "queue_packets": mx.SCENARIOS[scn].queue or mx.NETEM_LIMIT}  # fmt: skip
+    if status == "ok":
+        row.update(switches=100, discards=0, underflows=0, underflow_s=0, startup_s=1.2)
+        row.update(metrics)
+    return row
+
+
+def fixture():
+    """baseline.cubic: dft switches 300..340 (runs 1-5), gr_sty 80..120, tp_sty 100 + 0..4;
+    minrtt only in 3p-50.cubic (runs 1-3, 3p-50.dft 3 runs); gr_sty run 6 of an older
+    version; one failed tp_sty run. Discards: dft 0, gr_sty 1, 2, 3, 4, 5."""
+    rows = []
+    for k in range(1, 6):
+        rows.append(run_row("baseline.dft.cubic", k, switches=290 + 10 * k))
+        rows.append(run_row("baseline.gr_sty.cubic", k, switches=70 + 10 * k, discards=k))
+        rows.append(run_row("baseline.tp_sty.cubic", k, switches=100 + k - 1))
+    rows.append(run_row("baseline.gr_sty.cubic", 6, version=results.UNRECORDED, switches=9999))
+    rows.append(run_row("baseline.tp_sty.cubic", 6, status="failed"))
+    for k in range(1, 4):
+        rows.append(run_row("3p-50.minrtt.cubic", k, switches=50 + k))
+        rows.append(run_row("3p-50.dft.cubic", k, switches=300 + k))
+    return rows
+
+
+TEMPLATE = """\
+dft {{sticky/baseline.dft.cubic/switches/mean}} ± {{sticky/baseline.dft.cubic/switches/ci}}
+n {{sticky/baseline.gr_sty.cubic/switches/n}} min {{sticky/baseline.gr_sty.cubic/switches/min}}
+p {{cmp:sticky/baseline.cubic/switches/dft-vs-gr_sty/p}} raw \
+{{cmp:sticky/baseline.cubic/switches/dft-vs-gr_sty/p_raw}} \
+sig {{cmp:sticky/baseline.cubic/switches/dft-vs-gr_sty/sig}}
+disc {{cmp:sticky/baseline.cubic/discards/dft-vs-gr_sty/p}}
+ref {{ref:sticky/3p-50.cubic}} {{cmp:sticky/3p-50.cubic/switches/minrtt-vs-dft/p}}
+pair {{pair:sticky/baseline.tp_sty.cubic/baseline.gr_sty.cubic/switches/diff}}
+range {{range:sticky/baseline.*.cubic/switches}}
+{{status:sticky}}
+{{figure:sticky/subflow_throughput}}
+"""
+
+
+class Case(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sched-report-")
+        self.data = os.path.join(self.tmp, "results")
+        self.write_set("sticky", fixture())
+        with open(os.path.join(self.data, "README.md.in"), "w", encoding="utf-8") as f:
+            f.write(TEMPLATE)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def write_set(self, name, rows, paths=None):
+        d = os.path.join(self.data, name, "data")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "runs.csv"), "w", encoding="utf-8") as f:
+            f.write(results.csv_text(rows, publish.RUN_COLUMNS))
+        if paths is not None:
+            with open(os.path.join(d, "paths.csv"), "w", encoding="utf-8") as f:
+                f.write(results.csv_text(paths, publish.PATH_COLUMNS))
+
+    def run_report(self, *args):
+        err, out = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            rc = report.main(["--data", self.data, *args], newest=newest)
+        return rc, out.getvalue() + err.getvalue()
+
+    def read(self, rel):
+        with open(os.path.join(self.data, rel), encoding="utf-8") as f:
+            return f.read()
+
+    def load(self):
+        return {s.name: s for s in report.load(self.data, newest)}
+
+
+class StatisticsTest(Case):
+    def test_cells_keep_the_newest_version_and_count_failed_runs(self):
+        res = self.load()["sticky"]
+        gr = res.cell("baseline.gr_sty.cubic")
+        self.assertEqual(gr.values["switches"], [80, 90, 100, 110, 120])  # 9999 dropped
+        self.assertEqual(res.dropped, [("baseline.gr_sty.cubic", results.UNRECORDED, 1)])
+        tp = res.cell("baseline.tp_sty.cubic")
+        self.assertEqual((tp.runs, tp.failed, tp.intervals["switches"].n), (6, 1, 5))
+        # dft 300..340: mean 320, s = sqrt(250), half = t(0.975, 4) * s / sqrt(5)
+        iv = res.cell("baseline.dft.cubic").intervals["switches"]
+        self.assertAlmostEqual(iv.mean, 320.0)
+        self.assertAlmostEqual(iv.half, T_975_4 * math.sqrt(250) / math.sqrt(5), places=9)
+
+    def test_baseline_is_minrtt_where_a_group_has_one_else_dft(self):
+        res = self.load()["sticky"]
+        base = res.group("baseline.cubic")
+        self.assertEqual(base.ref, "dft")
+        self.assertEqual([c.other for c in base.comparisons["switches"]], ["gr_sty", "tp_sty"])
+        # every dft run above every gr_sty and tp_sty run: exact p = 2 / C(10, 5) = 2/252 each;
+        # Holm over the two: 2 * 2/252
+        for c in base.comparisons["switches"]:
+            self.assertAlmostEqual(c.p_perm, 2 / 252)
+            self.assertAlmostEqual(c.p_holm, 4 / 252)
+            self.assertTrue(c.sig)
+        self.assertAlmostEqual(base.comparisons["switches"][0].diff, 320 - 100)
+        p50 = res.group("3p-50.cubic")
+        self.assertEqual(p50.ref, "minrtt")
+        (c,) = p50.comparisons["switches"]
+        # 3 vs 3, wholly apart: 2 / C(6, 3) = 0.1, never significant
+        self.assertEqual((c.other, c.n_ref, c.n_other), ("dft", 3, 3))
+        self.assertAlmostEqual(c.p_perm, 0.1)
+        self.assertFalse(c.sig)
+
+    def test_metrics_without_values_are_listed_not_tabulated(self):
+        res = self.load()["sticky"]
+        self.assertNotIn("frame_delay_mean_s", res.metrics)
+        self.assertIn("frame_delay_mean_s", res.absent)
+        self.assertEqual(res.path_metrics, [])
+
+
+class PageTest(Case):
+    def test_placeholders_render_the_values_worked_out_by_hand(self):
+        rc, msg = self.run_report()
+        self.assertEqual(rc, 0, msg)
+        page = self.read("README.md")
+        self.assertTrue(page.startswith("<!-- Generated by testbed/experiments/report.py"))
+        half = T_975_4 * math.sqrt(250) / math.sqrt(5)
+        self.assertIn(f"dft 320 ± {round(half)}\n", page)
+        self.assertIn("n 5 min 80\n", page)
+        self.assertIn("p 0.016 raw 0.008 sig yes\n", page)
+        # discards: dft 0 x 5 against gr_sty 1..5: 2/252 too, Holm over gr_sty and tp_sty
+        # (tp_sty 0 x 5 against dft 0 x 5: p = 1): min(1, 2 * 2/252) = 0.016
+        self.assertIn("disc 0.016\n", page)
+        self.assertIn("ref minrtt 0.100\n", page)
+        self.assertIn("pair +2\n", page)  # tp_sty 102 - gr_sty 100
+        self.assertIn("range 100-320\n", page)
+        # 5 + 5 (the older run dropped) + 6 (one failed) + 3 + 3
+        self.assertIn("22 runs (1 failed) in 5 cells (3-6 per cell), 10 s videos", page)
+        self.assertIn("subflow_throughput.png is not made", page)
+        tables = self.read("sticky/tables.md")
+        self.assertIn("Dropped (older code version of the cell): baseline.gr_sty.cubic", tables)
+        self.assertIn("against dft, upstream's default (this group has no minrtt cell", tables)
+        self.assertIn("| gr_sty | cubic | 5 (0) | 100 [", tables)
+        self.assertTrue(os.path.exists(os.path.join(self.data, "sticky", "switches.png")))
+
+    def test_unknown_placeholder_or_wrong_baseline_is_an_error_and_nothing_is_written(self):
+        for bad in (
+            "{{sticky/baseline.dft.cubic/switches/median}}",
+            "{{cmp:sticky/baseline.cubic/switches/minrtt-vs-gr_sty/p}}",
+            "{{sticky/baseline.nope.cubic/switches/mean}}",
+            "{{what:sticky}}",
+            "{{long120/sticky/baseline.dft.cubic/switches/mean}}",
+        ):
+            with open(os.path.join(self.data, "README.md.in"), "w", encoding="utf-8") as f:
+                f.write(f"x {bad}\n")
+            rc, msg = self.run_report()
+            self.assertEqual(rc, 1, bad)
+            self.assertIn("bad placeholder", msg)
+            self.assertFalse(os.path.exists(os.path.join(self.data, "README.md")), bad)
+
+    def test_check_fails_on_a_stale_or_extra_file_and_passes_after_regenerating(self):
+        self.assertEqual(self.run_report()[0], 0)
+        rc, msg = self.run_report("--check")
+        self.assertEqual(rc, 0, msg)
+        path = os.path.join(self.data, "sticky", "tables.md")
+        with open(path, "a", encoding="utf-8") as f:
+            f.write("hand edit\n")
+        old = os.path.join(self.data, "sticky", "summary.csv")
+        with open(old, "w") as f:
+            f.write("x\n")
+        rc, msg = self.run_report("--check")
+        self.assertEqual(rc, 1)
+        self.assertIn("differs from the data: sticky/tables.md", msg)
+        self.assertIn("no longer made: sticky/summary.csv", msg)
+        self.assertIn("hand edit", self.read("sticky/tables.md"))  # check writes nothing
+        # new data: the page is stale until regenerated
+        self.assertEqual(self.run_report()[0], 0)
+        rows = fixture() + [run_row("baseline.dft.cubic", 7, switches=500)]
+        self.write_set("sticky", rows)
+        rc, msg = self.run_report("--check")
+        self.assertEqual(rc, 1)
+        self.assertIn("differs from the data: README.md", msg)
+
+
+class ReaderTest(Case):
+    def assert_rejected(self, rows, message, paths=None):
+        self.write_set("sticky", rows, paths)
+        rc, msg = self.run_report()
+        self.assertEqual(rc, 1, msg)
+        self.assertIn(message, msg)
+        self.assertFalse(os.path.exists(os.path.join(self.data, "README.md")))
+
+    def test_bad_rows_are_rejected_naming_the_line(self):
+        good = fixture()
+        bad_status = [dict(good[0], status="weird")] + good[1:]
+        self.assert_rejected(bad_status, "runs.csv:2: status 'weird'")
+        missing = [dict(good[0], switches=None)] + good[1:]
+        self.assert_rejected(missing, "runs.csv:2: switches is empty on an ok row")
+        self.assert_rejected([dict(good[0], discards=-1)], "discards -1 is negative")
+        self.assert_rejected([dict(good[0], cell="baseline.dft.bbr")], "is not <scenario>.")
+        self.assert_rejected([dict(good[0], scenario="A-1", cell="A-1.dft.cubic")],
+                             "scenario 'A-1' is not one of sticky's")  # fmt: skip
+        self.assert_rejected([good[0], dict(good[0])], "runs.csv:3: a second row for cell")
+        self.assert_rejected([dict(good[0], run="x")], "run 'x' is not an integer")
+        self.assert_rejected(
+            [good[0], dict(good[1], cell="baseline.dft.cubic", scheduler="dft", run=9,
+                           duration_s=120)],
+            "several video lengths",
+        )  # fmt: skip
+        self.assert_rejected([dict(good[0], links="p1-sv 25 ms")], "links 'p1-sv 25 ms' is not")
+        self.assert_rejected(
+            [good[0], dict(good[1], cell="baseline.dft.cubic", scheduler="dft", run=9,
+                           queue_packets=50)],
+            "several networks",
+        )  # fmt: skip
+
+    def test_tables_say_which_network_the_runs_had(self):
+        now = report.scenario_heading("A-1", {(publish.links_text(mx.SCENARIOS["A-1"].links),
+                                               mx.NETEM_LIMIT)})  # fmt: skip
+        self.assertEqual(now, mx.SCENARIOS["A-1"].description)
+        old = report.scenario_heading("A-1", {("ra-sa:60/0.1/3|rb-sb:60/0.1/3", 1000)})
+        self.assertEqual(
+            old,
+            "as run: ra-sa 60 ms one way, 0.1 % loss, 3 Mbit/s, rb-sb 60 ms one way, 0.1 % loss, "
+            "3 Mbit/s, queues 1000 packets (the matrix has changed since)",
+        )
+
+    def test_bad_header_and_orphan_path_rows_are_rejected(self):
+        d = os.path.join(self.data, "sticky", "data")
+        with open(os.path.join(d, "runs.csv"), "w") as f:
+            f.write("cell,run\nbaseline.dft.cubic,1\n")
+        rc, msg = self.run_report()
+        self.assertEqual(rc, 1)
+        self.assertIn("header must be exactly", msg)
+        path = {"cell": "baseline.dft.cubic", "run": 9, "code_version": V1, "path": 1}
+        self.assert_rejected(fixture(), "no ok run baseline.dft.cubic run 9", paths=[path])
+
+    def test_per_path_data_give_shares_and_the_subflow_figure(self):
+        paths = []
+        for k in range(1, 6):
+            for p, (b, mbps) in enumerate([(600, 3.0), (300, 1.5), (100, 0.5)], 1):
+                paths.append({"cell": "baseline.dft.cubic", "run": k, "code_version": V1,
+                              "path": p, "bytes": b * k, "mean_mbps": mbps,
+                              "rtt_min_ms": 50.0 * p})  # fmt: skip
+        self.write_set("sticky", fixture(), paths)
+        res = self.load()["sticky"]
+        c = res.cell("baseline.dft.cubic")
+        self.assertEqual(c.values["path1_share_pct"], [60.0] * 5)
+        self.assertEqual(c.values["path3_mbps"], [0.5] * 5)
+        self.assertEqual(c.values["path2_rtt_ms"], [100.0] * 5)
+        rc, msg = self.run_report()
+        self.assertEqual(rc, 0, msg)
+        self.assertIn("![sticky subflow_throughput](sticky/subflow_throughput.png)",
+                      self.read("README.md"))  # fmt: skip
+        self.assertIn("Path 1: share of the bytes (%)", self.read("sticky/tables.md"))
+
+
+if __name__ == "__main__":
+    unittest.main()
