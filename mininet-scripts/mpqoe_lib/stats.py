@@ -23,10 +23,18 @@ mininet-scripts/tests/test_stats.py. scipy and numpy come from Debian (debian.re
   between the parameter and the per-run values of every run of the experiment, two-sided
   permutation test over pairings (exact up to EXACT_LIMIT orderings, else RESAMPLES from a fixed
   seed); at least MIN_TREND runs over at least two parameter values, one code version.
+- Stratified comparisons (the same two algorithms in several groups, e.g. every segment
+  length): the statistic is the sum over the groups of the difference of the per-run means, and
+  the permutation test permutes runs only within each group; its null distribution is the sum
+  of the groups' independent split distributions, exact when their product has at most
+  STRAT_EXACT_LIMIT elements (e.g. five groups of 3 vs 3 runs: 20^5), else RESAMPLES draws
+  from SEED. Two-sided p as scipy defines it (twice the smaller one-sided share, at most 1).
+  Every group needs MIN_RUNS a side and one code version.
 - Code versions: a cell's runs must come from one code version; when a cell has runs of
   several, only the newest version's are kept (the caller says which is newest).
 """
 
+import itertools
 import math
 import warnings
 from dataclasses import dataclass, replace
@@ -43,6 +51,7 @@ EXACT_LIMIT = 20_000
 RESAMPLES = 9_999
 SEED = 1
 MIN_TREND = 5
+STRAT_EXACT_LIMIT = 5_000_000
 TOO_FEW = "n too small"
 VERSIONS_DIFFER = "code versions differ"
 
@@ -272,6 +281,67 @@ def compare(ref, other, a, b):
         return replace(c, reason=TOO_FEW)
     p, exact = permutation_p(a, b)
     return replace(c, p_perm=p, exact=exact, p_welch=welch_p(a, b))
+
+
+def _split_diffs(a, b):
+    """The difference of means of every split of a + b into |a| and |b| values."""
+    pooled = np.asarray(list(a) + list(b), float)
+    total, na = pooled.sum(), len(a)
+    idx = np.array(list(itertools.combinations(range(len(pooled)), na)), dtype=int)
+    sa = pooled[idx].sum(axis=1)
+    return sa / na - (total - sa) / len(b)
+
+
+def stratified_p(strata):
+    """(two-sided p, exact) of the sum over strata [(a, b), ...] of mean(a) - mean(b), runs
+    permuted within each stratum (module docstring)."""
+    observed = math.fsum(_diff(a, b) for a, b in strata)
+    dists = [_split_diffs(a, b) for a, b in strata]
+    size = math.prod(len(d) for d in dists)
+    exact = size <= STRAT_EXACT_LIMIT
+    if exact:
+        null = np.zeros(1)
+        for d in dists:
+            null = (null[:, None] + d[None, :]).ravel()
+    else:
+        rng = np.random.default_rng(SEED)
+        null = sum(rng.choice(d, RESAMPLES) for d in dists)
+    tol = 1e-12 * max(1.0, abs(observed))
+    greater = np.mean(null >= observed - tol)
+    less = np.mean(null <= observed + tol)
+    return float(min(1.0, 2 * min(greater, less))), exact
+
+
+@dataclass(frozen=True)
+class Stratified(_Test):
+    """ref against other over several groups: diff is the mean of the groups' differences of
+    means; reason says why there is no test."""
+
+    ref: str
+    other: str
+    groups: int
+    diff: float | None
+    p_perm: float | None = None
+    exact: bool = True
+    reason: str | None = None
+
+    @property
+    def _p(self):
+        return self.p_perm
+
+
+def compare_stratified(ref, other, strata, versions=None):
+    """Stratified comparison of [(ref values, other values), ...], one pair per group; with
+    versions [(ref version, other version), ...] every pair must be of one version."""
+    diffs = [_diff(a, b) for a, b in strata]
+    c = Stratified(ref, other, len(strata), None if None in diffs or not diffs else
+                   math.fsum(diffs) / len(diffs))  # fmt: skip
+    if not strata or any(len(a) < MIN_RUNS or len(b) < MIN_RUNS for a, b in strata):
+        return replace(c, reason=TOO_FEW)
+    if versions and any(va != vb for va, vb in versions):
+        return replace(c, reason=VERSIONS_DIFFER)
+    p, exact = stratified_p(strata)
+    return replace(c, p_perm=p, exact=exact)
 
 
 def compare_group(ref, samples, versions=None):

@@ -116,6 +116,41 @@ class PermutationTest(unittest.TestCase):
         self.assertAlmostEqual(stats.min_p(5, 5), 2 / 252)
 
 
+class StratifiedTest(unittest.TestCase):
+    def test_one_stratum_is_the_plain_permutation_test(self):
+        a, b = [3.0, 4.0, 5.5], [0.0, 1.0, 2.5]
+        self.assertAlmostEqual(stats.stratified_p([(a, b)])[0], stats.permutation_p(a, b)[0])
+        # 20 splits, the observed one and its mirror are the extremes: p = 2 * 1/20
+        self.assertAlmostEqual(stats.stratified_p([(a, b)])[0], 0.1)
+
+    def test_strata_multiply_the_evidence_worked_out_by_hand(self):
+        a, b = [3.0, 4.0, 5.0], [0.0, 1.0, 2.0]
+        # each stratum: diff 3 only for the observed split (1 of 20); the sum reaches 6 only
+        # when both do: 1 of 400, two-sided p = 2/400
+        p, exact = stats.stratified_p([(a, b), (a, b)])
+        self.assertTrue(exact)
+        self.assertAlmostEqual(p, 0.005)
+        # opposite directions cancel: the sum is 0, p = 1
+        self.assertAlmostEqual(stats.stratified_p([(a, b), (b, a)])[0], 1.0)
+
+    def test_large_designs_are_sampled_from_the_seed(self):
+        a, b = [float(x) for x in range(6)], [float(x) + 0.5 for x in range(6)]
+        p1, exact = stats.stratified_p([(a, b)] * 4)  # 924^4 splits
+        self.assertFalse(exact)
+        self.assertEqual(p1, stats.stratified_p([(a, b)] * 4)[0])
+        self.assertTrue(0 < p1 <= 1)
+
+    def test_compare_stratified_needs_runs_and_one_version(self):
+        a, b = [3.0, 4.0, 5.0], [0.0, 1.0, 2.0]
+        c = stats.compare_stratified("x", "y", [(a, b), (a, b)])
+        self.assertEqual((c.groups, c.diff, c.sig), (2, 3.0, True))
+        self.assertAlmostEqual(c.p_perm, 0.005)
+        few = stats.compare_stratified("x", "y", [(a, b), (a[:2], b)])
+        self.assertEqual((few.reason, few.p_perm), (stats.TOO_FEW, None))
+        mixed = stats.compare_stratified("x", "y", [(a, b)], versions=[("v1", "v2")])
+        self.assertEqual(mixed.reason, stats.VERSIONS_DIFFER)
+
+
 class WelchTest(unittest.TestCase):
     def test_welch_against_the_formula(self):
         a, b = [1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 6.0, 8.0, 10.0]

@@ -25,6 +25,10 @@ brace pair, is an error naming it):
     {{pair:<experiment>/<cell>/<other cell>/<metric>/<field>}}
                  any two cells of one code version (e.g. with and without background traffic):
                  field: p (permutation p, not adjusted), sig (p below 0.05), diff, welch
+    {{strat:<experiment>/<group>+<group>[+...]/<metric>/<ref>-vs-<other>/<field>}}
+                 two algorithms over several groups (e.g. every segment length), runs permuted
+                 within each group (stats.py): field: p (permutation p), sig, diff (mean of the
+                 groups' mean ref - mean other), n (groups)
     {{trend:<experiment>/<metric>/<field>}}      field: rho, p (permutation), n (runs), sig
     {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
 A group is a cell name without its algorithm component (compuserve.c5.ga -> compuserve.c5).
@@ -909,6 +913,37 @@ def _pair(results, name):
     return _test_field(c, fld, metric, {"p": c.p_perm, "welch": c.p_welch})
 
 
+def _strat(results, name):
+    parts = name.split("/")
+    if len(parts) != 5:
+        raise KeyError(
+            "expected strat:<experiment>/<group>+<group>.../<metric>/<ref>-vs-<other>/<field>"
+        )
+    exp, gnames, metric, pair, fld = parts
+    res = _experiment(results, exp, metric)
+    ref, _, other = pair.partition("-vs-")
+    if ref not in ALGORITHMS or other not in ALGORITHMS or ref == other:
+        raise KeyError(f"{pair!r} is not <algorithm>-vs-<other algorithm>")
+    if fld not in ("p", "sig", "diff", "n"):
+        raise KeyError(f"field {fld!r} is not p, sig, diff or n")
+    if res.missing:
+        return NO_RUNS
+    strata, versions = [], []
+    for gname in gnames.split("+"):
+        g = res.group(gname)
+        if g is None:
+            raise KeyError(f"{exp} has no group {gname!r}")
+        if ref not in g.cells or other not in g.cells:
+            raise KeyError(f"group {gname} of {exp} has no {ref} and {other} cells")
+        a, b = g.cells[ref], g.cells[other]
+        strata.append((a.values[metric], b.values[metric]))
+        versions.append((a.version, b.version))
+    c = stats.compare_stratified(ref, other, strata, versions)
+    if fld == "n":
+        return str(c.groups)
+    return _test_field(c, fld, metric, {"p": c.p_perm})
+
+
 def _trend(results, name):
     parts = name.split("/")
     if len(parts) != 3:
@@ -937,6 +972,7 @@ def resolve(results, name):
         "cmp": lambda rest: _comparison(results, rest),
         "trend": lambda rest: _trend(results, rest),
         "pair": lambda rest: _pair(results, rest),
+        "strat": lambda rest: _strat(results, rest),
         "status": lambda rest: status_text(_experiment(results, rest)),
     }
     return shared.resolver(kinds, lambda n: _value(results, n))(name)

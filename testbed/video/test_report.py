@@ -123,6 +123,11 @@ class EndToEndTest(ReportCase):
         self.assertIn("QoMRA 2.7\nagainst TCP 5.3 (Holm p\n0.200, significant no)", q)
         # the same two cells as a pair: exact p 2 / C(6, 3) = 0.1, not adjusted
         self.assertIn("6 s segments, p 0.100\n(diff -2.7, significant no).", q)
+        # the same runs in both groups, permuted within each: only the observed split (and its
+        # mirror) reaches the extreme in each of the 20: two-sided p = 2 / 20^2
+        self.assertIn(
+            "Stratified over 2 and 6 s: p 0.005 (diff\n-2.7, 2 groups, significant yes).", q
+        )
 
     def test_cells_through_floodlight_are_their_own_group(self):
         rel = "ga-paper/data/ga-topo.csv"
@@ -303,6 +308,12 @@ class BadInputTest(ReportCase):
             ("{{cmp:ga-topo/compuserve.c9/outage_s/ga-vs-none/p}}", "no group 'compuserve.c9'"),
             ("{{cmp:ga-topo/compuserve.c5/outage_s/ga-vs-pd-bw/p}}", "no ga and pd-bw cells"),
             ("{{cmp:ga-topo/compuserve.c5/outage_s/ga-vs-none/q}}", "field 'q'"),
+            (
+                "{{strat:ga-topo/compuserve.c5+custom12.c9/outage_s/ga-vs-none/p}}",
+                "no group 'custom12.c9'",
+            ),
+            ("{{strat:ga-topo/compuserve.c5/outage_s/ga-vs-ga/p}}", "<other algorithm>"),
+            ("{{strat:ga-topo/compuserve.c5/outage_s/ga-vs-none/rho}}", "field 'rho'"),
             ("{{status:ga-paper}}", "unknown experiment 'ga-paper'"),
             ("{{status:\nga-topo}}", "line 4: unpaired braces"),
         ]:
