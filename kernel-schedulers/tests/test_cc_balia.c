@@ -92,7 +92,8 @@ static uint32_t ss2(uint32_t w0, uint32_t w1, unsigned int self)
  * w_0 / w_1): a = 1.25 (20, 16): md = 16 * 0.625 = 10, ssthresh 6; a =
  * 2.5 (40, 16): md = 16 * 0.75 = 12, ssthresh 4; a = 1.3 (13, 10): a =
  * 85196 / 2^16 (floor of 85196.8), md = ceil(6.49997) = 7, ssthresh 3;
- * a = 1 with an odd window (9, 9): md = ceil(4.5) = 5, ssthresh 4 =
+ * a = 1.6 (32, 20): min(a, 1.5) = 1.5, md = 20 * 0.75 = 15, ssthresh
+ * 5; a = 1 with an odd window (9, 9): md = ceil(4.5) = 5, ssthresh 4 =
  * Reno's 9 >> 1; a = 20 (40, 2): md = ceil(1.5) = 2, ssthresh 0 -> 2.
  */
 static void test_decrease(void **unused)
@@ -102,6 +103,7 @@ static void test_decrease(void **unused)
 	assert_int_equal(ss2(20, 16, 0), 10);
 	assert_int_equal(ss2(40, 16, 1), 4);
 	assert_int_equal(ss2(13, 10, 1), 3);
+	assert_int_equal(ss2(32, 20, 1), 5);
 	assert_int_equal(ss2(9, 9, 0), 4);
 	assert_int_equal(ss2(40, 2, 1), 2);
 }

@@ -49,6 +49,26 @@ static void test_two_paths(void **unused)
 }
 
 /*
+ * M holds only the largest window: w (10, 9), l (1000, 5000): M = {0},
+ * B = {1}, a = (-1/2, +1/2) as in test_two_paths. E = 19: path 1: 9/361
+ * = 0.0249307 -> 107076746, +1/18 -> 238609294: inc 345686040.
+ */
+static void test_m_is_exact(void **unused)
+{
+	static const uint32_t cw[] = { 10, 9 }, rtt[] = { 10000, 10000 };
+	static const uint32_t loss[] = { 1000, 5000 };
+	struct mpqoe_cc_view v;
+	struct mpqoe_olia_info info;
+
+	(void)unused;
+	olia_view(&v, 2, cw, rtt, loss);
+	assert_int_equal(mpqoe_olia_inc(&v, 1, &info), 345686040);
+	assert_int_equal(info.m_mask, 0x1);
+	assert_int_equal(info.eps_num, 1);
+	assert_int_equal(info.eps_den, 2);
+}
+
+/*
  * The RTT term: w (10, 10), rtt (10 ms, 20 ms), l equal: B = {0}
  * (shorter RTT), M = {0, 1}, B \ M empty: a = 0. E_0 = 10 + 10 * 10/20
  * = 15: 10/225 -> 190887435; E_1 = 10 * 20/10 + 10 = 30: 10/900 =
@@ -259,6 +279,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_paths),
+		cmocka_unit_test(test_m_is_exact),
 		cmocka_unit_test(test_rtt_term),
 		cmocka_unit_test(test_three_paths_sum_zero),
 		cmocka_unit_test(test_best_is_largest),
