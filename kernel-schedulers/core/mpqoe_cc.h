@@ -61,8 +61,9 @@ struct mpqoe_cc_view {
 /*
  * What one subflow carries from one ACK to the next (the glue keeps it in
  * its icsk_ca_priv). Zero is the initial state; mpqoe_cc_carry_reset()
- * where the kernel zeroes snd_cwnd_cnt (tcp_init_cwnd_reduction() and
- * tcp_enter_loss(), i.e. around every call of the ssthresh hook).
+ * where the kernel zeroes snd_cwnd_cnt: in the ssthresh hook (called by
+ * tcp_init_cwnd_reduction() and tcp_enter_loss()) and on
+ * set_state(TCP_CA_Loss) (tcp_enter_loss() on a repeated RTO).
  */
 struct mpqoe_cc_carry {
 	u64 cnt;	/* acked packets toward the next +1, 2^-16 (w form) */
