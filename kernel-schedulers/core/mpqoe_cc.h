@@ -76,6 +76,10 @@ struct mpqoe_olia_loss {
 	u32 loss2;
 };
 
+/*
+ * What a call computed, for counters and /proc (optional: NULL is fine).
+ * A cong_avoid call whose ACK went entirely to slow start leaves it zero.
+ */
 struct mpqoe_lia_info {
 	u64 w;		/* acked packets per +1, 2^-16, before the 1/cwnd cap */
 	u64 alpha;	/* RFC 6356 alpha, 2^-16 */
