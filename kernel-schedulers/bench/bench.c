@@ -5,7 +5,9 @@
  * queue and counters grow, windows open and close), as in a connection
  * that keeps sending. Prints nanoseconds per decision: the best of
  * several runs, and the same loop around a selector that does nothing
- * (the harness), which the net figure subtracts.
+ * (the harness), which the net figure subtracts. Then the same for the
+ * coupled congestion control cores: one call per ACK (or loss) on one of
+ * 8 subflows in turn, whose windows move with the results.
  *
  *   bench [decisions per run]      default 1000000
  */
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mpqoe_cc.h"
 #include "mpqoe_sched.h"
 
 #define RUNS 9
@@ -155,6 +158,84 @@ static double run(int (*select)(const struct mpqoe_sched_input *in),
 	return (now_ns() - t0) / (double)n;
 }
 
+static struct mpqoe_cc_view ccv;
+static struct mpqoe_cc_carry carry[MPQOE_CC_MAX_PATHS];
+
+static u32 cc_none(unsigned int i, u32 acked)
+{
+	return ccv.p[i].cwnd + (acked & 1);
+}
+
+static u32 cc_lia(unsigned int i, u32 acked)
+{
+	return mpqoe_lia_cong_avoid(&ccv, i, acked, &carry[i], NULL);
+}
+
+static u32 cc_olia(unsigned int i, u32 acked)
+{
+	return mpqoe_olia_cong_avoid(&ccv, i, acked, &carry[i], NULL);
+}
+
+static u32 cc_balia(unsigned int i, u32 acked)
+{
+	return mpqoe_balia_cong_avoid(&ccv, i, acked, &carry[i], NULL);
+}
+
+/* a loss: BALIA's ssthresh (the window itself only drifts, by acked) */
+static u32 cc_balia_loss(unsigned int i, u32 acked)
+{
+	return ccv.p[i].cwnd + (mpqoe_balia_ssthresh(&ccv, i, NULL) & acked);
+}
+
+static const struct {
+	const char *name;
+	u32 (*call)(unsigned int i, u32 acked);
+} ccs[] = {
+	{ "harness", cc_none },
+	{ "lia ack", cc_lia },
+	{ "olia ack", cc_olia },
+	{ "balia ack", cc_balia },
+	{ "balia loss", cc_balia_loss },
+};
+
+static double run_cc(u32 (*call)(unsigned int i, u32 acked), unsigned long n)
+{
+	unsigned long k;
+	unsigned int i;
+	double t0;
+	u32 sum = 0;
+
+	memset(&ccv, 0, sizeof(ccv));
+	memset(carry, 0, sizeof(carry));
+	ccv.n = MPQOE_CC_MAX_PATHS;
+	for (i = 0; i < MPQOE_CC_MAX_PATHS; i++) {
+		struct mpqoe_cc_path *p = &ccv.p[i];
+
+		p->cwnd = 10 + 7 * i;
+		p->ssthresh = 2;
+		p->rtt_us = 20000 + 7000 * i;
+		p->mss = 1448;
+		p->inter_loss = 100000 * (i + 1);
+		p->usable = 1;
+	}
+	t0 = now_ns();
+	for (k = 0; k < n; k++) {
+		u32 cwnd;
+
+		i = k & 7;
+		cwnd = call(i, 1 + ((k >> 3) & 1));
+		sum += cwnd;
+		/* a loss now and then keeps the windows in a steady range */
+		if (cwnd > 400 + 50 * i) {
+			cwnd /= 2;
+			carry[i] = (struct mpqoe_cc_carry){ 0 };
+		}
+		ccv.p[i].cwnd = cwnd ? cwnd : 1;
+	}
+	sink = (int)sum;
+	return (now_ns() - t0) / (double)n;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n = 1000000;
@@ -180,6 +261,23 @@ int main(int argc, char **argv)
 		if (s == 0)
 			harness = best;
 		printf("%-10s %12.1f %12.1f\n", scheds[s].name, best,
+		       s ? best - harness : 0.0);
+	}
+	printf("# congestion control, %d subflows, %lu calls per run, best of %d runs\n",
+	       MPQOE_CC_MAX_PATHS, n, RUNS);
+	printf("%-10s %12s %12s\n", "core", "ns/call", "net ns");
+	for (s = 0; s < sizeof(ccs) / sizeof(ccs[0]); s++) {
+		double best = 1e30;
+
+		for (r = 0; r < RUNS; r++) {
+			double t = run_cc(ccs[s].call, n);
+
+			if (t < best)
+				best = t;
+		}
+		if (s == 0)
+			harness = best;
+		printf("%-10s %12.1f %12.1f\n", ccs[s].name, best,
 		       s ? best - harness : 0.0);
 	}
 	return 0;

@@ -7,6 +7,7 @@
 #define MPQOE_TYPES_H
 
 #ifdef __KERNEL__
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/math64.h>
 
@@ -25,6 +26,10 @@ typedef signed int s32;
 typedef signed long long s64;
 
 #define MPQOE_DIV64(a, b)	((u64)(a) / (u64)(b))
+
+/* include/vdso/bits.h, include/linux/bits.h */
+#define BIT(nr)			(1UL << (nr))
+#define BIT_ULL(nr)		(1ULL << (nr))
 #endif
 
 #define MPQOE_U64_MAX		((u64)~0ULL)
