@@ -122,7 +122,7 @@ class TwoSubflowTest(unittest.TestCase):
         return doc
 
     def check_consistent(self, doc, frames):
-        self.assertEqual(doc["schema"], "mpqoe-vprobe/1")
+        self.assertEqual(doc["schema"], "mpqoe-vprobe/2")
         self.assertTrue(doc["complete"])
         self.assertIsNone(doc["error"])
         self.assertEqual(doc["frames"]["expected"], frames)

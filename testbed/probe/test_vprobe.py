@@ -1,4 +1,4 @@
-"""Unit tests of vprobe: playout model, frame stream, scheduler counters, CLI (no root needed).
+"""Unit tests of vprobe: player, frame stream, scheduler counters, CLI (no root needed).
 
 The /proc and netstat parsers and the sockaddr decoding are mpqoe_lib's, tested in
 mininet-scripts/tests/test_lib.py.
@@ -10,6 +10,7 @@ test_loopback.py (root, network namespaces).
 
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -24,123 +25,224 @@ sys.path.insert(0, LIB)
 import vprobe_counters  # noqa: E402
 import vprobe_wire as wire  # noqa: E402
 from vprobe_counters import scheduler_counters as counters  # noqa: E402
-from vprobe_playout import playout  # noqa: E402
+from vprobe_playout import Player, playout  # noqa: E402
 
 VPROBE = os.path.join(HERE, "vprobe.py")
 
-# fps 10 keeps the arithmetic readable: startup buffer 1.0 s = 10 frames, P = C_9,
-# underflow after 0.3 s = the 4th frame of a starvation, rebuffer 0.5 s = 5 frames.
+# fps 10 keeps the arithmetic readable: startup buffer 1.0 s = 10 frames, P = C_9 when frames
+# arrive on time, D_i = 0.9 + i/10 + stall; rebuffer 0.5 s = 5 frames.
 FPS = 10
-KW = {"startup_buffer": 1.0, "underflow_after": 0.3, "rebuffer": 0.5}
+KW = {"startup_buffer": 1.0, "rebuffer": 0.5}
 
 
 def on_time(n):
     return [i / FPS for i in range(n)]
 
 
+def play(completions, firsts=None, fps=FPS, **kw):
+    """playout() of frames that arrive in one piece unless firsts says otherwise."""
+    firsts = list(completions) if firsts is None else firsts
+    return playout(firsts, completions, fps, **{**KW, **kw})
+
+
 class PlayoutTest(unittest.TestCase):
+    """The model on hand-made arrival sequences (first and last byte of each frame). The
+    comments say what the former model (the first `underflow_after` of every starvation
+    counted as discards, 0.1 s by default) gave where it differs."""
+
     def check_total(self, r, n):
         self.assertEqual(r["displayed"] + r["picture_discards"], n)
 
+    def check_underflows(self, r, starts, durations):
+        self.assertEqual(len(r["underflow_starts_s"]), len(starts), r)
+        for got, want in zip(r["underflow_starts_s"], starts, strict=True):
+            self.assertAlmostEqual(got, want)
+        for got, want in zip(r["underflow_durations_s"], durations, strict=True):
+            self.assertAlmostEqual(got, want)
+
     def test_all_on_time(self):
-        r = playout(on_time(50), FPS, **KW)
+        r = play(on_time(50))
         self.assertAlmostEqual(r["startup_s"], 0.9)
         self.assertEqual((r["displayed"], r["picture_discards"]), (50, 0))
-        self.assertEqual(r["underflow_durations_s"], [])
+        self.check_underflows(r, [], [])
         self.assertAlmostEqual(r["played_until_s"], 0.9 + 4.9)
 
     def test_startup_waits_for_the_slowest_of_the_first_frames(self):
         c = on_time(30)
         c[3] = 1.7  # frames arrive in order over TCP, but the model must not assume it
-        r = playout(c, FPS, **KW)
+        r = play(c)
         self.assertAlmostEqual(r["startup_s"], 1.7)
         self.assertEqual(r["picture_discards"], 0)
+        self.check_underflows(r, [], [])
 
-    def test_short_hiccup_gives_discards_but_no_underflow(self):
-        c = on_time(50)
-        # frame 20 is due at 0.9 + 2.0 = 2.9, frame 21 at 3.0, frame 22 at 3.1
-        c[20] = c[21] = c[22] = 3.05
-        r = playout(c, FPS, **KW)
-        self.assertEqual(r["picture_discards"], 2)
-        self.assertEqual(r["underflow_durations_s"], [])
-        self.check_total(r, 50)
+    def test_slow_startup_is_neither_discard_nor_underflow(self):
+        # the first ten frames take 2.7 s: the clock has not started, nothing is late
+        c = [0.3 * i for i in range(10)] + [2.7 + 0.05 * (i - 9) for i in range(10, 40)]
+        r = play(c)
+        self.assertAlmostEqual(r["startup_s"], 2.7)
+        self.assertEqual((r["displayed"], r["picture_discards"]), (40, 0))
+        self.check_underflows(r, [], [])
 
-    def test_long_gap_gives_one_underflow_of_the_right_duration(self):
+    def test_a_gap_without_bytes_is_one_underflow_not_discards(self):
+        # frame 20 is due at 2.9; nothing arrives until 3.1, then the rest in a burst
+        c = on_time(20) + [3.1 + 0.01 * k for k in range(30)]
+        r = play(c)
+        # buffer empty at 2.9: one underflow until frames 20..24 are complete (3.14); frame
+        # 20 is then shown. (Former model: frame 20 discarded, underflow from 3.0.)
+        self.assertEqual((r["displayed"], r["picture_discards"]), (50, 0))
+        self.check_underflows(r, [2.9], [0.24])
+        self.assertAlmostEqual(r["played_until_s"], 0.9 + 4.9 + 0.24)
+
+    def test_a_02s_gap_at_30fps_with_the_default_parameters(self):
+        # 30 fps, startup 1 s (P = C_29 = 29/30), rebuffer 0.5 s (15 frames): frame 60 is due
+        # at P + 2; its bytes come 0.2 s late, the rest 1 ms apart
+        p = 29 / 30
+        c = [i / 30 for i in range(60)] + [p + 2.2 + 0.001 * k for k in range(60)]
+        r = playout(c, c, 30)
+        # one underflow from P + 2 until C_74 = P + 2.214, no discard. (Former model: frames
+        # 60, 61, 62 discarded, then an underflow from frame 63: 3 discards per underflow.)
+        self.assertEqual((r["displayed"], r["picture_discards"]), (120, 0))
+        self.check_underflows(r, [p + 2.0], [0.214])
+
+    def test_a_frame_incomplete_at_its_deadline_is_one_discard(self):
         c = on_time(50)
-        for i in range(20, 50):
-            c[i] = 5.0 + (i - 20) * 0.01  # nothing from 2.0 s to 5.0 s, then a burst
-        r = playout(c, FPS, **KW)
-        # starving from 2.9: frames 20, 21, 22 discarded; frame 23 (due 3.2) starts the
-        # underflow; playback resumes when frames 23..27 are complete (C_27 = 5.07)
-        self.assertEqual(r["picture_discards"], 3)
-        self.assertEqual(len(r["underflow_durations_s"]), 1)
-        self.assertAlmostEqual(r["underflow_durations_s"][0], 5.07 - 3.2)
-        self.assertAlmostEqual(r["played_until_s"], 0.9 + 4.9 + 1.87)
-        self.check_total(r, 50)
+        f = list(c)
+        f[20], c[20] = 2.85, 2.95  # due at 2.9: part of it is there, the rest 50 ms late
+        f[21] = c[21] = 2.96  # due at 3.0
+        r = play(c, f)
+        self.assertEqual((r["displayed"], r["picture_discards"]), (49, 1))
+        self.check_underflows(r, [], [])
+        self.assertAlmostEqual(r["played_until_s"], 0.9 + 4.9)
+
+    def test_a_discard_then_an_underflow(self):
+        # frame 20 trickles in from 2.5 to 3.3 (due 2.9); frames 21.. come after it
+        c = on_time(20) + [3.3 + 0.01 * k for k in range(30)]
+        f = list(c)
+        f[20] = 2.5
+        r = play(c, f)
+        # 20: discarded at 2.9 (the clock runs on); 21 due 3.0, no byte of it: underflow
+        # until frames 21..25 are complete (3.35). (Former model with underflow_after 0.3:
+        # frames 20, 21, 22 discarded, underflow from 3.2 to 3.37.)
+        self.assertEqual((r["displayed"], r["picture_discards"]), (49, 1))
+        self.check_underflows(r, [3.0], [0.35])
+        self.assertAlmostEqual(r["played_until_s"], 0.9 + 4.9 + 0.35)
 
     def test_two_gaps_two_underflows_and_the_clock_shifts(self):
         c = on_time(60)
         for i in range(20, 60):
-            c[i] = 4.0 + (i - 20) / FPS  # first gap: on time again after resuming
+            c[i] = 4.0 + (i - 20) / FPS  # first gap: 0.4 s ahead of the clock after resuming
         for i in range(45, 60):
             c[i] += 2.0  # second gap
-        r = playout(c, FPS, **KW)
-        self.assertEqual(len(r["underflow_durations_s"]), 2)
-        # first: frame 23 due 3.2, resume at C_27 = 4.7
-        self.assertAlmostEqual(r["underflow_durations_s"][0], 1.5)
-        # second: stall 1.5, frame 45 due 0.9+4.5+1.5 = 6.9, starving; frame 48 due 7.2
-        # starts it; frames 48..52 complete at 4.0+3.2+2.0 = 9.2
-        self.assertAlmostEqual(r["underflow_durations_s"][1], 9.2 - 7.2)
-        self.assertEqual(r["picture_discards"], 6)
-        self.check_total(r, 60)
+        r = play(c)
+        # first: frame 20 due 2.9, resume at C_24 = 4.4; second: stall 1.5, frame 45 due
+        # 0.9 + 4.5 + 1.5 = 6.9, resume at C_49 = 8.9
+        self.assertEqual((r["displayed"], r["picture_discards"]), (60, 0))
+        self.check_underflows(r, [2.9, 6.9], [1.5, 2.0])
+        self.assertAlmostEqual(r["played_until_s"], 0.9 + 5.9 + 3.5)
 
-    def test_zero_underflow_after_means_no_discards(self):
-        c = on_time(50)
-        for i in range(20, 50):
-            c[i] = 5.0 + (i - 20) * 0.01
-        r = playout(c, FPS, startup_buffer=1.0, underflow_after=0.0, rebuffer=0.5)
-        self.assertEqual(r["picture_discards"], 0)
-        self.assertAlmostEqual(r["underflow_durations_s"][0], 5.04 - 2.9)
-
-    def test_frames_never_received_at_the_end_are_discards(self):
-        c = on_time(40) + [None] * 10
-        r = playout(c, FPS, **KW, end=3.95)
-        self.assertEqual(r["picture_discards"], 10)
-        self.assertEqual(r["underflow_durations_s"], [])
-        self.assertEqual(r["displayed"], 40)
+    def test_rebuffer_zero_resumes_with_the_missing_frame(self):
+        c = on_time(20) + [3.1 + 0.01 * k for k in range(30)]
+        r = play(c, rebuffer=0.0)
+        self.check_underflows(r, [2.9], [0.2])
 
     def test_a_missing_frame_in_the_middle_is_one_discard(self):
         c = on_time(50)
-        c[15] = None
-        r = playout(c, FPS, **KW)
-        self.assertEqual((r["picture_discards"], r["underflow_durations_s"]), (1, []))
+        c[15] = None  # later frames are there: the buffer is not empty
+        r = play(c)
+        self.assertEqual((r["displayed"], r["picture_discards"]), (49, 1))
+        self.check_underflows(r, [], [])
+
+    def test_frames_never_received_at_the_end_are_discards(self):
+        c = on_time(40) + [None] * 10
+        r = play(c, end=3.95)
+        self.assertEqual((r["displayed"], r["picture_discards"]), (40, 10))
+        self.check_underflows(r, [], [])
 
     def test_stream_ending_during_an_underflow(self):
         c = on_time(20) + [4.0] * 4 + [None] * 26
-        r = playout(c, FPS, **KW, end=4.5)
-        # frames 20-22 discarded, frame 23 (due 3.2) starts the underflow; frames 24-27 never
-        # come, so playback resumes when the stream ended (4.5); the rest are discards
-        self.assertEqual(len(r["underflow_durations_s"]), 1)
-        self.assertAlmostEqual(r["underflow_durations_s"][0], 4.5 - 3.2)
-        self.assertEqual(r["displayed"], 21)
-        self.assertEqual(r["picture_discards"], 29)
+        r = play(c, end=4.5)
+        # frame 20 due 2.9: underflow; frame 24 never comes, so playback resumes when the
+        # stream ended (4.5); 20-23 are shown, the rest (due from 4.9 on) discarded.
+        # (Former model: 20-22 discarded, underflow from 3.2.)
+        self.assertEqual((r["displayed"], r["picture_discards"]), (24, 26))
+        self.check_underflows(r, [2.9], [1.6])
+
+    def test_stream_ending_inside_a_frame(self):
+        c = on_time(30) + [None] * 20
+        f = on_time(30) + [2.95] + [None] * 19
+        r = play(c, f, end=5.0)
+        # 30 (due 3.9) partly there: discard; 31 (due 4.0) nothing, stream still on:
+        # underflow until it ended (5.0), 31 never came: discard; the rest due after the end
+        self.assertEqual((r["displayed"], r["picture_discards"]), (30, 20))
+        self.check_underflows(r, [4.0], [1.0])
 
     def test_nothing_received(self):
-        r = playout([None] * 5, FPS, **KW)
+        r = play([None] * 5)
         self.assertEqual((r["startup_s"], r["displayed"], r["picture_discards"]), (None, 0, 5))
-        r = playout([], FPS, **KW)
+        self.check_underflows(r, [], [])
+        r = play([])
         self.assertEqual((r["startup_s"], r["picture_discards"]), (None, 0))
 
     def test_stream_shorter_than_the_startup_buffer(self):
-        r = playout(on_time(4), FPS, **KW)
+        r = play(on_time(4))
         self.assertAlmostEqual(r["startup_s"], 0.3)
         self.assertEqual(r["displayed"], 4)
 
     def test_bad_parameters(self):
         with self.assertRaises(ValueError):
-            playout(on_time(5), 0, **KW)
+            play(on_time(5), fps=0)
         with self.assertRaises(ValueError):
-            playout(on_time(5), FPS, startup_buffer=-1)
+            play(on_time(5), startup_buffer=-1)
+        with self.assertRaises(ValueError):
+            play([1.0], [1.5])  # first byte after the last
+        with self.assertRaises(ValueError):
+            play([1.0, 2.0], [1.0])
+
+
+def random_arrivals(rng, n, fps):
+    """An in-order stream with slow stretches and gaps: (firsts, completions)."""
+    firsts, completions = [], []
+    t = 0.0
+    for _ in range(n):
+        t += rng.choice((0.0, 0.0, 0.0, 0.2, 0.6, 1.5)) * rng.random() / fps * 10
+        f = t
+        t += rng.random() * rng.choice((0.3, 1.0, 3.0)) / fps
+        firsts.append(f)
+        completions.append(t)
+    return firsts, completions
+
+
+class OnlinePlayerTest(unittest.TestCase):
+    """The client feeds the Player while reading; playout() replays the record. Same figures
+    whenever advance(t) comes after every arrival up to t."""
+
+    def test_advancing_between_arrivals_changes_nothing(self):
+        rng = random.Random(7)
+        for trial in range(200):
+            firsts, completions = random_arrivals(rng, 60, FPS)
+            if trial % 5 == 0:  # some streams end early
+                cut = rng.randrange(60)
+                firsts[cut + 1 :] = [None] * (59 - cut)
+                completions[cut:] = [None] * (60 - cut)
+            events = sorted(
+                [(f, 0, i) for i, f in enumerate(firsts) if f is not None]
+                + [(c, 1, i) for i, c in enumerate(completions) if c is not None]
+            )
+            end = events[-1][0] + rng.random()
+            player = Player(60, FPS, **KW)
+            for k, (t, kind, i) in enumerate(events):
+                (player.complete if kind else player.first_byte)(i, t)
+                later = events[k + 1][0] if k + 1 < len(events) else end
+                player.advance(t + rng.random() * (later - t))
+            player.end(end)
+            online = player.finish()
+            with self.subTest(trial=trial):
+                self.assertEqual(online, playout(firsts, completions, FPS, **KW, end=end))
+                at_once = Player(60, FPS, **KW)
+                for t, kind, i in events:
+                    (at_once.complete if kind else at_once.first_byte)(i, t)
+                at_once.end(end)
+                self.assertEqual(online, at_once.finish())
 
 
 class FrameTest(unittest.TestCase):
@@ -167,6 +269,20 @@ class FrameTest(unittest.TestCase):
             self.assertEqual([g[1:] for g in got[1:3]], [(None, 123, 100), (None, 124, 57)])
             self.assertEqual(json.loads(got[3][1]), {"x": 1})
             self.assertEqual(r.stream_bytes, len(data))
+            self.assertEqual(r.started, 4)
+
+    def test_a_frame_counts_as_started_at_its_first_header_byte(self):
+        data = self.stream()
+        hello = len(wire.control_frame(wire.HELLO_INDEX, {"fps": 30, "frames": 2}))
+        r = wire.FrameReader()
+        self.assertEqual(len(list(r.feed(data[:hello]))), 1)
+        self.assertEqual(r.started, 1)
+        self.assertEqual(list(r.feed(data[hello : hello + 1])), [])  # 1 byte of frame 0
+        self.assertEqual(r.started, 2)
+        self.assertEqual(len(list(r.feed(data[hello + 1 : hello + 100]))), 1)
+        self.assertEqual(r.started, 2)  # frame 0 complete, frame 1 not begun
+        self.assertEqual(list(r.feed(data[hello + 100 : hello + 101])), [])
+        self.assertEqual(r.started, 3)
 
     def test_bad_magic(self):
         with self.assertRaises(wire.ProtocolError):
@@ -180,7 +296,9 @@ class FrameTest(unittest.TestCase):
         with self.assertRaises(wire.ProtocolError):
             wire.parse_control(b'{"schema": "other/1", "fps": 30, "frames": 3}', wire.HELLO_INDEX)
         with self.assertRaises(wire.ProtocolError):
-            wire.parse_control(b'{"schema": "mpqoe-vprobe/1", "fps": 0}', wire.HELLO_INDEX)
+            wire.parse_control(b'{"schema": "mpqoe-vprobe/1", "fps": 30, "frames": 3}', 0xFFFFFFFE)
+        with self.assertRaises(wire.ProtocolError):
+            wire.parse_control(b'{"schema": "mpqoe-vprobe/2", "fps": 0}', wire.HELLO_INDEX)
 
 
 # The scheduler file of mininet-scripts/tests (closed and live line of one address pair, a third)
@@ -249,6 +367,7 @@ class CliTest(unittest.TestCase):
                 ["client", "--connect", "h:1", "--sample-interval", "0", "--out", out],
                 ["client", "--connect", "h:1", "--bogus", "--out", out],
                 ["client", "--connect", "h:1", "--out", os.path.join(d, "no", "r.json")],
+                ["client", "--connect", "h:1", "--underflow-after", "0.1", "--out", out],
             )
             for argv in cases:
                 with self.subTest(argv=argv):

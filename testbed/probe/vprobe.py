@@ -4,8 +4,8 @@
     vprobe.py server --port P [--bind ADDR] [--bitrate 5.24e6] [--fps 30] [--duration 30]
                      [--tcp] [--timeout S]
     vprobe.py client --connect HOST:PORT [--bind ADDR] [--startup-buffer 1.0]
-                     [--underflow-after 0.1] [--rebuffer 0.5] [--sample-interval 0.5]
-                     [--timeout S] [--tcp] [--out FILE] [--label TEXT]
+                     [--rebuffer 0.5] [--sample-interval 0.5] [--timeout S] [--tcp]
+                     [--out FILE] [--label TEXT]
 
 The server is a live constant-bitrate source: frame i (bitrate/8/fps bytes, header included) is
 written at max(now, t0 + i/fps), so a path slower than the video makes the server fall behind
@@ -17,12 +17,13 @@ frames, ...) so that the client needs no copy of the server's settings, and a tr
 connection from /proc/net/mpqoe_<scheduler>). The server sends the trailer once all data is
 acknowledged (so those counters are final), shuts its side down and waits for the client.
 
-The client records when the last byte of each frame arrived (CLOCK_MONOTONIC), samples the
-per-subflow counters every --sample-interval with getsockopt(SOL_MPTCP, MPTCP_FULL_INFO), reads
-the namespace's MPTcpExt counters before and after, replays the frame completion times through
-the playout model and writes one JSON document (schema "mpqoe-vprobe/1", see README.md).
+The client records when the first and the last byte of each frame were read (CLOCK_MONOTONIC),
+plays the frames out online through the player (vprobe_playout.py: startup buffer, picture
+discards, buffer underflows), samples the per-subflow counters every --sample-interval with
+getsockopt(SOL_MPTCP, MPTCP_FULL_INFO), reads the namespace's MPTcpExt counters before and after
+and writes one JSON document (schema "mpqoe-vprobe/2", see README.md).
 
-This file is the command line; the parts are vprobe_playout.py (playout model), vprobe_wire.py
+This file is the command line; the parts are vprobe_playout.py (player), vprobe_wire.py
 (frames), vprobe_counters.py (scheduler and subflow counters), vprobe_net.py (sockets, errors),
 vprobe_server.py and vprobe_client.py; MPTCP socket options and /proc parsing come from
 mininet-scripts/mpqoe_lib.
@@ -82,7 +83,6 @@ def build_parser():
     c.add_argument("--connect", required=True, metavar="HOST:PORT")
     c.add_argument("--bind", default=None)
     c.add_argument("--startup-buffer", type=_positive(float, True), default=1.0)
-    c.add_argument("--underflow-after", type=_positive(float, True), default=0.1)
     c.add_argument("--rebuffer", type=_positive(float, True), default=0.5)
     c.add_argument("--sample-interval", type=_positive(float), default=0.5)
     c.add_argument("--timeout", type=_positive(float), default=30.0, help="connect/idle limit")

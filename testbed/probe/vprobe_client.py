@@ -1,5 +1,5 @@
-"""The probe's client: receives one stream, times every frame, samples the subflows, replays
-the stream through the playout model and writes one JSON document."""
+"""The probe's client: receives one stream, times the first and last byte of every frame, plays
+it out online through the player, samples the subflows and writes one JSON document."""
 
 import contextlib
 import select
@@ -9,7 +9,7 @@ import time
 from mpqoe_lib import files, kernel
 from vprobe_counters import SubflowSeries
 from vprobe_net import Interrupted, UsageError, family_of, is_mptcp, make_socket
-from vprobe_playout import playout
+from vprobe_playout import Player
 from vprobe_wire import (
     HELLO_INDEX,
     SCHEMA,
@@ -18,6 +18,8 @@ from vprobe_wire import (
     ProtocolError,
     parse_control,
 )
+
+READ_SIZE = 1 << 16  # bytes per read
 
 
 def _connect(args, host, port, deadline):
@@ -64,8 +66,9 @@ def run_client(args, doc):
         sock.settimeout(None)
         reader = FrameReader()
         series = SubflowSeries()
-        hello = trailer = None
-        completions = []
+        hello = trailer = player = None
+        n = 0  # video frames (from the hello)
+        next_video = 0
         delays = []
         frame_bytes = 0
         state = {}
@@ -78,7 +81,7 @@ def run_client(args, doc):
             state["counters"] = {k: v for k, v in deltas.items() if v}
             state["ofo"] = deltas.get("OFOQueue")
 
-        rbuf = bytearray(1 << 16)
+        rbuf = bytearray(READ_SIZE)
         view = memoryview(rbuf)
         poller = select.poll()
         poller.register(sock, select.POLLIN)
@@ -93,6 +96,8 @@ def run_client(args, doc):
                     series.sample(sock, now - t_conn)
                     while next_sample <= now:
                         next_sample += args.sample_interval
+                if player is not None:
+                    player.advance(now - t_conn)  # every byte read so far is fed
                 if now - last_rx > args.timeout:
                     raise RuntimeError(f"no data for {args.timeout:g} s")
                 wait = min(next_sample, last_rx + args.timeout) - now
@@ -100,29 +105,40 @@ def run_client(args, doc):
                     continue
                 got = sock.recv_into(rbuf)
                 now = time.monotonic()
+                t = now - t_conn
                 if got == 0:
                     eof = True
                     break
                 last_rx = now
-                for index, payload, send_ns, length in reader.feed(view[:got]):
+                data = view[:got]
+                started = reader.started
+                for index, payload, send_ns, length in reader.feed(data):
                     if payload is not None:
                         obj = parse_control(payload, index)
                         if index == HELLO_INDEX:
+                            if hello is not None:
+                                raise ProtocolError("a second hello frame")
                             hello = obj
-                            completions = [None] * int(hello["frames"])
+                            n = int(hello["frames"])
+                            player = Player(n, hello["fps"], args.startup_buffer, args.rebuffer)
                             doc["config"]["server"] = hello
                         elif index == TRAILER_INDEX:
-                            trailer = obj
+                            trailer = obj  # the stream is over: read on to the close
                             t_end = now
                             finish(now)
+                            if player is not None:
+                                player.end(t)
                         continue
-                    if hello is None or index >= len(completions) or trailer is not None:
-                        raise ProtocolError(f"unexpected frame {index}")
-                    if completions[index] is not None:
-                        raise ProtocolError(f"frame {index} received twice")
-                    completions[index] = now - t_conn
+                    if hello is None or trailer is not None or index != next_video:
+                        expected = "none" if hello is None or next_video >= n else next_video
+                        raise ProtocolError(f"frame {index} where {expected} was due")
+                    next_video += 1
+                    player.complete(index, t)
                     frame_bytes += length
                     delays.append((time.time_ns() - send_ns) / 1e9)
+                # frames started in this read: stream position s is video frame s-1
+                for s in range(max(started, 1), min(reader.started, n + 1)):
+                    player.first_byte(s - 1, t)
         finally:
             if t_end is None:
                 t_end = time.monotonic()
@@ -131,14 +147,15 @@ def run_client(args, doc):
             duration = t_end - t_conn
             doc["duration_s"] = round(duration, 6)
             doc["stream_bytes"] = reader.stream_bytes
-            received = sum(c is not None for c in completions)
             doc["frames"] = {
                 "expected": hello["frames"] if hello else None,
-                "received": received,
+                "received": next_video,
                 "bytes": frame_bytes,
             }
-            if hello:
-                _fill_playout(doc, completions, hello["fps"], args, duration)
+            if player is not None:
+                if player.ended is None:
+                    player.end(duration)
+                _fill_playout(doc, player.finish())
             doc["frame_delay_s"] = _delay_stats(delays)
             doc["subflows"] = series.report(duration)
             doc["out_of_order"] = {
@@ -156,20 +173,12 @@ def run_client(args, doc):
             raise ProtocolError("stream ended before the hello frame")
         if trailer is None:
             raise RuntimeError("stream ended before the trailer (server failed?)")
-        if received != hello["frames"]:
-            raise RuntimeError(f"{received} of {hello['frames']} frames received")
+        if next_video != n:
+            raise RuntimeError(f"{next_video} of {n} frames received")
     return 0
 
 
-def _fill_playout(doc, completions, fps, args, end):
-    p = playout(
-        completions,
-        fps,
-        startup_buffer=args.startup_buffer,
-        underflow_after=args.underflow_after,
-        rebuffer=args.rebuffer,
-        end=end,
-    )
+def _fill_playout(doc, p):
     durations = [round(d, 6) for d in p["underflow_durations_s"]]
     doc["startup_delay_s"] = None if p["startup_s"] is None else round(p["startup_s"], 6)
     doc["frames"]["displayed"] = p["displayed"]
@@ -178,6 +187,7 @@ def _fill_playout(doc, completions, fps, args, end):
         "count": len(durations),
         "total_s": round(sum(p["underflow_durations_s"]), 6),
         "durations_s": durations,
+        "starts_s": [round(s, 6) for s in p["underflow_starts_s"]],
     }
 
 
@@ -192,7 +202,6 @@ def new_doc(args):
             "bind": args.bind,
             "mptcp": not args.tcp,
             "startup_buffer_s": args.startup_buffer,
-            "underflow_after_s": args.underflow_after,
             "rebuffer_s": args.rebuffer,
             "sample_interval_s": args.sample_interval,
             "timeout_s": args.timeout,
@@ -222,7 +231,13 @@ def client_main(args):
         doc["complete"] = True
     except UsageError:
         raise
-    except (OSError, RuntimeError, ProtocolError, Interrupted, KeyboardInterrupt) as e:
+    except (
+        OSError,
+        RuntimeError,
+        ProtocolError,
+        Interrupted,
+        KeyboardInterrupt,
+    ) as e:
         doc["error"] = str(e) or type(e).__name__
         code = 1
     if args.out is None:
