@@ -1,20 +1,22 @@
-"""Unit tests of vprobe: player, frame stream, scheduler counters, CLI (no root needed).
+"""Unit tests of vprobe: player, pacing, frame stream, HTTP, scheduler counters, CLI (no root).
 
 The /proc and netstat parsers and the sockaddr decoding are mpqoe_lib's, tested in
 mininet-scripts/tests/test_lib.py.
 
 The last class runs server and client as real processes over MPTCP on 127.0.0.1 (one subflow,
-no namespaces): the failure paths (TCP fallback, nothing listening). The two-path runs are in
-test_loopback.py (root, network namespaces).
+no namespaces): a file-mode stream and the failure paths (TCP fallback, nothing listening, bad
+HTTP on either side, SIGTERM). The two-path runs are in test_loopback.py (root, namespaces).
 """
 
 import json
+import math
 import os
 import random
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -23,7 +25,9 @@ sys.path.insert(0, HERE)
 LIB = os.path.join(os.path.dirname(os.path.dirname(HERE)), "mininet-scripts")
 sys.path.insert(0, LIB)
 import vprobe_counters  # noqa: E402
+import vprobe_http as http  # noqa: E402
 import vprobe_wire as wire  # noqa: E402
+from vprobe_client import _Pacer  # noqa: E402
 from vprobe_counters import scheduler_counters as counters  # noqa: E402
 from vprobe_playout import Player, playout  # noqa: E402
 
@@ -245,6 +249,103 @@ class OnlinePlayerTest(unittest.TestCase):
                 self.assertEqual(online, at_once.finish())
 
 
+def simulate(packets, sizes, fps, limit=None, oversleep=0.0, chunk=4000):
+    """Read a stream whose bytes reach the kernel as `packets` [(t, bytes)]: all at once on
+    arrival (limit None), or paced as the client paces (Player.wants_data, wake at the next
+    deadline, reads of up to `chunk` bytes). Returns (player result, max frames ahead,
+    seconds paused)."""
+    n = len(sizes)
+    ends = [sum(sizes[: i + 1]) for i in range(n)]
+    total = ends[-1]
+    player = Player(n, fps, **KW)
+    state = {"read": 0, "frame": 0}
+
+    def read(upto, t):
+        """Bytes up to offset `upto` read at t: the frames that start or end in them."""
+        for i in range(state["frame"], n):
+            if ends[i] - sizes[i] >= upto:
+                break
+            if ends[i] - sizes[i] >= state["read"]:
+                player.first_byte(i, t)
+            if ends[i] <= upto:
+                player.complete(i, t)
+                state["frame"] = i + 1
+        state["read"] = upto
+
+    in_kernel, k, t, ahead, paused = 0, 0, 0.0, 0, 0.0
+    while state["read"] < total:
+        while k < len(packets) and packets[k][0] <= t:
+            in_kernel += packets[k][1]
+            k += 1
+        player.advance(t)
+        if limit is None or player.wants_data(limit):
+            if state["read"] < in_kernel:
+                read(min(in_kernel, state["read"] + (chunk if limit else total)), t)
+                ahead = max(ahead, player.ahead)
+            else:
+                t = packets[k][0]
+        else:
+            wake = player.next_deadline() + oversleep
+            paused += wake - t
+            t = wake
+    player.end(t)
+    return player.finish(), ahead, paused
+
+
+class PacingTest(unittest.TestCase):
+    """The file-mode reader never makes a frame late by itself: for the same arrivals in the
+    kernel, reading paced by the player gives the figures of reading everything at once."""
+
+    def packets(self, rng, total, rate):
+        """Packets of 1000 B at about `rate` B/s, jittered, with stalls of up to 3 s (the
+        network), as [(t, bytes)]."""
+        out, t, sent = [], 0.0, 0
+        while sent < total:
+            t += 1000 / rate * rng.choice((0.5, 0.8, 1.0, 1.0, 1.5, 3.0))
+            if rng.random() < 0.02:
+                t += rng.random() * 3.0
+            take = min(1000, total - sent)
+            out.append((t, take))
+            sent += take
+        return out
+
+    def test_paced_reading_gives_the_unpaced_figures(self):
+        rng = random.Random(3)
+        sizes = [1500] * 200  # 10 fps: 15 kB/s of video
+        limit = _Pacer(1.0, FPS).limit
+        self.assertEqual(limit, 10)
+        paced = late_and_paced = 0
+        for trial in range(40):
+            packets = self.packets(rng, sum(sizes), rng.choice((20e3, 30e3, 45e3)))
+            free, _, _ = simulate(packets, sizes, FPS)
+            got, ahead, paused = simulate(packets, sizes, FPS, limit)
+            with self.subTest(trial=trial):
+                self.assertEqual(got, free)
+                # at most one read (4000 B: 3 frames) beyond the limit
+                self.assertLessEqual(ahead, limit - 1 + math.ceil(4000 / 1500))
+            late = free["picture_discards"] + len(free["underflow_durations_s"])
+            paced += paused > 1.0
+            late_and_paced += paused > 1.0 and late > 0
+        # the reader did pause, also in most of the runs with late frames
+        self.assertGreater(paced, 30)
+        self.assertGreater(late_and_paced, 20)
+
+    def test_oversleeping_the_limit_would_make_frames_late(self):
+        # the check above can fail: a reader that sleeps a second past the deadline loses
+        # frames that were in the kernel in time
+        packets = self.packets(random.Random(0), 300000, 30e3)
+        sizes = [1500] * 200
+        free, _, _ = simulate(packets, sizes, FPS)
+        late, _, _ = simulate(packets, sizes, FPS, _Pacer(1.0, FPS).limit, oversleep=1.0)
+        self.assertEqual((free["picture_discards"], len(free["underflow_durations_s"])), (0, 0))
+        self.assertGreater(late["picture_discards"] + len(late["underflow_durations_s"]), 0)
+
+    def test_the_limit_is_at_least_one_frame(self):
+        self.assertEqual(_Pacer(0.01, 30).limit, 1)
+        self.assertEqual(_Pacer(1.0, 30).limit, 30)
+        self.assertEqual(_Pacer(0.5, 29.97).limit, 15)
+
+
 class FrameTest(unittest.TestCase):
     def test_frame_sizes_sum_to_the_bitrate(self):
         sizes = wire.frame_sizes(5.24e6, 30, 300)
@@ -299,6 +400,71 @@ class FrameTest(unittest.TestCase):
             wire.parse_control(b'{"schema": "mpqoe-vprobe/1", "fps": 30, "frames": 3}', 0xFFFFFFFE)
         with self.assertRaises(wire.ProtocolError):
             wire.parse_control(b'{"schema": "mpqoe-vprobe/2", "fps": 0}', wire.HELLO_INDEX)
+
+
+class HttpTest(unittest.TestCase):
+    def test_the_clients_request_is_what_the_server_answers(self):
+        req = http.request("10.0.1.2", 5000)
+        self.assertEqual(http.head_end(req), len(req))
+        method, target, version, headers = http.parse_request(req)
+        self.assertEqual((method, target, version), ("GET", http.TARGET, "HTTP/1.1"))
+        self.assertEqual(headers["host"], "10.0.1.2:5000")
+        self.assertIn(b"Host: [fd00::1]:80\r\n", http.request("fd00::1", 80))
+
+    def test_head_end(self):
+        self.assertEqual(http.head_end(b"GET / HTTP/1.0\r\n\r\nxy"), 18)
+        self.assertEqual(http.head_end(b"GET / HTTP/1.0\n\nxy"), 16)
+        self.assertEqual(http.head_end(b"GET / HTTP/1.0\r\nHost: a\r\n"), -1)
+
+    def test_requests_the_server_refuses(self):
+        cases = {
+            b"POST / HTTP/1.1\r\nHost: a\r\n\r\n": "method 'POST' not supported",
+            b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n": "method 'HEAD' not supported",
+            b"GET / HTTP/1.1\r\n\r\n": "without a Host header",
+            b"GET / HTTP/2.0\r\nHost: a\r\n\r\n": "not HTTP/1.0 or HTTP/1.1",
+            b"GET /\r\n\r\n": "malformed request line",
+            b"hello\r\n\r\n": "malformed request line",
+            b"\r\n": "malformed request line",
+            b"GET http://a/ HTTP/1.1\r\nHost: a\r\n\r\n": "is not a path",
+            b"GET / HTTP/1.1\r\nHost a\r\n\r\n": "malformed header line",
+            b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\n": "a GET with a body",
+            b"GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: x\r\n\r\n": "a GET with a body",
+        }
+        for head, why in cases.items():
+            with self.subTest(head=head), self.assertRaises(http.HttpError) as cm:
+                http.parse_request(head)
+            self.assertIn(why, str(cm.exception))
+        # HTTP/1.0 needs no Host; an empty body is no body
+        http.parse_request(b"GET / HTTP/1.0\r\nContent-Length: 0\r\n\r\n")
+        self.assertTrue(http.bad_request("why").startswith(b"HTTP/1.1 400 Bad Request\r\n"))
+
+    def test_response_head_in_pieces_and_the_body_after_it(self):
+        data = http.response_head() + b"MPQV body"
+        for chunk in (1, 5, len(data)):
+            head, body = http.ResponseHead(), b""
+            for k in range(0, len(data), chunk):
+                if head.done:
+                    body += data[k : k + chunk]
+                    continue
+                rest = head.feed(memoryview(data[k : k + chunk]))
+                body += rest or b""
+            self.assertEqual((head.status, head.reason, body), (200, "OK", b"MPQV body"))
+            self.assertEqual(head.headers["content-type"], http.CONTENT_TYPE)
+            self.assertEqual(head.size, len(http.response_head()))
+
+    def test_responses_the_client_refuses(self):
+        for data, why in (
+            (b"MPQV\xff\xff\xff\xfe", "does not start with HTTP/"),
+            (b"HTTP/1.1 2000 OK\r\n\r\n", "malformed status line"),
+            (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", "chunked"),
+            (b"HTTP/1.1 200 OK\r\n" + b"X: y\r\n" * 3000, "response head over"),
+        ):
+            with self.subTest(data=data[:30]), self.assertRaises(http.HttpError) as cm:
+                http.ResponseHead().feed(data)
+            self.assertIn(why, str(cm.exception))
+        head = http.ResponseHead()
+        self.assertEqual(head.feed(b"HTTP/1.1 404 Not Found\r\n\r\n"), b"")
+        self.assertEqual((head.status, head.reason), (404, "Not Found"))
 
 
 # The scheduler file of mininet-scripts/tests (closed and live line of one address pair, a third)
@@ -368,6 +534,11 @@ class CliTest(unittest.TestCase):
                 ["client", "--connect", "h:1", "--bogus", "--out", out],
                 ["client", "--connect", "h:1", "--out", os.path.join(d, "no", "r.json")],
                 ["client", "--connect", "h:1", "--underflow-after", "0.1", "--out", out],
+                ["client", "--connect", "h:1", "--read-ahead", "0", "--out", out],
+                ["client", "--connect", "h:1", "--read-ahead", "-1", "--out", out],
+                ["client", "--connect", "h:1", "--mode", "live", "--read-ahead", "1", "--out", out],
+                ["client", "--connect", "h:1", "--mode", "vod", "--out", out],
+                ["server", "--port", "5000", "--mode", "http"],
             )
             for argv in cases:
                 with self.subTest(argv=argv):
@@ -379,15 +550,99 @@ class CliTest(unittest.TestCase):
             self.assertEqual(os.listdir(d), [])
 
 
+def connect(port, deadline=10.0):
+    """A plain TCP connection to 127.0.0.1:port, retried while the server starts."""
+    t_end = time.monotonic() + deadline
+    while True:
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=10)
+        except ConnectionRefusedError:
+            if time.monotonic() > t_end:
+                raise
+            time.sleep(0.1)
+
+
+class FakeServer(threading.Thread):
+    """Plain TCP: reads one request head, answers `reply`, closes."""
+
+    def __init__(self, reply):
+        super().__init__(daemon=True)
+        self.reply = reply
+        self.lsock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.lsock.getsockname()[1]
+        self.request = b""
+
+    def run(self):
+        with self.lsock:
+            self.lsock.settimeout(20)
+            conn, _ = self.lsock.accept()
+        with conn:
+            conn.settimeout(20)
+            while http.head_end(self.request) < 0:
+                data = conn.recv(4096)
+                if not data:
+                    return
+                self.request += data
+            conn.sendall(self.reply)
+            conn.shutdown(socket.SHUT_WR)
+            while conn.recv(4096):
+                pass
+
+
 class LocalProcessTest(unittest.TestCase):
     """Real server and client over 127.0.0.1 (the host kernel's MPTCP, one subflow)."""
 
-    def server(self, port, opts):
+    def server(self, port, opts, stderr=subprocess.DEVNULL):
         return subprocess.Popen(
             [sys.executable, VPROBE, *f"server --port {port} --bind 127.0.0.1 {opts}".split()],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=stderr,
+            text=True,
         )
+
+    def test_file_mode_reads_only_the_read_ahead_before_playback(self):
+        port = free_port()
+        srv = self.server(port, "--duration 3 --timeout 20")
+        try:
+            r = run(*f"client --connect 127.0.0.1:{port} --timeout 20 --label f".split())
+        finally:
+            srv.wait(timeout=20)
+        self.assertEqual((r.returncode, srv.returncode), (0, 0), r.stderr)
+        doc = json.loads(r.stdout)
+        self.assertEqual(doc["schema"], "mpqoe-vprobe/2")
+        self.assertEqual((doc["config"]["mode"], doc["config"]["read_ahead_s"]), ("file", 1.0))
+        self.assertEqual(doc["config"]["server"]["mode"], "file")
+        self.assertEqual(doc["http"]["status"], 200)
+        self.assertEqual(doc["http"]["content_type"], http.CONTENT_TYPE)
+        self.assertEqual(doc["frames"]["received"], 90)
+        self.assertEqual(doc["server"]["request"], f"GET {http.TARGET} HTTP/1.1")
+        self.assertEqual(doc["server"]["write_size"], 65536)
+        self.assertIsNone(doc["server"]["frames_sent_late"])
+        # the whole file is in the kernel's buffers at once over loopback, but the reader
+        # keeps at most 1 s (+ one 64 KiB read: 4 frames) ahead of playback, and so reads
+        # the trailer only when playback is 1 s from the end
+        self.assertLessEqual(doc["reader"]["max_ahead_s"], 1.0 + 4 / 30 + 1e-6)
+        self.assertGreater(doc["reader"]["paused_s"], 1.0)
+        self.assertGreater(doc["duration_s"], doc["startup_delay_s"] + 1.5)
+        body = doc["stream_bytes"] - doc["http"]["head_bytes"]
+        self.assertGreater(body, doc["frames"]["bytes"])  # + hello and trailer
+
+    def test_live_mode_reads_as_fast_as_it_can(self):
+        port = free_port()
+        srv = self.server(port, "--mode live --duration 1 --timeout 20")
+        try:
+            r = run(*f"client --mode live --connect 127.0.0.1:{port} --timeout 20".split())
+        finally:
+            srv.wait(timeout=20)
+        self.assertEqual((r.returncode, srv.returncode), (0, 0), r.stderr)
+        doc = json.loads(r.stdout)
+        self.assertEqual((doc["config"]["mode"], doc["config"]["read_ahead_s"]), ("live", None))
+        self.assertEqual((doc["http"], doc["server"]["request"]), (None, None))
+        self.assertEqual((doc["reader"]["paused_s"], doc["reader"]["pauses"]), (0.0, 0))
+        self.assertEqual(doc["frames"]["received"], 30)
+        self.assertGreaterEqual(doc["server"]["frames_sent_late"], 0)
+        # a live source makes 1 s of video in 1 s: the startup buffer takes that long
+        self.assertGreater(doc["startup_delay_s"], 0.9)
 
     def test_nothing_listening_is_a_runtime_failure_with_json(self):
         with tempfile.TemporaryDirectory() as d:
@@ -418,6 +673,50 @@ class LocalProcessTest(unittest.TestCase):
             finally:
                 srv.wait(timeout=15)
 
+    def test_a_bad_request_gets_a_400_and_the_server_exits_1(self):
+        port = free_port()
+        srv = self.server(port, "--duration 1 --timeout 10", stderr=subprocess.PIPE)
+        try:
+            with connect(port) as s:
+                s.sendall(b"POST /video HTTP/1.1\r\nHost: x\r\n\r\n")
+                answer = b""
+                while data := s.recv(4096):
+                    answer += data
+            _, err = srv.communicate(timeout=15)
+        finally:
+            if srv.poll() is None:
+                srv.kill()
+                srv.wait()
+        self.assertTrue(answer.startswith(b"HTTP/1.1 400 Bad Request\r\n"), answer)
+        self.assertIn(b"method 'POST' not supported", answer)
+        self.assertEqual(srv.returncode, 1)
+        self.assertEqual(
+            err.splitlines()[1:],
+            ["vprobe server: bad request: method 'POST' not supported (only GET)"],
+        )
+
+    def test_the_client_fails_on_an_answer_other_than_200(self):
+        frames = wire.control_frame(wire.HELLO_INDEX, {"schema": wire.SCHEMA, "frames": 1})
+        for reply, why in (
+            (b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n", "answered 404 Not Found"),
+            (frames, "does not start with HTTP/"),  # a live-mode server
+        ):
+            fake = FakeServer(reply)
+            fake.start()
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "r.json")
+                argv = f"client --tcp --connect 127.0.0.1:{fake.port} --timeout 10 --out {out}"
+                r = run(*argv.split())
+                fake.join(timeout=10)
+                with open(out) as f:
+                    doc = json.load(f)
+            with self.subTest(why=why):
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertFalse(doc["complete"])
+                self.assertIn(why, doc["error"])
+                self.assertEqual(r.stderr.splitlines(), [f"vprobe client: {doc['error']}"])
+                self.assertTrue(fake.request.startswith(b"GET /video.vprobe HTTP/1.1\r\nHost: "))
+
     def test_sigterm_writes_a_partial_result(self):
         port = free_port()
         srv = self.server(port, "--duration 5 --timeout 10")
@@ -439,6 +738,7 @@ class LocalProcessTest(unittest.TestCase):
         self.assertEqual(doc["error"], "interrupted by signal SIGTERM")
         self.assertEqual(doc["label"], "cut")
         self.assertEqual(doc["frames"]["expected"], 150)
+        # read ahead of playback: more than the 1 s startup buffer, less than the file
         self.assertLess(doc["frames"]["received"], 150)
         self.assertGreater(doc["frames"]["received"], 30)
         self.assertIsNotNone(doc["startup_delay_s"])

@@ -3,7 +3,8 @@
 Every frame starts with a 24-byte header (magic "MPQV", index u32, payload size u32, send
 CLOCK_REALTIME ns u64, flags u32, network order). The stream is, in this order: the hello
 (index 0xfffffffe), the video frames 0..n-1, the trailer (index 0xffffffff); hello and
-trailer carry JSON objects and have the control flag set.
+trailer carry JSON objects and have the control flag set. In file mode the stream is the body
+of an HTTP response (vprobe_http.py).
 """
 
 import json
