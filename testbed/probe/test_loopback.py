@@ -168,9 +168,13 @@ class TwoSubflowTest(unittest.TestCase):
         self.check_consistent(doc, 180)
         self.assertEqual(doc["picture_discards"], 0)
         self.assertEqual(doc["buffer_underflows"]["count"], 0)
-        # 1 s of video over 8 Mbit/s: well under 1 s (a live source would take 1 s)
+        # 1 s of video over 8 Mbit/s: 0.65 s at line rate, more in slow start and before the
+        # second subflow joins (measured 1.0-1.2 s)
         self.assertGreater(doc["startup_delay_s"], 0.5)
-        self.assertLess(doc["startup_delay_s"], 1.5)
+        self.assertLess(doc["startup_delay_s"], 2.0)
+        # the server hands the file to the socket ahead of playback, as far as the read-ahead
+        # and the kernel's buffers let it (measured 2.9 s; a live source takes 5.97 s)
+        self.assertLess(doc["server"]["send_duration_s"], 4.5)
         # the reader keeps 1 s (+ one read) ahead of playback, so the trailer comes about 1 s
         # before the end of playback
         r = doc["reader"]
