@@ -1,35 +1,44 @@
 #!/usr/bin/env python3
 """vprobe: a video-stream probe over MPTCP, standing in for the scheduler papers' VLC setup.
 
-    vprobe.py server --port P [--bind ADDR] [--bitrate 5.24e6] [--fps 30] [--duration 30]
-                     [--tcp] [--timeout S]
-    vprobe.py client --connect HOST:PORT [--bind ADDR] [--startup-buffer 1.0]
-                     [--underflow-after 0.1] [--rebuffer 0.5] [--sample-interval 0.5]
+    vprobe.py server --port P [--bind ADDR] [--mode file|live] [--bitrate 5.24e6] [--fps 30]
+                     [--duration 30] [--tcp] [--timeout S]
+    vprobe.py client --connect HOST:PORT [--bind ADDR] [--mode file|live] [--read-ahead 1.0]
+                     [--startup-buffer 1.0] [--rebuffer 0.5] [--sample-interval 0.5]
                      [--timeout S] [--tcp] [--out FILE] [--label TEXT]
 
-The server is a live constant-bitrate source: frame i (bitrate/8/fps bytes, header included) is
-written at max(now, t0 + i/fps), so a path slower than the video makes the server fall behind
-exactly as a live encoder feeding a full socket would. Every frame starts with a 24-byte header
-(magic "MPQV", index u32, payload size u32, send CLOCK_REALTIME ns u64, flags u32, network
-order). Two control frames frame the video: a hello (index 0xfffffffe, JSON: fps, bitrate,
-frames, ...) so that the client needs no copy of the server's settings, and a trailer (index
-0xffffffff, JSON: server-side facts, among them the scheduler module's counters for this
-connection from /proc/net/mpqoe_<scheduler>). The server sends the trailer once all data is
-acknowledged (so those counters are final), shuts its side down and waits for the client.
+The video is a constant-bitrate frame sequence: frame i is bitrate/8/fps bytes, header included.
+Every frame starts with a 24-byte header (magic "MPQV", index u32, payload size u32, send
+CLOCK_REALTIME ns u64, flags u32, network order). Two control frames frame the video: a hello
+(index 0xfffffffe, JSON: mode, fps, bitrate, frames, ...) so that the client needs no copy of
+the server's settings, and a trailer (index 0xffffffff, JSON: server-side facts, among them the
+scheduler module's counters for this connection from /proc/net/mpqoe_<scheduler>). The server
+sends the trailer once all data is acknowledged (so those counters are final), shuts its side
+down and waits for the client's close.
 
-The client records when the last byte of each frame arrived (CLOCK_MONOTONIC), samples the
-per-subflow counters every --sample-interval with getsockopt(SOL_MPTCP, MPTCP_FULL_INFO), reads
-the namespace's MPTcpExt counters before and after, replays the frame completion times through
-the playout model and writes one JSON document (schema "mpqoe-vprobe/1", see README.md).
+--mode file (default; both sides must use the same mode), like an HTTP server serving a stored
+file to VLC: the client sends one HTTP/1.1 GET; the server answers 200 with the frame stream as
+the body (delimited by the close) and writes it in 64 KiB writes as fast as the socket takes
+them. The client reads only while less than --read-ahead seconds of video are read but not yet
+played, as VLC does, and leaves the rest in the kernel's receive buffer, whose window throttles
+the sender. --mode live: the server is a live source writing frame i at max(now, t0 + i/fps),
+the client reads as fast as it can.
 
-This file is the command line; the parts are vprobe_playout.py (playout model), vprobe_wire.py
-(frames), vprobe_counters.py (scheduler and subflow counters), vprobe_net.py (sockets, errors),
-vprobe_server.py and vprobe_client.py; MPTCP socket options and /proc parsing come from
-mininet-scripts/mpqoe_lib.
+The client records when the first and the last byte of each frame were read (CLOCK_MONOTONIC),
+plays the frames out online through the player (vprobe_playout.py: startup buffer, picture
+discards, buffer underflows), samples the per-subflow counters every --sample-interval with
+getsockopt(SOL_MPTCP, MPTCP_FULL_INFO), reads the namespace's MPTcpExt counters before and after
+and writes one JSON document (schema "mpqoe-vprobe/2", see README.md).
+
+This file is the command line; the parts are vprobe_playout.py (player), vprobe_wire.py
+(frames), vprobe_http.py (the file mode's request and response), vprobe_counters.py (scheduler
+and subflow counters), vprobe_net.py (sockets, errors), vprobe_server.py and vprobe_client.py;
+MPTCP socket options and /proc parsing come from mininet-scripts/mpqoe_lib.
 
 Exit codes: 0 complete; 1 runtime failure (the client still writes its JSON, complete=false,
-error set); 2 usage error or missing kernel feature (one line on stderr, nothing written).
-Stdlib only, Python >= 3.11, Linux >= 6.6 (MPTCP_FULL_INFO).
+error set; the server refuses a bad request with a 400); 2 usage error or missing kernel
+feature (one line on stderr, nothing written). Stdlib only, Python >= 3.11, Linux >= 6.6
+(MPTCP_FULL_INFO).
 """
 
 from __future__ import annotations
@@ -47,6 +56,10 @@ from vprobe_client import client_main  # noqa: E402
 from vprobe_net import Interrupted, UsageError, on_signal, parse_hostport  # noqa: E402
 from vprobe_server import serve  # noqa: E402
 from vprobe_wire import HEADER  # noqa: E402
+
+MODES = ("file", "live")
+MODE_HELP = "file: a stored video behind one HTTP GET (default); live: a live source"
+READ_AHEAD = 1.0  # s: VLC's default network caching, its reading lead when it paces a file
 
 
 class _Parser(argparse.ArgumentParser):
@@ -70,19 +83,26 @@ def _positive(kind, allow_zero=False):
 def build_parser():
     p = _Parser(prog="vprobe.py", description="Video-stream probe over MPTCP.")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
-    s = sub.add_parser("server", help="send one constant-bitrate frame stream, then exit")
+    s = sub.add_parser("server", help="send one constant-bitrate video to one client, then exit")
     s.add_argument("--port", type=int, required=True)
     s.add_argument("--bind", default="0.0.0.0")
     s.add_argument("--bitrate", type=_positive(float), default=5.24e6, help="bit/s")
     s.add_argument("--fps", type=_positive(float), default=30.0)
     s.add_argument("--duration", type=_positive(float), default=30.0, help="seconds of video")
+    s.add_argument("--mode", choices=MODES, default="file", help=MODE_HELP)
     s.add_argument("--tcp", action="store_true", help="plain TCP instead of MPTCP")
     s.add_argument("--timeout", type=_positive(float), default=60.0, help="accept/send stall")
     c = sub.add_parser("client", help="receive one stream, write the QoE JSON")
     c.add_argument("--connect", required=True, metavar="HOST:PORT")
     c.add_argument("--bind", default=None)
+    c.add_argument("--mode", choices=MODES, default="file", help=MODE_HELP)
+    c.add_argument(
+        "--read-ahead",
+        type=_positive(float),
+        default=None,
+        help="file mode: read at most this many seconds of video ahead of playback (1.0)",
+    )
     c.add_argument("--startup-buffer", type=_positive(float, True), default=1.0)
-    c.add_argument("--underflow-after", type=_positive(float, True), default=0.1)
     c.add_argument("--rebuffer", type=_positive(float, True), default=0.5)
     c.add_argument("--sample-interval", type=_positive(float), default=0.5)
     c.add_argument("--timeout", type=_positive(float), default=30.0, help="connect/idle limit")
@@ -106,6 +126,10 @@ def parse_args(argv):
             args.host, args.port = parse_hostport(args.connect)
         except ValueError as e:
             raise UsageError(str(e)) from None
+        if args.read_ahead is not None and args.mode != "file":
+            raise UsageError("--read-ahead applies to --mode file only")
+        if args.read_ahead is None and args.mode == "file":
+            args.read_ahead = READ_AHEAD
         if args.out is not None:
             d = os.path.dirname(os.path.abspath(args.out))
             if not os.path.isdir(d) or not os.access(d, os.W_OK):

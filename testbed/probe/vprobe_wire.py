@@ -1,8 +1,10 @@
 """The probe's wire protocol: a frame stream framed by two JSON control frames.
 
 Every frame starts with a 24-byte header (magic "MPQV", index u32, payload size u32, send
-CLOCK_REALTIME ns u64, flags u32, network order). The hello (index 0xfffffffe) and the trailer
-(index 0xffffffff) carry JSON objects and have the control flag set.
+CLOCK_REALTIME ns u64, flags u32, network order). The stream is, in this order: the hello
+(index 0xfffffffe), the video frames 0..n-1, the trailer (index 0xffffffff); hello and
+trailer carry JSON objects and have the control flag set. In file mode the stream is the body
+of an HTTP response (vprobe_http.py).
 """
 
 import json
@@ -10,7 +12,7 @@ import math
 import struct
 import time
 
-SCHEMA = "mpqoe-vprobe/1"
+SCHEMA = "mpqoe-vprobe/2"
 MAGIC = b"MPQV"
 HEADER = struct.Struct("!4sIIQI")  # magic, index, payload size, send ns (CLOCK_REALTIME), flags
 HELLO_INDEX = 0xFFFFFFFE
@@ -35,7 +37,11 @@ class ProtocolError(Exception):
 
 
 class FrameReader:
-    """Incremental parser of the byte stream; keeps only control payloads."""
+    """Incremental parser of the byte stream; keeps only control payloads.
+
+    `started` counts the frames whose first (header) byte has been consumed: since frames
+    come in stream order, the client knows which frame a new start is before its header is
+    complete, and so when each frame's first byte arrived."""
 
     def __init__(self):
         self.head = bytearray()
@@ -43,6 +49,7 @@ class FrameReader:
         self.remaining = 0
         self.payload = None  # bytearray for control frames
         self.stream_bytes = 0
+        self.started = 0
 
     def feed(self, data):
         """Consume `data`; yield (index, payload, send_ns, frame bytes) for each frame completed
@@ -51,6 +58,8 @@ class FrameReader:
         self.stream_bytes += size
         while pos < size:
             if self.index is None:
+                if not self.head:
+                    self.started += 1
                 take = min(HEADER.size - len(self.head), size - pos)
                 self.head += data[pos : pos + take]
                 pos += take
