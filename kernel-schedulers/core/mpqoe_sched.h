@@ -209,12 +209,14 @@ struct mpqoe_room mpqoe_window_room(const struct mpqoe_sched_input *in,
 				    int pick);
 
 /*
- * The burst to give a subflow whose room is @room, when the send queue's
- * next chunks still have @len[0..n-1] bytes to send (at most @burst in
- * all, upstream's own limit): the chunks that fit whole. When not even the
- * first fits, that first chunk if !room.hard, else 0 (nothing now).
- * Upstream checks the burst only between chunks, so a burst that ends
- * inside a chunk would still push all of it.
+ * The burst to give a subflow whose room is @room. @len[0..n-1] are the
+ * bytes still to send of the send queue's chunks from its head, up to the
+ * one that spends upstream's @burst (or all of them when they do not
+ * reach it). Upstream checks the burst only between chunks, so it pushes
+ * whole chunks until the burst is spent: when that total fits the room,
+ * the burst stays as it is. Otherwise it is lowered to the whole chunks
+ * that fit the room, so that the push stops exactly there; when not even
+ * the first fits, that first chunk if !room.hard, else 0 (nothing now).
  */
 u32 mpqoe_fit_burst(struct mpqoe_room room, const u32 *len, unsigned int n,
 		    u32 burst);

@@ -18,14 +18,20 @@ struct mpqoe_room mpqoe_window_room(const struct mpqoe_sched_input *in,
 u32 mpqoe_fit_burst(struct mpqoe_room room, const u32 *len, unsigned int n,
 		    u32 burst)
 {
-	u64 limit = mpqoe_min64(room.bytes, burst), sum = 0;
+	u64 up = 0, fit = 0;
 	unsigned int i;
 
 	if (room.bytes == MPQOE_ROOM_ANY || !n)
 		return burst;
-	for (i = 0; i < n && sum + len[i] <= limit; i++)
-		sum += len[i];
-	if (!sum && !room.hard)
+	/* what upstream pushes: whole chunks until the burst is spent */
+	for (i = 0; i < n && up < burst; i++)
+		up += len[i];
+	if (up <= room.bytes)
+		return burst;
+	/* the room binds: the whole chunks that fit it (fewer than upstream's) */
+	for (i = 0; i < n && fit + len[i] <= room.bytes; i++)
+		fit += len[i];
+	if (!fit && !room.hard)
 		return len[0];
-	return (u32)sum;
+	return (u32)fit;
 }

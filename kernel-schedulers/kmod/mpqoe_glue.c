@@ -185,17 +185,23 @@ static int mpqoe_burst(const struct mptcp_sock *msk)
  * How many bytes the next chunks of the send queue (the pending struct
  * mptcp_data_frag, from msk->first_pending on, see mptcp_send_next() in
  * protocol.h) still have to send: @len[0..returned-1], at most @max chunks
- * or until they add up to @enough. Called with the msk socket lock held,
- * as the scheduler is.
+ * or until they add up to @enough; *@more says whether the walk stopped at
+ * @max with more chunks left. Called with the msk socket lock held, as the
+ * scheduler is.
  */
 static unsigned int mpqoe_chunks(struct mptcp_sock *msk, u32 *len, unsigned int max,
-				 u32 enough)
+				 u32 enough, bool *more)
 {
 	struct mptcp_data_frag *dfrag = msk->first_pending;
 	unsigned int n = 0;
 	u64 sum = 0;
 
-	while (dfrag && n < max && sum < enough) {
+	*more = false;
+	while (dfrag && sum < enough) {
+		if (n == max) {
+			*more = true;
+			break;
+		}
 		len[n] = dfrag->data_len - dfrag->already_sent;
 		sum += len[n++];
 		if (list_is_last(&dfrag->list, &msk->rtx_queue))
@@ -254,8 +260,9 @@ int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	unsigned int nchunk = 0;
 	struct mpqoe_conn *conn;
 	struct sock *ssk = NULL;
-	bool limited = false;
+	bool limited = false, more = false;
 	struct mpqoe_room room;
+	unsigned int i;
 	long tout = 0;
 	int burst = 0;
 	u32 fit;
@@ -290,7 +297,7 @@ int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	in->reinject = reinject;
 	if (!reinject) {
 		burst = mpqoe_burst(msk);
-		nchunk = mpqoe_chunks(msk, chunk, MPQOE_CHUNKS, max(burst, 1));
+		nchunk = mpqoe_chunks(msk, chunk, MPQOE_CHUNKS, max(burst, 1), &more);
 	}
 	in->burst = max(burst, 0);
 	in->chunk = chunk[0];
@@ -302,10 +309,16 @@ int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 			ssk = NULL;
 	}
 	if (ssk && burst > 0) {
-		/* the burst, lowered to the whole chunks that fit the room */
 		room = mpqoe_algo_room(&conn->algo, in, idx);
+		if (more && room.bytes != MPQOE_ROOM_ANY) {
+			/* more small chunks than looked at: push only those seen */
+			for (fit = 0, i = 0; i < nchunk; i++)
+				fit += chunk[i];
+			burst = min_t(u32, fit, burst);
+		}
+		/* the burst, lowered to the whole chunks that fit the room */
 		fit = mpqoe_fit_burst(room, chunk, nchunk, burst);
-		limited = fit < (u32)burst;
+		limited = fit != (u32)burst;
 		burst = fit;
 		if (!burst)	/* a hard room that not one chunk fits */
 			ssk = NULL;

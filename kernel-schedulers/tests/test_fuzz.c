@@ -101,14 +101,16 @@ static void check(const struct mpqoe_sched_input *in, int idx, int need_space)
 }
 
 /*
- * What the glue would push on the pick, for chunks of random sizes: never
- * beyond a hard room, beyond a soft one only by the first chunk, never
- * beyond upstream's burst unless it is that first chunk.
+ * What the glue would push on the pick, for chunks of random sizes: upstream's
+ * burst when upstream's push (whole chunks until the burst is spent) fits
+ * the room; else whole chunks within the room, or the first chunk alone for
+ * a soft room.
  */
 static void check_room(const struct mpqoe_sched_input *in, int idx,
 		       struct mpqoe_room room)
 {
-	uint32_t len[4], b, sum = 0;
+	uint32_t len[4], b;
+	uint64_t up = 0, sum = 0;
 	unsigned int i, n = (unsigned int)(rnd() % 5);
 
 	for (i = 0; i < n; i++)
@@ -118,11 +120,17 @@ static void check_room(const struct mpqoe_sched_input *in, int idx,
 		assert_int_equal(b, in->burst);
 		return;
 	}
+	for (i = 0; i < n && up < in->burst; i++)
+		up += len[i];
+	if (up <= room.bytes) {
+		assert_int_equal(b, in->burst);
+		return;
+	}
+	assert_true(b < in->burst || b == len[0]);
 	if (room.hard)
 		assert_true(b <= room.bytes);
 	else
 		assert_true(b <= room.bytes || b == len[0]);
-	assert_true(b <= in->burst || b == len[0]);
 	for (i = 0; i < n && sum < b; i++)	/* whole chunks only */
 		sum += len[i];
 	assert_int_equal(sum, b);
