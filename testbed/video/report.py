@@ -30,6 +30,12 @@ brace pair, is an error naming it):
                  within each group (stats.py): field: p (permutation p), sig, diff (mean of the
                  groups' mean ref - mean other), n (groups)
     {{trend:<experiment>/<metric>/<field>}}      field: rho, p (permutation), n (runs), sig
+    {{order:<experiment>/<group>/<other group>/<metric>/<field>}}
+                 do two groups rank their algorithms alike (e.g. 120 s against 9-minute videos)?
+                 Spearman's rho between the algorithms' means in the two groups, with the exact
+                 permutation p over the algorithms' pairings: field: rho, p, n (algorithms in
+                 both), sig, top and bottom (the algorithm with the highest or lowest mean in
+                 each group: "ga" when the two agree, "ga / none" when not)
     {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
 A group is a cell name without its algorithm component (compuserve.c5.ga -> compuserve.c5).
 Metrics: the keys of METRICS that the experiment reports (e.g. avg_bitrate_kbps, switches_ga,
@@ -966,11 +972,50 @@ def _trend(results, name):
     return f"{t.rho:+.2f}" if fld == "rho" else fmt_p(t.p)
 
 
+def _order(results, name):
+    parts = name.split("/")
+    if len(parts) != 5:
+        raise KeyError("expected order:<experiment>/<group>/<other group>/<metric>/<field>")
+    exp, ga, gb, metric, fld = parts
+    res = _experiment(results, exp, metric)
+    if fld not in ("rho", "p", "n", "sig", "top", "bottom"):
+        raise KeyError(f"field {fld!r} is not rho, p, n, sig, top or bottom")
+    if res.missing:
+        return NO_RUNS
+    groups = []
+    for gname in (ga, gb):
+        g = res.group(gname)
+        if g is None:
+            raise KeyError(f"{exp} has no group {gname!r}")
+        groups.append(g)
+    if ga == gb:
+        raise KeyError(f"order compares two different groups, not {ga} with itself")
+    algs = [a for a in ALGORITHMS if all(a in g.cells for g in groups)]
+    means = [[g.cells[a].intervals[metric].mean for a in algs] for g in groups]
+    if fld in ("top", "bottom"):
+        if not algs:
+            return "n/a"
+        pick = max if fld == "top" else min
+        ends = [algs[pick(range(len(algs)), key=m.__getitem__)] for m in means]
+        return ends[0] if ends[0] == ends[1] else " / ".join(ends)
+    # two groups of different code versions may be ranked against each other: each mean comes
+    # from one version; the test is of the ranking, not of a difference between the groups
+    t = stats.trend(*means)
+    if fld == "n":
+        return str(len(algs))
+    if fld == "sig":
+        return ("yes" if t.sig else "no") if t.tested else "untested"
+    if not t.tested:
+        return f"n/a ({t.reason})"
+    return f"{t.rho:+.2f}" if fld == "rho" else fmt_p(t.p)
+
+
 def resolve(results, name):
     """The text of one placeholder; KeyError saying what is wrong with it."""
     kinds = {
         "cmp": lambda rest: _comparison(results, rest),
         "trend": lambda rest: _trend(results, rest),
+        "order": lambda rest: _order(results, rest),
         "pair": lambda rest: _pair(results, rest),
         "strat": lambda rest: _strat(results, rest),
         "status": lambda rest: status_text(_experiment(results, rest)),

@@ -433,6 +433,58 @@ class GitVersionTest(unittest.TestCase):
             shutil.rmtree(tmp)
 
 
+class OrderTest(unittest.TestCase):
+    """order: two groups' rankings of their algorithms, on hand-made groups of six."""
+
+    ALGS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none")
+
+    def results(self, short, long):
+        ex = report.EXPERIMENTS["ga-topo"]
+        res = report.Result(ex)
+        for gname, means in (("compuserve.c5", short), ("compuserve.c5.v540", long)):
+            cells = {}
+            for a, m in zip(self.ALGS, means, strict=True):
+                iv = {k: stats.mean_ci([m]) for k in ex.tabulated}
+                c = report.Cell(f"{gname}.{a}", {}, NEW, 1, (0, 5), {}, iv)
+                cells[a] = c
+                res.cells.append(c)
+            res.groups.append(report.Group(gname, {}, cells))
+        return {"ga-topo": res}
+
+    def order(self, results, fld, metric="avg_bitrate_kbps"):
+        name = f"ga-topo/compuserve.c5/compuserve.c5.v540/{metric}/{fld}"
+        return report.resolve(results, "order:" + name)
+
+    def test_the_same_ranking_is_rho_one_and_significant(self):
+        # 6 ranks in the same order: only the identity pairing and its reverse reach |rho| = 1,
+        # two of 6! = 720 pairings: p = 2/720 = 0.0028
+        r = self.results((1, 2, 3, 4, 5, 6), (10, 20, 30, 40, 50, 60))
+        self.assertEqual(self.order(r, "rho"), "+1.00")
+        self.assertEqual(self.order(r, "p"), report.fmt_p(2 / 720))
+        self.assertEqual(self.order(r, "sig"), "yes")
+        self.assertEqual(self.order(r, "n"), "6")
+        self.assertEqual(self.order(r, "top"), "none")
+        self.assertEqual(self.order(r, "bottom"), "ga")
+
+    def test_a_reversed_ranking_names_both_ends(self):
+        r = self.results((1, 2, 3, 4, 5, 6), (6, 5, 4, 3, 2, 1))
+        self.assertEqual(self.order(r, "rho"), "-1.00")
+        self.assertEqual(self.order(r, "top"), "none / ga")
+        self.assertEqual(self.order(r, "bottom"), "ga / none")
+
+    def test_bad_names(self):
+        r = self.results((1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6))
+        for bad, why in [
+            ("ga-topo/compuserve.c5/compuserve.c9/avg_bitrate_kbps/rho", "no group"),
+            ("ga-topo/compuserve.c5/compuserve.c5/avg_bitrate_kbps/rho", "two different"),
+            ("ga-topo/compuserve.c5/compuserve.c5.v540/avg_bitrate_kbps/best", "field 'best'"),
+            ("ga-topo/compuserve.c5/avg_bitrate_kbps/rho", "expected order:"),
+        ]:
+            with self.subTest(bad=bad), self.assertRaises(KeyError) as cm:
+                report.resolve(r, "order:" + bad)
+            self.assertIn(why, cm.exception.args[0])
+
+
 class HelpersTest(unittest.TestCase):
     def test_group_name_drops_the_algorithm_component(self):
         self.assertEqual(report.group_name("compuserve.c5.pd-bw", "pd-bw"), "compuserve.c5")
