@@ -69,8 +69,14 @@ java-deps:
 py-deps:
 	@$(PY) -m ruff --version >/dev/null 2>&1 || $(PY) -m pip install --quiet --disable-pip-version-check ruff
 
-build: java-deps
+# Maven runs only when a source, resource or pom is newer than the CLI jar (a cached `make demo`
+# then starts at once); it installs every module's jar, the Floodlight module's too.
+JAVA_INPUTS := pom.xml $(shell find floodlight-module -path '*/target' -prune -o -type f \
+  \( -name '*.java' -o -name pom.xml -o -path '*/src/main/resources/*' \) -print)
+build: $(JAR)
+$(JAR): $(JAVA_INPUTS) | java-deps
 	$(MVN) -q -DskipTests install
+	@touch $@
 
 PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight testbed \
 	dashjs-harness
