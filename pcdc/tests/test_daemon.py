@@ -1,0 +1,284 @@
+"""The daemon's event handling (pcdcd.Daemon) with a recording path manager, the measurement
+tool's statistics and table file, the start-up checks, and bad command lines."""
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+import unittest
+
+from tests import _path  # noqa: F401
+
+import measure  # isort: skip
+import pcdcd
+import pmcheck
+import policy
+import transfer
+from mptcp_genl import Event
+
+KIB = 1024
+L0, L1 = "10.0.1.1", "10.0.2.1"
+R0, R1 = "10.0.101.2", "10.0.102.2"
+TABLE = {(L0, R0): (0.6, 10.0), (L1, R1): (0.3, 20.0), (L1, R0): (0.1, 30.0), (L0, R1): (-0.2, 5.0)}
+TOKEN = 0xABCD
+
+
+class FakePm:
+    def __init__(self, refuse=()):
+        self.calls = []
+        self.refuse = set(refuse)
+
+    def subflow_create(self, token, local, remote):
+        if (local[0], remote[0]) in self.refuse:
+            raise OSError(22, "refused")
+        self.calls.append(("create", token, local[0], remote[0], remote[1]))
+
+    def subflow_destroy(self, token, local, remote):
+        self.calls.append(("destroy", token, local[0], local[1], remote[0], remote[1]))
+
+
+def ev(name, **attrs):
+    return Event(name, {"token": TOKEN, **attrs})
+
+
+def conn_events(dport=5201, server_side=0):
+    base = dict(saddr=L0, daddr=R0, sport=40000, dport=dport, server_side=server_side)
+    return [ev("created", **base), ev("established", **base)]
+
+
+def sub(name, saddr, daddr, sport, error=None):
+    a = dict(saddr=saddr, daddr=daddr, sport=sport, dport=5201)
+    if error is not None:
+        a["error"] = error
+    return ev(name, **a)
+
+
+class DaemonTest(unittest.TestCase):
+    def daemon(self, mode="pcdc", table=TABLE, **kw):
+        self.log = []
+        self.pm = FakePm(kw.pop("refuse", ()))
+        return pcdcd.Daemon(mode, table, [L0, L1], self.pm, self.log.append, **kw)
+
+    def creates(self):
+        return [(c[2], c[3]) for c in self.pm.calls if c[0] == "create"]
+
+    def test_l1_opens_nothing_beyond_p0(self):
+        d = self.daemon()
+        for e in conn_events():
+            d.handle(e)
+        d.handle(ev("announced", rem_id=1, daddr=R1, dport=5201))
+        self.assertEqual(self.creates(), [])  # the initial subflow L0 -> R0 is P[0]
+
+    def test_classes_grow_with_the_bytes(self):
+        d = self.daemon()
+        for e in conn_events():
+            d.handle(e)
+        d.handle(ev("announced", rem_id=1, daddr=R1, dport=5201))
+        c = d.conns[TOKEN]
+        c.carried = 600 * KIB
+        c.cls = policy.online_class(c.carried)
+        d.reconcile(c, "test")
+        self.assertEqual(self.creates(), [(L1, R1)])
+        d.handle(sub("sub_established", L1, R1, 41000))
+        c.cls = policy.L3
+        d.reconcile(c, "test")
+        # P = [L0->R0, L1->R1, L1->R0]; L0->R1 is standby and never opened
+        self.assertEqual(self.creates(), [(L1, R1), (L1, R0)])
+        self.assertTrue(any("open 10.0.2.1 -> 10.0.102.2: class L2" in m for m in self.log))
+
+    def test_hint_before_the_connection(self):
+        d = self.daemon()
+        d.on_hint(f"{TOKEN} {10 * 1024 * KIB}".encode(), 0.0)
+        for e in conn_events():
+            d.handle(e)
+        self.assertEqual(self.creates(), [(L1, R0)])  # R1 not announced yet
+        d.handle(ev("announced", rem_id=1, daddr=R1, dport=5201))
+        self.assertEqual(self.creates(), [(L1, R0), (L1, R1)])
+
+    def test_bad_hints_change_nothing(self):
+        d = self.daemon()
+        for bad in (b"", b"1", b"x 5", b"1 -5", b"99999999999 5", b"\xff\xfe", b"1 2 3"):
+            d.on_hint(bad, 0.0)
+        self.assertEqual(d.hints, {})
+        self.assertEqual(len(self.log), 7)
+        self.assertTrue(all(m.startswith("hint ignored") for m in self.log))
+        self.assertEqual(pcdcd.parse_hint(b"0x10 2048\n"), (16, 2048))
+
+    def test_fullmesh_opens_every_pair(self):
+        d = self.daemon("fullmesh")
+        for e in conn_events():
+            d.handle(e)
+        d.handle(ev("announced", rem_id=1, daddr=R1, dport=5202))
+        self.assertEqual(self.creates(), [(L1, R0), (L0, R1), (L1, R1)])
+        self.assertIn(("create", TOKEN, L0, R1, 5202), self.pm.calls)  # the announced port
+
+    def test_probe_and_server_side_connections_are_left_alone(self):
+        d = self.daemon("fullmesh", probe=[R0], probe_port=6000)
+        for e in conn_events(dport=6000) + conn_events(server_side=1):
+            d.handle(e)
+        self.assertEqual(self.pm.calls, [])
+        self.assertEqual(d.conns, {})
+
+    def test_standby_after_remeasure_closes_but_keeps_one(self):
+        d = self.daemon()
+        for e in conn_events():
+            d.handle(e)
+        c = d.conns[TOKEN]
+        c.cls = policy.L3
+        d.reconcile(c, "test")
+        d.handle(sub("sub_established", L1, R0, 42000))
+        self.assertEqual(c.opened, {(L1, 42000, R0, 5201): (L1, R0)})
+        # L1 -> R0 turns harmful: closed, the initial subflow stays
+        d.set_table({**TABLE, (L1, R0): (-0.5, 30.0)}, "test")
+        self.assertIn(("destroy", TOKEN, L1, 42000, R0, 5201), self.pm.calls)
+        self.assertEqual(c.opened, {})
+        # the initial subflow closed, the one we opened is all that is left: not closed
+        d.set_table(TABLE, "test")
+        d.handle(sub("sub_established", L1, R0, 43000))
+        d.handle(sub("sub_closed", L0, R0, 40000))
+        self.pm.calls.clear()
+        d.set_table({(L0, R0): (0.6, 10.0)}, "test")
+        self.assertEqual([c for c in self.pm.calls if c[0] == "destroy"], [])
+
+    def test_failed_subflows_are_not_asked_again(self):
+        d = self.daemon("fullmesh", refuse={(L1, R0)})
+        for e in conn_events():
+            d.handle(e)
+        self.assertEqual(self.creates(), [])
+        self.assertTrue(any("refused" in m for m in self.log))
+        d.handle(ev("announced", rem_id=1, daddr=R1, dport=5201))
+        self.assertEqual(self.creates(), [(L0, R1), (L1, R1)])
+        d.handle(sub("sub_closed", L0, R1, 0, error=111))
+        self.assertEqual(self.creates(), [(L0, R1), (L1, R1)])
+
+    def test_failed_subflow_asks_for_a_measurement(self):
+        d = self.daemon(probe=[R0], probe_port=6000)
+        for e in conn_events():
+            d.handle(e)
+        d.handle(sub("sub_closed", L1, R0, 45000, error=104))
+        self.assertEqual(d.wanted, "subflow 10.0.2.1 -> 10.0.101.2 failed")
+
+    def test_closed_connection_is_forgotten(self):
+        d = self.daemon()
+        for e in conn_events():
+            d.handle(e)
+        d.handle(Event("closed", {"token": TOKEN}))
+        self.assertEqual(d.conns, {})
+        d.handle(sub("sub_established", L1, R0, 42000))  # a late event: ignored
+
+
+class MeasureTest(unittest.TestCase):
+    def test_quantiles(self):
+        xs = [0.5, -0.1, 0.2, 0.0, 0.3]  # sorted: -0.1 0.0 0.2 0.3 0.5
+        self.assertAlmostEqual(measure.quantile(xs, 0.5), 0.2)
+        self.assertAlmostEqual(measure.quantile(xs, 0.1), -0.06)  # pos 0.4
+        self.assertAlmostEqual(measure.quantile(xs, 0.9), 0.42)  # pos 3.6
+        self.assertEqual(measure.quantile([7.0], 0.9), 7.0)
+        with self.assertRaises(ValueError):
+            measure.quantile([], 0.5)
+
+    def test_summary(self):
+        s = measure.summarize([0.1, 0.3], [10.0, 30.0])
+        self.assertEqual(s["samples"], 2)
+        self.assertAlmostEqual(s["mean"], 0.2)
+        self.assertAlmostEqual(s["median"], 0.2)
+        self.assertAlmostEqual(s["rtt_ms"], 20.0)
+        # t(0.975, 1) = 12.706; s = 0.1414; half = 12.706 * 0.1414 / sqrt(2) = 1.2706
+        self.assertAlmostEqual(s["ci95"], 1.2706, places=3)
+
+    def write(self, doc):
+        fd, path = tempfile.mkstemp(suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            f.write(doc if isinstance(doc, str) else json.dumps(doc))
+        self.addCleanup(os.unlink, path)
+        return path
+
+    def test_table_file(self):
+        doc = {"schema": measure.SCHEMA, "cc": "cubic", "pairs": [
+            {"local": L0, "remote": R0, "omega": [0.5, 0.7], "rtt_ms": [10, 20]},
+            {"local": L1, "remote": R0, "omega": [], "rtt_ms": []}]}  # fmt: skip
+        self.assertEqual(measure.load_table(self.write(doc)), {(L0, R0): (0.6, 15.0)})
+        text = measure.format_table(doc)
+        self.assertIn("cubic  10.0.1.1  10.0.101.2  2", text)
+        bad = [
+            "{not json",
+            {"schema": "other"},
+            {
+                "schema": measure.SCHEMA,
+                "pairs": [{"local": "x", "remote": R0, "omega": [1], "rtt_ms": []}],
+            },
+            {
+                "schema": measure.SCHEMA,
+                "pairs": [{"local": L0, "remote": R0, "omega": ["a"], "rtt_ms": []}],
+            },
+            {"schema": measure.SCHEMA, "pairs": [{"local": L0}]},
+        ]
+        for b in bad:
+            with self.subTest(b), self.assertRaises(ValueError):
+                measure.load_table(self.write(b))
+
+
+class CheckTest(unittest.TestCase):
+    def sysctls(self, **values):
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: [os.unlink(os.path.join(d, f)) for f in os.listdir(d)]
+                        or os.rmdir(d))  # fmt: skip
+        for k, v in values.items():
+            with open(os.path.join(d, k), "w") as f:
+                f.write(v + "\n")
+        return d
+
+    def test_pm_problems(self):
+        self.assertIn("no MPTCP", pmcheck.pm_problem("/nonexistent"))
+        self.assertIn("disabled", pmcheck.pm_problem(self.sysctls(enabled="0")))
+        self.assertIn("pm_type=1", pmcheck.pm_problem(self.sysctls(enabled="1", pm_type="0")))
+        d = self.sysctls(enabled="1", pm_type="0", path_manager="kernel")
+        self.assertIn("'kernel'", pmcheck.pm_problem(d))
+        self.assertIsNone(pmcheck.pm_problem(self.sysctls(enabled="1", pm_type="1")))
+        d = self.sysctls(enabled="1", pm_type="1", path_manager="userspace")
+        self.assertIsNone(pmcheck.pm_problem(d))
+
+    def test_capability(self):
+        d = self.sysctls(status="Name:\tx\nCapEff:\t0000000000001000\n")
+        self.assertTrue(pmcheck.has_net_admin(os.path.join(d, "status")))
+        d = self.sysctls(status="Name:\tx\nCapEff:\t0000000000000400\n")
+        self.assertFalse(pmcheck.has_net_admin(os.path.join(d, "status")))
+
+
+class CommandLineTest(unittest.TestCase):
+    def exit_code(self, parse, argv):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as cm:
+            parse(argv)
+        self.assertEqual(len(err.getvalue().strip().splitlines()) >= 1, True)
+        return cm.exception.code
+
+    def test_bad_flags_exit_2(self):
+        cases = [
+            (pcdcd.parse_args, ["--mode", "roundrobin"]),
+            (pcdcd.parse_args, ["--probe", "10.0.0.1"]),
+            (pcdcd.parse_args, ["--probe", "10.0.0.x", "--probe-port", "5"]),
+            (pcdcd.parse_args, ["--probe", "10.0.0.1", "--probe-port", "70000"]),
+            (pcdcd.parse_args, ["--poll", "0"]),
+            (pcdcd.parse_args, ["--table", "/nonexistent.json"]),
+            (pcdcd.parse_args, ["--local", "eth0"]),
+            (measure.parse_args, ["measure", "--server", "10.0.0.1", "--port", "0"]),
+            (measure.parse_args, ["measure", "--server", "a.b", "--port", "5"]),
+            (measure.parse_args, ["measure", "--server", "10.0.0.1,10.0.0.1", "--port", "5"]),
+            (measure.parse_args, ["measure", "--server", "10.0.0.1", "--port", "5", "--T", "0"]),
+            (transfer.parse_args, ["get", "--connect", "10.0.0.1", "--size", "5"]),
+            (transfer.parse_args, ["get", "--connect", "10.0.0.1:5", "--size", "0"]),
+            (transfer.parse_args, ["get", "--connect", "10.0.0.1:5"]),
+        ]
+        for parse, argv in cases:
+            with self.subTest(argv):
+                self.assertEqual(self.exit_code(parse, argv), 2)
+
+    def test_good_flags(self):
+        a = pcdcd.parse_args(["--mode", "fullmesh", "--probe", "10.0.0.1", "--probe-port", "5"])
+        self.assertEqual((a.mode, a.probes, a.probe_port), ("fullmesh", ["10.0.0.1"], 5))
+
+
+if __name__ == "__main__":
+    unittest.main()
