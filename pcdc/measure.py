@@ -3,17 +3,20 @@
 its table in the form of the paper's Tables II-IV.
 
     measure.py measure --server ADDR[,ADDR...] --port N [--local ADDR[,ADDR...]] [--T 5]
-                       [--warmup 2] [--samples 10] [--cc cubic] [--json FILE]
+                       [--warmup 2] [--settle 1] [--samples 10] [--cc cubic] [--json FILE]
     measure.py table FILE        print the table of a saved measurement
 
 One sample of pair i is one MPTCP download from a `transfer.py serve` server: the first
 subflow on another pair j, a subflow opened on every other pair (this tool is the path manager
 of its own connection, so the kernel's PM must be the userspace one and nothing else may manage
 connections to --port: pcdcd.py leaves them alone), `warmup` seconds to leave slow start,
-T seconds counted with every subflow, subflow i closed (MPTCP_PM_CMD_SUBFLOW_DESTROY), T more
-seconds counted; Omega_i = 1 - bytes(second window) / bytes(first window). Its RTT is the mean
-of the subflow's smoothed RTT (tcp_info) sampled in the first window. Samples go round-robin
-over the pairs so that a drift in the network spreads over all of them.
+T seconds counted with every subflow, subflow i closed (MPTCP_PM_CMD_SUBFLOW_DESTROY), `settle`
+seconds not counted, T more seconds counted; Omega_i = 1 - bytes(second window) / bytes(first
+window). The settle time is ours: when a subflow goes, the data that waited in the receiver's
+reorder queue for a slower subflow is delivered at once, and counting it in the second window
+made a 20 Mbit/s path beside a 2 Mbit/s one look harmful (Omega < 0) in windows of a second.
+Its RTT is the mean of the subflow's smoothed RTT (tcp_info) sampled in the first window.
+Samples go round-robin over the pairs so that a drift in the network spreads over all of them.
 
 Columns: CC, local and remote address, samples, mean, median, min, max, 10 % and 90 % quantiles
 (linear interpolation between order statistics), the 95 % Student t half-width of the mean
@@ -156,7 +159,7 @@ def _subflow(s, pair):
     return None, None
 
 
-def sample(pm, pairs, i, port, local_ids, t_window, warmup, cc=None, settle=5.0):
+def sample(pm, pairs, i, port, local_ids, t_window, warmup, settle_after, cc=None, establish=5.0):
     """(Omega_i, mean RTT of pair i in ms) of one sample; OSError when it cannot be made."""
     target = pairs[i]
     first = next(q for q in pairs if q != target)
@@ -172,7 +175,7 @@ def sample(pm, pairs, i, port, local_ids, t_window, warmup, cc=None, settle=5.0)
         for q in pairs:
             if q != first:
                 pm.subflow_create(token, (q[0], 0, local_ids[q[0]], 0), (q[1], port))
-        deadline = time.monotonic() + settle
+        deadline = time.monotonic() + establish
         while set(map(tuple, transfer.live_pairs(s.fileno()))) < set(pairs):
             if time.monotonic() > deadline:
                 missing = set(pairs) - set(map(tuple, transfer.live_pairs(s.fileno())))
@@ -191,6 +194,7 @@ def sample(pm, pairs, i, port, local_ids, t_window, warmup, cc=None, settle=5.0)
         if lport is None:
             raise OSError(f"subflow {target} closed before it was removed")
         pm.subflow_destroy(token, (target[0], lport, 0, 0), (target[1], port))
+        r.run(settle_after)
         without = r.run(t_window)
         if with_all <= 0:
             raise OSError("nothing received with every subflow")
@@ -198,10 +202,10 @@ def sample(pm, pairs, i, port, local_ids, t_window, warmup, cc=None, settle=5.0)
             math.fsum(rtts) / len(rtts) if rtts else None
         )
     finally:
-        s.close()
+        transfer.abort(s)
 
 
-def measure(locals_, servers, port, t_window, warmup, samples, cc=None, log=print):
+def measure(locals_, servers, port, t_window, warmup, settle_after, samples, cc=None, log=print):
     """The measurement document (schema SCHEMA) of every (local, server) pair."""
     pairs = [(a, b) for a in locals_ for b in servers]
     local_ids = {a: k + 1 for k, a in enumerate(locals_)}
@@ -211,7 +215,9 @@ def measure(locals_, servers, port, t_window, warmup, samples, cc=None, log=prin
         for n in range(samples):
             for i, q in enumerate(pairs):
                 try:
-                    om, rtt = sample(pm, pairs, i, port, local_ids, t_window, warmup, cc)
+                    om, rtt = sample(
+                        pm, pairs, i, port, local_ids, t_window, warmup, settle_after, cc
+                    )
                 except OSError as e:
                     res[q]["errors"].append(str(e))
                     log(f"measure: sample {n + 1} of {q[0]} -> {q[1]} failed: {e}")
@@ -228,6 +234,7 @@ def measure(locals_, servers, port, t_window, warmup, samples, cc=None, log=prin
         "cc": cc,
         "T_s": t_window,
         "warmup_s": warmup,
+        "settle_s": settle_after,
         "port": port,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "pairs": [{"local": a, "remote": b, **res[(a, b)]} for a, b in pairs],
@@ -274,6 +281,7 @@ def parse_args(argv):
     m.add_argument("--local", help="local addresses (default: every global IPv4 address)")
     m.add_argument("--T", dest="t_window", type=float, default=5.0, help="window T in s")
     m.add_argument("--warmup", type=float, default=2.0, help="s before the first window")
+    m.add_argument("--settle", type=float, default=1.0, help="s between removal and window 2")
     m.add_argument("--samples", type=int, default=10, help="samples per pair")
     m.add_argument("--cc", help="congestion control of the connections")
     m.add_argument("--json", help="write the measurement here (atomically)")
@@ -283,8 +291,8 @@ def parse_args(argv):
     if a.cmd == "measure":
         if not 0 < a.port < 65536:
             _die("--port must be 1-65535")
-        if not (a.t_window > 0 and a.warmup >= 0 and a.samples >= 1):
-            _die("--T must be > 0, --warmup >= 0, --samples >= 1")
+        if not (a.t_window > 0 and a.warmup >= 0 and a.settle >= 0 and a.samples >= 1):
+            _die("--T must be > 0, --warmup and --settle >= 0, --samples >= 1")
         a.servers = _addr_list(a.server, "--server")
         a.locals = _addr_list(a.local, "--local") if a.local else None
     return a
@@ -306,7 +314,7 @@ def main(argv=None):
     locals_ = a.locals or local_addresses()
     if len(locals_) * len(a.servers) < 2:
         _die("at least two address pairs are needed (one to keep the connection alive)")
-    doc = measure(locals_, a.servers, a.port, a.t_window, a.warmup, a.samples, a.cc,
+    doc = measure(locals_, a.servers, a.port, a.t_window, a.warmup, a.settle, a.samples, a.cc,
                   log=lambda m: print(m, file=sys.stderr, flush=True))  # fmt: skip
     if a.json:
         files.write_json(a.json, doc)

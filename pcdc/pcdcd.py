@@ -3,7 +3,7 @@
 
     pcdcd.py [--mode pcdc|fullmesh] [--table FILE] [--probe ADDR[,ADDR...] --probe-port N]
              [--local ADDR[,ADDR...]] [--hint-socket PATH] [--remeasure S] [--min-gap S]
-             [--T S] [--warmup S] [--samples N] [--poll S]
+             [--T S] [--warmup S] [--settle S] [--samples N] [--poll S]
 
 Runs in the client's network namespace with net.mptcp.pm_type=1 and CAP_NET_ADMIN. It listens
 to the "mptcp_pm_events" netlink group and, for every connection this host opened (the
@@ -353,6 +353,7 @@ def parse_args(argv):
     ap.add_argument("--min-gap", type=float, default=60.0, help="s at least between two")
     ap.add_argument("--T", dest="t_window", type=float, default=5.0, help="measure.py --T")
     ap.add_argument("--warmup", type=float, default=2.0, help="measure.py --warmup")
+    ap.add_argument("--settle", type=float, default=1.0, help="measure.py --settle")
     ap.add_argument("--samples", type=int, default=3, help="measure.py --samples")
     ap.add_argument("--poll", type=float, default=0.05, help="s between byte counts")
     a = ap.parse_args(argv)
@@ -361,9 +362,9 @@ def parse_args(argv):
     if a.probe_port is not None and not 0 < a.probe_port < 65536:
         _die("--probe-port must be 1-65535")
     if not (a.remeasure > 0 and a.min_gap >= 0 and a.t_window > 0 and a.warmup >= 0
-            and a.samples >= 1 and 0 < a.poll <= 10):  # fmt: skip
-        _die("--remeasure, --T, --samples and --poll (<= 10) must be positive, --min-gap and "
-             "--warmup not negative")  # fmt: skip
+            and a.settle >= 0 and a.samples >= 1 and 0 < a.poll <= 10):  # fmt: skip
+        _die("--remeasure, --T, --samples and --poll (<= 10) must be positive, --min-gap, "
+             "--warmup and --settle not negative")  # fmt: skip
     a.probes = _addrs(a.probe, "--probe") if a.probe else None
     a.locals = _addrs(a.local, "--local") if a.local else None
     if a.table:
@@ -398,7 +399,8 @@ def main(argv=None):
         _die("needs CAP_NET_ADMIN to join the mptcp_pm_events group")
     except (genl.FamilyMissing, OSError) as e:
         _die(f"mptcp_pm netlink: {e}")
-    measure_args = ["--T", str(a.t_window), "--warmup", str(a.warmup), "--samples", str(a.samples)]
+    measure_args = ["--T", str(a.t_window), "--warmup", str(a.warmup), "--settle", str(a.settle),
+                    "--samples", str(a.samples)]  # fmt: skip
     d = Daemon(a.mode, a.table_data, locals_, pm, _log, a.probes, a.probe_port, measure_args,
                a.remeasure, a.min_gap)  # fmt: skip
     stop = []
