@@ -11,6 +11,7 @@ import unittest
 from tests import _path  # noqa: F401
 
 import measure  # isort: skip
+import experiment
 import pcdcd
 import pmcheck
 import policy
@@ -270,6 +271,12 @@ class CommandLineTest(unittest.TestCase):
             (transfer.parse_args, ["get", "--connect", "10.0.0.1", "--size", "5"]),
             (transfer.parse_args, ["get", "--connect", "10.0.0.1:5", "--size", "0"]),
             (transfer.parse_args, ["get", "--connect", "10.0.0.1:5"]),
+            (experiment.parse_args, ["--out", "x"]),
+            (experiment.parse_args, ["--out", "x", "--host-smoke", "--modes", "pcdc,roundrobin"]),
+            (experiment.parse_args, ["--out", "x", "--host-smoke", "--sizes", "128,big"]),
+            (experiment.parse_args, ["--out", "x", "--host-smoke", "--cc", "cu bic"]),
+            (experiment.parse_args, ["--out", "x", "--host-smoke", "--probe-port", "5201"]),
+            (experiment.parse_args, ["--out", "x", "--host-smoke", "--table", "/nonexistent"]),
         ]
         for parse, argv in cases:
             with self.subTest(argv):
