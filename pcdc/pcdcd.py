@@ -216,9 +216,11 @@ class Daemon:
             self.log(f"[token {c.token:08x}] close {pair[0]} -> {pair[1]}: not in {reason}")
 
     def unknown_addresses(self, c):
+        """Whether the connection has a pair that a measurement would cover (its remote address
+        is a probe address) but the table lacks. Pairs to other servers cannot be measured."""
         if self.mode != "pcdc" or self.probe is None:
             return False
-        return any(q not in self.table for q in self.available(c))
+        return any(q not in self.table and q[1] in self.probe for q in self.available(c))
 
     def handle(self, ev):
         token = ev.get("token")

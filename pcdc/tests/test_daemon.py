@@ -160,6 +160,16 @@ class DaemonTest(unittest.TestCase):
         d.handle(sub("sub_closed", L1, R0, 45000, error=104))
         self.assertEqual(d.wanted, "subflow 10.0.2.1 -> 10.0.101.2 failed")
 
+    def test_unknown_pairs_ask_for_a_measurement_only_if_measurable(self):
+        d = self.daemon(table={}, probe=[R0], probe_port=6000)
+        for e in conn_events():
+            d.handle(e)
+        self.assertEqual(d.wanted, "a pair without an impact factor")
+        d = self.daemon(table={}, probe=["10.9.9.9"], probe_port=6000)
+        for e in conn_events():
+            d.handle(e)
+        self.assertIsNone(d.wanted)
+
     def test_closed_connection_is_forgotten(self):
         d = self.daemon()
         for e in conn_events():
