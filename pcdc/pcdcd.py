@@ -18,9 +18,10 @@ server side and connections to --probe-port are left alone):
 
 Remote addresses are the connection's own and those the peer announces (ADD_ADDR). The
 impact-factor table comes from --table (a `measure.py --json` file) and, with --probe, from
-measure.py run by the daemon at start, every --remeasure seconds and after subflow events
-(a subflow of a connection closing with an error, a local or announced address that the table
-does not know), at most once per --min-gap seconds. Each decision is logged with its reason.
+measure.py run by the daemon: at start when there is no --table, every --remeasure seconds,
+and after subflow events (a subflow of a connection closing with an error, a pair to a probe
+address that the table lacks), at most once per --min-gap seconds. Each decision is logged
+with its reason.
 
 Hints: with --hint-socket PATH, a Unix datagram "TOKEN SIZE" (the connection's MPTCP token
 from getsockopt(MPTCP_INFO), the transfer size in bytes; transfer.py send_hint) gives the size.
@@ -410,6 +411,8 @@ def main(argv=None):
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))
     _log(f"mode {a.mode}, local addresses {', '.join(locals_)}"
          + (f", hints on {a.hint_socket}" if hint_sock else ""))  # fmt: skip
+    if a.table_data and a.probes:
+        d.last_measure = time.monotonic()  # the given table stands until the first schedule
     if a.mode == "pcdc":
         if a.table_data:
             d.set_table(a.table_data, f"from {a.table}")
