@@ -20,7 +20,8 @@ and stops it. The order of the modes alternates between runs.
 
 Results: one compact CSV per (cc, mode, test, run), DIR/<cc>/<mode>/<bulk|small>/run<N>.csv,
 written atomically, with the code version in every row. The run is resumable: files that
-exist are kept (a note names those of another code version), --redo makes them again. By
+exist are kept (a note names those of another code version), --redo makes them again; a cell
+with a failed transfer gets no file (exit code 1), so that the next invocation makes it again. By
 default the transfers tell the daemon their size (the paper's PCDC classifies by the size);
 --no-hint leaves it to the online classes. The closing summary is the mean and 95 % t interval
 per cell (mpqoe_lib.stats.mean_ci). Bad options: one line, exit 2.
@@ -176,13 +177,52 @@ def read_rows(path):
         return list(csv.DictReader(f))
 
 
+def measure_table(client, a, cc, table, log):
+    """Measures the impact factors into table; the reason when it failed, else None."""
+    log(f"experiment: measuring impact factors for {cc} -> {table}")
+    args = [PY, os.path.join(HERE, "measure.py"), "measure", "--server", ",".join(a.servers),
+            "--port", str(a.probe_port), "--T", str(a.T), "--warmup", str(a.warmup), "--settle",
+            str(a.settle), "--samples", str(a.samples), "--cc", cc, "--json", table]  # fmt: skip
+    r = client.run(*args, timeout=3600 * 6)
+    print(r.stdout, end="")
+    if not os.path.exists(table):
+        return f"measure.py failed: {r.stderr.strip()[-300:]}"
+    return None
+
+
+def one_cell(client, a, cc, pm, test, run, table, version, workdir, log):
+    """Makes one result file unless it exists: "made", "kept" or "failed" (no file)."""
+    path = cell_path(a.out, cc, pm, test, run)
+    if os.path.exists(path) and not a.redo:
+        old = {r["code_version"] for r in read_rows(path)}
+        if old != {version}:
+            log(f"experiment: kept {path} of code version {sorted(old)}")
+        return "kept"
+    try:
+        rows = run_cell(client, a, cc, pm, test, run, table, version, workdir)
+    except RuntimeError as e:
+        rows = [{"size_bytes": "", "status": f"error: {e}"}]
+    bad = [r for r in rows if r["status"] != "ok"]
+    if bad:  # no file: the next invocation makes the cell again
+        what = ", ".join(f"{r['size_bytes'] or 'bulk'} {r['status']}" for r in bad)
+        log(f"experiment: {path} not written: {what}")
+        return "failed"
+    files.write_atomic(path, results.csv_text(rows, COLUMNS))
+    what = ", ".join(f"{r['size_bytes'] or 'bulk'} {r['seconds']} s {r['subflows']} subflows"
+                     for r in rows)  # fmt: skip
+    log(f"experiment: {path}: {what}")
+    return "made"
+
+
 def experiment(a, log=print):
-    """Runs what is missing; returns (made, kept) file counts."""
+    """Runs what is missing; returns the counts of files made and kept and of cells failed
+    (a cell with a transfer that is not ok gets no file, so that a new invocation makes it;
+    a congestion control whose measurement failed counts as one failure)."""
     client, server = Host(a.client_exec), Host(a.server_exec)
     version = code_version()
     workdir = os.path.join(a.out, "logs")
     os.makedirs(workdir, exist_ok=True)
-    made = kept = 0
+    counts = {"made": 0, "kept": 0, "failed": 0}
     for h in (client, server):
         # a run must not start from the ssthresh that the previous one's losses left cached
         r = h.run("sysctl", "-q", "-w", "net.ipv4.tcp_no_metrics_save=1")
@@ -201,36 +241,21 @@ def experiment(a, log=print):
             time.sleep(0.5)
             table = a.table or os.path.join(a.out, cc, "table.json")
             if not os.path.exists(table):
-                log(f"experiment: measuring impact factors for {cc} -> {table}")
-                args = [PY, os.path.join(HERE, "measure.py"), "measure", "--server",
-                        ",".join(a.servers), "--port", str(a.probe_port), "--T", str(a.T),
-                        "--warmup", str(a.warmup), "--settle", str(a.settle), "--samples",
-                        str(a.samples), "--cc", cc, "--json", table]  # fmt: skip
-                r = client.run(*args, timeout=3600 * 6)
-                print(r.stdout, end="")
-                if not os.path.exists(table):
-                    raise RuntimeError(f"measure.py failed: {r.stderr.strip()[-300:]}")
+                why = measure_table(client, a, cc, table, log)
+                if why:
+                    log(f"experiment: {cc} skipped: {why}")
+                    counts["failed"] += 1
+                    continue
             for run in range(1, a.runs + 1):
-                modes = a.modes if run % 2 else list(reversed(a.modes))
-                for pm in modes:
+                for pm in a.modes if run % 2 else list(reversed(a.modes)):
                     for test in ("bulk", "small"):
-                        path = cell_path(a.out, cc, pm, test, run)
-                        if os.path.exists(path) and not a.redo:
-                            old = {r["code_version"] for r in read_rows(path)}
-                            if old != {version}:
-                                log(f"experiment: kept {path} of code version {sorted(old)}")
-                            kept += 1
-                            continue
-                        rows = run_cell(client, a, cc, pm, test, run, table, version, workdir)
-                        files.write_atomic(path, results.csv_text(rows, COLUMNS))
-                        made += 1
-                        log(f"experiment: {path}: " + ", ".join(
-                            f"{r['size_bytes'] or 'bulk'} {r['status']} {r['seconds']} s "
-                            f"{r['subflows']} subflows" for r in rows))  # fmt: skip
+                        what = one_cell(client, a, cc, pm, test, run, table, version, workdir,
+                                        log)  # fmt: skip
+                        counts[what] += 1
         finally:
             for p in servers:
                 stop(p)
-    return made, kept
+    return counts["made"], counts["kept"], counts["failed"]
 
 
 def summary(out):
@@ -318,11 +343,11 @@ def host_smoke(a):
     a.runs, a.bulk_seconds, a.sizes = 1, 2.0, [128, 768]
     a.T, a.warmup, a.settle, a.samples = 1.0, 0.5, 0.5, 1
     with tb:
-        made, kept = experiment(a)
+        first = experiment(a)
         again = experiment(a)
     problems = []
-    if (made, kept) != (4 * len(a.cc), 0) or again != (0, 4 * len(a.cc)):
-        problems.append(f"files made/kept {made}/{kept}, then {again[0]}/{again[1]}")
+    if first != (4 * len(a.cc), 0, 0) or again != (0, 4 * len(a.cc), 0):
+        problems.append(f"files made/kept/failed {first}, then {again}")
     for path in sorted(glob.glob(os.path.join(a.out, "*", "*", "*", "run*.csv"))):
         for r in read_rows(path):
             if r["status"] != "ok":
@@ -348,9 +373,9 @@ def main(argv=None):
         os.makedirs(a.out)
         open(marker, "w").close()
         return host_smoke(a)
-    experiment(a)
+    _made, _kept, failed = experiment(a)
     print(summary(a.out))
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -407,6 +407,11 @@ class EventSocket(_GenlSocket):
                 data = self.sock.recv(65536)
             except BlockingIOError:
                 return out
+            except OSError as e:
+                if e.errno != errno.ENOBUFS:
+                    raise
+                out.append((None, "events lost (receive buffer overrun)"))
+                continue
             try:
                 msgs = split_messages(data)
             except MalformedMessage as e:

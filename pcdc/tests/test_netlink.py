@@ -1,6 +1,7 @@
 """The generic netlink encoding and strict decoding (mptcp_genl.py, mptcp_diag.py) on
 hand-built bytes, malformed messages included."""
 
+import errno
 import socket
 import struct
 import unittest
@@ -129,6 +130,38 @@ class DecodeTest(unittest.TestCase):
         self.assertEqual(genl.parse_family(payload), (0x1C, {"mptcp_pm_events": 9}))
         with self.assertRaises(genl.MalformedMessage):
             genl.parse_family(struct.pack("=BBH", 1, 2, 0))
+
+
+class FakeSock:
+    def __init__(self, items):
+        self.items = list(items)
+
+    def recv(self, _n):
+        item = self.items.pop(0) if self.items else BlockingIOError()
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+
+class EventReadTest(unittest.TestCase):
+    def test_bad_messages_are_reported_and_the_rest_read(self):
+        es = object.__new__(genl.EventSocket)
+        es.family = 0x1C
+        good = struct.pack("=IHHII", 16 + len(SUB_ESTABLISHED), 0x1C, 0, 0, 0) + SUB_ESTABLISHED
+        bad_event = event(2, [attr(1, b"\x01")])
+        bad = struct.pack("=IHHII", 16 + len(bad_event), 0x1C, 0, 0, 0) + bad_event
+        other_family = struct.pack("=IHHII", 20, 0x1D, 0, 0, 0) + b"abcd"
+        es.sock = FakeSock([b"\x05\x00", bad, OSError(errno.ENOBUFS, "overrun"), other_family,
+                            good])  # fmt: skip
+        got = es.read()
+        self.assertEqual([e is None for e, _ in got], [True, True, True, False])
+        self.assertIn("truncated netlink header", got[0][1])
+        self.assertIn("token of 1 bytes", got[1][1])
+        self.assertIn("events lost", got[2][1])
+        self.assertEqual(got[3][0].attrs["sport"], 40000)
+        es.sock = FakeSock([OSError(errno.EBADF, "bad fd")])
+        with self.assertRaises(OSError):
+            es.read()
 
 
 class DiagTest(unittest.TestCase):
