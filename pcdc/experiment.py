@@ -6,9 +6,13 @@ times of small transfers (128-1024 KiB), 10 runs each, per congestion control.
                   [--runs 10] [--cc cubic] [--modes pcdc,fullmesh] [--bulk-seconds 120]
                   [--sizes 128,256,512,768,1024] [--table FILE | --T 10 --warmup 2 --settle 1
                   --samples 10] [--no-hint] [--redo]
+    experiment.py --scenario FILE --out DIR [--rate-scale X] [options above]
     experiment.py --host-smoke --out DIR      tiny run between namespaces of this host
 
-PREFIX runs a program on the client or server host: "ip netns exec NAME" for a named
+With --scenario (e.g. scenarios/uib-unis.json, the paper's Section VI-A), the driver builds the
+network itself between namespaces (netns.py: the scenario's rates and netem delays; run it in
+the testbed guest, which has netem) and removes it at the end. Otherwise PREFIX runs a program
+on the client or server host: "ip netns exec NAME" for a named
 namespace, "mnexec -a PID" for a Mininet host in the testbed guest. The client's namespace
 must have net.mptcp.pm_type=1 and per-address source routing; the server announces its other
 addresses (in-kernel PM `signal` endpoints). The driver starts `transfer.py serve` on the
@@ -42,6 +46,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
+import measure  # noqa: E402
 import netns  # noqa: E402
 from mpqoe_lib import files, results  # noqa: E402
 
@@ -259,9 +264,8 @@ def experiment(a, log=print):
 
 
 def summary(out):
-    """Mean and 95 % t interval per (cc, pm, test, size) over the runs' ok rows."""
-    from mpqoe_lib import stats
-
+    """Mean and 95 % t interval per (cc, pm, test, size) over the runs' ok rows (no interval
+    where scipy is missing)."""
     cells = {}
     for path in sorted(glob.glob(os.path.join(out, "*", "*", "*", "run*.csv"))):
         for r in read_rows(path):
@@ -271,10 +275,10 @@ def summary(out):
                 cells.setdefault(key, []).append(v)
     lines = ["cc      test   size[KiB]  pm        n   mean      +-95%    (Mbit/s bulk, s small)"]
     for (cc, test, size, pm), vs in sorted(cells.items()):
-        ci = stats.mean_ci(vs)
+        mean, half = measure.mean_ci(vs)
         kib = int(size) // KIB if size else "-"
-        half = "-" if ci.half is None else f"{ci.half:.4f}"
-        lines.append(f"{cc:<7} {test:<6} {kib!s:<10} {pm:<9} {ci.n:<3} {ci.mean:<9.4f} {half}")
+        half = "-" if half is None else f"{half:.4f}"
+        lines.append(f"{cc:<7} {test:<6} {kib!s:<10} {pm:<9} {len(vs):<3} {mean:<9.4f} {half}")
     return "\n".join(lines)
 
 
@@ -287,6 +291,8 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(prog="experiment.py", description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, help="results directory")
     ap.add_argument("--host-smoke", action="store_true", help="tiny run in host namespaces")
+    ap.add_argument("--scenario", help="build this scenario's network (netem: testbed guest)")
+    ap.add_argument("--rate-scale", type=float, default=1.0, help="scale the scenario's rates")
     ap.add_argument("--client-exec", help="command prefix for the client host")
     ap.add_argument("--server-exec", help="command prefix for the server host")
     ap.add_argument("--server", help="server addresses, the first one is connected to")
@@ -306,8 +312,18 @@ def parse_args(argv):
     ap.add_argument("--no-hint", action="store_true", help="online classes only")
     ap.add_argument("--redo", action="store_true", help="make existing result files again")
     a = ap.parse_args(argv)
-    if not a.host_smoke and not (a.client_exec and a.server_exec and a.server):
-        _die("--client-exec, --server-exec and --server are required (or --host-smoke)")
+    if a.scenario:
+        if a.client_exec or a.server_exec or a.server or a.host_smoke:
+            _die("--scenario builds the network: no --client-exec, --server-exec, --server")
+        if not a.rate_scale > 0:
+            _die("--rate-scale must be positive")
+        try:
+            a.scenario_links = load_scenario(a.scenario, a.rate_scale)
+        except ValueError as e:
+            _die(str(e))
+    elif not a.host_smoke and not (a.client_exec and a.server_exec and a.server):
+        _die("--client-exec, --server-exec and --server are required (or --scenario, "
+             "--host-smoke)")  # fmt: skip
     a.cc = [c for c in a.cc.split(",") if c]
     a.modes = [m for m in a.modes.split(",") if m]
     if not a.cc or any(not c.isidentifier() for c in a.cc):
@@ -361,6 +377,54 @@ def host_smoke(a):
     return 1 if problems else 0
 
 
+def load_scenario(path, rate_scale=1.0):
+    """(client links, server links) of a scenario file, each [(rate, delay ms)], rates scaled
+    by rate_scale; ValueError naming what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path}: {e}") from e
+    out = []
+    for side in ("client", "server"):
+        links = doc.get(side) if isinstance(doc, dict) else None
+        if not isinstance(links, list) or not links:
+            raise ValueError(f"{path}: {side!r} must be a non-empty list of links")
+        side_links = []
+        for i, link in enumerate(links):
+            try:
+                bits = netns.rate_bits(link["rate"]) * rate_scale
+                delay = float(link.get("delay_ms", 0.0))
+            except (KeyError, TypeError, ValueError) as e:
+                raise ValueError(f"{path}: {side} link {i}: {e}") from e
+            if not (bits >= 1000 and 0 <= delay < 10_000):
+                raise ValueError(f"{path}: {side} link {i}: rate or delay out of range")
+            side_links.append((f"{int(bits)}bit", delay))
+        out.append(side_links)
+    if len(out[0]) * len(out[1]) < 2:
+        raise ValueError(f"{path}: at least two address pairs are needed")
+    return out[0], out[1]
+
+
+def scenario_run(a):
+    """The experiment on the network of a scenario file, built here and removed afterwards."""
+    client, server = a.scenario_links
+    tb = netns.Testbed(f"pcx{os.getpid()}", [r for r, _ in client], [r for r, _ in server],
+                       [d for _, d in client], [d for _, d in server])  # fmt: skip
+    a.client_exec, a.server_exec = f"ip netns exec {tb.client}", f"ip netns exec {tb.server}"
+    a.servers, a.bind = tb.server_addrs, tb.client_addrs[0]
+    try:
+        tb.up()
+    except RuntimeError as e:
+        _die(str(e))
+    try:
+        _made, _kept, failed = experiment(a)
+    finally:
+        tb.down()
+    print(summary(a.out))
+    return 1 if failed else 0
+
+
 def main(argv=None):
     a = parse_args(argv)
     if a.host_smoke:
@@ -373,6 +437,10 @@ def main(argv=None):
         os.makedirs(a.out)
         open(marker, "w").close()
         return host_smoke(a)
+    if a.scenario:
+        if os.geteuid() != 0:
+            _die("--scenario needs root (network namespaces)")
+        return scenario_run(a)
     _made, _kept, failed = experiment(a)
     print(summary(a.out))
     return 1 if failed else 0

@@ -24,6 +24,7 @@ Columns: CC, local and remote address, samples, mean, median, min, max, 10 % and
 """
 
 import argparse
+import importlib.util
 import ipaddress
 import json
 import math
@@ -58,20 +59,29 @@ def quantile(values, q):
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
+def mean_ci(values):
+    """(mean, half-width of the 95 % t interval) by mpqoe_lib.stats.mean_ci, which needs scipy;
+    where scipy is missing (the testbed guest has no python3-scipy) the half-width is None."""
+    if importlib.util.find_spec("scipy") is None:
+        return math.fsum(values) / len(values), None
+    from mpqoe_lib import stats
+
+    ci = stats.mean_ci(values)
+    return ci.mean, ci.half
+
+
 def summarize(omegas, rtts):
     """One table row's numbers from a pair's samples."""
-    from mpqoe_lib import stats  # scipy, only for the interval
-
-    ci = stats.mean_ci(omegas)
+    mean, half = mean_ci(omegas)
     return {
         "samples": len(omegas),
-        "mean": ci.mean,
+        "mean": mean,
         "median": quantile(omegas, 0.5),
         "min": min(omegas),
         "max": max(omegas),
         "q10": quantile(omegas, 0.1),
         "q90": quantile(omegas, 0.9),
-        "ci95": ci.half,
+        "ci95": half,
         "rtt_ms": math.fsum(rtts) / len(rtts) if rtts else None,
     }
 

@@ -8,10 +8,11 @@ import os
 import tempfile
 import unittest
 
-from tests import _path  # noqa: F401
+from tests import _path
 
 import measure  # isort: skip
 import experiment
+import netns
 import pcdcd
 import pmcheck
 import policy
@@ -230,6 +231,61 @@ class MeasureTest(unittest.TestCase):
                 measure.load_table(self.write(b))
 
 
+class NetworkTest(unittest.TestCase):
+    def test_rates(self):
+        self.assertEqual(netns.rate_bits("20mbit"), 20_000_000)
+        self.assertEqual(netns.rate_bits("1gbit"), 10**9)
+        self.assertEqual(netns.rate_bits("1.5mbit"), 1_500_000)
+        self.assertEqual(netns.rate_bits("64000bit"), 64_000)
+        for bad in ("20", "mbit", "-5mbit", "0kbit", "fast"):
+            with self.subTest(bad), self.assertRaises(ValueError):
+                netns.rate_bits(bad)
+
+    def test_shaping(self):
+        self.assertEqual(netns.shaping("c0"), [])
+        self.assertEqual(
+            netns.shaping("rc0", "20mbit"),
+            [["tc", "qdisc", "replace", "dev", "rc0", "root", "tbf", "rate", "20mbit", "burst",
+              "32768", "latency", "50ms"]],
+        )  # fmt: skip
+        # netem first, tbf as its child; the bucket holds 10 ms at 1 Gbit/s
+        cmds = netns.shaping("s0", "1gbit", 5.0)
+        self.assertEqual(cmds[0][5:], ["root", "handle", "1:", "netem", "delay", "5.0ms", "limit",
+                                       "100000"])  # fmt: skip
+        self.assertEqual(cmds[1][5:12], ["parent", "1:1", "handle", "10:", "tbf", "rate", "1gbit"])
+        self.assertEqual(cmds[1][13], "1250000")
+        self.assertEqual(len(netns.shaping("c1", None, 29.7)), 1)
+
+    def test_scenario(self):
+        path = os.path.join(_path.PCDC, "scenarios", "uib-unis.json")
+        client, server = experiment.load_scenario(path)
+        self.assertEqual(client, [("100000000bit", 10.75), ("10000000bit", 29.7)])
+        self.assertEqual(server, [("1000000000bit", 5.0), ("100000000bit", 18.35)])
+        # the pairs' RTTs keep the order of the paper's Table II (Cubic)
+        rtt = {(s, c): 2 * (server[s][1] + client[c][1]) for s in range(2) for c in range(2)}
+        self.assertEqual(sorted(rtt, key=rtt.get), [(0, 0), (1, 0), (0, 1), (1, 1)])
+        self.assertAlmostEqual(rtt[(0, 0)], 31.5)
+        scaled, _ = experiment.load_scenario(path, rate_scale=0.1)
+        self.assertEqual(scaled[1], ("1000000bit", 29.7))
+
+    def test_bad_scenarios(self):
+        bad = [
+            "{",
+            {"client": [], "server": [{"rate": "1mbit"}]},
+            {"client": [{"rate": "1mbit"}], "server": [{"rate": "fast"}]},
+            {"client": [{"rate": "1mbit"}], "server": [{"rate": "1mbit", "delay_ms": -1}]},
+            {"client": [{"rate": "1mbit"}], "server": [{"rate": "1mbit"}]},  # one pair
+            {"client": [{"delay_ms": 3}, {"rate": "1mbit"}], "server": [{"rate": "1mbit"}]},
+        ]
+        for doc in bad:
+            fd, path = tempfile.mkstemp(suffix=".json")
+            with os.fdopen(fd, "w") as f:
+                f.write(doc if isinstance(doc, str) else json.dumps(doc))
+            self.addCleanup(os.unlink, path)
+            with self.subTest(doc), self.assertRaises(ValueError):
+                experiment.load_scenario(path)
+
+
 class CheckTest(unittest.TestCase):
     def sysctls(self, **values):
         d = tempfile.mkdtemp()
@@ -287,6 +343,8 @@ class CommandLineTest(unittest.TestCase):
             (experiment.parse_args, ["--out", "x", "--host-smoke", "--cc", "cu bic"]),
             (experiment.parse_args, ["--out", "x", "--host-smoke", "--probe-port", "5201"]),
             (experiment.parse_args, ["--out", "x", "--host-smoke", "--table", "/nonexistent"]),
+            (experiment.parse_args, ["--out", "x", "--scenario", "/nonexistent.json"]),
+            (experiment.parse_args, ["--out", "x", "--scenario", "s.json", "--server", "1.2.3.4"]),
         ]
         for parse, argv in cases:
             with self.subTest(argv):

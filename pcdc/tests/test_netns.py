@@ -11,7 +11,7 @@ test shows which subflows are opened, not their effect on completion times).
 - measure.py: the only fat path (c0->s0, 20 Mbit/s) beside a 2 Mbit/s one has Omega > 0.5,
   the thin one less; pcdcd with --probe measures at start and then uses only P.
 - pcdcd exits 2 with one line when the namespace's PM is the in-kernel one and without
-  CAP_NET_ADMIN.
+  CAP_NET_ADMIN; the experiment's scenario (netem delays) exits 2 with one line here.
 
 Root only. The namespaces are pcdc<pid>{c,r,s}, removed in any case; a whole-run alarm stops
 the test after DEADLINE seconds.
@@ -205,6 +205,18 @@ class NamespaceTest(unittest.TestCase):
                            capture_output=True, text=True, timeout=20)  # fmt: skip
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("CAP_NET_ADMIN", r.stderr)
+
+    def test_5_scenario_needs_netem(self):
+        probe = ["ip", "netns", "exec", self.tb.router, "tc", "qdisc", "add", "dev", "lo", "root",
+                 "netem", "delay", "1ms"]  # fmt: skip
+        if subprocess.run(probe, capture_output=True, timeout=10).returncode == 0:
+            self.skipTest("this kernel has netem")
+        r = subprocess.run([PY, tool("experiment.py"), "--scenario",
+                            tool("scenarios/uib-unis.json"), "--out", os.path.join(self.tmp, "x")],
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("no netem in this kernel", r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
 
 
 if __name__ == "__main__":
