@@ -313,6 +313,44 @@ class CheckTest(unittest.TestCase):
         self.assertFalse(pmcheck.has_net_admin(os.path.join(d, "status")))
 
 
+class RefusalTest(unittest.TestCase):
+    """require_userspace_pm: one line on stderr and exit code 2 for each missing piece."""
+
+    def refusal(self, problem=None, admin=True, pm_error=None):
+        saved = pmcheck.pm_problem, pmcheck.has_net_admin, pmcheck.genl.MptcpPm
+
+        class Pm:
+            def __init__(self):
+                if pm_error is not None:
+                    raise pm_error
+
+            def close(self):
+                pass
+
+        pmcheck.pm_problem, pmcheck.has_net_admin = (lambda: problem), (lambda: admin)
+        pmcheck.genl.MptcpPm = Pm
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(err):
+                pmcheck.require_userspace_pm("pcdcd.py")
+        except SystemExit as e:
+            self.assertEqual(e.code, 2)
+            self.assertEqual(len(err.getvalue().splitlines()), 1)
+            return err.getvalue()
+        finally:
+            pmcheck.pm_problem, pmcheck.has_net_admin, pmcheck.genl.MptcpPm = saved
+        return None
+
+    def test_each_refusal(self):
+        self.assertIsNone(self.refusal())
+        self.assertIn(
+            "not 1 (userspace)", self.refusal(problem="net.mptcp.pm_type is 0, not 1 (userspace)")
+        )
+        self.assertIn("CAP_NET_ADMIN", self.refusal(admin=False))
+        missing = pmcheck.genl.FamilyMissing("mptcp_pm")
+        self.assertIn("family mptcp_pm missing", self.refusal(pm_error=missing))
+
+
 class CommandLineTest(unittest.TestCase):
     def exit_code(self, parse, argv):
         err = io.StringIO()
