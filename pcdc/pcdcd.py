@@ -136,8 +136,9 @@ class Daemon:
             if proc.poll() is None:
                 return
             self.job = None
-            err = proc.stderr.read().strip().splitlines()
-            proc.stderr.close()
+            errlog = path + ".log"
+            with open(errlog, encoding="utf-8", errors="replace") as f:
+                err = f.read().strip().splitlines()
             try:
                 table = measure.load_table(path)
             except ValueError as e:
@@ -146,8 +147,9 @@ class Daemon:
             else:
                 self.set_table(table, f"measured, {why}")
             finally:
-                if os.path.exists(path):
-                    os.unlink(path)
+                for f in (path, errlog):
+                    if os.path.exists(f):
+                        os.unlink(f)
             return
         if self.wanted is None and (
             self.last_measure is None or now - self.last_measure >= self.remeasure
@@ -163,7 +165,8 @@ class Daemon:
                ",".join(self.probe), "--port", str(self.probe_port), "--local",
                ",".join(self.local_ids), "--json", path, *self.measure_args]  # fmt: skip
         self.log(f"measuring impact factors ({self.wanted})")
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        with open(path + ".log", "w") as errlog:  # its per-sample lines, read when it ends
+            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=errlog)
         self.job, self.wanted, self.last_measure = (proc, path, self.wanted), None, now
 
     # ---------------------------------------------------------------- connections
@@ -439,6 +442,10 @@ def main(argv=None):
     finally:
         if d.job is not None:
             d.job[0].terminate()
+            d.job[0].wait(timeout=10)
+            for f in (d.job[1], d.job[1] + ".log"):
+                if os.path.exists(f):
+                    os.unlink(f)
         events.close()
         pm.close()
         if hint_sock is not None:
