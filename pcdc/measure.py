@@ -29,6 +29,7 @@ import ipaddress
 import json
 import math
 import os
+import subprocess
 import sys
 import time
 
@@ -96,11 +97,12 @@ def format_table(doc):
             "+-95%", "RTT[ms]"]  # fmt: skip
     rows = [head]
     for p in sorted(doc["pairs"], key=lambda p: (p["local"], p["remote"])):
+        local = p["local"] + (f" ({p['local_dev']})" if p.get("local_dev") else "")
         if not p["omega"]:
-            rows.append([doc.get("cc") or "-", p["local"], p["remote"], "0"] + ["-"] * 8)
+            rows.append([doc.get("cc") or "-", local, p["remote"], "0"] + ["-"] * 8)
             continue
         s = summarize(p["omega"], p["rtt_ms"])
-        rows.append([doc.get("cc") or "-", p["local"], p["remote"], str(s["samples"]),
+        rows.append([doc.get("cc") or "-", local, p["remote"], str(s["samples"]),
                      _f(s["mean"]), _f(s["median"]), _f(s["min"]), _f(s["max"]), _f(s["q10"]),
                      _f(s["q90"]), _f(s["ci95"]), _f(s["rtt_ms"], "{:.1f}")])  # fmt: skip
     widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
@@ -220,6 +222,10 @@ def measure(locals_, servers, port, t_window, warmup, settle_after, samples, cc=
     pairs = [(a, b) for a in locals_ for b in servers]
     local_ids = {a: k + 1 for k, a in enumerate(locals_)}
     res = {q: {"omega": [], "rtt_ms": [], "errors": []} for q in pairs}
+    try:
+        devs = address_devices()
+    except (OSError, ValueError, subprocess.SubprocessError):
+        devs = {}
     pm = genl.MptcpPm()
     try:
         for n in range(samples):
@@ -247,22 +253,30 @@ def measure(locals_, servers, port, t_window, warmup, settle_after, samples, cc=
         "settle_s": settle_after,
         "port": port,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "pairs": [{"local": a, "remote": b, **res[(a, b)]} for a, b in pairs],
+        "pairs": [
+            {"local": a, "local_dev": devs.get(a), "remote": b, **res[(a, b)]} for a, b in pairs
+        ],  # fmt: skip
     }
+
+
+def address_devices():
+    """{IPv4 address: interface} of this namespace's interfaces that are up, loopback left
+    out (global addresses only)."""
+    out = subprocess.run(["ip", "-j", "-4", "addr", "show", "up"], capture_output=True,
+                         text=True, check=True).stdout  # fmt: skip
+    devs = {}
+    for link in json.loads(out):
+        if "LOOPBACK" in link.get("flags", []):
+            continue
+        for a in link.get("addr_info", []):
+            if a.get("scope") == "global":
+                devs[a["local"]] = link.get("ifname")
+    return devs
 
 
 def local_addresses():
     """The IPv4 addresses of this namespace's interfaces that are up, loopback left out."""
-    import subprocess
-
-    out = subprocess.run(["ip", "-j", "-4", "addr", "show", "up"], capture_output=True,
-                         text=True, check=True).stdout  # fmt: skip
-    addrs = []
-    for link in json.loads(out):
-        if "LOOPBACK" in link.get("flags", []):
-            continue
-        addrs += [a["local"] for a in link.get("addr_info", []) if a.get("scope") == "global"]
-    return addrs
+    return list(address_devices())
 
 
 def _addr_list(text, what):

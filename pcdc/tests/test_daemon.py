@@ -208,11 +208,13 @@ class MeasureTest(unittest.TestCase):
 
     def test_table_file(self):
         doc = {"schema": measure.SCHEMA, "cc": "cubic", "pairs": [
-            {"local": L0, "remote": R0, "omega": [0.5, 0.7], "rtt_ms": [10, 20]},
+            {"local": L0, "local_dev": "eth0", "remote": R0, "omega": [0.5, 0.7],
+             "rtt_ms": [10, 20]},
             {"local": L1, "remote": R0, "omega": [], "rtt_ms": []}]}  # fmt: skip
         self.assertEqual(measure.load_table(self.write(doc)), {(L0, R0): (0.6, 15.0)})
         text = measure.format_table(doc)
-        self.assertIn("cubic  10.0.1.1  10.0.101.2  2", text)
+        self.assertIn("cubic  10.0.1.1 (eth0)  10.0.101.2  2", text)
+        self.assertIn("10.0.2.1         10.0.101.2  0", text)
         bad = [
             "{not json",
             {"schema": "other"},
