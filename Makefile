@@ -158,7 +158,7 @@ testbed-probe:
 
 ## pcdc: the PCDC path manager's unit tests and its namespace test on this kernel: which
 ## subflows it opens for 256 KiB, 768 KiB and 10 MiB downloads, FullMesh, the impact-factor
-## measurement (root, about 35 s; docs/pcdc.md)
+## measurement, and the experiment driver's smoke run (root, about 45 s; docs/pcdc.md)
 pcdc:
 	$(MAKE) -C pcdc test
 
