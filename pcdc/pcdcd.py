@@ -141,11 +141,14 @@ class Daemon:
                 err = f.read().strip().splitlines()
             try:
                 table = measure.load_table(path)
+                if not table:
+                    raise ValueError("no pair measured")
             except ValueError as e:
                 tail = err[-1] if err else ""
-                self.log(f"measurement ({why}) failed: {e} {tail}".rstrip())
+                self.log(f"measurement ({why}) failed, table kept: {e} {tail}".rstrip())
             else:
-                self.set_table(table, f"measured, {why}")
+                # a pair whose samples all failed this time keeps its previous values
+                self.set_table({**self.table, **table}, f"measured, {why}")
             finally:
                 for f in (path, errlog):
                     if os.path.exists(f):

@@ -171,6 +171,35 @@ class DaemonTest(unittest.TestCase):
             d.handle(e)
         self.assertIsNone(d.wanted)
 
+    def test_measurement_results(self):
+        d = self.daemon(table={(L0, R0): (0.6, 10.0), (L1, R0): (0.2, 20.0)}, probe=[R0],
+                        probe_port=6000)  # fmt: skip
+
+        def finish(doc):
+            fd, path = tempfile.mkstemp(suffix=".json")
+            with os.fdopen(fd, "w") as f:
+                json.dump(doc, f)
+            with open(path + ".log", "w") as f:
+                f.write("measure: sample 1 failed: boom\n")
+
+            class Done:
+                def poll(self):
+                    return 0
+
+            d.job = (Done(), path, "test")
+            d.measurement_tick(0.0)
+            self.assertFalse(os.path.exists(path) or os.path.exists(path + ".log"))
+
+        pairs = [{"local": L0, "remote": R0, "omega": [], "rtt_ms": []},
+                 {"local": L1, "remote": R0, "omega": [], "rtt_ms": []}]  # fmt: skip
+        finish({"schema": measure.SCHEMA, "pairs": pairs})  # nothing measured: table kept
+        self.assertEqual(d.table[(L0, R0)], (0.6, 10.0))
+        self.assertIn("failed, table kept: no pair measured measure: sample 1 failed", self.log[-1])
+        pairs[1] = {"local": L1, "remote": R0, "omega": [-0.1], "rtt_ms": [5.0]}
+        finish({"schema": measure.SCHEMA, "pairs": pairs})  # L0 -> R0 keeps its values
+        self.assertEqual(d.table, {(L0, R0): (0.6, 10.0), (L1, R0): (-0.1, 5.0)})
+        self.assertIn("P = [10.0.1.1->10.0.101.2], standby = [10.0.2.1->10.0.101.2]", self.log[-1])
+
     def test_closed_connection_is_forgotten(self):
         d = self.daemon()
         for e in conn_events():
