@@ -7,7 +7,7 @@ JAR := floodlight-module/cli/target/mpqoe.jar
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
 	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke \
 	testbed-probe dashjs-harness experiments-test experiments experiments-report py-unit \
-	video-deps video-e2e reproduce
+	video-deps video-e2e reproduce pcdc
 
 ## demo: the main job on embedded defaults: CompuServe with the GA paper's drawn links in the
 ## testbed guest (netem delays, Open vSwitch), the standalone controller choosing paths, 3 dash.js
@@ -55,7 +55,7 @@ test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
 	$(MAKE) lint topology-check py-unit kernel-schedulers mininet-selftest e2e testbed-probe \
-	  testbed-smoke experiments-test dashjs-harness video-unit results-check video-e2e
+	  pcdc testbed-smoke experiments-test dashjs-harness video-unit results-check video-e2e
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps
@@ -79,7 +79,7 @@ $(JAR): $(JAVA_INPUTS) | java-deps
 	@touch $@
 
 PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight testbed \
-	dashjs-harness
+	dashjs-harness pcdc
 
 lint: py-deps
 	$(MVN) -q spotless:check
@@ -161,6 +161,12 @@ testbed:
 ## namespaces on this kernel (root, about 30 s)
 testbed-probe:
 	$(MAKE) -C testbed/probe test
+
+## pcdc: the PCDC path manager's unit tests and its namespace test on this kernel: which
+## subflows it opens for 256 KiB, 768 KiB and 10 MiB downloads, FullMesh, the impact-factor
+## measurement, and the experiment driver's smoke run (root, about 45 s; docs/pcdc.md)
+pcdc:
+	$(MAKE) -C pcdc test
 
 ## testbed-smoke: boot it, load netem and a scheduler module, MPTCP over netem-delayed paths,
 ## and the host's controller driving the guest's Open vSwitch (about 70 s once cached)

@@ -1,0 +1,223 @@
+"""Integration test on this host's kernel: pcdcd, measure.py and transfer.py as real processes
+between network namespaces (netns.py: a client with three links, a server with two, tbf
+bandwidths; this kernel has no netem, so every path has the same sub-millisecond RTT and the
+test shows which subflows are opened, not their effect on completion times).
+
+- PCDC with a given impact-factor table (P = [c0->s0, c1->s1, c1->s0, c0->s1], every pair of
+  c2 standby): a 256 KiB download keeps its first subflow only, a 768 KiB one adds P[1], a
+  10 MiB one has all of P; no standby pair is ever opened; a size hint of 10 MiB gives a
+  768 KiB download all of P at once.
+- FullMesh: a 256 KiB download gets all six pairs.
+- measure.py: the only fat path (c0->s0, 20 Mbit/s) beside a 2 Mbit/s one has Omega > 0.5,
+  the thin one less; pcdcd with --probe measures at start and then uses only P.
+- pcdcd exits 2 with one line when the namespace's PM is the in-kernel one and without
+  CAP_NET_ADMIN; the experiment's scenario (netem delays) exits 2 with one line here.
+
+Root only. The namespaces are pcdc<pid>{c,r,s}, removed in any case; a whole-run alarm stops
+the test after DEADLINE seconds.
+"""
+
+import atexit
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from tests import _path
+
+import netns  # isort: skip
+
+PY = sys.executable
+PORT, PROBE_PORT = 5201, 5301
+DEADLINE = 240
+KIB = 1024
+C = [netns.client_addr(k) for k in range(3)]
+S = [netns.server_addr(j) for j in range(2)]
+P = [(C[0], S[0]), (C[1], S[1]), (C[1], S[0]), (C[0], S[1])]
+STANDBY = [(C[2], S[0]), (C[2], S[1])]
+TABLE = {P[0]: (0.6, 10), P[1]: (0.3, 20), P[2]: (0.1, 30), P[3]: (0.05, 40),
+         STANDBY[0]: (-0.2, 5), STANDBY[1]: (0.0, 1)}  # fmt: skip
+OPEN = re.compile(r"\[token ([0-9a-f]{8})\] open (\S+) -> (\S+):")
+
+
+def tool(name):
+    return os.path.join(_path.PCDC, name)
+
+
+def _on_alarm(*_):
+    raise TimeoutError(f"test_netns: whole run over {DEADLINE} s")
+
+
+@unittest.skipIf(os.geteuid() != 0, "needs root (network namespaces)")
+class NamespaceTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.signal(signal.SIGTERM, lambda s, f: sys.exit(128 + s))
+        signal.alarm(DEADLINE)
+        cls.tmp = tempfile.mkdtemp(prefix="pcdc-test-")
+        cls.tb = netns.Testbed(f"pcdc{os.getpid()}", ["20mbit", "20mbit", "2mbit"],
+                               ["40mbit", "20mbit"])  # fmt: skip
+        atexit.register(cls.tb.down)
+        cls.tb.up()
+        cls.servers = [
+            cls.spawn(cls.tb.server, [tool("transfer.py"), "serve", "--port", str(p)], f"srv{p}")
+            for p in (PORT, PROBE_PORT)
+        ]
+        cls.table = os.path.join(cls.tmp, "table.json")
+        doc = {"schema": "pcdc-impact/1", "cc": None, "pairs": [
+            {"local": a, "remote": b, "omega": [om], "rtt_ms": [rtt]}
+            for (a, b), (om, rtt) in TABLE.items()]}  # fmt: skip
+        with open(cls.table, "w") as f:
+            json.dump(doc, f)
+        time.sleep(0.3)
+
+    @classmethod
+    def tearDownClass(cls):
+        for p in cls.servers:
+            p.kill()
+            p.wait(timeout=5)
+        cls.tb.down()
+        signal.alarm(0)
+        subprocess.run(["rm", "-rf", cls.tmp], check=False)
+
+    @classmethod
+    def spawn(cls, ns, argv, name):
+        with open(os.path.join(cls.tmp, name + ".log"), "w") as log:
+            return subprocess.Popen(["ip", "netns", "exec", ns, PY, *argv], stdout=log,
+                                    stderr=subprocess.STDOUT)  # fmt: skip
+
+    def daemon(self, *args):
+        """Starts pcdcd in the client namespace; returns (process, log path)."""
+        name = f"pcdcd-{self.id().rsplit('.', 1)[-1]}"
+        p = self.spawn(self.tb.client, [tool("pcdcd.py"), *args], name)
+        self.addCleanup(self.stop, p)
+        path = os.path.join(self.tmp, name + ".log")
+        self.wait_for(path, "pcdcd: mode")
+        return p, path
+
+    @staticmethod
+    def stop(p):
+        if p.poll() is None:
+            p.terminate()
+            p.wait(timeout=10)
+
+    def wait_for(self, path, text, timeout=30):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with open(path) as f:
+                if text in f.read():
+                    return
+            time.sleep(0.1)
+        with open(path) as f:
+            self.fail(f"{text!r} not in {path} after {timeout} s:\n{f.read()}")
+
+    def get(self, size, *extra, port=PORT):
+        r = subprocess.run(
+            ["ip", "netns", "exec", self.tb.client, PY, tool("transfer.py"), "get", "--connect",
+             f"{S[0]}:{port}", "--bind", C[0], "--size", str(size), "--linger", "1", *extra],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = json.loads(r.stdout)
+        self.assertFalse(doc["fallback"])
+        return doc, {tuple(q) for q in doc["subflows_after_linger"]}
+
+    @staticmethod
+    def text(path):
+        with open(path) as f:
+            return f.read()
+
+    def opened(self, path, token=None):
+        with open(path) as f:
+            hits = OPEN.findall(f.read())
+        return {(a, b) for t, a, b in hits if token is None or int(t, 16) == token}
+
+    def test_1_pcdc_classes(self):
+        _, log = self.daemon("--table", self.table, "--hint-socket",
+                             os.path.join(self.tmp, "hint.sock"))  # fmt: skip
+        small, got = self.get(256 * KIB)
+        self.assertEqual(got, {P[0]})
+        self.assertEqual(self.opened(log, small["token"]), set())
+        mid, got = self.get(768 * KIB)
+        self.assertEqual(got, set(P[:2]), self.text(log))
+        self.assertEqual(self.opened(log, mid["token"]), {P[1]})
+        big, got = self.get(10 * 1024 * KIB)
+        self.assertEqual(got, set(P), self.text(log))
+        self.assertEqual(self.opened(log, big["token"]), set(P[1:]))
+        # the application tells the size: P[1] comes before 512 KiB were carried
+        hinted, got = self.get(768 * KIB, "--hint-socket", os.path.join(self.tmp, "hint.sock"))
+        self.assertEqual(got, set(P[:2]), self.text(log))
+        self.assertEqual(self.opened(log, hinted["token"]), {P[1]})
+        self.assertIn(f"[token {hinted['token']:08x}] open {P[1][0]} -> {P[1][1]}: class L2 "
+                      "(hint 768 KiB", self.text(log))  # fmt: skip
+        self.assertFalse(self.opened(log) & set(STANDBY))
+
+    def test_2_fullmesh(self):
+        _, log = self.daemon("--mode", "fullmesh")
+        small, got = self.get(256 * KIB)
+        everything = set(P + STANDBY)
+        self.assertEqual(got, everything)
+        self.assertEqual(self.opened(log, small["token"]), everything - {P[0]})
+
+    def test_3_measure_and_probe(self):
+        out = os.path.join(self.tmp, "measured.json")
+        r = subprocess.run(
+            ["ip", "netns", "exec", self.tb.client, PY, tool("measure.py"), "measure",
+             "--server", S[0], "--port", str(PROBE_PORT), "--local", f"{C[0]},{C[2]}",
+             "--T", "1", "--warmup", "0.5", "--settle", "1", "--samples", "1", "--json", out],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("Median", r.stdout)
+        with open(out) as f:
+            omega = {(p["local"], p["remote"]): p["omega"][0] for p in json.load(f)["pairs"]}
+        fat, thin = omega[(C[0], S[0])], omega[(C[2], S[0])]
+        self.assertGreater(fat, 0.5, r.stderr)
+        self.assertLess(thin, fat, r.stderr)
+        self.assertLess(thin, 0.5, r.stderr)
+        # the daemon measures the same at start, then a big download uses P only
+        quick = ["--T", "1", "--warmup", "0.5", "--settle", "1", "--samples", "1"]
+        _, log = self.daemon("--probe", S[0], "--probe-port", str(PROBE_PORT), "--local",
+                             f"{C[0]},{C[2]}", *quick)  # fmt: skip
+        self.wait_for(log, "table (measured, start)", timeout=40)
+        with open(log) as f:
+            text = f.read()
+        self.assertIn(f"P = [{C[0]}->{S[0]}", text)
+        big, got = self.get(4 * 1024 * KIB)
+        self.assertIn((C[0], S[0]), got)
+        # the thin pair is opened only where it measured positive
+        self.assertEqual((C[2], S[0]) in got, f"{C[2]}->{S[0]}" in text.split("standby")[0])
+
+    def test_4_refuses_to_start(self):
+        r = subprocess.run(["ip", "netns", "exec", self.tb.server, PY, tool("pcdcd.py")],
+                           capture_output=True, text=True, timeout=20)  # fmt: skip
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("not the userspace one", r.stderr)
+        r = subprocess.run(["ip", "netns", "exec", self.tb.client, "setpriv", "--reuid=65534",
+                            "--regid=65534", "--clear-groups", PY, tool("pcdcd.py")],
+                           capture_output=True, text=True, timeout=20)  # fmt: skip
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("CAP_NET_ADMIN", r.stderr)
+
+    def test_5_scenario_needs_netem(self):
+        probe = ["ip", "netns", "exec", self.tb.router, "tc", "qdisc", "add", "dev", "lo", "root",
+                 "netem", "delay", "1ms"]  # fmt: skip
+        if subprocess.run(probe, capture_output=True, timeout=10).returncode == 0:
+            self.skipTest("this kernel has netem")
+        r = subprocess.run([PY, tool("experiment.py"), "--scenario",
+                            tool("scenarios/uib-unis.json"), "--out", os.path.join(self.tmp, "x")],
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("no netem in this kernel", r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
