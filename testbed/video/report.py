@@ -29,6 +29,11 @@ brace pair, is an error naming it):
                  two algorithms over several groups (e.g. every segment length), runs permuted
                  within each group (stats.py): field: p (permutation p), sig, diff (mean of the
                  groups' mean ref - mean other), n (groups)
+    {{factor:<experiment>/<parameter>/<a>-vs-<b>/<metric>/<field>[/<parameter>=<value>...]}}
+                 two values of one parameter (e.g. scheduler daps-vs-default), stratified over
+                 every other parameter: cells that differ only in it are paired, runs permuted
+                 within each pair (as strat:); optional filters keep the cells with those
+                 values: field: p, sig, diff (mean over the pairs of mean a - mean b), n (pairs)
     {{trend:<experiment>/<metric>/<field>}}      field: rho, p (permutation), n (runs), sig
     {{order:<experiment>/<group>/<other group>/<metric>/<field>}}
                  do two groups rank their algorithms alike (e.g. 120 s against 9-minute videos)?
@@ -950,6 +955,63 @@ def _strat(results, name):
     return _test_field(c, fld, metric, {"p": c.p_perm})
 
 
+def _param_eq(value, want):
+    """A cell's parameter (as its CSV gives it) against a value written in a placeholder."""
+    if value is None:
+        return want == ""
+    if value == want:
+        return True
+    try:
+        return float(value) == float(want)
+    except ValueError:
+        return False
+
+
+def _factor(results, name):
+    parts = name.split("/")
+    if len(parts) < 5:
+        raise KeyError(
+            "expected factor:<experiment>/<parameter>/<a>-vs-<b>/<metric>/<field>"
+            "[/<parameter>=<value>...]"
+        )
+    exp, param, pair, metric, fld, *filters = parts
+    res = _experiment(results, exp, metric)
+    if param not in PARAMS:
+        raise KeyError(f"{param!r} is not a parameter ({', '.join(PARAMS)})")
+    a, sep, b = pair.partition("-vs-")
+    if not sep or not a or not b or a == b:
+        raise KeyError(f"{pair!r} is not <value>-vs-<other value>")
+    if fld not in ("p", "sig", "diff", "n"):
+        raise KeyError(f"field {fld!r} is not p, sig, diff or n")
+    keep = []
+    for f in filters:
+        k, eq, v = f.partition("=")
+        if not eq or k not in PARAMS or k == param:
+            raise KeyError(f"filter {f!r} is not <parameter>=<value> of another parameter")
+        keep.append((k, v))
+    if res.missing:
+        return NO_RUNS
+    cells = [c for c in res.cells if all(_param_eq(c.params[k], v) for k, v in keep)]
+    pairs = {}
+    for c in cells:
+        side = 0 if _param_eq(c.params[param], a) else 1 if _param_eq(c.params[param], b) else None
+        if side is not None:
+            rest = tuple((k, v) for k, v in c.params.items() if k != param)
+            pairs.setdefault(rest, [None, None])[side] = c
+    strata = [(ca, cb) for ca, cb in pairs.values() if ca is not None and cb is not None]
+    if not strata:
+        raise KeyError(f"{exp} has no cells that differ only in {param} = {a} / {b}")
+    c = stats.compare_stratified(
+        a,
+        b,
+        [(ca.values[metric], cb.values[metric]) for ca, cb in strata],
+        [(ca.version, cb.version) for ca, cb in strata],
+    )
+    if fld == "n":
+        return str(c.groups)
+    return _test_field(c, fld, metric, {"p": c.p_perm})
+
+
 def _trend(results, name):
     parts = name.split("/")
     if len(parts) != 3:
@@ -1016,6 +1078,7 @@ def resolve(results, name):
         "cmp": lambda rest: _comparison(results, rest),
         "trend": lambda rest: _trend(results, rest),
         "order": lambda rest: _order(results, rest),
+        "factor": lambda rest: _factor(results, rest),
         "pair": lambda rest: _pair(results, rest),
         "strat": lambda rest: _strat(results, rest),
         "status": lambda rest: status_text(_experiment(results, rest)),

@@ -433,6 +433,40 @@ class GitVersionTest(unittest.TestCase):
             shutil.rmtree(tmp)
 
 
+class FactorTest(ReportCase):
+    def resolve(self, name):
+        results = report.load(self.data, newest=fake_newest)
+        return report.resolve(results, "factor:ga-sched/" + name)
+
+    def test_scheduler_stratified_over_buffers_and_algorithms(self):
+        # fixture: switches per run 14.5, 15.5, 16.5 under default and 12.5, 13.5, 14.5 under
+        # daps in each of the 4 (buffer, algorithm) pairs: each pair's difference -2 is its most
+        # extreme, reached by 2 of its 20 splits (the two 14.5 runs), so the sum -8 has
+        # probability (2/20)^4 on either side: p = 2e-4
+        self.assertEqual(self.resolve("scheduler/daps-vs-default/switches_ga/n"), "4")
+        self.assertEqual(self.resolve("scheduler/daps-vs-default/switches_ga/diff"), "-2.0")
+        self.assertEqual(self.resolve("scheduler/daps-vs-default/switches_ga/p"), "<0.001")
+        self.assertEqual(self.resolve("scheduler/daps-vs-default/switches_ga/sig"), "yes")
+        # the GA's two buffers only: 2 * (2/20)^2 = 0.02
+        name = "scheduler/daps-vs-default/switches_ga/p/algorithm=ga"
+        self.assertEqual(self.resolve(name), "0.020")
+        self.assertEqual(self.resolve(name.replace("/p/", "/n/")), "2")
+
+    def test_bad_names(self):
+        for bad, why in [
+            ("sched/daps-vs-default/switches_ga/p", "not a parameter"),
+            ("scheduler/daps-default/switches_ga/p", "<value>-vs-<other value>"),
+            ("scheduler/daps-vs-default/switches_ga/rho", "field 'rho'"),
+            ("scheduler/daps-vs-default/switches_ga/p/algorithm", "filter 'algorithm'"),
+            ("scheduler/daps-vs-default/switches_ga/p/scheduler=daps", "another parameter"),
+            ("scheduler/daps-vs-blest/switches_ga/p", "differ only in scheduler"),
+            ("scheduler/daps-vs-default/p", "expected factor:"),
+        ]:
+            with self.subTest(bad=bad), self.assertRaises(KeyError) as cm:
+                self.resolve(bad)
+            self.assertIn(why, cm.exception.args[0])
+
+
 class OrderTest(unittest.TestCase):
     """order: two groups' rankings of their algorithms, on hand-made groups of six."""
 
