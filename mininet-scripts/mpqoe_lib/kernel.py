@@ -151,10 +151,12 @@ def find_connection(conns, local=None, remote=None, local_port=None):
     return (live or found)[-1] if found else None
 
 
-def load_testbed_modules(schedulers=(), modules=MODULES):
+def load_testbed_modules(schedulers=(), modules=MODULES, ccs=()):
     """In the testbed guest: netem, Open vSwitch and BBR from the kernel, then this project's
     scheduler modules `mpqoe_<name>.ko` (built on the host by `make -C kernel-schedulers
-    modules`) unless the kernel already offers `name`. RuntimeError naming what failed."""
+    modules`) unless the kernel already offers `name`, and its congestion control modules
+    (lia, olia, balia: plain insmod) unless the kernel already offers them. RuntimeError
+    naming what failed."""
     for mod in ("sch_netem", "openvswitch", "tcp_bbr"):
         r = sh(["modprobe", mod], timeout=30)
         if r.returncode != 0:
@@ -170,3 +172,13 @@ def load_testbed_modules(schedulers=(), modules=MODULES):
         r = sh(["sh", loader, ko], timeout=30)
         if r.returncode != 0:
             raise RuntimeError(f"mpqoe-load {ko}: {(r.stdout + r.stderr).strip()[-300:]}")
+    for name in ccs:
+        with open("/proc/sys/net/ipv4/tcp_available_congestion_control") as f:
+            if name in f.read().split():
+                continue
+        ko = os.path.join(modules, f"mpqoe_{name}.ko")
+        if not os.path.isfile(ko):
+            raise RuntimeError(f"{ko} missing: run make -C kernel-schedulers modules on the host")
+        r = sh(["insmod", ko], timeout=30)
+        if r.returncode != 0:
+            raise RuntimeError(f"insmod {ko}: {(r.stdout + r.stderr).strip()[-300:]}")

@@ -289,9 +289,9 @@ def check_queues(net, scn):
     return sorted(seen)
 
 
-def load_modules(schedulers):
+def load_modules(schedulers, ccs=()):
     try:
-        kernel.load_testbed_modules(schedulers, MODULES)
+        kernel.load_testbed_modules(schedulers, MODULES, ccs)
     except RuntimeError as e:
         raise RunError(str(e)) from None
 
@@ -505,13 +505,15 @@ def base_doc(args, cell, k):
         },
         "code_version": args.code_version,
         "module_sha256": module_sha256(cell.scheduler),
+        # the coupled congestion control's module (None for the kernel's own cubic and bbr)
+        "cc_module_sha256": module_sha256(cell.cc) if cell.cc in mx.COUPLED_CCS else None,
     }
 
 
-def module_sha256(scheduler):
-    """sha256 of the scheduler's module file as loaded (None when it is missing)."""
+def module_sha256(name):
+    """sha256 of this project's module mpqoe_<name>.ko as loaded (None when it is missing)."""
     try:
-        with open(os.path.join(MODULES, f"mpqoe_{scheduler}.ko"), "rb") as f:
+        with open(os.path.join(MODULES, f"mpqoe_{name}.ko"), "rb") as f:
             return hashlib.sha256(f.read()).hexdigest()
     except OSError:
         return None
@@ -561,7 +563,10 @@ def main(argv):
         print(f"cellrun: {what} at {time.monotonic() - t_start:.1f} s", flush=True)
 
     try:
-        load_modules(sorted({c.scheduler for c in args.cell_list}))
+        load_modules(
+            sorted({c.scheduler for c in args.cell_list}),
+            sorted({c.cc for c in args.cell_list} & set(mx.COUPLED_CCS)),
+        )
         phase("modules loaded")
         network.ensure_ovs()
         phase("ovs running")

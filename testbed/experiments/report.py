@@ -172,7 +172,7 @@ REF_NOTES = {
     "lowest-RTT-first DFT, was not run in it)",
 }
 SCHEDULER_ORDER = ("minrtt", "dft", "gr_sty", "tp_sty", "tr_sty", "bnaware")
-CC_ORDER = ("cubic", "bbr")
+CC_ORDER = ("cubic", "bbr", "lia", "olia", "balia")
 
 METHOD = f"""\
 How the numbers are made (testbed/experiments/report.py, statistics of

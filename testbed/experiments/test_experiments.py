@@ -26,8 +26,12 @@ from mpqoe_lib import results  # noqa: E402
 
 class MatrixTest(unittest.TestCase):
     def test_sizes_and_names(self):
-        self.assertEqual(len(mx.cells("sticky")), 60)
-        self.assertEqual(len(mx.cells("bnaware")), 20)
+        # 6 scenarios x 5 schedulers x cubic, bbr, plus lia, olia in 3 scenarios (30);
+        # 5 x 2 x cubic, bbr, plus lia, olia in the two full-mesh scenarios (8)
+        self.assertEqual(len(mx.cells("sticky")), 60 + 30)
+        self.assertEqual(len(mx.cells("bnaware")), 20 + 8)
+        self.assertNotIn("baseline-q50.dft.lia", [c.name for c in mx.cells("sticky")])
+        self.assertNotIn("B-60.dft.olia", [c.name for c in mx.cells("bnaware")])
         names = [c.name for c in mx.select("all")]
         self.assertEqual(len(names), len(set(names)))
         self.assertEqual(mx.parse_cell("3p-50.gr_sty.cubic").scheduler, "gr_sty")
@@ -38,7 +42,8 @@ class MatrixTest(unittest.TestCase):
         got = [c.name for c in mx.select("all", "baseline.gr_sty.*,A-1.*.bbr")]
         self.assertEqual(
             got,
-            ["baseline.gr_sty.cubic", "baseline.gr_sty.bbr", "A-1.dft.bbr", "A-1.bnaware.bbr"],
+            ["baseline.gr_sty.cubic", "baseline.gr_sty.bbr", "baseline.gr_sty.lia"]
+            + ["baseline.gr_sty.olia", "A-1.dft.bbr", "A-1.bnaware.bbr"],
         )
         self.assertEqual(mx.select("sticky", "A-1.*"), [])
 
@@ -53,6 +58,8 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual(length("baseline-loss0p5.gr_sty.cubic"), 120.0)
         self.assertEqual(length("B-120.bnaware.bbr"), 360.0)
         self.assertEqual(length("A-1-q50.dft.cubic"), 120.0)
+        self.assertEqual(length("A-1.bnaware.olia"), 120.0)
+        self.assertEqual(length("3p-50.gr_sty.lia"), 120.0)
         for exp, base in mx.BASELINE.items():
             self.assertIn(base, mx.EXPERIMENTS[exp]["schedulers"])
 
@@ -378,7 +385,9 @@ class PlanTest(unittest.TestCase):
                 + ["--duration", "10", "--results", d]
             )
             todo = run.todo_runs(args)
-            want = {("baseline.dft.cubic", 2), ("baseline.dft.bbr", 1), ("baseline.dft.bbr", 2)}
+            want = {("baseline.dft.cubic", 2)} | {
+                (f"baseline.dft.{cc}", k) for cc in ("bbr", "lia", "olia") for k in (1, 2)
+            }
             self.assertEqual(todo, want)
             batches = run.plan(args)
             covered = {(cell.name, k) for _s, cells, ks in batches for cell in cells for k in ks}
@@ -397,7 +406,12 @@ class PlanTest(unittest.TestCase):
             [
                 ("624", "baseline.minrtt.cubic"),
                 ("360", "A-1.dft.cubic,A-1.dft.bbr"),
-                ("120", "baseline.minrtt.bbr"),
+                # coupled controls are not headline cells: 120 s, also in A-1
+                (
+                    "120",
+                    "baseline.minrtt.bbr,baseline.minrtt.lia,baseline.minrtt.olia,"
+                    "A-1.dft.lia,A-1.dft.olia",
+                ),
             ],
         )
         for p in parts:
