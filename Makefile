@@ -79,7 +79,7 @@ $(JAR): $(JAVA_INPUTS) | java-deps
 	@touch $@
 
 PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight testbed \
-	dashjs-harness pcdc
+	dashjs-harness pcdc kernel-schedulers/cc-fairness
 
 lint: py-deps
 	$(MVN) -q spotless:check
@@ -199,12 +199,14 @@ experiments-report:
 results:
 	/usr/bin/python3 testbed/video/report.py --data docs/results
 	/usr/bin/python3 testbed/experiments/report.py --data docs/results
+	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py
 
 ## results-check: fails listing every file of docs/results that differs from what its data gives
-## (both reports are run, so one stale file of either shows)
+## (every report is run, so one stale file of any shows)
 results-check:
 	@rc=0; /usr/bin/python3 testbed/video/report.py --data docs/results --check || rc=1; \
-	/usr/bin/python3 testbed/experiments/report.py --data docs/results --check || rc=1; exit $$rc
+	/usr/bin/python3 testbed/experiments/report.py --data docs/results --check || rc=1; \
+	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py --check || rc=1; exit $$rc
 
 ## video-unit: unit tests of the video experiments' runner pieces and report (the statistics
 ## they share with the scheduler report are tested by py-unit; no root, about 25 s)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mpqoe coupled congestion control: the contract between the future
- * tcp_congestion_ops modules and the pure-C arithmetic of LIA (RFC 6356),
+ * mpqoe coupled congestion control: the contract between the
+ * tcp_congestion_ops modules (../kmod/cc_<name>.c) and the pure-C arithmetic of LIA (RFC 6356),
  * OLIA (Khalili et al.) and BALIA (Peng et al.), also used by the
  * userspace tests.
  *

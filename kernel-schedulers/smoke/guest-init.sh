@@ -9,6 +9,7 @@
 # available_schedulers, select it in both namespaces, send $BYTES from srv to cli and check
 # its counters, then check that rmmod is refused while a connection uses it and succeeds once
 # idle. For the first module also the /proc reader with many closed connections (test_proc).
+# Then the congestion control modules listed in /mpqoe/ccs (guest-cc.sh).
 # One "PASS|FAIL <scheduler> <check>: detail" line per check; "SMOKE-DONE" at the end. These
 # lines go to the console (ttyS0, for the reader) and to ttyS1, which only they reach: a kernel
 # message written to the console in the middle of a line cannot change the verdict.
@@ -290,6 +291,7 @@ test_module() {
 
 # The module refuses addresses that are not the two symbols (here: swapped, then none).
 sym() { awk -v s="$1" '$3 == s { print $1 }' /proc/kallsyms; }
+test_sched_all() {
 s=$(cut -d' ' -f1 /mpqoe/schedulers)
 if insmod /mpqoe/mpqoe_$s.ko sched_list=0x$(sym mptcp_sched_list_lock) \
 	sched_list_lock=0x$(sym mptcp_sched_list) 2>/dev/null || insmod /mpqoe/mpqoe_$s.ko 2>/dev/null; then
@@ -317,4 +319,11 @@ for s in $(cat /mpqoe/schedulers); do
 	test_module "$s"
 	echo "  $s: $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 done
+}
+
+[ -n "$(cat /mpqoe/schedulers)" ] && test_sched_all
+if [ -n "$(cat /mpqoe/ccs 2>/dev/null)" ]; then
+	. /mpqoe/guest-cc.sh
+	test_cc_all
+fi
 finish

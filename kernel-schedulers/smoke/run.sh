@@ -5,7 +5,13 @@
 # MPTCP transfer tool. The guest runs guest-init.sh and prints PASS/FAIL lines, on its console
 # and on a second serial port that carries nothing else; the verdict is read from the second.
 #
-#   smoke/run.sh --modules DIR [--cache DIR] [--schedulers "dft gr_sty ..."] [--timeout SEC]
+#   smoke/run.sh --modules DIR [--cache DIR] [--schedulers "dft gr_sty ..."] [--ccs "lia ..."]
+#                [--timeout SEC] [--init FILE] [--extra FILE]... [--save FILE]
+#
+# --ccs: the congestion control modules mpqoe_<name>.ko tested after the schedulers
+# (guest-cc.sh); either list may be empty. --init replaces guest-init.sh as the guest's /init
+# (the congestion control fairness experiment uses this); --extra copies a file to /mpqoe/ in
+# the guest; --save keeps everything the guest wrote on the second serial port.
 #
 # Exit 0 when every check passed, 1 on any failure (or a guest that did not finish), 2 on bad
 # usage. The guest's console log and a summary go to DIR/../smoke/ (summary written atomically;
@@ -18,17 +24,26 @@ KVER=6.12.117+deb12-amd64
 cache=$HOME/.cache/mpqoe/kernel/$DEBVER
 modules=
 schedulers="dft minrtt gr_sty tp_sty tr_sty bnaware daps"
+ccs="lia olia balia"
 timeout=900
+init=$here/guest-init.sh
+extras=()
+save=
 
 usage() {
-	echo "usage: $0 --modules DIR [--cache DIR] [--schedulers LIST] [--timeout SEC]" >&2
+	echo "usage: $0 --modules DIR [--cache DIR] [--schedulers LIST] [--ccs LIST]" \
+		"[--timeout SEC] [--init FILE] [--extra FILE]... [--save FILE]" >&2
 	exit 2
 }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--modules) modules=${2:-}; shift 2 || usage ;;
 	--cache) cache=${2:-}; shift 2 || usage ;;
-	--schedulers) schedulers=${2:-}; shift 2 || usage ;;
+	--schedulers) schedulers=${2-}; shift 2 || usage ;;
+	--ccs) ccs=${2-}; shift 2 || usage ;;
+	--init) init=${2:-}; shift 2 || usage ;;
+	--extra) extras+=("${2:-}"); shift 2 || usage ;;
+	--save) save=${2:-}; shift 2 || usage ;;
 	--timeout) timeout=${2:-}; shift 2 || usage ;;
 	*) usage ;;
 	esac
@@ -37,7 +52,15 @@ done
 for s in $schedulers; do
 	[[ -f $modules/mpqoe_$s.ko ]] || { echo "smoke: $modules/mpqoe_$s.ko missing" >&2; exit 2; }
 done
-[[ -x $modules/mpqoe-load ]] || { echo "smoke: $modules/mpqoe-load missing" >&2; exit 2; }
+for c in $ccs; do
+	[[ -f $modules/mpqoe_$c.ko ]] || { echo "smoke: $modules/mpqoe_$c.ko missing" >&2; exit 2; }
+done
+[[ -z $schedulers || -x $modules/mpqoe-load ]] ||
+	{ echo "smoke: $modules/mpqoe-load missing" >&2; exit 2; }
+[[ -f $init ]] || { echo "smoke: $init missing" >&2; exit 2; }
+for f in "${extras[@]}"; do
+	[[ -f $f ]] || { echo "smoke: $f missing" >&2; exit 2; }
+done
 
 t_start=$(date +%s)
 missing=
@@ -98,10 +121,16 @@ done
 for s in $schedulers; do
 	strip --strip-debug -o "$root/mpqoe/mpqoe_$s.ko" "$modules/mpqoe_$s.ko"
 done
+for c in $ccs; do
+	strip --strip-debug -o "$root/mpqoe/mpqoe_$c.ko" "$modules/mpqoe_$c.ko"
+done
 echo "$schedulers" >"$root/mpqoe/schedulers"
-cp "$modules/mpqoe-load" "$root/mpqoe/"
+echo "$ccs" >"$root/mpqoe/ccs"
+[[ -z $schedulers ]] || cp "$modules/mpqoe-load" "$root/mpqoe/"
+cp "$here/guest-cc.sh" "${extras[@]}" "$root/mpqoe/"
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/sbin/mptcp_xfer" "$here/mptcp_xfer.c"
-cp "$here/guest-init.sh" "$root/init"
+gcc -static -O2 -Wall -Wextra -Werror -o "$root/sbin/cc_xfer" "$here/cc_xfer.c"
+cp "$init" "$root/init"
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
 t_built=$(date +%s)
@@ -111,7 +140,7 @@ log=$out/console.log
 verdicts=$work/verdicts
 : >"$verdicts"
 : >"$log" # before tail(1) follows it
-echo "smoke: booting $KVER under QEMU TCG for: $schedulers (log: $log)"
+echo "smoke: booting $KVER under QEMU TCG for: $schedulers${ccs:+ / cc: $ccs} (log: $log)"
 timeout -k 5 "$timeout" qemu-system-x86_64 -accel tcg,thread=multi -smp 2 -m 768 \
 	-display none -monitor none -no-reboot -nic none \
 	-serial "file:$log" -serial "file:$verdicts" \
@@ -131,13 +160,16 @@ t_end=$(date +%s)
 clean_log <"$log" >"$work/log"
 cat "$work/qemu.out" >>"$work/log"
 clean_log <"$verdicts" >"$work/verdict"
+if [[ -n $save ]]; then
+	cp "$work/verdict" "$save.tmp" && mv "$save.tmp" "$save"
+fi
 npass=$(grep -c '^PASS ' "$work/verdict" || true)
 nfail=$(grep -c '^FAIL ' "$work/verdict" || true)
 status=complete
 # the guest's own tally must agree with the lines seen here
 grep -q "^SMOKE-DONE pass=$npass fail=$nfail\$" "$work/verdict" || status=partial
 {
-	echo "kernel=$KVER schedulers=\"$schedulers\" status=$status pass=$npass fail=$nfail"
+	echo "kernel=$KVER schedulers=\"$schedulers\" ccs=\"$ccs\" status=$status pass=$npass fail=$nfail"
 	echo "seconds: prepare=$((t_built - t_start)) guest=$((t_end - t_built)) total=$((t_end - t_start))"
 	grep -E '^(PASS|FAIL) ' "$work/verdict" || true
 } >"$out/result.txt.tmp"

@@ -1,0 +1,242 @@
+#!/usr/bin/python3
+"""Tables and results page of the congestion control fairness experiment.
+
+    /usr/bin/python3 kernel-schedulers/cc-fairness/report.py [--data DIR] [--check]
+
+Reads only the committed per-run CSVs of run.py (<data>/*.csv, default docs/results/cc/data)
+and writes docs/results/cc/tables.md and docs/results/cc.md from the committed template
+docs/results/cc.md.in (placeholders below), each atomically and only when changed; --check
+writes nothing and exits 1 when a file differs from what the data give.
+
+Per run: shared case, ratio = MPTCP goodput / regular TCP goodput and util_pct = both / the
+bottleneck rate; disjoint case, agg_pct = MPTCP goodput / (sum of the two bottleneck rates).
+Per cell (case, algorithm): n runs, mean and 95 % Student t interval over the runs
+(mininet-scripts/mpqoe_lib/stats.py). In the shared case each coupled algorithm's ratio is
+compared with uncoupled reno's (exact two-sided permutation test on the difference of the means,
+Welch's p beside it, Holm over the three). A cell keeps the runs of its newest code version.
+
+Placeholders: {{<case>/<algo>/<metric>/<field>}} (field mean, ci, lo, hi, n), {{target:<case>/
+<algo>}} (met / not met / no data, against TARGETS), {{cmp:<algo>/<field>}} (field p, p_raw,
+welch, diff, sig: the algorithm's ratio against uncoupled reno), {{status}}, {{table}}.
+Exit 0 when done, 1 on malformed data, an unknown placeholder or (--check) a difference.
+"""
+
+import argparse
+import glob
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+
+from mpqoe_lib import results as shared  # noqa: E402
+from mpqoe_lib import stats  # noqa: E402
+from mpqoe_lib.results import ReportError, fmt, fmt_p  # noqa: E402
+from run import CELLS, COLUMNS  # noqa: E402
+
+WHO = "cc-fairness/report.py"
+COMMAND = "/usr/bin/python3 kernel-schedulers/cc-fairness/report.py"
+COUPLED = ("lia", "olia", "balia")
+# (case, algo): (metric, low, high): the target the page judges
+TARGETS = {
+    **{("shared", a): ("ratio", 0.7, 1.3) for a in COUPLED},
+    ("shared", "reno"): ("ratio", 1.6, 2.4),
+    ("shared", "cubic"): ("ratio", 1.6, 2.4),
+    **{("disjoint", a): ("agg_pct", 90.0, None) for a in (*COUPLED, "reno")},
+}
+METRICS = {
+    "shared": [("ratio", 2), ("mptcp_mbps", 2), ("tcp_mbps", 2), ("util_pct", 1), ("cpu", 0)],
+    "disjoint": [("agg_pct", 1), ("mptcp_mbps", 2), ("cpu", 0)],
+}
+LABEL = {
+    "ratio": "MPTCP/TCP",
+    "mptcp_mbps": "MPTCP Mbit/s",
+    "tcp_mbps": "TCP Mbit/s",
+    "util_pct": "bottleneck used %",
+    "agg_pct": "aggregate % of 15 Mbit/s",
+    "cpu": "guest CPU %",
+}
+
+
+def load(data):
+    rows = []
+    for path in sorted(glob.glob(os.path.join(data, "*.csv"))):
+        for line, r in shared.read_csv(path, COLUMNS):
+            where = f"{os.path.relpath(path, REPO)}:{line}"
+            m = shared.number(r["mptcp_mbps"], float, where, "mptcp_mbps")
+            v = {"mptcp_mbps": m, "cpu": shared.number(r["guest_cpu_pct"], float, where, "cpu")}
+            if r["case"] == "shared":
+                t = shared.number(r["tcp_mbps"], float, where, "tcp_mbps")
+                rate = shared.number(r["rate1_mbps"], float, where, "rate1_mbps")
+                v.update(tcp_mbps=t, ratio=m / t if t > 0 else None, util_pct=100 * (m + t) / rate)
+            elif r["case"] == "disjoint":
+                cap = shared.number(r["rate1_mbps"], float, where, "rate1_mbps") + shared.number(
+                    r["rate2_mbps"], float, where, "rate2_mbps"
+                )
+                v["agg_pct"] = 100 * m / cap
+            else:
+                raise ReportError(f"{where}: unknown case {r['case']!r}")
+            rows.append(
+                {
+                    "cell": f"{r['case']}/{r['algo']}",
+                    "run": int(shared.number(r["run"], int, where, "run")),
+                    "status": "ok",
+                    "code_version": r["code_version"],
+                    "tcp_cc": r["tcp_cc"],
+                    "values": v,
+                }
+            )
+    return rows
+
+
+def summarise(rows):
+    rows, dropped = stats.keep_newest(rows, shared.git_newest)
+    cells = {}
+    for case, algo, _ in CELLS:
+        cell = f"{case}/{algo}"
+        mine = [r for r in rows if r["cell"] == cell]
+        out = {}
+        for metric, _ in METRICS[case]:
+            vals = stats.per_run(mine, lambda r, m=metric: r["values"].get(m))
+            out[metric] = stats.mean_ci(vals.get(cell, {}).values())
+        cells[cell] = {
+            "metrics": out,
+            "versions": sorted({r["code_version"] for r in mine}),
+            "tcp_cc": mine[0]["tcp_cc"] if mine else "-",
+            "per_run": stats.per_run(mine, lambda r: r["values"].get("ratio")).get(cell, {}),
+        }
+    samples = {a: list(cells[f"shared/{a}"]["per_run"].values()) for a in ("reno", *COUPLED)}
+    versions = {a: tuple(cells[f"shared/{a}"]["versions"]) for a in samples}
+    cmps = {c.other: c for c in stats.compare_group("reno", samples, versions)}
+    return cells, cmps, dropped
+
+
+def judge(cells, case, algo):
+    metric, lo, hi = TARGETS[(case, algo)]
+    iv = cells[f"{case}/{algo}"]["metrics"][metric]
+    if iv.n == 0:
+        return "no data"
+    ok = iv.mean >= lo and (hi is None or iv.mean <= hi)
+    return "met" if ok else "not met"
+
+
+def target_text(case, algo):
+    metric, lo, hi = TARGETS[(case, algo)]
+    return f"{LABEL[metric]} {lo:g}-{hi:g}" if hi is not None else f"{LABEL[metric]} >= {lo:g}"
+
+
+def cell_text(iv, d):
+    if iv.n == 0:
+        return "-"
+    return fmt(iv.mean, d) + (f" ± {fmt(iv.half, d)}" if iv.half is not None else "")
+
+
+def table(cells, cmps):
+    out = []
+    for case, title in (("shared", "Shared bottleneck"), ("disjoint", "Disjoint paths")):
+        ms = METRICS[case]
+        head = ["MPTCP algorithm", *(["TCP flow"] if case == "shared" else []), "runs"]
+        head += [LABEL[m] for m, _ in ms] + ["target", "met"]
+        out += [f"### {title}", "", "| " + " | ".join(head) + " |"]
+        out.append("|" + "---|" * len(head))
+        for c, algo, _ in CELLS:
+            if c != case:
+                continue
+            cell = cells[f"{case}/{algo}"]
+            n = cell["metrics"][ms[0][0]].n
+            row = [algo + ("" if algo in COUPLED else " (uncoupled)")]
+            row += [cell["tcp_cc"]] if case == "shared" else []
+            row += [str(n)] + [cell_text(cell["metrics"][m], d) for m, d in ms]
+            row += [target_text(case, algo), judge(cells, case, algo)]
+            out.append("| " + " | ".join(row) + " |")
+        out.append("")
+    out += ["### Coupled against uncoupled reno (shared bottleneck, MPTCP/TCP ratio)", ""]
+    out += ["| algorithm | diff (reno - algorithm) | p (Holm) | p (permutation) | Welch p |"]
+    out.append("|---|---|---|---|---|")
+    for a in COUPLED:
+        c = cmps.get(a)
+        if c is None:
+            out.append(f"| {a} | - | - | - | - |")
+            continue
+        out.append(
+            f"| {a} | {shared.fmt_diff(c.diff, 2)} | {fmt_p(c.p_holm) if c.tested else 'n/a'}"
+            f" | {fmt_p(c.p_perm)} | {fmt_p(c.p_welch)} |"
+        )
+    return "\n".join(out) + "\n"
+
+
+def make(data):
+    rows = load(data)
+    cells, cmps, dropped = summarise(rows)
+    tab = table(cells, cmps)
+    versions = sorted({v for c in cells.values() for v in c["versions"]})
+    nruns = sum(c["metrics"][METRICS[k.split("/")[0]][0][0]].n for k, c in cells.items())
+    status = f"{nruns} runs in {sum(1 for c in cells.values() if c['versions'])} cells"
+    status += f", code version(s) {', '.join(versions) or 'none'}"
+    if dropped:
+        status += f"; {sum(n for _, _, n in dropped)} runs of older versions left out"
+
+    def default(name):
+        if name in ("status", "table"):
+            return status if name == "status" else tab
+        parts = name.split("/")
+        if len(parts) != 4:
+            raise KeyError("expected <case>/<algo>/<metric>/<field>")
+        case, algo, metric, fld = parts
+        cell = cells.get(f"{case}/{algo}")
+        if cell is None or metric not in cell["metrics"]:
+            raise KeyError(f"no cell {case}/{algo} with metric {metric}")
+        iv = cell["metrics"][metric]
+        d = dict(METRICS[case])[metric]
+        vals = {"mean": iv.mean, "ci": iv.half, "lo": iv.lo, "hi": iv.hi}
+        if fld == "n":
+            return str(iv.n)
+        if fld not in vals:
+            raise KeyError(f"unknown field {fld}")
+        return fmt(vals[fld], d)
+
+    def target(rest):
+        case, _, algo = rest.partition("/")
+        if (case, algo) not in TARGETS:
+            raise KeyError(f"no target for {rest}")
+        return judge(cells, case, algo)
+
+    def cmp(rest):
+        algo, _, fld = rest.partition("/")
+        c = cmps.get(algo)
+        if c is None:
+            raise KeyError(f"no comparison for {algo}")
+        ps = {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}
+        return shared.test_field(c, fld, 2, ps, stats.ALPHA)
+
+    resolve = shared.resolver(
+        {"target": target, "cmp": cmp},
+        default,
+    )
+    src = os.path.join(REPO, "docs/results/cc.md.in")
+    page = shared.render(shared.read_template(src), resolve, src, WHO, COMMAND)
+    gen = f"<!-- Generated by {WHO} from {os.path.relpath(data, REPO)}: run {COMMAND} -->\n"
+    return {
+        os.path.join(REPO, "docs/results/cc/tables.md"): (gen + "## " + status + "\n\n" + tab),
+        os.path.join(REPO, "docs/results/cc.md"): page,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=os.path.join(REPO, "docs/results/cc/data"))
+    ap.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    try:
+        out = make(args.data)
+    except ReportError as e:
+        print(f"{WHO}: {e}", file=sys.stderr)
+        return 1
+    out = {p: t.encode() for p, t in out.items()}
+    return shared.apply(out, [], args.check, REPO, WHO, COMMAND)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

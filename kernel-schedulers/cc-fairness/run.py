@@ -1,0 +1,192 @@
+#!/usr/bin/python3
+"""Fairness experiment of the coupled congestion controls, run in the QEMU TCG guest.
+
+    /usr/bin/python3 kernel-schedulers/cc-fairness/run.py [--runs N] [--data DIR]
+        [--modules DIR] [--cache DIR] [--only CASE/ALGO,...] [--dry-run]
+
+Plans every run of CELLS that has no per-run CSV in --data yet (so an interrupted experiment
+resumes where it stopped), boots Debian's 6.12 kernel once through ../smoke/run.sh with
+guest-init.sh as /init, the plan and the parameters, and writes one CSV per finished run
+(atomically) as <data>/<case>_<algo>_run<k>.csv. Each row records the code version (the
+commit, `-dirty-<hash>` when the tree differs; docs/results/ not counted) and the sha256 of
+the module that was loaded for the algorithm (`builtin` for reno and cubic). Runs whose guest
+check failed are not written. Exit 0 when every planned run was written, 1 otherwise, 2 on bad
+usage. The guest is exclusive: the caller serialises guest use (see README.md).
+"""
+
+import argparse
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KSCHED = os.path.dirname(HERE)
+REPO = os.path.dirname(KSCHED)
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+
+from mpqoe_lib import files  # noqa: E402
+from mpqoe_lib import results as shared  # noqa: E402
+
+KVER = "6.12.117+deb12-amd64"
+MODULES = ("lia", "olia", "balia")
+
+# (case, MPTCP algorithm, competing regular TCP flow's algorithm or "-" for none)
+CELLS = [
+    ("shared", "lia", "reno"),
+    ("shared", "olia", "reno"),
+    ("shared", "balia", "reno"),
+    ("shared", "reno", "reno"),
+    ("shared", "cubic", "cubic"),
+    ("disjoint", "lia", "-"),
+    ("disjoint", "olia", "-"),
+    ("disjoint", "balia", "-"),
+    ("disjoint", "reno", "-"),
+]
+
+# The network and the timing (guest-init.sh): rates in netem's syntax and in Mbit/s.
+PARAMS = {
+    "RATE1": "10mbit",
+    "RATE2": "5mbit",
+    "LIMIT1": "34",  # packets: one bandwidth-delay product at 10 Mbit/s and 40 ms
+    "LIMIT2": "17",  # the same at 5 Mbit/s
+    "DELAY_MS": "40",
+    "DURATION": "30",
+    "WARM": "5",
+    "MEASURE": "25",
+}
+RATE_MBPS = {"RATE1": 10.0, "RATE2": 5.0}
+
+COLUMNS = [
+    "case",
+    "algo",
+    "tcp_cc",
+    "run",
+    "mptcp_mbps",
+    "tcp_mbps",
+    "subflows",
+    "guest_cpu_pct",
+    "rate1_mbps",
+    "rate2_mbps",
+    "limit1_pkts",
+    "limit2_pkts",
+    "delay_ms",
+    "warm_s",
+    "measure_s",
+    "code_version",
+    "module_sha256",
+    "kernel",
+    "finished_utc",
+]
+
+
+def run_path(data, case, algo, run):
+    return os.path.join(data, f"{case}_{algo}_run{run}.csv")
+
+
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def parse_kv(line):
+    return dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+
+
+def plan(args):
+    todo = []
+    only = set(args.only.split(",")) if args.only else None
+    for run in range(1, args.runs + 1):  # interleaved: run k of every cell, then k + 1
+        for case, algo, tcp in CELLS:
+            if only and f"{case}/{algo}" not in only:
+                continue
+            if not os.path.exists(run_path(args.data, case, algo, run)):
+                todo.append((case, algo, tcp, run))
+    return todo
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--data", default=os.path.join(REPO, "docs/results/cc/data"))
+    ap.add_argument("--modules", default=os.path.join(KSCHED, "build/modules"))
+    ap.add_argument("--cache", default=None)
+    ap.add_argument("--only", default="", help="comma-separated case/algo cells")
+    ap.add_argument("--dry-run", action="store_true")
+    args = ap.parse_args()
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
+    shas = {}
+    for m in MODULES:
+        ko = os.path.join(args.modules, f"mpqoe_{m}.ko")
+        if not os.path.exists(ko):
+            print(f"cc-fairness: {ko} missing (make -C kernel-schedulers modules)", file=sys.stderr)
+            return 2
+        shas[m] = sha256(ko)
+    todo = plan(args)
+    print(f"cc-fairness: {len(todo)} runs to do")
+    for t in todo:
+        print("  " + " ".join(map(str, t)))
+    if not todo or args.dry_run:
+        return 0
+    version = shared.code_version(REPO)
+    per_run = int(PARAMS["DURATION"]) + 8
+    timeout = 120 + len(todo) * per_run * 2
+    with tempfile.TemporaryDirectory(prefix="cc-fairness.") as tmp:
+        with open(os.path.join(tmp, "plan"), "w") as f:
+            f.writelines(f"{c} {a} {t} {r}\n" for c, a, t, r in todo)
+        with open(os.path.join(tmp, "fairness.env"), "w") as f:
+            f.writelines(f"{k}={v}\n" for k, v in PARAMS.items())
+        save = os.path.join(tmp, "verdicts")
+        cmd = [os.path.join(KSCHED, "smoke/run.sh"), "--modules", args.modules]
+        cmd += ["--schedulers", "", "--ccs", " ".join(MODULES)]
+        cmd += ["--init", os.path.join(HERE, "guest-init.sh"), "--timeout", str(timeout)]
+        cmd += ["--extra", os.path.join(tmp, "plan"), "--extra", os.path.join(tmp, "fairness.env")]
+        cmd += ["--save", save]
+        if args.cache:
+            cmd += ["--cache", args.cache]
+        print("cc-fairness: " + " ".join(repr(c) if not c else c for c in cmd), flush=True)
+        subprocess.run(cmd, check=False)
+        lines = open(save).read().splitlines() if os.path.exists(save) else []
+    passed = {tuple(ln.split()[2:5]) for ln in lines if ln.startswith("PASS run ")}
+    written = 0
+    for ln in lines:
+        if not ln.startswith("RESULT "):
+            continue
+        kv = parse_kv(ln)
+        key = (kv["case"], kv["algo"], kv["run"])
+        if key not in passed:
+            print(f"cc-fairness: run {' '.join(key)} failed its checks, not written")
+            continue
+        row = {
+            "case": kv["case"],
+            "algo": kv["algo"],
+            "tcp_cc": kv["tcp_cc"],
+            "run": kv["run"],
+            "mptcp_mbps": kv["mptcp_mbps"],
+            "tcp_mbps": "" if kv["tcp_mbps"] == "-" else kv["tcp_mbps"],
+            "subflows": kv["subflows"],
+            "guest_cpu_pct": kv["guest_cpu_pct"],
+            "rate1_mbps": RATE_MBPS["RATE1"],
+            "rate2_mbps": RATE_MBPS["RATE2"],
+            "limit1_pkts": PARAMS["LIMIT1"],
+            "limit2_pkts": PARAMS["LIMIT2"],
+            "delay_ms": PARAMS["DELAY_MS"],
+            "warm_s": PARAMS["WARM"],
+            "measure_s": PARAMS["MEASURE"],
+            "code_version": version,
+            "module_sha256": shas.get(kv["algo"], "builtin"),
+            "kernel": KVER,
+            "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        path = run_path(args.data, kv["case"], kv["algo"], int(kv["run"]))
+        files.write_atomic(path, shared.csv_text([row], COLUMNS))
+        written += 1
+    print(f"cc-fairness: {written} of {len(todo)} runs written to {args.data}")
+    return 0 if written == len(todo) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

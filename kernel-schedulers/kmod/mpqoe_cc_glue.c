@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpqoe coupled congestion control glue: struct tcp_congestion_ops hooks
+ * for one core (LIA, OLIA or BALIA), the table of connections and
+ * /proc/net/mpqoe_<name>.
+ *
+ * A hook of a subflow runs under that subflow's socket lock only; two
+ * subflows of one connection run theirs concurrently, and the hooks may
+ * run with MPTCP's own locks held, so the module never walks
+ * msk->conn_list and never takes an MPTCP lock. Instead every subflow
+ * running this module joins a per-connection structure owned by the module
+ * (struct mpqoe_cc_conn, found by msk address and token), lazily from its
+ * first hook that can see its connection, and leaves it in ->release(),
+ * which the kernel calls before the socket's memory goes. A hook takes a
+ * snapshot of the members under the connection's leaf lock
+ * (struct mpqoe_cc_view) and calls the core directly.
+ *
+ * A socket that is not an MPTCP subflow (plain TCP), a subflow whose
+ * connection is not known yet, one that fell back to TCP and one for which
+ * no slot or memory was left run Reno through the kernel's exported
+ * tcp_reno_* functions, called directly. The core itself is Reno when at
+ * most one member is usable.
+ *
+ * /proc/net/mpqoe_<name> (one per network namespace, the connections of
+ * the subflows' namespace), after a header line
+ * "# mpqoe_<name> v1 untracked=<n> overflow=<n>", one line per connection:
+ *
+ *   conn=<n> state=live|closed token=<hex> local=<addr>:<port>
+ *   remote=<addr>:<port> start_ns=<ns> end_ns=<ns> members=<n> usable=<n>
+ *   acks=<n> ss_acks=<n> reno_acks=<n> increases=<n> decreases=<n>
+ *   losses=<n> rtos=<n> undos=<n> cwnd=<id>:<pkts>,... ssthresh=<id>:<pkts>,...
+ *   srtt_us=<id>:<us>,... <fields of the algorithm, see cc_<name>.c>
+ *
+ * Per-subflow values are listed by subflow id, live for members, the last
+ * seen for subflows that left. Writing "clear" drops the namespace's closed
+ * connections. The reader keeps no pointer between two read() calls, only
+ * the serial number of the next connection.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hashtable.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/proc_fs.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/seq_file_net.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/xarray.h>
+#include <net/mptcp.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "protocol.h"
+#include "mpqoe_cc_kmod.h"
+
+#define MPQOE_PROC_NAME		KBUILD_MODNAME	/* "mpqoe_<name>" */
+
+/* A kept connection is a 1 KB allocation: the bound keeps /proc under 16 MB. */
+#define MPQOE_KEEP_CLOSED_MAX	16384
+#define MPQOE_DROP_BATCH	64
+#define MPQOE_CLOSED		XA_MARK_0
+/* after a failed allocation, no new attempt for this long */
+#define MPQOE_RETRY_JIFFIES	(HZ / 10)
+
+/*
+ * Every connection by serial number. Its xa_lock (taken with _bh: hooks
+ * run in softirq too) protects the table: mpqoe_live, mpqoe_nclosed,
+ * mpqoe_serial, and the membership of every connection (slot[].sk,
+ * members, closed), each of which also takes conn->lock inside it.
+ */
+static DEFINE_XARRAY(mpqoe_conns);
+static DEFINE_HASHTABLE(mpqoe_live, 8);
+static unsigned int mpqoe_nclosed;
+static unsigned long mpqoe_serial;
+static atomic64_t mpqoe_untracked = ATOMIC64_INIT(0);
+static atomic64_t mpqoe_overflow = ATOMIC64_INIT(0);
+
+static unsigned int keep_closed = 1024;
+
+/* Called with the table lock held; @conn has no member. */
+static void mpqoe_conn_drop(struct mpqoe_cc_conn *conn)
+{
+	__xa_erase(&mpqoe_conns, conn->serial);
+	if (conn->closed)
+		mpqoe_nclosed--;
+	kfree_rcu(conn, rcu);
+}
+
+/* Drops the oldest closed connections until at most @keep remain, at most
+ * @budget; returns true when more should go. Table lock held.
+ */
+static bool mpqoe_trim(unsigned int keep, unsigned int budget)
+{
+	struct mpqoe_cc_conn *conn;
+	unsigned long serial;
+
+	xa_for_each_marked(&mpqoe_conns, serial, conn, MPQOE_CLOSED) {
+		if (mpqoe_nclosed <= keep)
+			return false;
+		if (!budget--)
+			return true;
+		mpqoe_conn_drop(conn);
+	}
+	return false;
+}
+
+static void mpqoe_trim_all(unsigned int keep)
+{
+	bool more;
+
+	do {
+		xa_lock_bh(&mpqoe_conns);
+		more = mpqoe_trim(keep, MPQOE_DROP_BATCH);
+		xa_unlock_bh(&mpqoe_conns);
+		cond_resched();
+	} while (more);
+}
+
+static int mpqoe_keep_closed_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err;
+
+	err = kstrtouint(val, 0, &n);
+	if (!err && n > MPQOE_KEEP_CLOSED_MAX)
+		err = -ERANGE;
+	if (err) {
+		pr_err("keep_closed: \"%.*s\" refused: a number from 0 to %u\n",
+		       (int)min_t(size_t, strcspn(val, "\n"), 24), val, MPQOE_KEEP_CLOSED_MAX);
+		return err;
+	}
+	WRITE_ONCE(keep_closed, n);
+	mpqoe_trim_all(n);
+	return 0;
+}
+
+static const struct kernel_param_ops mpqoe_keep_closed_ops = {
+	.set	= mpqoe_keep_closed_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(keep_closed, &mpqoe_keep_closed_ops, &keep_closed, 0644);
+__MODULE_PARM_TYPE(keep_closed, "uint");
+MODULE_PARM_DESC(keep_closed,
+		 "closed connections kept for /proc, 0..16384 (oldest dropped first)");
+
+/* Takes @conn out of the live table (a new connection has its key). */
+static void mpqoe_conn_unhash(struct mpqoe_cc_conn *conn)
+{
+	if (conn->hashed) {
+		hash_del_rcu(&conn->hnode);
+		conn->hashed = false;
+	}
+}
+
+/* The last member left: closed, kept for /proc. Table lock held. */
+static void mpqoe_conn_close(struct mpqoe_cc_conn *conn)
+{
+	mpqoe_conn_unhash(conn);
+	spin_lock(&conn->lock);
+	conn->end_ns = ktime_get_real_ns();
+	conn->closed = true;
+	spin_unlock(&conn->lock);
+	__xa_set_mark(&mpqoe_conns, conn->serial, MPQOE_CLOSED);
+	mpqoe_nclosed++;
+	mpqoe_trim(READ_ONCE(keep_closed), UINT_MAX);
+}
+
+static void mpqoe_note_addr(struct mpqoe_cc_conn *conn, const struct sock *msk)
+{
+	const struct inet_sock *inet = inet_sk(msk);
+
+	conn->family = msk->sk_family;
+	conn->sport = inet->inet_sport;
+	conn->dport = inet->inet_dport;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (msk->sk_family == AF_INET6) {
+		conn->saddr.v6 = msk->sk_v6_rcv_saddr;
+		conn->daddr.v6 = msk->sk_v6_daddr;
+		return;
+	}
+#endif
+	conn->saddr.v4 = inet->inet_saddr;
+	conn->daddr.v4 = inet->inet_daddr;
+}
+
+/* The live connection of (@msk, @token), or NULL. Table lock held. */
+static struct mpqoe_cc_conn *mpqoe_conn_lookup(const void *msk, u32 token)
+{
+	struct mpqoe_cc_conn *conn;
+
+	hash_for_each_possible(mpqoe_live, conn, hnode, (unsigned long)msk) {
+		if (conn->msk != msk)
+			continue;
+		if (conn->token == token)
+			return conn;
+		/* the address of a gone msk, reused: the old entry keeps its members */
+		mpqoe_conn_unhash(conn);
+		return NULL;
+	}
+	return NULL;
+}
+
+/* A free slot of @conn (one never used first), or -1. conn->lock held. */
+static int mpqoe_slot_claim(struct mpqoe_cc_conn *conn)
+{
+	int i, reuse = -1;
+
+	for (i = 0; i < MPQOE_CC_SLOTS; i++) {
+		if (conn->slot[i].sk)
+			continue;
+		if (!conn->slot[i].used)
+			return i;
+		if (reuse < 0)
+			reuse = i;
+	}
+	return reuse;
+}
+
+/*
+ * Joins @sk to its connection's structure, creating it on the first
+ * member; returns it, or NULL (plain TCP, connection not known yet or
+ * without token, no memory, no slot). Called from a hook, under @sk's
+ * socket lock: the subflow context and its ->conn change only under that
+ * lock, and the msk lives as long as the context (subflow.c holds a
+ * reference on it), so reading its token and addresses here is safe.
+ */
+static struct mpqoe_cc_conn *mpqoe_attach(struct sock *sk, struct mpqoe_cc_priv *priv)
+{
+	struct mptcp_subflow_context *ctx;
+	struct mpqoe_cc_conn *conn, *fresh = NULL;
+	struct sock *msk;
+	u32 token;
+	int slot;
+
+	if (likely(priv->conn))
+		return priv->conn;
+	if (!sk_is_mptcp(sk) || (priv->flags & MPQOE_CC_NO_SLOT) ||
+	    ((1 << sk->sk_state) & (TCPF_LISTEN | TCPF_CLOSE)))
+		return NULL;
+	ctx = mptcp_subflow_ctx(sk);
+	if (!ctx || !ctx->conn)
+		return NULL;
+	msk = ctx->conn;
+	token = READ_ONCE(mptcp_sk(msk)->token);
+	if (!token)		/* fallen back, or being torn down: nothing to couple */
+		return NULL;
+	if (priv->retry && time_before(jiffies, priv->retry))
+		return NULL;
+
+	xa_lock_bh(&mpqoe_conns);
+	conn = mpqoe_conn_lookup(msk, token);
+	if (!conn) {
+		xa_unlock_bh(&mpqoe_conns);
+		fresh = kzalloc(sizeof(*fresh), GFP_ATOMIC);
+		if (!fresh)
+			goto untracked;
+		fresh->msk = msk;
+		fresh->token = token;
+		fresh->net_cookie = sock_net(sk)->net_cookie;
+		fresh->start_ns = ktime_get_real_ns();
+		spin_lock_init(&fresh->lock);
+		mpqoe_note_addr(fresh, msk);
+		xa_lock_bh(&mpqoe_conns);
+		/* another member may have created it meanwhile */
+		conn = mpqoe_conn_lookup(msk, token);
+		if (!conn) {
+			fresh->serial = ++mpqoe_serial;
+			if (__xa_insert(&mpqoe_conns, fresh->serial, fresh, GFP_ATOMIC)) {
+				xa_unlock_bh(&mpqoe_conns);
+				kfree(fresh);
+				goto untracked;
+			}
+			hash_add_rcu(mpqoe_live, &fresh->hnode, (unsigned long)msk);
+			fresh->hashed = true;
+			conn = fresh;
+			fresh = NULL;
+		}
+	}
+	spin_lock(&conn->lock);
+	slot = mpqoe_slot_claim(conn);
+	if (slot >= 0) {
+		struct mpqoe_cc_slot *s = &conn->slot[slot];
+
+		memset(s, 0, sizeof(*s));
+		s->sk = sk;
+		s->id = ctx->subflow_id;
+		s->used = true;
+		s->eps_den = 1;
+		mpqoe_ccm_loss_init(s, READ_ONCE(tcp_sk(sk)->snd_una));
+		conn->members++;
+	}
+	spin_unlock(&conn->lock);
+	xa_unlock_bh(&mpqoe_conns);
+	kfree(fresh);
+	if (slot < 0) {
+		priv->flags |= MPQOE_CC_NO_SLOT;
+		atomic64_inc(&mpqoe_overflow);
+		return NULL;
+	}
+	priv->slot = slot;
+	priv->magic = MPQOE_CC_MAGIC;
+	priv->retry = 0;
+	priv->conn = conn;
+	return conn;
+
+untracked:
+	atomic64_inc(&mpqoe_untracked);
+	priv->retry = jiffies + MPQOE_RETRY_JIFFIES;
+	if (!priv->retry)
+		priv->retry = 1;
+	return NULL;
+}
+
+/* Leaves the connection; a no-op on a priv that never attached (zeroed). */
+static void mpqoe_detach(struct sock *sk, struct mpqoe_cc_priv *priv)
+{
+	struct mpqoe_cc_conn *conn = priv->conn;
+	struct mpqoe_cc_slot *s;
+	const struct tcp_sock *tp;
+
+	if (priv->magic != MPQOE_CC_MAGIC || !conn)
+		return;
+	tp = tcp_sk(sk);
+	xa_lock_bh(&mpqoe_conns);
+	spin_lock(&conn->lock);
+	s = &conn->slot[priv->slot % MPQOE_CC_SLOTS];
+	if (s->sk == sk) {
+		s->cwnd = tcp_snd_cwnd(tp);
+		s->ssthresh = tp->snd_ssthresh;
+		s->srtt_us = tp->srtt_us >> 3;
+		s->sk = NULL;
+		conn->members--;
+	}
+	spin_unlock(&conn->lock);
+	if (!conn->members)
+		mpqoe_conn_close(conn);
+	xa_unlock_bh(&mpqoe_conns);
+	memset(priv, 0, sizeof(*priv));
+}
+
+/*
+ * Whether member @sk can send: established (or close-wait), not a join
+ * still waiting for its validation, with an RTT sample: the test of
+ * __mptcp_subflow_active() and of the multipath-tcp.org modules. Its
+ * subflow context is read under RCU (freed with kfree_rcu, cleared with
+ * rcu_assign_pointer() on a fallback, net/mptcp/subflow.c).
+ */
+static bool mpqoe_usable(const struct sock *sk)
+{
+	const struct mptcp_subflow_context *ctx;
+	bool ok;
+
+	if (!((1 << inet_sk_state_load(sk)) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)) ||
+	    !READ_ONCE(tcp_sk(sk)->srtt_us))
+		return false;
+	rcu_read_lock();
+	ctx = rcu_dereference(inet_csk(sk)->icsk_ulp_data);
+	ok = ctx && ctx->tcp_sock == sk &&
+	     (!ctx->request_join || READ_ONCE(ctx->fully_established));
+	rcu_read_unlock();
+	return ok;
+}
+
+/* The members of @conn as the core sees them. conn->lock held. */
+static void mpqoe_view(const struct mpqoe_cc_conn *conn, const struct sock *self,
+		       struct mpqoe_cc_view *v)
+{
+	unsigned int i;
+
+	memset(v, 0, sizeof(*v));
+	v->n = MPQOE_CC_SLOTS;
+	for (i = 0; i < MPQOE_CC_SLOTS; i++) {
+		const struct mpqoe_cc_slot *s = &conn->slot[i];
+		struct mpqoe_cc_path *p = &v->p[i];
+		const struct tcp_sock *tp;
+		u8 ca_state;
+
+		if (!s->sk)
+			continue;
+		tp = tcp_sk(s->sk);
+		p->cwnd = READ_ONCE(tp->snd_cwnd);
+		p->ssthresh = READ_ONCE(tp->snd_ssthresh);
+		ca_state = inet_csk(s->sk)->icsk_ca_state;	/* a bit-field: a plain read */
+		/* a sibling in CWR or Recovery: PRR is taking its window there */
+		if (s->sk != self && (ca_state == TCP_CA_CWR || ca_state == TCP_CA_Recovery))
+			p->cwnd = p->ssthresh;
+		p->cwnd_clamp = READ_ONCE(tp->snd_cwnd_clamp);
+		p->rtt_us = READ_ONCE(tp->srtt_us) >> 3;
+		p->mss = READ_ONCE(tp->mss_cache);
+		p->inter_loss = mpqoe_ccm_inter_loss(s, READ_ONCE(tp->snd_una));
+		p->usable = mpqoe_usable(s->sk);
+	}
+}
+
+void mpqoe_cc_init(struct sock *sk)
+{
+	mpqoe_attach(sk, inet_csk_ca(sk));
+}
+
+/*
+ * Called on every socket that had the ops, whether or not init ran (the
+ * msk's own reset in mptcp_init_sock(), sockets that never got
+ * established), possibly twice (tcp_disconnect() then destroy), always
+ * before the socket's memory goes.
+ */
+void mpqoe_cc_release(struct sock *sk)
+{
+	mpqoe_detach(sk, inet_csk_ca(sk));
+}
+
+u32 mpqoe_cc_ssthresh(struct sock *sk)
+{
+	struct mpqoe_cc_priv *priv = inet_csk_ca(sk);
+	struct mpqoe_cc_conn *conn = mpqoe_attach(sk, priv);
+	struct mpqoe_cc_view v;
+	u32 ss;
+
+	mpqoe_cc_carry_reset(&priv->carry);
+	if (!conn)
+		return tcp_reno_ssthresh(sk);
+	spin_lock_bh(&conn->lock);
+	mpqoe_view(conn, sk, &v);
+	ss = mpqoe_ccm_ssthresh(conn, &v, priv->slot);
+	spin_unlock_bh(&conn->lock);
+	return ss;
+}
+
+void mpqoe_cc_cong_avoid(struct sock *sk, u32 ack, u32 acked)
+{
+	struct mpqoe_cc_priv *priv = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct mpqoe_cc_conn *conn;
+	struct mpqoe_cc_view v;
+	u32 cwnd, old;
+	bool reno = false, ss;
+
+	if (!tcp_is_cwnd_limited(sk))
+		return;
+	conn = mpqoe_attach(sk, priv);
+	if (!conn) {
+		tcp_reno_cong_avoid(sk, ack, acked);
+		return;
+	}
+	old = tcp_snd_cwnd(tp);
+	ss = tcp_in_slow_start(tp);
+	spin_lock_bh(&conn->lock);
+	mpqoe_view(conn, sk, &v);
+	cwnd = mpqoe_ccm_cong_avoid(conn, &v, priv->slot, acked, &priv->carry, &reno);
+	conn->acks++;
+	if (ss)
+		conn->ss_acks++;
+	else if (reno)
+		conn->reno_acks++;
+	if (cwnd > old)
+		conn->increases++;
+	else if (cwnd < old)
+		conn->decreases++;
+	spin_unlock_bh(&conn->lock);
+	if (cwnd != old)
+		tcp_snd_cwnd_set(tp, cwnd);
+}
+
+void mpqoe_cc_set_state(struct sock *sk, u8 new_state)
+{
+	struct mpqoe_cc_priv *priv = inet_csk_ca(sk);
+	const struct inet_connection_sock *icsk = inet_csk(sk);
+	struct mpqoe_cc_conn *conn;
+	struct mpqoe_cc_slot *s;
+
+	if (new_state == TCP_CA_Loss)	/* tcp_enter_loss() also on a repeated RTO */
+		mpqoe_cc_carry_reset(&priv->carry);
+	conn = mpqoe_attach(sk, priv);
+	if (!conn || new_state == icsk->icsk_ca_state ||
+	    (new_state != TCP_CA_CWR && new_state != TCP_CA_Recovery &&
+	     new_state != TCP_CA_Loss))
+		return;
+	spin_lock_bh(&conn->lock);
+	conn->losses++;
+	if (new_state == TCP_CA_Loss)
+		conn->rtos++;
+	s = &conn->slot[priv->slot % MPQOE_CC_SLOTS];
+	/* OLIA's loss marks: the first event, not a repeated RTO */
+	if (!icsk->icsk_retransmits)
+		mpqoe_ccm_loss_event(s, READ_ONCE(tcp_sk(sk)->snd_una));
+	spin_unlock_bh(&conn->lock);
+}
+
+u32 mpqoe_cc_undo_cwnd(struct sock *sk)
+{
+	struct mpqoe_cc_priv *priv = inet_csk_ca(sk);
+	struct mpqoe_cc_conn *conn = priv->conn;
+
+	if (conn) {
+		spin_lock_bh(&conn->lock);
+		conn->undos++;
+		spin_unlock_bh(&conn->lock);
+	}
+	return tcp_reno_undo_cwnd(sk);
+}
+
+/* @v in 2^-@shift as a decimal with 6 places (integer formatting only) */
+void mpqoe_cc_show_frac(struct seq_file *seq, u64 v, unsigned int shift)
+{
+	u64 frac = v & ((1ULL << shift) - 1);
+
+	seq_printf(seq, "%llu.%06llu", v >> shift,
+		   (u64)mpqoe_cc_muldiv(frac, 1000000, 1ULL << shift));
+}
+
+static void mpqoe_show_addr(struct seq_file *seq, const char *key, u16 family,
+			    const void *addr, __be16 port)
+{
+	if (family == AF_INET6)
+		seq_printf(seq, " %s=[%pI6c]:%u", key, addr, ntohs(port));
+	else
+		seq_printf(seq, " %s=%pI4:%u", key, addr, ntohs(port));
+}
+
+enum mpqoe_field { MPQOE_F_CWND, MPQOE_F_SSTHRESH, MPQOE_F_SRTT };
+
+static u32 mpqoe_slot_value(const struct mpqoe_cc_slot *s, enum mpqoe_field f)
+{
+	const struct tcp_sock *tp;
+
+	if (!s->sk)
+		return f == MPQOE_F_CWND ? s->cwnd : f == MPQOE_F_SSTHRESH ?
+		       s->ssthresh : s->srtt_us;
+	tp = tcp_sk(s->sk);
+	return f == MPQOE_F_CWND ? READ_ONCE(tp->snd_cwnd) : f == MPQOE_F_SSTHRESH ?
+	       READ_ONCE(tp->snd_ssthresh) : READ_ONCE(tp->srtt_us) >> 3;
+}
+
+static void mpqoe_show_slots(struct seq_file *seq, const struct mpqoe_cc_conn *conn,
+			     const char *key, enum mpqoe_field f)
+{
+	unsigned int i, n = 0;
+
+	seq_printf(seq, " %s=", key);
+	for (i = 0; i < MPQOE_CC_SLOTS; i++) {
+		const struct mpqoe_cc_slot *s = &conn->slot[i];
+
+		if (s->used)
+			seq_printf(seq, "%s%u:%u", n++ ? "," : "", s->id, mpqoe_slot_value(s, f));
+	}
+}
+
+static void mpqoe_show_conn(struct seq_file *seq, struct mpqoe_cc_conn *conn)
+{
+	unsigned int i, usable = 0;
+
+	spin_lock_bh(&conn->lock);
+	for (i = 0; i < MPQOE_CC_SLOTS; i++)
+		usable += conn->slot[i].sk && mpqoe_usable(conn->slot[i].sk);
+	seq_printf(seq, "conn=%lu state=%s token=%08x", conn->serial,
+		   conn->closed ? "closed" : "live", conn->token);
+	mpqoe_show_addr(seq, "local", conn->family, &conn->saddr, conn->sport);
+	mpqoe_show_addr(seq, "remote", conn->family, &conn->daddr, conn->dport);
+	seq_printf(seq, " start_ns=%llu end_ns=%llu members=%u usable=%u",
+		   conn->start_ns, conn->end_ns, conn->members, usable);
+	seq_printf(seq, " acks=%llu ss_acks=%llu reno_acks=%llu increases=%llu decreases=%llu",
+		   conn->acks, conn->ss_acks, conn->reno_acks, conn->increases,
+		   conn->decreases);
+	seq_printf(seq, " losses=%llu rtos=%llu undos=%llu", conn->losses, conn->rtos,
+		   conn->undos);
+	mpqoe_show_slots(seq, conn, "cwnd", MPQOE_F_CWND);
+	mpqoe_show_slots(seq, conn, "ssthresh", MPQOE_F_SSTHRESH);
+	mpqoe_show_slots(seq, conn, "srtt_us", MPQOE_F_SRTT);
+	mpqoe_ccm_show(seq, conn);
+	seq_putc(seq, '\n');
+	spin_unlock_bh(&conn->lock);
+}
+
+struct mpqoe_iter {
+	struct seq_net_private	p;	/* first: seq_file_net() */
+	unsigned long		serial;	/* the connection shown next */
+};
+
+/* The first connection of the reader's namespace from @serial on. Under RCU. */
+static struct mpqoe_cc_conn *mpqoe_iter_find(struct seq_file *seq, unsigned long serial)
+{
+	struct mpqoe_iter *it = seq->private;
+	u64 cookie = seq_file_net(seq)->net_cookie;
+	struct mpqoe_cc_conn *conn;
+	unsigned long i;
+
+	it->serial = serial;
+	xa_for_each_start(&mpqoe_conns, i, conn, serial) {
+		if (conn->net_cookie == cookie) {
+			it->serial = i;
+			return conn;
+		}
+	}
+	return NULL;
+}
+
+static void *mpqoe_seq_start(struct seq_file *seq, loff_t *pos)
+	__acquires(RCU)
+{
+	struct mpqoe_iter *it = seq->private;
+
+	rcu_read_lock();
+	if (!*pos) {
+		it->serial = 0;
+		return SEQ_START_TOKEN;
+	}
+	return mpqoe_iter_find(seq, it->serial);
+}
+
+static void *mpqoe_seq_next(struct seq_file *seq, void *v, loff_t *pos)
+{
+	struct mpqoe_iter *it = seq->private;
+
+	++*pos;
+	return mpqoe_iter_find(seq, it->serial + 1);
+}
+
+static void mpqoe_seq_stop(struct seq_file *seq, void *v)
+	__releases(RCU)
+{
+	rcu_read_unlock();
+}
+
+static int mpqoe_seq_show(struct seq_file *seq, void *v)
+{
+	if (v == SEQ_START_TOKEN)
+		seq_printf(seq, "# %s v1 untracked=%lld overflow=%lld\n", MPQOE_PROC_NAME,
+			   (long long)atomic64_read(&mpqoe_untracked),
+			   (long long)atomic64_read(&mpqoe_overflow));
+	else
+		mpqoe_show_conn(seq, v);
+	return 0;
+}
+
+static const struct seq_operations mpqoe_seq_ops = {
+	.start	= mpqoe_seq_start,
+	.next	= mpqoe_seq_next,
+	.stop	= mpqoe_seq_stop,
+	.show	= mpqoe_seq_show,
+};
+
+static int mpqoe_proc_write(struct file *file, char *buf, size_t size)
+{
+	u64 cookie = seq_file_net(file->private_data)->net_cookie;
+	struct mpqoe_cc_conn *conn;
+	unsigned int n = 0;
+	unsigned long serial;
+
+	if (!sysfs_streq(buf, "clear"))
+		return -EINVAL;
+
+	xa_lock_bh(&mpqoe_conns);
+	xa_for_each_marked(&mpqoe_conns, serial, conn, MPQOE_CLOSED) {
+		if (conn->net_cookie == cookie)
+			mpqoe_conn_drop(conn);
+		if (++n % MPQOE_DROP_BATCH == 0) {
+			xa_unlock_bh(&mpqoe_conns);
+			cond_resched();
+			xa_lock_bh(&mpqoe_conns);
+		}
+	}
+	xa_unlock_bh(&mpqoe_conns);
+	return 0;
+}
+
+static int __net_init mpqoe_net_init(struct net *net)
+{
+	if (!proc_create_net_data_write(MPQOE_PROC_NAME, 0644, net->proc_net,
+					&mpqoe_seq_ops, mpqoe_proc_write,
+					sizeof(struct mpqoe_iter), NULL))
+		return -ENOMEM;
+	return 0;
+}
+
+static void __net_exit mpqoe_net_exit(struct net *net)
+{
+	remove_proc_entry(MPQOE_PROC_NAME, net->proc_net);
+}
+
+static struct pernet_operations mpqoe_net_ops = {
+	.init = mpqoe_net_init,
+	.exit = mpqoe_net_exit,
+};
+
+int mpqoe_cc_module_init(struct tcp_congestion_ops *ops)
+{
+	int err;
+
+	BUILD_BUG_ON(sizeof(struct mpqoe_cc_priv) > ICSK_CA_PRIV_SIZE);
+	err = register_pernet_subsys(&mpqoe_net_ops);
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(ops);
+	if (err) {
+		pr_err("tcp_register_congestion_control(\"%s\") failed: %d\n", ops->name, err);
+		unregister_pernet_subsys(&mpqoe_net_ops);
+		return err;
+	}
+	pr_info("congestion control \"%s\" registered\n", ops->name);
+	return 0;
+}
+
+/*
+ * No socket and no namespace default holds the module any more (each
+ * holds a module reference), so every member has left; the unregister
+ * waits for an RCU grace period, and rcu_barrier() for the kfree_rcu()
+ * callbacks still pending, before the module's memory goes.
+ */
+void mpqoe_cc_module_exit(struct tcp_congestion_ops *ops)
+{
+	struct mpqoe_cc_conn *conn;
+	unsigned long serial;
+	unsigned int n = 0;
+
+	tcp_unregister_congestion_control(ops);
+	unregister_pernet_subsys(&mpqoe_net_ops);
+
+	xa_lock_bh(&mpqoe_conns);
+	xa_for_each(&mpqoe_conns, serial, conn) {
+		if (WARN_ON_ONCE(conn->members))
+			continue;	/* leaked rather than freed under a member */
+		mpqoe_conn_unhash(conn);
+		mpqoe_conn_drop(conn);
+		if (++n % MPQOE_DROP_BATCH == 0) {
+			xa_unlock_bh(&mpqoe_conns);
+			cond_resched();
+			xa_lock_bh(&mpqoe_conns);
+		}
+	}
+	xa_unlock_bh(&mpqoe_conns);
+	rcu_barrier();
+}
