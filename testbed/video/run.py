@@ -692,11 +692,16 @@ def summary(args):
             vals = [float(r[key]) for r in ok if r[key] not in ("", None)]
             means[key] = sum(vals) / len(vals) if vals else None
         table.append((cell, len(ok), len(rs), means))
-    head = f"{'cell':<34}{'clients ok':>11}" + "".join(f"{lab:>16}" for _k, lab in SUMMARY)
-    print(head)
+    # each column as wide as its label plus two spaces, so that labels never run together
+    widths = [len(lab) + 2 for _k, lab in SUMMARY]
+    head = f"{'cell':<34}{'clients ok':>12}"
+    print(head + "".join(f"{lab:>{w}}" for (_k, lab), w in zip(SUMMARY, widths, strict=True)))
     for cell, n_ok, n, means in table:
-        vals = "".join(f"{'-' if means[k] is None else f'{means[k]:.1f}':>16}" for k, _l in SUMMARY)
-        print(f"{cell:<34}{f'{n_ok}/{n}':>11}{vals}")
+        vals = "".join(
+            f"{'-' if means[k] is None else f'{means[k]:.1f}':>{w}}"
+            for (k, _l), w in zip(SUMMARY, widths, strict=True)
+        )
+        print(f"{cell:<34}{f'{n_ok}/{n}':>12}{vals}")
     return table
 
 
