@@ -29,6 +29,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -609,11 +610,23 @@ def main(argv):
         )
         write_manifest(args)
 
-    for b, runs in plan:
-        try:
-            run_batch(args, b, runs, progress)
-        except (ss.SessionError, OSError) as e:
-            print(f"video: batch {b.name} failed: {e}", file=sys.stderr)
+    # `kill` (SIGTERM) stops like Ctrl-C: the batch's context managers quit the guest, the
+    # controller and the players instead of leaving them running without their runner
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        for b, runs in plan:
+            try:
+                run_batch(args, b, runs, progress)
+            except (ss.SessionError, OSError) as e:
+                print(f"video: batch {b.name} failed: {e}", file=sys.stderr)
+    except KeyboardInterrupt:
+        per = write_manifest(args)
+        print(
+            f"video: stopped; {len(per['ok'])} runs ok, {len(per['missing'])} missing "
+            "(the manifest says partial): run the same command again to finish",
+            file=sys.stderr,
+        )
+        return 130
     per = write_manifest(args)
     if per["attempts"]:
         print(f"video: {len(per['attempts'])} failed attempts, kept under the cells' failed/")
@@ -627,6 +640,10 @@ def main(argv):
     if args.publish:
         publish(args)
     return 0 if not per["failed"] and not per["missing"] else 1
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
 
 
 def publish(args):

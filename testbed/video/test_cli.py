@@ -2,8 +2,10 @@
 
 import contextlib
 import io
+import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -97,6 +99,33 @@ class BadInput(unittest.TestCase):
         self.assertEqual(len(err.getvalue().strip().splitlines()), 1, err.getvalue())
         batch.assert_not_called()
         self.assertFalse(os.path.exists(out))
+
+    def test_sigterm_stops_like_ctrl_c_and_leaves_a_partial_manifest(self):
+        sys.path.insert(0, HERE)
+        import run  # noqa: PLC0415
+
+        out = os.path.join(self.tmp, "results")
+        err = io.StringIO()
+        calls = []
+
+        def batch(*_a):
+            calls.append(1)
+            os.kill(os.getpid(), signal.SIGTERM)  # as `kill` would, in the middle of a batch
+
+        before = signal.getsignal(signal.SIGTERM)
+        self.addCleanup(signal.signal, signal.SIGTERM, before)
+        with (
+            mock.patch.object(run, "missing_dependency", return_value=None),
+            mock.patch.object(run, "run_batch", side_effect=batch),
+            contextlib.redirect_stderr(err),
+            contextlib.redirect_stdout(io.StringIO()),
+        ):
+            rc = run.main(["--experiment", "ga-delay", "--results", out])
+        self.assertEqual(rc, 130)
+        self.assertEqual(len(calls), 1, "no batch after the stop")
+        self.assertIn("stopped; 0 runs ok, 5 missing", err.getvalue())
+        with open(os.path.join(out, "ga-delay", "manifest.json"), encoding="utf-8") as f:
+            self.assertTrue(json.load(f)["partial"])
 
 
 if __name__ == "__main__":
