@@ -18,9 +18,9 @@ must have net.mptcp.pm_type=1 and per-address source routing; the server announc
 addresses (in-kernel PM `signal` endpoints). The driver starts `transfer.py serve` on the
 server (data port and measurement port), uses the congestion control on every socket of both
 ends (TCP_CONGESTION; a control the kernel lacks is skipped with a message: upstream Linux has
-no OLIA), measures the impact factors once per control unless --table is
-given (DIR/<cc>/table.json), then for every run and mode starts pcdcd, makes the transfers
-and stops it. The order of the modes alternates between runs.
+no OLIA, this project's mpqoe_olia module adds it), measures the impact factors once per
+control unless --table is given (DIR/<cc>/table.json), then for every run and mode starts
+pcdcd, makes the transfers and stops it. The order of the modes alternates between runs.
 
 Results: one compact CSV per (cc, mode, test, run), DIR/<cc>/<mode>/<bulk|small>/run<N>.csv,
 written atomically, with the code version in every row. The run is resumable: files that
