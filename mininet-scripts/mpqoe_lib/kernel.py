@@ -161,24 +161,20 @@ def load_testbed_modules(schedulers=(), modules=MODULES, ccs=()):
         r = sh(["modprobe", mod], timeout=30)
         if r.returncode != 0:
             raise RuntimeError(f"modprobe {mod}: {r.stderr.strip()}")
-    loader = os.path.join(modules, "mpqoe-load")
-    for name in schedulers:
-        with open("/proc/sys/net/mptcp/available_schedulers") as f:
-            if name in f.read().split():
-                continue
-        ko = os.path.join(modules, f"mpqoe_{name}.ko")
-        if not os.path.isfile(ko):
-            raise RuntimeError(f"{ko} missing: run make -C kernel-schedulers modules on the host")
-        r = sh(["sh", loader, ko], timeout=30)
-        if r.returncode != 0:
-            raise RuntimeError(f"mpqoe-load {ko}: {(r.stdout + r.stderr).strip()[-300:]}")
-    for name in ccs:
-        with open("/proc/sys/net/ipv4/tcp_available_congestion_control") as f:
-            if name in f.read().split():
-                continue
-        ko = os.path.join(modules, f"mpqoe_{name}.ko")
-        if not os.path.isfile(ko):
-            raise RuntimeError(f"{ko} missing: run make -C kernel-schedulers modules on the host")
-        r = sh(["insmod", ko], timeout=30)
-        if r.returncode != 0:
-            raise RuntimeError(f"insmod {ko}: {(r.stdout + r.stderr).strip()[-300:]}")
+    loader = ["sh", os.path.join(modules, "mpqoe-load")]
+    offered = (
+        ("/proc/sys/net/mptcp/available_schedulers", schedulers, loader),
+        ("/proc/sys/net/ipv4/tcp_available_congestion_control", ccs, ["insmod"]),
+    )
+    for available, names, load in offered:
+        for name in names:
+            with open(available) as f:
+                if name in f.read().split():
+                    continue
+            ko = os.path.join(modules, f"mpqoe_{name}.ko")
+            if not os.path.isfile(ko):
+                raise RuntimeError(f"{ko} missing: run make -C kernel-schedulers modules")
+            r = sh([*load, ko], timeout=30)
+            if r.returncode != 0:
+                what = os.path.basename(load[-1])
+                raise RuntimeError(f"{what} {ko}: {(r.stdout + r.stderr).strip()[-300:]}")
