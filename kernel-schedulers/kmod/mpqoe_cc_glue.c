@@ -76,7 +76,10 @@
 
 #define MPQOE_PROC_NAME		KBUILD_MODNAME	/* "mpqoe_<name>" */
 
-/* A kept connection is a 1 KB allocation: the bound keeps /proc under 16 MB. */
+/*
+ * A kept connection is a 1 KB allocation plus its ring of samples (32 KB at
+ * the default 256): docs/coupled-cc.md states the bound.
+ */
 #define MPQOE_KEEP_CLOSED_MAX	16384
 #define MPQOE_DROP_BATCH	64
 #define MPQOE_CLOSED		XA_MARK_0
