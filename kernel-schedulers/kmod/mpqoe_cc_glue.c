@@ -816,19 +816,23 @@ static const char *const mpqoe_ev_name[] = {
  * /proc/net/mpqoe_<name>_samples: after a header line, one line per kept
  * sample, connection by connection, oldest first. The reader keeps the
  * serial number and the sample number (since the connection began) of the
- * line shown next, and a copy of that sample taken under conn->lock.
+ * line shown next, a copy of that sample taken under conn->lock, and how
+ * many samples the connection had when the dump reached it: one dump ends
+ * there, even while a live connection keeps sampling.
  */
 struct mpqoe_siter {
 	struct seq_net_private	p;	/* first: seq_file_net() */
 	unsigned long		serial;
 	u64			n;
+	u64			end;
 	struct mpqoe_cc_sample	smp;
 };
 
 /*
  * Sample @n of connection @serial of the reader's namespace, the oldest
  * one kept if @n was overwritten, else the first sample of the next
- * connection that has one. Under RCU.
+ * connection that has one. Keeps the position even at the end, so that a
+ * later read() goes on from there. Under RCU.
  */
 static void *mpqoe_siter_find(struct seq_file *seq, unsigned long serial, u64 n)
 {
@@ -837,27 +841,30 @@ static void *mpqoe_siter_find(struct seq_file *seq, unsigned long serial, u64 n)
 	struct mpqoe_cc_conn *conn;
 	unsigned long i;
 
+	it->serial = serial;
+	it->n = n;
 	xa_for_each_start(&mpqoe_conns, i, conn, serial) {
 		const struct mpqoe_cc_ring *ring = conn->ring;	/* fixed at creation */
 		bool found = false;
 
-		if (i != serial)
-			n = 0;
 		if (conn->net_cookie != cookie || !ring)
 			continue;
 		spin_lock_bh(&conn->lock);
+		if (i != it->serial) {	/* the dump reaches this connection */
+			it->serial = i;
+			it->end = conn->samples;
+			n = 0;
+		}
 		if (conn->samples > ring->size)
 			n = max(n, conn->samples - ring->size);
-		if (n < conn->samples) {
+		if (n < it->end) {
 			it->smp = ring->s[n % ring->size];
 			found = true;
 		}
 		spin_unlock_bh(&conn->lock);
-		if (found) {
-			it->serial = i;
-			it->n = n;
+		it->n = n;
+		if (found)
 			return conn;
-		}
 	}
 	return NULL;
 }
@@ -871,6 +878,7 @@ static void *mpqoe_sseq_start(struct seq_file *seq, loff_t *pos)
 	if (!*pos) {
 		it->serial = 0;	/* no connection has serial 0 */
 		it->n = 0;
+		it->end = 0;
 		return SEQ_START_TOKEN;
 	}
 	return mpqoe_siter_find(seq, it->serial, it->n);

@@ -161,7 +161,9 @@ test_cc_module() {
 	set -- $(ccsamples /tmp/q3 "${cn:-none}")
 	echo "  samples of conn=$cn: $(grep -c "^conn=$cn " /tmp/q3), the last:" \
 		"$(grep "^conn=$cn " /tmp/q3 | tail -1)"
-	if [ "$1" -ge 2 ] && [ "$2" -ge 1 ] && [ "$3" = 0 ]; then
+	rm -f /tmp/q2 /tmp/q3
+	# at most the ring (256): one dump ends even though the connection keeps sampling
+	if [ "$1" -ge 2 ] && [ "$1" -le 256 ] && [ "$2" -ge 1 ] && [ "$3" = 0 ]; then
 		pass "cc $c samples: $1 for conn=$cn, $2 listing >= 2 subflows, t_ns increasing, ev=$4"
 	else
 		fail "cc $c samples: conn=${cn:-none} lines=$1 multi=$2 t_ns decreases=$3 ev=$4"
