@@ -9,6 +9,7 @@
  *
  * /proc fields: alpha_r=<id>:<max_k x_k / x_r>,... w=<id>:<acked packets
  * per +1>,... md=<id>:<packets taken off at the last loss>,...
+ * Samples: alpha_r=<alpha_r of the sampled member>.
  */
 #include <linux/module.h>
 #include <net/tcp.h>
@@ -67,6 +68,18 @@ void mpqoe_ccm_show(struct seq_file *seq, const struct mpqoe_cc_conn *conn)
 			seq_printf(seq, "%s%u:%u", n++ ? "," : "", conn->slot[i].id,
 				   conn->slot[i].md);
 	}
+}
+
+/* a sample: the member's alpha_r, last computed */
+u64 mpqoe_ccm_sample(const struct mpqoe_cc_conn *conn, unsigned int self)
+{
+	return conn->slot[self % MPQOE_CC_SLOTS].alpha;
+}
+
+void mpqoe_ccm_show_sample(struct seq_file *seq, u64 val)
+{
+	seq_puts(seq, " alpha_r=");
+	mpqoe_cc_show_frac(seq, val, MPQOE_CC_FRAC_SHIFT);
 }
 
 void mpqoe_ccm_loss_init(struct mpqoe_cc_slot *s, u32 snd_una)

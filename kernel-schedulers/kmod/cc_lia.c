@@ -7,6 +7,7 @@
  *
  * /proc fields: alpha=<RFC 6356 alpha, last computed> w=<id>:<acked
  * packets per +1 of cwnd>,... (before the 1/cwnd cap, last computed).
+ * Samples: alpha=<alpha of the connection>.
  */
 #include <linux/module.h>
 #include <net/tcp.h>
@@ -47,6 +48,18 @@ void mpqoe_ccm_show(struct seq_file *seq, const struct mpqoe_cc_conn *conn)
 		seq_printf(seq, "%s%u:", n++ ? "," : "", conn->slot[i].id);
 		mpqoe_cc_show_frac(seq, conn->slot[i].w, MPQOE_CC_W_SHIFT);
 	}
+}
+
+/* a sample: alpha (of the connection), last computed */
+u64 mpqoe_ccm_sample(const struct mpqoe_cc_conn *conn, unsigned int self)
+{
+	return conn->alpha;
+}
+
+void mpqoe_ccm_show_sample(struct seq_file *seq, u64 val)
+{
+	seq_puts(seq, " alpha=");
+	mpqoe_cc_show_frac(seq, val, MPQOE_CC_FRAC_SHIFT);
 }
 
 void mpqoe_ccm_loss_init(struct mpqoe_cc_slot *s, u32 snd_una)

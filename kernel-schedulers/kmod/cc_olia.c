@@ -9,6 +9,7 @@
  *
  * /proc fields: collected=<CA ACKs with B \ M not empty>
  * eps=<id>:<+-num>/<den>,... l=<id>:<inter-loss bytes>,... (last computed).
+ * Samples: eps=<+-num>/<den> of the sampled member.
  */
 #include <linux/module.h>
 #include <net/tcp.h>
@@ -59,6 +60,21 @@ void mpqoe_ccm_show(struct seq_file *seq, const struct mpqoe_cc_conn *conn)
 		if (s->used)
 			seq_printf(seq, "%s%u:%u", n++ ? "," : "", s->id, s->inter_loss);
 	}
+}
+
+/* a sample: the member's eps (alpha_r), last computed, num in the low half */
+u64 mpqoe_ccm_sample(const struct mpqoe_cc_conn *conn, unsigned int self)
+{
+	const struct mpqoe_cc_slot *s = &conn->slot[self % MPQOE_CC_SLOTS];
+
+	return (u64)s->eps_den << 32 | (u32)s->eps_num;
+}
+
+void mpqoe_ccm_show_sample(struct seq_file *seq, u64 val)
+{
+	s32 num = (s32)(u32)val;
+
+	seq_printf(seq, " eps=%s%d/%u", num > 0 ? "+" : "", num, (u32)(val >> 32));
 }
 
 void mpqoe_ccm_loss_init(struct mpqoe_cc_slot *s, u32 snd_una)

@@ -35,6 +35,21 @@
  * seen for subflows that left. Writing "clear" drops the namespace's closed
  * connections. The reader keeps no pointer between two read() calls, only
  * the serial number of the next connection.
+ *
+ * /proc/net/mpqoe_<name>_samples: the values over time. Every connection
+ * gets a ring of `samples` entries when it is created (GFP_ATOMIC; none
+ * when 0 or out of memory, counted as nomem=); a sample is taken under
+ * conn->lock when a member's cwnd changes in cong_avoid (at most once per
+ * `sample_us` per connection) and on every loss, RTO and undo. After a
+ * header "# mpqoe_<name>_samples v1 samples=<n> sample_us=<us> nomem=<n>",
+ * one line per kept sample, oldest first:
+ *
+ *   conn=<n> t_ns=<CLOCK_REALTIME ns> id=<subflow id> ev=inc|dec|loss|rto|undo
+ *   ssthresh=<pkts of that member> <value of the algorithm, see cc_<name>.c>
+ *   cwnd=<id>:<pkts>,...
+ *
+ * The summary line of the connection counts them (samples=, and
+ * samples_lost= for those overwritten by newer ones).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -61,7 +76,10 @@
 
 #define MPQOE_PROC_NAME		KBUILD_MODNAME	/* "mpqoe_<name>" */
 
-/* A kept connection is a 1 KB allocation: the bound keeps /proc under 16 MB. */
+/*
+ * A kept connection is a 1 KB allocation plus its ring of samples (32 KB at
+ * the default 256): docs/coupled-cc.md states the bound.
+ */
 #define MPQOE_KEEP_CLOSED_MAX	16384
 #define MPQOE_DROP_BATCH	64
 #define MPQOE_CLOSED		XA_MARK_0
@@ -83,13 +101,31 @@ static atomic64_t mpqoe_overflow = ATOMIC64_INIT(0);
 
 static unsigned int keep_closed = 1024;
 
+/* Samples: one ring of this many per connection (0: none), one per this many us at most */
+#define MPQOE_SAMPLES_MAX	4096
+#define MPQOE_SAMPLE_US_MAX	1000000
+static unsigned int samples = 256;
+static unsigned int sample_us = 1000;
+static atomic64_t mpqoe_ring_nomem = ATOMIC64_INIT(0);
+
+static void mpqoe_conn_free(struct mpqoe_cc_conn *conn)
+{
+	kfree(conn->ring);
+	kfree(conn);
+}
+
+static void mpqoe_conn_free_rcu(struct rcu_head *head)
+{
+	mpqoe_conn_free(container_of(head, struct mpqoe_cc_conn, rcu));
+}
+
 /* Called with the table lock held; @conn has no member. */
 static void mpqoe_conn_drop(struct mpqoe_cc_conn *conn)
 {
 	__xa_erase(&mpqoe_conns, conn->serial);
 	if (conn->closed)
 		mpqoe_nclosed--;
-	kfree_rcu(conn, rcu);
+	call_rcu(&conn->rcu, mpqoe_conn_free_rcu);
 }
 
 /* Drops the oldest closed connections until at most @keep remain, at most
@@ -122,19 +158,27 @@ static void mpqoe_trim_all(unsigned int keep)
 	} while (more);
 }
 
+/* A number from 0 to @max, or the error, logged: "<name>: "<val>" refused: ..." */
+static int mpqoe_param_uint(const char *name, const char *val, unsigned int max,
+			    unsigned int *n)
+{
+	int err = kstrtouint(val, 0, n);
+
+	if (!err && *n > max)
+		err = -ERANGE;
+	if (err)
+		pr_err("%s: \"%.*s\" refused: a number from 0 to %u\n", name,
+		       (int)min_t(size_t, strcspn(val, "\n"), 24), val, max);
+	return err;
+}
+
 static int mpqoe_keep_closed_set(const char *val, const struct kernel_param *kp)
 {
 	unsigned int n;
-	int err;
+	int err = mpqoe_param_uint("keep_closed", val, MPQOE_KEEP_CLOSED_MAX, &n);
 
-	err = kstrtouint(val, 0, &n);
-	if (!err && n > MPQOE_KEEP_CLOSED_MAX)
-		err = -ERANGE;
-	if (err) {
-		pr_err("keep_closed: \"%.*s\" refused: a number from 0 to %u\n",
-		       (int)min_t(size_t, strcspn(val, "\n"), 24), val, MPQOE_KEEP_CLOSED_MAX);
+	if (err)
 		return err;
-	}
 	WRITE_ONCE(keep_closed, n);
 	mpqoe_trim_all(n);
 	return 0;
@@ -149,6 +193,47 @@ module_param_cb(keep_closed, &mpqoe_keep_closed_ops, &keep_closed, 0644);
 __MODULE_PARM_TYPE(keep_closed, "uint");
 MODULE_PARM_DESC(keep_closed,
 		 "closed connections kept for /proc, 0..16384 (oldest dropped first)");
+
+/* for connections created from now on */
+static int mpqoe_samples_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err = mpqoe_param_uint("samples", val, MPQOE_SAMPLES_MAX, &n);
+
+	if (!err)
+		WRITE_ONCE(samples, n);
+	return err;
+}
+
+static const struct kernel_param_ops mpqoe_samples_ops = {
+	.set	= mpqoe_samples_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(samples, &mpqoe_samples_ops, &samples, 0644);
+__MODULE_PARM_TYPE(samples, "uint");
+MODULE_PARM_DESC(samples,
+		 "samples kept per connection for /proc/net/mpqoe_<name>_samples, 0..4096 (0: off)");
+
+static int mpqoe_sample_us_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err = mpqoe_param_uint("sample_us", val, MPQOE_SAMPLE_US_MAX, &n);
+
+	if (!err)
+		WRITE_ONCE(sample_us, n);
+	return err;
+}
+
+static const struct kernel_param_ops mpqoe_sample_us_ops = {
+	.set	= mpqoe_sample_us_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(sample_us, &mpqoe_sample_us_ops, &sample_us, 0644);
+__MODULE_PARM_TYPE(sample_us, "uint");
+MODULE_PARM_DESC(sample_us,
+		 "at most one window sample per connection per this many us, 0..1000000 (losses, RTOs and undos always)");
 
 /* Takes @conn out of the live table (a new connection has its key). */
 static void mpqoe_conn_unhash(struct mpqoe_cc_conn *conn)
@@ -224,6 +309,71 @@ static int mpqoe_slot_claim(struct mpqoe_cc_conn *conn)
 }
 
 /*
+ * The ring of a new connection, or NULL: samples off, or no memory
+ * (counted). Not under a lock, but possibly in softirq: GFP_ATOMIC.
+ */
+static struct mpqoe_cc_ring *mpqoe_ring_alloc(void)
+{
+	unsigned int n = READ_ONCE(samples);
+	struct mpqoe_cc_ring *ring;
+
+	if (!n)
+		return NULL;
+	ring = kzalloc(struct_size(ring, s, n), GFP_ATOMIC | __GFP_NOWARN);
+	if (!ring) {
+		atomic64_inc(&mpqoe_ring_nomem);
+		return NULL;
+	}
+	ring->size = n;
+	return ring;
+}
+
+/*
+ * Takes a sample of @conn for member @self, whose cwnd is now @cwnd: an
+ * increase or decrease at most once per sample_us, other events always.
+ * conn->lock held.
+ */
+static void mpqoe_sample(struct mpqoe_cc_conn *conn, unsigned int self, u32 cwnd,
+			 enum mpqoe_cc_ev ev)
+{
+	struct mpqoe_cc_ring *ring = conn->ring;
+	struct mpqoe_cc_sample *smp;
+	unsigned int i;
+	u64 now;
+
+	if (!ring)
+		return;
+	now = ktime_get_real_ns();
+	if (ev <= MPQOE_EV_DEC && conn->samples &&
+	    now - ring->last_ns < (u64)READ_ONCE(sample_us) * NSEC_PER_USEC)
+		return;
+	self %= MPQOE_CC_SLOTS;
+	if (conn->samples >= ring->size)
+		conn->samples_lost++;
+	smp = &ring->s[conn->samples % ring->size];
+	conn->samples++;
+	ring->last_ns = now;
+	smp->t_ns = now;
+	smp->val = mpqoe_ccm_sample(conn, self);
+	smp->slot = self;
+	smp->ev = ev;
+	smp->used = 0;
+	for (i = 0; i < MPQOE_CC_SLOTS; i++) {
+		const struct mpqoe_cc_slot *s = &conn->slot[i];
+
+		if (!s->used)
+			continue;
+		smp->used |= BIT(i);
+		smp->id[i] = s->id;
+		smp->cwnd[i] = i == self ? cwnd : s->sk ? READ_ONCE(tcp_sk(s->sk)->snd_cwnd) :
+			       s->cwnd;
+	}
+	smp->ssthresh = conn->slot[self].sk ?
+			READ_ONCE(tcp_sk(conn->slot[self].sk)->snd_ssthresh) :
+			conn->slot[self].ssthresh;
+}
+
+/*
  * Joins @sk to its connection's structure, creating it on the first
  * member; returns it, or NULL (plain TCP, connection not known yet or
  * without token, no memory, no slot). Called from a hook, under @sk's
@@ -261,6 +411,7 @@ static struct mpqoe_cc_conn *mpqoe_attach(struct sock *sk, struct mpqoe_cc_priv 
 		fresh = kzalloc(sizeof(*fresh), GFP_ATOMIC);
 		if (!fresh)
 			goto untracked;
+		fresh->ring = mpqoe_ring_alloc();
 		fresh->msk = msk;
 		fresh->token = token;
 		fresh->net_cookie = sock_net(sk)->net_cookie;
@@ -274,7 +425,7 @@ static struct mpqoe_cc_conn *mpqoe_attach(struct sock *sk, struct mpqoe_cc_priv 
 			fresh->serial = ++mpqoe_serial;
 			if (__xa_insert(&mpqoe_conns, fresh->serial, fresh, GFP_ATOMIC)) {
 				xa_unlock_bh(&mpqoe_conns);
-				kfree(fresh);
+				mpqoe_conn_free(fresh);
 				goto untracked;
 			}
 			hash_add_rcu(mpqoe_live, &fresh->hnode, (unsigned long)msk);
@@ -298,7 +449,8 @@ static struct mpqoe_cc_conn *mpqoe_attach(struct sock *sk, struct mpqoe_cc_priv 
 	}
 	spin_unlock(&conn->lock);
 	xa_unlock_bh(&mpqoe_conns);
-	kfree(fresh);
+	if (fresh)
+		mpqoe_conn_free(fresh);
 	if (slot < 0) {
 		priv->flags |= MPQOE_CC_NO_SLOT;
 		atomic64_inc(&mpqoe_overflow);
@@ -462,6 +614,8 @@ void mpqoe_cc_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 		conn->increases++;
 	else if (cwnd < old)
 		conn->decreases++;
+	if (cwnd != old)
+		mpqoe_sample(conn, priv->slot, cwnd, cwnd > old ? MPQOE_EV_INC : MPQOE_EV_DEC);
 	spin_unlock_bh(&conn->lock);
 	if (cwnd != old)
 		tcp_snd_cwnd_set(tp, cwnd);
@@ -489,6 +643,9 @@ void mpqoe_cc_set_state(struct sock *sk, u8 new_state)
 	/* OLIA's loss marks: the first event, not a repeated RTO */
 	if (!icsk->icsk_retransmits)
 		mpqoe_ccm_loss_event(s, READ_ONCE(tcp_sk(sk)->snd_una));
+	/* ssthresh is already set, and on an RTO cwnd too */
+	mpqoe_sample(conn, priv->slot, tcp_snd_cwnd(tcp_sk(sk)),
+		     new_state == TCP_CA_Loss ? MPQOE_EV_RTO : MPQOE_EV_LOSS);
 	spin_unlock_bh(&conn->lock);
 }
 
@@ -496,13 +653,15 @@ u32 mpqoe_cc_undo_cwnd(struct sock *sk)
 {
 	struct mpqoe_cc_priv *priv = inet_csk_ca(sk);
 	struct mpqoe_cc_conn *conn = priv->conn;
+	u32 cwnd = tcp_reno_undo_cwnd(sk);
 
 	if (conn) {
 		spin_lock_bh(&conn->lock);
 		conn->undos++;
+		mpqoe_sample(conn, priv->slot, cwnd, MPQOE_EV_UNDO);
 		spin_unlock_bh(&conn->lock);
 	}
-	return tcp_reno_undo_cwnd(sk);
+	return cwnd;
 }
 
 /* @v in 2^-@shift as a decimal with 6 places (integer formatting only) */
@@ -567,8 +726,8 @@ static void mpqoe_show_conn(struct seq_file *seq, struct mpqoe_cc_conn *conn)
 	seq_printf(seq, " acks=%llu ss_acks=%llu reno_acks=%llu increases=%llu decreases=%llu",
 		   conn->acks, conn->ss_acks, conn->reno_acks, conn->increases,
 		   conn->decreases);
-	seq_printf(seq, " losses=%llu rtos=%llu undos=%llu", conn->losses, conn->rtos,
-		   conn->undos);
+	seq_printf(seq, " losses=%llu rtos=%llu undos=%llu samples=%llu samples_lost=%llu",
+		   conn->losses, conn->rtos, conn->undos, conn->samples, conn->samples_lost);
 	mpqoe_show_slots(seq, conn, "cwnd", MPQOE_F_CWND);
 	mpqoe_show_slots(seq, conn, "ssthresh", MPQOE_F_SSTHRESH);
 	mpqoe_show_slots(seq, conn, "srtt_us", MPQOE_F_SRTT);
@@ -645,6 +804,127 @@ static const struct seq_operations mpqoe_seq_ops = {
 	.show	= mpqoe_seq_show,
 };
 
+static const char *const mpqoe_ev_name[] = {
+	[MPQOE_EV_INC]	= "inc",
+	[MPQOE_EV_DEC]	= "dec",
+	[MPQOE_EV_LOSS]	= "loss",
+	[MPQOE_EV_RTO]	= "rto",
+	[MPQOE_EV_UNDO]	= "undo",
+};
+
+/*
+ * /proc/net/mpqoe_<name>_samples: after a header line, one line per kept
+ * sample, connection by connection, oldest first. The reader keeps the
+ * serial number and the sample number (since the connection began) of the
+ * line shown next, a copy of that sample taken under conn->lock, and how
+ * many samples the connection had when the dump reached it: one dump ends
+ * there, even while a live connection keeps sampling.
+ */
+struct mpqoe_siter {
+	struct seq_net_private	p;	/* first: seq_file_net() */
+	unsigned long		serial;
+	u64			n;
+	u64			end;
+	struct mpqoe_cc_sample	smp;
+};
+
+/*
+ * Sample @n of connection @serial of the reader's namespace, the oldest
+ * one kept if @n was overwritten, else the first sample of the next
+ * connection that has one. Keeps the position even at the end, so that a
+ * later read() goes on from there. Under RCU.
+ */
+static void *mpqoe_siter_find(struct seq_file *seq, unsigned long serial, u64 n)
+{
+	struct mpqoe_siter *it = seq->private;
+	u64 cookie = seq_file_net(seq)->net_cookie;
+	struct mpqoe_cc_conn *conn;
+	unsigned long i;
+
+	it->serial = serial;
+	it->n = n;
+	xa_for_each_start(&mpqoe_conns, i, conn, serial) {
+		const struct mpqoe_cc_ring *ring = conn->ring;	/* fixed at creation */
+		bool found = false;
+
+		if (conn->net_cookie != cookie || !ring)
+			continue;
+		spin_lock_bh(&conn->lock);
+		if (i != it->serial) {	/* the dump reaches this connection */
+			it->serial = i;
+			it->end = conn->samples;
+			n = 0;
+		}
+		if (conn->samples > ring->size)
+			n = max(n, conn->samples - ring->size);
+		if (n < it->end) {
+			it->smp = ring->s[n % ring->size];
+			found = true;
+		}
+		spin_unlock_bh(&conn->lock);
+		it->n = n;
+		if (found)
+			return conn;
+	}
+	return NULL;
+}
+
+static void *mpqoe_sseq_start(struct seq_file *seq, loff_t *pos)
+	__acquires(RCU)
+{
+	struct mpqoe_siter *it = seq->private;
+
+	rcu_read_lock();
+	if (!*pos) {
+		it->serial = 0;	/* no connection has serial 0 */
+		it->n = 0;
+		it->end = 0;
+		return SEQ_START_TOKEN;
+	}
+	return mpqoe_siter_find(seq, it->serial, it->n);
+}
+
+static void *mpqoe_sseq_next(struct seq_file *seq, void *v, loff_t *pos)
+{
+	struct mpqoe_siter *it = seq->private;
+
+	++*pos;
+	return mpqoe_siter_find(seq, it->serial, it->n + 1);
+}
+
+static int mpqoe_sseq_show(struct seq_file *seq, void *v)
+{
+	const struct mpqoe_siter *it = seq->private;
+	const struct mpqoe_cc_sample *smp = &it->smp;
+	unsigned int i, n = 0;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_printf(seq, "# %s_samples v1 samples=%u sample_us=%u nomem=%lld\n",
+			   MPQOE_PROC_NAME, READ_ONCE(samples), READ_ONCE(sample_us),
+			   (long long)atomic64_read(&mpqoe_ring_nomem));
+		return 0;
+	}
+	seq_printf(seq, "conn=%lu t_ns=%llu id=%u ev=%s ssthresh=%u", it->serial, smp->t_ns,
+		   smp->id[smp->slot % MPQOE_CC_SLOTS],
+		   smp->ev < ARRAY_SIZE(mpqoe_ev_name) ? mpqoe_ev_name[smp->ev] : "?",
+		   smp->ssthresh);
+	mpqoe_ccm_show_sample(seq, smp->val);
+	seq_puts(seq, " cwnd=");
+	for (i = 0; i < MPQOE_CC_SLOTS; i++) {
+		if (smp->used & BIT(i))
+			seq_printf(seq, "%s%u:%u", n++ ? "," : "", smp->id[i], smp->cwnd[i]);
+	}
+	seq_putc(seq, '\n');
+	return 0;
+}
+
+static const struct seq_operations mpqoe_sseq_ops = {
+	.start	= mpqoe_sseq_start,
+	.next	= mpqoe_sseq_next,
+	.stop	= mpqoe_seq_stop,
+	.show	= mpqoe_sseq_show,
+};
+
 static int mpqoe_proc_write(struct file *file, char *buf, size_t size)
 {
 	u64 cookie = seq_file_net(file->private_data)->net_cookie;
@@ -675,11 +955,17 @@ static int __net_init mpqoe_net_init(struct net *net)
 					&mpqoe_seq_ops, mpqoe_proc_write,
 					sizeof(struct mpqoe_iter), NULL))
 		return -ENOMEM;
+	if (!proc_create_net(MPQOE_PROC_NAME "_samples", 0444, net->proc_net,
+			     &mpqoe_sseq_ops, sizeof(struct mpqoe_siter))) {
+		remove_proc_entry(MPQOE_PROC_NAME, net->proc_net);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 static void __net_exit mpqoe_net_exit(struct net *net)
 {
+	remove_proc_entry(MPQOE_PROC_NAME "_samples", net->proc_net);
 	remove_proc_entry(MPQOE_PROC_NAME, net->proc_net);
 }
 
@@ -693,6 +979,7 @@ int mpqoe_cc_module_init(struct tcp_congestion_ops *ops)
 	int err;
 
 	BUILD_BUG_ON(sizeof(struct mpqoe_cc_priv) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(sizeof(struct mpqoe_cc_sample) != 88);	/* docs/coupled-cc.md */
 	err = register_pernet_subsys(&mpqoe_net_ops);
 	if (err)
 		return err;

@@ -5,7 +5,7 @@
  *
  * Every module (mpqoe_lia, mpqoe_olia, mpqoe_balia) is the same glue file
  * (mpqoe_cc_glue.c: the tcp_congestion_ops hooks, the table of
- * connections and /proc/net/mpqoe_<name>), one file of its own
+ * connections, /proc/net/mpqoe_<name> and mpqoe_<name>_samples), one file of its own
  * (cc_<name>.c: its ops, module init and exit, the calls into its core and
  * its /proc fields) and the pure-C arithmetic of ../core (cc_common.c and
  * cc_<name>.c), called directly, never through a function pointer.
@@ -40,6 +40,37 @@ struct mpqoe_cc_slot {
 	u32			eps_den;
 	u32			inter_loss; /* OLIA l_r, bytes */
 	u32			md;	/* BALIA: packets taken off at the last loss */
+};
+
+/* What a sample was taken for (the ev= of /proc/net/mpqoe_<name>_samples). */
+enum mpqoe_cc_ev {
+	MPQOE_EV_INC,		/* cong_avoid raised the member's cwnd */
+	MPQOE_EV_DEC,		/* ... lowered it (OLIA) */
+	MPQOE_EV_LOSS,		/* entry into CWR or Recovery */
+	MPQOE_EV_RTO,		/* entry into Loss */
+	MPQOE_EV_UNDO,		/* undo_cwnd */
+};
+
+/*
+ * One sample: the connection's windows when member @slot changed. 88 bytes;
+ * @val is what the module's algorithm had computed (cc_<name>.c).
+ */
+struct mpqoe_cc_sample {
+	u64			t_ns;	/* CLOCK_REALTIME */
+	u64			val;
+	u32			cwnd[MPQOE_CC_SLOTS];
+	u32			id[MPQOE_CC_SLOTS];	/* subflow ids */
+	u32			ssthresh;	/* of @slot */
+	u8			used;	/* bit i: slot i listed */
+	u8			slot;
+	u8			ev;	/* enum mpqoe_cc_ev */
+};
+
+/* A connection's ring of samples: one allocation, fixed at creation. */
+struct mpqoe_cc_ring {
+	u32			size;
+	u64			last_ns;	/* t_ns of the newest sample */
+	struct mpqoe_cc_sample	s[] __counted_by(size);
 };
 
 /*
@@ -85,6 +116,9 @@ struct mpqoe_cc_conn {
 	u64			undos;
 	u64			collected;	/* OLIA: CA ACKs with B \ M not empty */
 	u64			alpha;		/* LIA: the last alpha, 2^-16 */
+	u64			samples;	/* taken; the newest is at (samples - 1) % size */
+	u64			samples_lost;	/* overwritten by a newer one */
+	struct mpqoe_cc_ring	*ring;		/* NULL: no samples (off, or no memory) */
 
 	struct mpqoe_cc_slot	slot[MPQOE_CC_SLOTS];
 };
@@ -109,6 +143,9 @@ u32 mpqoe_ccm_cong_avoid(struct mpqoe_cc_conn *conn, const struct mpqoe_cc_view 
 u32 mpqoe_ccm_ssthresh(struct mpqoe_cc_conn *conn, const struct mpqoe_cc_view *v,
 		       unsigned int self);
 void mpqoe_ccm_show(struct seq_file *seq, const struct mpqoe_cc_conn *conn);
+/* a sample's algorithm value: what to keep for member @self, how to print it */
+u64 mpqoe_ccm_sample(const struct mpqoe_cc_conn *conn, unsigned int self);
+void mpqoe_ccm_show_sample(struct seq_file *seq, u64 val);
 /* OLIA's loss marks (no-ops elsewhere): a new member, a loss event, l_r */
 void mpqoe_ccm_loss_init(struct mpqoe_cc_slot *s, u32 snd_una);
 void mpqoe_ccm_loss_event(struct mpqoe_cc_slot *s, u32 snd_una);

@@ -14,10 +14,13 @@
 #    subflow, including the joins created later: live /proc line with >= 2 usable members;
 #  - the live line shows congestion-avoidance ACKs handled by the coupled arithmetic
 #    (acks > ss_acks + reno_acks), window increases and losses;
-#  - rmmod is refused while that connection runs and works once it is gone (closed line).
+#  - rmmod is refused while that connection runs and works once it is gone (closed line);
+#  - /proc/net/mpqoe_<name>_samples: none for the namespace-default connection (samples=0 set
+#    through sysfs before it), and for the TCP_CONGESTION one samples with >= 2 subflows' cwnd,
+#    t_ns never decreasing; a samples value out of range is refused through sysfs.
 # Then load/unload cycles of the modules in turn while connections asking for them (best
-# effort) come and go and a long MPTCP transfer runs on cubic. A bad keep_closed at insmod is
-# refused with its message. The kernel log is checked by guest-init.sh's finish.
+# effort) come and go and a long MPTCP transfer runs on cubic. A bad keep_closed, samples or
+# sample_us at insmod is refused with its message. The kernel log is checked by guest-init.sh's finish.
 CC_CYCLES=${CC_CYCLES:-100}
 # a small send buffer keeps a connection's end (drain) short over these 2 Mbit/s paths
 SB="-S 131072"
@@ -32,6 +35,25 @@ ccline() {
 				v["reno_acks"] " " v["increases"] " " v["losses"]
 		}
 		END { print line }' "$3"
+}
+
+# ccsamples <file> <conn>: the samples of that connection as "<lines> <lines listing >= 2
+# subflows> <t_ns decreases> <events seen>"; t_ns compared as strings of digits (awk's doubles
+# would round 19-digit nanoseconds)
+ccsamples() {
+	awk -v cn="conn=$2" '
+		$1 == cn {
+			n++
+			t = substr($2, 6)
+			if (n > 1 && (length(t) < length(last) || (length(t) == length(last) && t < last)))
+				dec++
+			last = t
+			if ($0 ~ / cwnd=[0-9]+:[0-9]+,[0-9]/)
+				multi++
+			ev = substr($4, 4)
+			if (!(ev in seen)) { seen[ev] = 1; evs = evs (evs == "" ? "" : ",") ev }
+		}
+		END { print n + 0 " " multi + 0 " " dec + 0 " " (evs == "" ? "none" : evs) }' "$1"
 }
 
 cc_refcnt() { cat /sys/module/mpqoe_$1/refcnt 2>/dev/null || echo gone; }
@@ -72,12 +94,15 @@ test_cc_module() {
 	else
 		fail "cc $c plain TCP: rc=$src, $(cat /tmp/s1.out) / $(cat /tmp/r1.out), /proc lines=$n"
 	fi
+	sp=/sys/module/mpqoe_$c/parameters/samples
+	echo 0 >$sp
 	/usr/sbin/ip netns exec srv cc_xfer recv -m 5101 >/tmp/r2.out 2>&1 &
 	rpid=$!
 	/usr/sbin/ip netns exec cli timeout 60 cc_xfer send -m $SB -t 4 10.0.1.2 5101 >/tmp/s2.out 2>&1
 	src=$?
 	wait $rpid
 	/usr/sbin/ip netns exec cli cat /proc/net/mpqoe_$c >/tmp/p2
+	/usr/sbin/ip netns exec cli cat /proc/net/mpqoe_${c}_samples >/tmp/q2
 	echo "  MPTCP, namespace default: $(cat /tmp/s2.out)"
 	echo "  $(grep '^conn=' /tmp/p2 | tail -1)"
 	set -- $(ccline $c any /tmp/p2)
@@ -87,6 +112,20 @@ test_cc_module() {
 	else
 		fail "cc $c MPTCP by namespace default: rc=$src $(grep '^conn=' /tmp/p2 | tail -1)"
 	fi
+	if [ "$(grep -c '^conn=' /tmp/q2)" = 0 ] && grep -q '^# mpqoe_.*_samples v1 samples=0 ' /tmp/q2 &&
+		grep -q ' samples=0 samples_lost=0 ' /tmp/p2; then
+		pass "cc $c samples=0: no sample listed ($(head -1 /tmp/q2))"
+	else
+		fail "cc $c samples=0: $(head -1 /tmp/q2), $(grep -c '^conn=' /tmp/q2) samples listed"
+	fi
+	if echo 4097 >$sp 2>/tmp/e; then
+		fail "cc $c samples: 4097 accepted through sysfs"
+	elif [ "$(cat $sp)" = 0 ] && dmesg | grep -q "mpqoe_$c: samples: \"4097\" refused"; then
+		pass "cc $c samples: 4097 refused ($(tr '\n' ' ' </tmp/e)), still 0"
+	else
+		fail "cc $c samples: 4097 refused, but it is $(cat $sp) or no message in dmesg"
+	fi
+	echo 256 >$sp
 	/usr/sbin/ip netns exec cli sh -c "echo cubic >/proc/sys/net/ipv4/tcp_congestion_control"
 	/usr/sbin/ip netns exec cli sh -c "echo clear >/proc/net/mpqoe_$c"
 
@@ -116,6 +155,18 @@ test_cc_module() {
 		pass "cc $c coupled: acks=$3 ss_acks=$4 reno_acks=$5 increases=$6 losses=$7"
 	else
 		fail "cc $c coupled: acks=${3:-none} ss=${4:-} reno=${5:-} inc=${6:-} losses=${7:-}"
+	fi
+	/usr/sbin/ip netns exec cli cat /proc/net/mpqoe_${c}_samples >/tmp/q3
+	cn=$(awk '/^conn=/ && $2 == "state=live" { c = substr($1, 6) } END { print c }' /tmp/p3)
+	set -- $(ccsamples /tmp/q3 "${cn:-none}")
+	echo "  samples of conn=$cn: $(grep -c "^conn=$cn " /tmp/q3), the last:" \
+		"$(grep "^conn=$cn " /tmp/q3 | tail -1)"
+	rm -f /tmp/q2 /tmp/q3
+	# at most the ring (256): one dump ends even though the connection keeps sampling
+	if [ "$1" -ge 2 ] && [ "$1" -le 256 ] && [ "$2" -ge 1 ] && [ "$3" = 0 ]; then
+		pass "cc $c samples: $1 for conn=$cn, $2 listing >= 2 subflows, t_ns increasing, ev=$4"
+	else
+		fail "cc $c samples: conn=${cn:-none} lines=$1 multi=$2 t_ns decreases=$3 ev=$4"
 	fi
 	if rmmod mpqoe_$c 2>/tmp/rmmod.err; then
 		fail "cc $c rmmod busy: succeeded while a connection used it"
@@ -232,6 +283,16 @@ test_cc_all() {
 	else
 		fail "cc $c keep_closed at load: refused without the expected message"
 	fi
+	for p in samples=4097 sample_us=1000001; do
+		if insmod /mpqoe/mpqoe_$c.ko $p 2>/dev/null; then
+			fail "cc $c $p at load: accepted"
+			rmmod mpqoe_$c
+		elif dmesg | grep -q "mpqoe_$c: ${p%%=*}: \"${p#*=}\" refused"; then
+			pass "cc $c $p at load: refused ($(dmesg | grep -o 'refused: .*' | tail -1))"
+		else
+			fail "cc $c $p at load: refused without the expected message"
+		fi
+	done
 	for c in $(cat /mpqoe/ccs); do
 		t0=$(cut -d. -f1 /proc/uptime)
 		test_cc_module "$c"
