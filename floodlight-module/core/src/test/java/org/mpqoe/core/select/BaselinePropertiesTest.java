@@ -1,7 +1,6 @@
 package org.mpqoe.core.select;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -10,6 +9,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.BiPredicate;
 import java.util.stream.IntStream;
+import net.jqwik.api.Assume;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -124,12 +125,23 @@ class BaselinePropertiesTest {
     }
   }
 
+  @Example
+  void noneSelectsNothingWhenTheServerIsBeyondMaxHops() {
+    // a seed the property below once drew: a connected graph whose server is more than
+    // maxHops (6) from the client, so there is no candidate path
+    SelectionProblem problem = instance(-1196111694L, 1);
+    assertTrue(problem.allCandidates().isEmpty());
+    assertTrue(NONE.select(problem).isEmpty());
+  }
+
   @Property(tries = 200)
   void noneRepeatsTheHopShortestPath(@ForAll long seed, @ForAll @IntRange(min = 1, max = 6) int n) {
     SelectionProblem problem = instance(seed, n);
     Selection s = NONE.select(problem);
     assertEquals("none", s.algorithm());
-    assertFalse(problem.allCandidates().isEmpty(), "the generated graph is connected");
+    // the random graph is connected, but the server may be more than maxHops (6) away: then
+    // there is no candidate and nothing to repeat (atMostNDistinctAdmissiblePaths covers it)
+    Assume.that(!problem.allCandidates().isEmpty());
     Path first = problem.allCandidates().get(0);
     assertEquals(n, s.paths().size());
     assertTrue(s.paths().stream().allMatch(first::equals));
