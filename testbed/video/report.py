@@ -949,7 +949,11 @@ def _strat(results, name):
         a, b = g.cells[ref], g.cells[other]
         strata.append((a.values[metric], b.values[metric]))
         versions.append((a.version, b.version))
-    c = stats.compare_stratified(ref, other, strata, versions)
+    return _stratified_field(stats.compare_stratified(ref, other, strata, versions), fld, metric)
+
+
+def _stratified_field(c, fld, metric):
+    """One field (p, sig, diff, n) of a stats.Stratified."""
     if fld == "n":
         return str(c.groups)
     return _test_field(c, fld, metric, {"p": c.p_perm})
@@ -1007,9 +1011,7 @@ def _factor(results, name):
         [(ca.values[metric], cb.values[metric]) for ca, cb in strata],
         [(ca.version, cb.version) for ca, cb in strata],
     )
-    if fld == "n":
-        return str(c.groups)
-    return _test_field(c, fld, metric, {"p": c.p_perm})
+    return _stratified_field(c, fld, metric)
 
 
 def _trend(results, name):
@@ -1025,6 +1027,11 @@ def _trend(results, name):
     if res.missing:
         return NO_RUNS
     t = res.trends[metric]
+    return _trend_field(t, fld)
+
+
+def _trend_field(t, fld):
+    """One field (rho, p, n, sig) of a stats.Trend."""
     if fld == "n":
         return str(t.n)
     if fld == "sig":
@@ -1062,14 +1069,7 @@ def _order(results, name):
         return ends[0] if ends[0] == ends[1] else " / ".join(ends)
     # two groups of different code versions may be ranked against each other: each mean comes
     # from one version; the test is of the ranking, not of a difference between the groups
-    t = stats.trend(*means)
-    if fld == "n":
-        return str(len(algs))
-    if fld == "sig":
-        return ("yes" if t.sig else "no") if t.tested else "untested"
-    if not t.tested:
-        return f"n/a ({t.reason})"
-    return f"{t.rho:+.2f}" if fld == "rho" else fmt_p(t.p)
+    return _trend_field(stats.trend(*means), fld)
 
 
 def resolve(results, name):
