@@ -48,7 +48,7 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import measure  # noqa: E402
 import netns  # noqa: E402
-from mpqoe_lib import files, results  # noqa: E402
+from mpqoe_lib import files, kernel, results  # noqa: E402
 
 KIB = 1024
 COLUMNS = ("experiment", "cc", "pm", "test", "size_bytes", "run", "hint", "seconds", "bytes",
@@ -57,8 +57,11 @@ PY = sys.executable
 
 
 def code_version():
-    """The git commit (mpqoe_lib.results.code_version), or a hash of pcdc/*.py where git is
-    missing (the testbed guest)."""
+    """$MPQOE_CODE_VERSION when set (the testbed guest has no git: the host passes its commit,
+    which also names the congestion control modules built from it), else the git commit
+    (mpqoe_lib.results.code_version), else a hash of pcdc/*.py."""
+    if os.environ.get("MPQOE_CODE_VERSION"):
+        return os.environ["MPQOE_CODE_VERSION"]
     try:
         v = results.code_version(REPO)
         if not v.startswith("unknown"):
@@ -407,12 +410,19 @@ def load_scenario(path, rate_scale=1.0):
 
 
 def scenario_run(a):
-    """The experiment on the network of a scenario file, built here and removed afterwards."""
+    """The experiment on the network of a scenario file, built here and removed afterwards.
+    Congestion controls the kernel lacks are first loaded from this project's modules
+    (kernel.load_modules: mpqoe_olia.ko etc., where built; the testbed guest loads modules)."""
     client, server = a.scenario_links
     tb = netns.Testbed(f"pcx{os.getpid()}", [r for r, _ in client], [r for r, _ in server],
                        [d for _, d in client], [d for _, d in server])  # fmt: skip
     a.client_exec, a.server_exec = f"ip netns exec {tb.client}", f"ip netns exec {tb.server}"
     a.servers, a.bind = tb.server_addrs, tb.client_addrs[0]
+    for cc in a.cc:
+        try:  # this project's coupled controls (mpqoe_olia.ko...), where built; else skipped
+            kernel.load_modules(ccs=[cc])
+        except RuntimeError as e:
+            print(f"experiment.py: {cc}: {e}", file=sys.stderr)
     try:
         tb.up()
     except RuntimeError as e:

@@ -155,12 +155,18 @@ def load_testbed_modules(schedulers=(), modules=MODULES, ccs=()):
     """In the testbed guest: netem, Open vSwitch and BBR from the kernel, then this project's
     scheduler modules `mpqoe_<name>.ko` (built on the host by `make -C kernel-schedulers
     modules`) unless the kernel already offers `name`, and its congestion control modules
-    (lia, olia, balia: plain insmod) unless the kernel already offers them. RuntimeError
-    naming what failed."""
+    (load_modules). RuntimeError naming what failed."""
     for mod in ("sch_netem", "openvswitch", "tcp_bbr"):
         r = sh(["modprobe", mod], timeout=30)
         if r.returncode != 0:
             raise RuntimeError(f"modprobe {mod}: {r.stderr.strip()}")
+    load_modules(schedulers=schedulers, ccs=ccs, modules=modules)
+
+
+def load_modules(schedulers=(), ccs=(), modules=MODULES):
+    """This project's scheduler modules (through mpqoe-load) and congestion control modules
+    (lia, olia, balia: plain insmod) `mpqoe_<name>.ko` for each name the kernel does not offer
+    yet. RuntimeError naming what failed (a missing .ko, a refused load)."""
     loader = ["sh", os.path.join(modules, "mpqoe-load")]
     offered = (
         ("/proc/sys/net/mptcp/available_schedulers", schedulers, loader),
