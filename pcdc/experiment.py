@@ -39,6 +39,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -348,7 +349,9 @@ def parse_args(argv):
     if a.table and not os.path.exists(a.table):
         _die(f"--table {a.table}: no such file")
     a.servers = a.server.split(",") if a.server else []
-    a.hint_socket = os.path.join(os.path.abspath(a.out), "logs", "hint.sock")
+    # not under --out: that may be a 9p share (the testbed guest's /results), which has no
+    # sockets, and a socket path has at most 107 bytes
+    a.hint_socket = os.path.join(tempfile.gettempdir(), f"pcdc-hint-{os.getpid()}.sock")
     return a
 
 
