@@ -39,7 +39,7 @@
  * /proc/net/mpqoe_<name>_samples: the values over time. Every connection
  * gets a ring of `samples` entries when it is created (GFP_ATOMIC; none
  * when 0 or out of memory, counted as nomem=); a sample is taken under
- * conn->lock when a member's cwnd changes in cong_avoid (at most once per
+ * conn->e.lock when a member's cwnd changes in cong_avoid (at most once per
  * `sample_us` per connection) and on every loss, RTO and undo. After a
  * header "# mpqoe_<name>_samples v1 samples=<n> sample_us=<us> nomem=<n>",
  * one line per kept sample, oldest first:
@@ -76,30 +76,11 @@
 
 #define MPQOE_PROC_NAME		KBUILD_MODNAME	/* "mpqoe_<name>" */
 
-/*
- * A kept connection is a 1 KB allocation plus its ring of samples (32 KB at
- * the default 256): docs/coupled-cc.md states the bound.
- */
-#define MPQOE_KEEP_CLOSED_MAX	16384
-#define MPQOE_DROP_BATCH	64
-#define MPQOE_CLOSED		XA_MARK_0
 /* after a failed allocation, no new attempt for this long */
 #define MPQOE_RETRY_JIFFIES	(HZ / 10)
 
-/*
- * Every connection by serial number. Its xa_lock (taken with _bh: hooks
- * run in softirq too) protects the table: mpqoe_live, mpqoe_nclosed,
- * mpqoe_serial, and the membership of every connection (slot[].sk,
- * members, closed), each of which also takes conn->lock inside it.
- */
-static DEFINE_XARRAY(mpqoe_conns);
-static DEFINE_HASHTABLE(mpqoe_live, 8);
-static unsigned int mpqoe_nclosed;
-static unsigned long mpqoe_serial;
 static atomic64_t mpqoe_untracked = ATOMIC64_INIT(0);
 static atomic64_t mpqoe_overflow = ATOMIC64_INIT(0);
-
-static unsigned int keep_closed = 1024;
 
 /* Samples: one ring of this many per connection (0: none), one per this many us at most */
 #define MPQOE_SAMPLES_MAX	4096
@@ -108,91 +89,13 @@ static unsigned int samples = 256;
 static unsigned int sample_us = 1000;
 static atomic64_t mpqoe_ring_nomem = ATOMIC64_INIT(0);
 
-static void mpqoe_conn_free(struct mpqoe_cc_conn *conn)
+void mpqoe_entry_free(struct mpqoe_entry *e)
 {
+	struct mpqoe_cc_conn *conn = container_of(e, struct mpqoe_cc_conn, e);
+
 	kfree(conn->ring);
 	kfree(conn);
 }
-
-static void mpqoe_conn_free_rcu(struct rcu_head *head)
-{
-	mpqoe_conn_free(container_of(head, struct mpqoe_cc_conn, rcu));
-}
-
-/* Called with the table lock held; @conn has no member. */
-static void mpqoe_conn_drop(struct mpqoe_cc_conn *conn)
-{
-	__xa_erase(&mpqoe_conns, conn->serial);
-	if (conn->closed)
-		mpqoe_nclosed--;
-	call_rcu(&conn->rcu, mpqoe_conn_free_rcu);
-}
-
-/* Drops the oldest closed connections until at most @keep remain, at most
- * @budget; returns true when more should go. Table lock held.
- */
-static bool mpqoe_trim(unsigned int keep, unsigned int budget)
-{
-	struct mpqoe_cc_conn *conn;
-	unsigned long serial;
-
-	xa_for_each_marked(&mpqoe_conns, serial, conn, MPQOE_CLOSED) {
-		if (mpqoe_nclosed <= keep)
-			return false;
-		if (!budget--)
-			return true;
-		mpqoe_conn_drop(conn);
-	}
-	return false;
-}
-
-static void mpqoe_trim_all(unsigned int keep)
-{
-	bool more;
-
-	do {
-		xa_lock_bh(&mpqoe_conns);
-		more = mpqoe_trim(keep, MPQOE_DROP_BATCH);
-		xa_unlock_bh(&mpqoe_conns);
-		cond_resched();
-	} while (more);
-}
-
-/* A number from 0 to @max, or the error, logged: "<name>: "<val>" refused: ..." */
-static int mpqoe_param_uint(const char *name, const char *val, unsigned int max,
-			    unsigned int *n)
-{
-	int err = kstrtouint(val, 0, n);
-
-	if (!err && *n > max)
-		err = -ERANGE;
-	if (err)
-		pr_err("%s: \"%.*s\" refused: a number from 0 to %u\n", name,
-		       (int)min_t(size_t, strcspn(val, "\n"), 24), val, max);
-	return err;
-}
-
-static int mpqoe_keep_closed_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int n;
-	int err = mpqoe_param_uint("keep_closed", val, MPQOE_KEEP_CLOSED_MAX, &n);
-
-	if (err)
-		return err;
-	WRITE_ONCE(keep_closed, n);
-	mpqoe_trim_all(n);
-	return 0;
-}
-
-static const struct kernel_param_ops mpqoe_keep_closed_ops = {
-	.set	= mpqoe_keep_closed_set,
-	.get	= param_get_uint,
-};
-
-module_param_cb(keep_closed, &mpqoe_keep_closed_ops, &keep_closed, 0644);
-__MODULE_PARM_TYPE(keep_closed, "uint");
-MODULE_PARM_DESC(keep_closed,
-		 "closed connections kept for /proc, 0..16384 (oldest dropped first)");
 
 /* for connections created from now on */
 static int mpqoe_samples_set(const char *val, const struct kernel_param *kp)
@@ -235,64 +138,24 @@ __MODULE_PARM_TYPE(sample_us, "uint");
 MODULE_PARM_DESC(sample_us,
 		 "at most one window sample per connection per this many us, 0..1000000 (losses, RTOs and undos always)");
 
-/* Takes @conn out of the live table (a new connection has its key). */
-static void mpqoe_conn_unhash(struct mpqoe_cc_conn *conn)
-{
-	if (conn->hashed) {
-		hash_del_rcu(&conn->hnode);
-		conn->hashed = false;
-	}
-}
-
-/* The last member left: closed, kept for /proc. Table lock held. */
-static void mpqoe_conn_close(struct mpqoe_cc_conn *conn)
-{
-	mpqoe_conn_unhash(conn);
-	spin_lock(&conn->lock);
-	conn->end_ns = ktime_get_real_ns();
-	conn->closed = true;
-	spin_unlock(&conn->lock);
-	__xa_set_mark(&mpqoe_conns, conn->serial, MPQOE_CLOSED);
-	mpqoe_nclosed++;
-	mpqoe_trim(READ_ONCE(keep_closed), UINT_MAX);
-}
-
-static void mpqoe_note_addr(struct mpqoe_cc_conn *conn, const struct sock *msk)
-{
-	const struct inet_sock *inet = inet_sk(msk);
-
-	conn->family = msk->sk_family;
-	conn->sport = inet->inet_sport;
-	conn->dport = inet->inet_dport;
-#if IS_ENABLED(CONFIG_IPV6)
-	if (msk->sk_family == AF_INET6) {
-		conn->saddr.v6 = msk->sk_v6_rcv_saddr;
-		conn->daddr.v6 = msk->sk_v6_daddr;
-		return;
-	}
-#endif
-	conn->saddr.v4 = inet->inet_saddr;
-	conn->daddr.v4 = inet->inet_daddr;
-}
-
-/* The live connection of (@msk, @token), or NULL. Table lock held. */
+/*
+ * The live connection of (@msk, @token), or NULL. Table lock held. The
+ * entry of a gone msk whose address is reused is unhashed: it keeps its
+ * members until they leave.
+ */
 static struct mpqoe_cc_conn *mpqoe_conn_lookup(const void *msk, u32 token)
 {
-	struct mpqoe_cc_conn *conn;
+	struct mpqoe_entry *e = mpqoe_table_find(msk);
 
-	hash_for_each_possible(mpqoe_live, conn, hnode, (unsigned long)msk) {
-		if (conn->msk != msk)
-			continue;
-		if (conn->token == token)
-			return conn;
-		/* the address of a gone msk, reused: the old entry keeps its members */
-		mpqoe_conn_unhash(conn);
+	if (!e)
 		return NULL;
-	}
+	if (e->token == token)
+		return container_of(e, struct mpqoe_cc_conn, e);
+	__mpqoe_table_unhash(e);
 	return NULL;
 }
 
-/* A free slot of @conn (one never used first), or -1. conn->lock held. */
+/* A free slot of @conn (one never used first), or -1. conn->e.lock held. */
 static int mpqoe_slot_claim(struct mpqoe_cc_conn *conn)
 {
 	int i, reuse = -1;
@@ -331,7 +194,7 @@ static struct mpqoe_cc_ring *mpqoe_ring_alloc(void)
 /*
  * Takes a sample of @conn for member @self, whose cwnd is now @cwnd: an
  * increase or decrease at most once per sample_us, other events always.
- * conn->lock held.
+ * conn->e.lock held.
  */
 static void mpqoe_sample(struct mpqoe_cc_conn *conn, unsigned int self, u32 cwnd,
 			 enum mpqoe_cc_ev ev)
@@ -404,37 +267,31 @@ static struct mpqoe_cc_conn *mpqoe_attach(struct sock *sk, struct mpqoe_cc_priv 
 	if (priv->retry && time_before(jiffies, priv->retry))
 		return NULL;
 
-	xa_lock_bh(&mpqoe_conns);
+	mpqoe_table_lock();
 	conn = mpqoe_conn_lookup(msk, token);
 	if (!conn) {
-		xa_unlock_bh(&mpqoe_conns);
+		mpqoe_table_unlock();
 		fresh = kzalloc(sizeof(*fresh), GFP_ATOMIC);
 		if (!fresh)
 			goto untracked;
 		fresh->ring = mpqoe_ring_alloc();
-		fresh->msk = msk;
-		fresh->token = token;
-		fresh->net_cookie = sock_net(sk)->net_cookie;
-		fresh->start_ns = ktime_get_real_ns();
-		spin_lock_init(&fresh->lock);
-		mpqoe_note_addr(fresh, msk);
-		xa_lock_bh(&mpqoe_conns);
+		mpqoe_entry_init(&fresh->e, msk, sock_net(sk)->net_cookie);
+		fresh->e.token = token;
+		mpqoe_entry_note_addr(&fresh->e, msk);
+		mpqoe_table_lock();
 		/* another member may have created it meanwhile */
 		conn = mpqoe_conn_lookup(msk, token);
 		if (!conn) {
-			fresh->serial = ++mpqoe_serial;
-			if (__xa_insert(&mpqoe_conns, fresh->serial, fresh, GFP_ATOMIC)) {
-				xa_unlock_bh(&mpqoe_conns);
-				mpqoe_conn_free(fresh);
+			if (__mpqoe_table_insert(&fresh->e, GFP_ATOMIC)) {
+				mpqoe_table_unlock();
+				mpqoe_entry_free(&fresh->e);
 				goto untracked;
 			}
-			hash_add_rcu(mpqoe_live, &fresh->hnode, (unsigned long)msk);
-			fresh->hashed = true;
 			conn = fresh;
 			fresh = NULL;
 		}
 	}
-	spin_lock(&conn->lock);
+	spin_lock(&conn->e.lock);
 	slot = mpqoe_slot_claim(conn);
 	if (slot >= 0) {
 		struct mpqoe_cc_slot *s = &conn->slot[slot];
@@ -447,10 +304,10 @@ static struct mpqoe_cc_conn *mpqoe_attach(struct sock *sk, struct mpqoe_cc_priv 
 		mpqoe_ccm_loss_init(s, READ_ONCE(tcp_sk(sk)->snd_una));
 		conn->members++;
 	}
-	spin_unlock(&conn->lock);
-	xa_unlock_bh(&mpqoe_conns);
+	spin_unlock(&conn->e.lock);
+	mpqoe_table_unlock();
 	if (fresh)
-		mpqoe_conn_free(fresh);
+		mpqoe_entry_free(&fresh->e);
 	if (slot < 0) {
 		priv->flags |= MPQOE_CC_NO_SLOT;
 		atomic64_inc(&mpqoe_overflow);
@@ -480,8 +337,8 @@ static void mpqoe_detach(struct sock *sk, struct mpqoe_cc_priv *priv)
 	if (priv->magic != MPQOE_CC_MAGIC || !conn)
 		return;
 	tp = tcp_sk(sk);
-	xa_lock_bh(&mpqoe_conns);
-	spin_lock(&conn->lock);
+	mpqoe_table_lock();
+	spin_lock(&conn->e.lock);
 	s = &conn->slot[priv->slot % MPQOE_CC_SLOTS];
 	if (s->sk == sk) {
 		s->cwnd = tcp_snd_cwnd(tp);
@@ -490,10 +347,10 @@ static void mpqoe_detach(struct sock *sk, struct mpqoe_cc_priv *priv)
 		s->sk = NULL;
 		conn->members--;
 	}
-	spin_unlock(&conn->lock);
+	spin_unlock(&conn->e.lock);
 	if (!conn->members)
-		mpqoe_conn_close(conn);
-	xa_unlock_bh(&mpqoe_conns);
+		__mpqoe_table_close(&conn->e);
+	mpqoe_table_unlock();
 	memset(priv, 0, sizeof(*priv));
 }
 
@@ -520,7 +377,7 @@ static bool mpqoe_usable(const struct sock *sk)
 	return ok;
 }
 
-/* The members of @conn as the core sees them. conn->lock held. */
+/* The members of @conn as the core sees them. conn->e.lock held. */
 static void mpqoe_view(const struct mpqoe_cc_conn *conn, const struct sock *self,
 		       struct mpqoe_cc_view *v)
 {
@@ -577,10 +434,10 @@ u32 mpqoe_cc_ssthresh(struct sock *sk)
 	mpqoe_cc_carry_reset(&priv->carry);
 	if (!conn)
 		return tcp_reno_ssthresh(sk);
-	spin_lock_bh(&conn->lock);
+	spin_lock_bh(&conn->e.lock);
 	mpqoe_view(conn, sk, &v);
 	ss = mpqoe_ccm_ssthresh(conn, &v, priv->slot);
-	spin_unlock_bh(&conn->lock);
+	spin_unlock_bh(&conn->e.lock);
 	return ss;
 }
 
@@ -602,7 +459,7 @@ void mpqoe_cc_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 	}
 	old = tcp_snd_cwnd(tp);
 	ss = tcp_in_slow_start(tp);
-	spin_lock_bh(&conn->lock);
+	spin_lock_bh(&conn->e.lock);
 	mpqoe_view(conn, sk, &v);
 	cwnd = mpqoe_ccm_cong_avoid(conn, &v, priv->slot, acked, &priv->carry, &reno);
 	conn->acks++;
@@ -616,7 +473,7 @@ void mpqoe_cc_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 		conn->decreases++;
 	if (cwnd != old)
 		mpqoe_sample(conn, priv->slot, cwnd, cwnd > old ? MPQOE_EV_INC : MPQOE_EV_DEC);
-	spin_unlock_bh(&conn->lock);
+	spin_unlock_bh(&conn->e.lock);
 	if (cwnd != old)
 		tcp_snd_cwnd_set(tp, cwnd);
 }
@@ -635,7 +492,7 @@ void mpqoe_cc_set_state(struct sock *sk, u8 new_state)
 	    (new_state != TCP_CA_CWR && new_state != TCP_CA_Recovery &&
 	     new_state != TCP_CA_Loss))
 		return;
-	spin_lock_bh(&conn->lock);
+	spin_lock_bh(&conn->e.lock);
 	conn->losses++;
 	if (new_state == TCP_CA_Loss)
 		conn->rtos++;
@@ -646,7 +503,7 @@ void mpqoe_cc_set_state(struct sock *sk, u8 new_state)
 	/* ssthresh is already set, and on an RTO cwnd too */
 	mpqoe_sample(conn, priv->slot, tcp_snd_cwnd(tcp_sk(sk)),
 		     new_state == TCP_CA_Loss ? MPQOE_EV_RTO : MPQOE_EV_LOSS);
-	spin_unlock_bh(&conn->lock);
+	spin_unlock_bh(&conn->e.lock);
 }
 
 u32 mpqoe_cc_undo_cwnd(struct sock *sk)
@@ -656,10 +513,10 @@ u32 mpqoe_cc_undo_cwnd(struct sock *sk)
 	u32 cwnd = tcp_reno_undo_cwnd(sk);
 
 	if (conn) {
-		spin_lock_bh(&conn->lock);
+		spin_lock_bh(&conn->e.lock);
 		conn->undos++;
 		mpqoe_sample(conn, priv->slot, cwnd, MPQOE_EV_UNDO);
-		spin_unlock_bh(&conn->lock);
+		spin_unlock_bh(&conn->e.lock);
 	}
 	return cwnd;
 }
@@ -671,15 +528,6 @@ void mpqoe_cc_show_frac(struct seq_file *seq, u64 v, unsigned int shift)
 
 	seq_printf(seq, "%llu.%06llu", v >> shift,
 		   (u64)mpqoe_cc_muldiv(frac, 1000000, 1ULL << shift));
-}
-
-static void mpqoe_show_addr(struct seq_file *seq, const char *key, u16 family,
-			    const void *addr, __be16 port)
-{
-	if (family == AF_INET6)
-		seq_printf(seq, " %s=[%pI6c]:%u", key, addr, ntohs(port));
-	else
-		seq_printf(seq, " %s=%pI4:%u", key, addr, ntohs(port));
 }
 
 enum mpqoe_field { MPQOE_F_CWND, MPQOE_F_SSTHRESH, MPQOE_F_SRTT };
@@ -710,19 +558,23 @@ static void mpqoe_show_slots(struct seq_file *seq, const struct mpqoe_cc_conn *c
 	}
 }
 
-static void mpqoe_show_conn(struct seq_file *seq, struct mpqoe_cc_conn *conn)
+void mpqoe_table_show_header(struct seq_file *seq)
 {
+	seq_printf(seq, " untracked=%lld overflow=%lld",
+		   (long long)atomic64_read(&mpqoe_untracked),
+		   (long long)atomic64_read(&mpqoe_overflow));
+}
+
+void mpqoe_entry_show(struct seq_file *seq, struct mpqoe_entry *e)
+{
+	struct mpqoe_cc_conn *conn = container_of(e, struct mpqoe_cc_conn, e);
 	unsigned int i, usable = 0;
 
-	spin_lock_bh(&conn->lock);
+	spin_lock_bh(&e->lock);
 	for (i = 0; i < MPQOE_CC_SLOTS; i++)
 		usable += conn->slot[i].sk && mpqoe_usable(conn->slot[i].sk);
-	seq_printf(seq, "conn=%lu state=%s token=%08x", conn->serial,
-		   conn->closed ? "closed" : "live", conn->token);
-	mpqoe_show_addr(seq, "local", conn->family, &conn->saddr, conn->sport);
-	mpqoe_show_addr(seq, "remote", conn->family, &conn->daddr, conn->dport);
-	seq_printf(seq, " start_ns=%llu end_ns=%llu members=%u usable=%u",
-		   conn->start_ns, conn->end_ns, conn->members, usable);
+	mpqoe_entry_show_head(seq, e);
+	seq_printf(seq, " members=%u usable=%u", conn->members, usable);
 	seq_printf(seq, " acks=%llu ss_acks=%llu reno_acks=%llu increases=%llu decreases=%llu",
 		   conn->acks, conn->ss_acks, conn->reno_acks, conn->increases,
 		   conn->decreases);
@@ -733,76 +585,8 @@ static void mpqoe_show_conn(struct seq_file *seq, struct mpqoe_cc_conn *conn)
 	mpqoe_show_slots(seq, conn, "srtt_us", MPQOE_F_SRTT);
 	mpqoe_ccm_show(seq, conn);
 	seq_putc(seq, '\n');
-	spin_unlock_bh(&conn->lock);
+	spin_unlock_bh(&conn->e.lock);
 }
-
-struct mpqoe_iter {
-	struct seq_net_private	p;	/* first: seq_file_net() */
-	unsigned long		serial;	/* the connection shown next */
-};
-
-/* The first connection of the reader's namespace from @serial on. Under RCU. */
-static struct mpqoe_cc_conn *mpqoe_iter_find(struct seq_file *seq, unsigned long serial)
-{
-	struct mpqoe_iter *it = seq->private;
-	u64 cookie = seq_file_net(seq)->net_cookie;
-	struct mpqoe_cc_conn *conn;
-	unsigned long i;
-
-	it->serial = serial;
-	xa_for_each_start(&mpqoe_conns, i, conn, serial) {
-		if (conn->net_cookie == cookie) {
-			it->serial = i;
-			return conn;
-		}
-	}
-	return NULL;
-}
-
-static void *mpqoe_seq_start(struct seq_file *seq, loff_t *pos)
-	__acquires(RCU)
-{
-	struct mpqoe_iter *it = seq->private;
-
-	rcu_read_lock();
-	if (!*pos) {
-		it->serial = 0;
-		return SEQ_START_TOKEN;
-	}
-	return mpqoe_iter_find(seq, it->serial);
-}
-
-static void *mpqoe_seq_next(struct seq_file *seq, void *v, loff_t *pos)
-{
-	struct mpqoe_iter *it = seq->private;
-
-	++*pos;
-	return mpqoe_iter_find(seq, it->serial + 1);
-}
-
-static void mpqoe_seq_stop(struct seq_file *seq, void *v)
-	__releases(RCU)
-{
-	rcu_read_unlock();
-}
-
-static int mpqoe_seq_show(struct seq_file *seq, void *v)
-{
-	if (v == SEQ_START_TOKEN)
-		seq_printf(seq, "# %s v1 untracked=%lld overflow=%lld\n", MPQOE_PROC_NAME,
-			   (long long)atomic64_read(&mpqoe_untracked),
-			   (long long)atomic64_read(&mpqoe_overflow));
-	else
-		mpqoe_show_conn(seq, v);
-	return 0;
-}
-
-static const struct seq_operations mpqoe_seq_ops = {
-	.start	= mpqoe_seq_start,
-	.next	= mpqoe_seq_next,
-	.stop	= mpqoe_seq_stop,
-	.show	= mpqoe_seq_show,
-};
 
 static const char *const mpqoe_ev_name[] = {
 	[MPQOE_EV_INC]	= "inc",
@@ -816,7 +600,7 @@ static const char *const mpqoe_ev_name[] = {
  * /proc/net/mpqoe_<name>_samples: after a header line, one line per kept
  * sample, connection by connection, oldest first. The reader keeps the
  * serial number and the sample number (since the connection began) of the
- * line shown next, a copy of that sample taken under conn->lock, and how
+ * line shown next, a copy of that sample taken under conn->e.lock, and how
  * many samples the connection had when the dump reached it: one dump ends
  * there, even while a live connection keeps sampling.
  */
@@ -838,18 +622,20 @@ static void *mpqoe_siter_find(struct seq_file *seq, unsigned long serial, u64 n)
 {
 	struct mpqoe_siter *it = seq->private;
 	u64 cookie = seq_file_net(seq)->net_cookie;
-	struct mpqoe_cc_conn *conn;
+	struct mpqoe_entry *e;
 	unsigned long i;
 
 	it->serial = serial;
 	it->n = n;
-	xa_for_each_start(&mpqoe_conns, i, conn, serial) {
+	for (e = mpqoe_table_first(cookie, serial, &i); e;
+	     e = mpqoe_table_first(cookie, i + 1, &i)) {
+		struct mpqoe_cc_conn *conn = container_of(e, struct mpqoe_cc_conn, e);
 		const struct mpqoe_cc_ring *ring = conn->ring;	/* fixed at creation */
 		bool found = false;
 
-		if (conn->net_cookie != cookie || !ring)
+		if (!ring)
 			continue;
-		spin_lock_bh(&conn->lock);
+		spin_lock_bh(&e->lock);
 		if (i != it->serial) {	/* the dump reaches this connection */
 			it->serial = i;
 			it->end = conn->samples;
@@ -861,7 +647,7 @@ static void *mpqoe_siter_find(struct seq_file *seq, unsigned long serial, u64 n)
 			it->smp = ring->s[n % ring->size];
 			found = true;
 		}
-		spin_unlock_bh(&conn->lock);
+		spin_unlock_bh(&e->lock);
 		it->n = n;
 		if (found)
 			return conn;
@@ -890,6 +676,12 @@ static void *mpqoe_sseq_next(struct seq_file *seq, void *v, loff_t *pos)
 
 	++*pos;
 	return mpqoe_siter_find(seq, it->serial, it->n + 1);
+}
+
+static void mpqoe_sseq_stop(struct seq_file *seq, void *v)
+	__releases(RCU)
+{
+	rcu_read_unlock();
 }
 
 static int mpqoe_sseq_show(struct seq_file *seq, void *v)
@@ -921,52 +713,21 @@ static int mpqoe_sseq_show(struct seq_file *seq, void *v)
 static const struct seq_operations mpqoe_sseq_ops = {
 	.start	= mpqoe_sseq_start,
 	.next	= mpqoe_sseq_next,
-	.stop	= mpqoe_seq_stop,
+	.stop	= mpqoe_sseq_stop,
 	.show	= mpqoe_sseq_show,
 };
 
-static int mpqoe_proc_write(struct file *file, char *buf, size_t size)
-{
-	u64 cookie = seq_file_net(file->private_data)->net_cookie;
-	struct mpqoe_cc_conn *conn;
-	unsigned int n = 0;
-	unsigned long serial;
-
-	if (!sysfs_streq(buf, "clear"))
-		return -EINVAL;
-
-	xa_lock_bh(&mpqoe_conns);
-	xa_for_each_marked(&mpqoe_conns, serial, conn, MPQOE_CLOSED) {
-		if (conn->net_cookie == cookie)
-			mpqoe_conn_drop(conn);
-		if (++n % MPQOE_DROP_BATCH == 0) {
-			xa_unlock_bh(&mpqoe_conns);
-			cond_resched();
-			xa_lock_bh(&mpqoe_conns);
-		}
-	}
-	xa_unlock_bh(&mpqoe_conns);
-	return 0;
-}
-
 static int __net_init mpqoe_net_init(struct net *net)
 {
-	if (!proc_create_net_data_write(MPQOE_PROC_NAME, 0644, net->proc_net,
-					&mpqoe_seq_ops, mpqoe_proc_write,
-					sizeof(struct mpqoe_iter), NULL))
-		return -ENOMEM;
 	if (!proc_create_net(MPQOE_PROC_NAME "_samples", 0444, net->proc_net,
-			     &mpqoe_sseq_ops, sizeof(struct mpqoe_siter))) {
-		remove_proc_entry(MPQOE_PROC_NAME, net->proc_net);
+			     &mpqoe_sseq_ops, sizeof(struct mpqoe_siter)))
 		return -ENOMEM;
-	}
 	return 0;
 }
 
 static void __net_exit mpqoe_net_exit(struct net *net)
 {
 	remove_proc_entry(MPQOE_PROC_NAME "_samples", net->proc_net);
-	remove_proc_entry(MPQOE_PROC_NAME, net->proc_net);
 }
 
 static struct pernet_operations mpqoe_net_ops = {
@@ -980,46 +741,35 @@ int mpqoe_cc_module_init(struct tcp_congestion_ops *ops)
 
 	BUILD_BUG_ON(sizeof(struct mpqoe_cc_priv) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(sizeof(struct mpqoe_cc_sample) != 88);	/* docs/coupled-cc.md */
-	err = register_pernet_subsys(&mpqoe_net_ops);
+	err = mpqoe_table_init();
 	if (err)
 		return err;
+	err = register_pernet_subsys(&mpqoe_net_ops);
+	if (err)
+		goto out_table;
 	err = tcp_register_congestion_control(ops);
 	if (err) {
 		pr_err("tcp_register_congestion_control(\"%s\") failed: %d\n", ops->name, err);
-		unregister_pernet_subsys(&mpqoe_net_ops);
-		return err;
+		goto out_samples;
 	}
 	pr_info("congestion control \"%s\" registered\n", ops->name);
 	return 0;
+
+out_samples:
+	unregister_pernet_subsys(&mpqoe_net_ops);
+out_table:
+	mpqoe_table_exit();
+	return err;
 }
 
 /*
  * No socket and no namespace default holds the module any more (each
  * holds a module reference), so every member has left; the unregister
- * waits for an RCU grace period, and rcu_barrier() for the kfree_rcu()
- * callbacks still pending, before the module's memory goes.
+ * waits for an RCU grace period before the table goes.
  */
 void mpqoe_cc_module_exit(struct tcp_congestion_ops *ops)
 {
-	struct mpqoe_cc_conn *conn;
-	unsigned long serial;
-	unsigned int n = 0;
-
 	tcp_unregister_congestion_control(ops);
 	unregister_pernet_subsys(&mpqoe_net_ops);
-
-	xa_lock_bh(&mpqoe_conns);
-	xa_for_each(&mpqoe_conns, serial, conn) {
-		if (WARN_ON_ONCE(conn->members))
-			continue;	/* leaked rather than freed under a member */
-		mpqoe_conn_unhash(conn);
-		mpqoe_conn_drop(conn);
-		if (++n % MPQOE_DROP_BATCH == 0) {
-			xa_unlock_bh(&mpqoe_conns);
-			cond_resched();
-			xa_lock_bh(&mpqoe_conns);
-		}
-	}
-	xa_unlock_bh(&mpqoe_conns);
-	rcu_barrier();
+	mpqoe_table_exit();
 }

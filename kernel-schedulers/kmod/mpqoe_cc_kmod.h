@@ -3,9 +3,10 @@
  * mpqoe coupled congestion control glue: what the files of one congestion
  * control module share.
  *
- * Every module (mpqoe_lia, mpqoe_olia, mpqoe_balia) is the same glue file
- * (mpqoe_cc_glue.c: the tcp_congestion_ops hooks, the table of
- * connections, /proc/net/mpqoe_<name> and mpqoe_<name>_samples), one file of its own
+ * Every module (mpqoe_lia, mpqoe_olia, mpqoe_balia) is the same two glue
+ * files (mpqoe_cc_glue.c: the tcp_congestion_ops hooks, the connections'
+ * members and lines, /proc/net/mpqoe_<name>_samples; mpqoe_table.c, shared
+ * with the schedulers: the table and /proc/net/mpqoe_<name>), one file of its own
  * (cc_<name>.c: its ops, module init and exit, the calls into its core and
  * its /proc fields) and the pure-C arithmetic of ../core (cc_common.c and
  * cc_<name>.c), called directly, never through a function pointer.
@@ -20,6 +21,7 @@
 #include <net/tcp.h>
 
 #include "mpqoe_cc.h"
+#include "mpqoe_table.h"
 
 #define MPQOE_CC_SLOTS		MPQOE_CC_MAX_PATHS
 
@@ -76,35 +78,19 @@ struct mpqoe_cc_ring {
 /*
  * One MPTCP connection (msk) whose subflows run this module. Listed in the
  * module's table of all connections from the first member's attach until
- * keep_closed evicts it after its last member left; freed with kfree_rcu.
+ * keep_closed evicts it after its last member left; freed after an RCU
+ * grace period (mpqoe_table.c).
  *
- * Locks: the table lock (the xa_lock of the table, _bh) for membership,
- * then @lock (_bh), a leaf lock under which only memory is read and integer
- * arithmetic done. While @lock is held, every slot[i].sk is a live
- * tcp_sock: a member leaves its slot in its own ->release(), under @lock,
- * before its memory can go.
+ * Locks: the table lock (mpqoe_table_lock(), _bh) for membership, then
+ * @e.lock (_bh), a leaf lock under which only memory is read and integer
+ * arithmetic done. While @e.lock is held, every slot[i].sk is a live
+ * tcp_sock: a member leaves its slot in its own ->release(), under
+ * @e.lock, before its memory can go.
  */
 struct mpqoe_cc_conn {
-	struct hlist_node	hnode;	/* live table, keyed by msk (while hashed) */
-	struct rcu_head		rcu;
-	const void		*msk;	/* key only, never dereferenced after attach */
-	u32			token;
-	bool			hashed;
-	u64			net_cookie;
-	unsigned long		serial;
-	u64			start_ns;
+	struct mpqoe_entry	e;	/* table entry; e.lock guards what follows */
 
-	spinlock_t		lock;	/* leaf: guards everything below */
-	u64			end_ns;
-	bool			closed;
-	u8			members;
-	u16			family;
-	__be16			sport;
-	__be16			dport;
-	union {
-		__be32		v4;
-		struct in6_addr	v6;
-	} saddr, daddr;
+	u8			members;	/* and the table lock */
 
 	u64			acks;		/* cong_avoid calls of members */
 	u64			ss_acks;	/* ... in slow start */

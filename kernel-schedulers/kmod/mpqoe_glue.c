@@ -112,7 +112,7 @@ static void mpqoe_view(struct mpqoe_subflow_view *v, struct mptcp_subflow_contex
  * Data reaches a subflow only after a get_subflow() that scheduled it, so
  * the growth of each subflow's write_seq between two calls is one data
  * injection on it. The subflow's own FIN takes one sequence number: not
- * data. Called with conn->lock held.
+ * data. Called with conn->e.lock held.
  */
 static void mpqoe_account(struct mpqoe_conn *conn, struct mptcp_sock *msk)
 {
@@ -150,25 +150,11 @@ static void mpqoe_account(struct mpqoe_conn *conn, struct mptcp_sock *msk)
 	conn->ntrack = n;
 }
 
-/* The connection's addresses, for /proc; called with conn->lock held. */
+/* The connection's token and addresses, for /proc; called with conn->e.lock held. */
 static void mpqoe_note_conn(struct mpqoe_conn *conn, const struct mptcp_sock *msk)
 {
-	const struct sock *sk = (const struct sock *)msk;
-	const struct inet_sock *inet = inet_sk(sk);
-
-	conn->token = READ_ONCE(msk->token);
-	WRITE_ONCE(conn->family, sk->sk_family);
-	conn->sport = inet->inet_sport;
-	conn->dport = inet->inet_dport;
-#if IS_ENABLED(CONFIG_IPV6)
-	if (sk->sk_family == AF_INET6) {
-		conn->saddr.v6 = sk->sk_v6_rcv_saddr;
-		conn->daddr.v6 = sk->sk_v6_daddr;
-		return;
-	}
-#endif
-	conn->saddr.v4 = inet->inet_saddr;
-	conn->daddr.v4 = inet->inet_daddr;
+	conn->e.token = READ_ONCE(msk->token);
+	mpqoe_entry_note_addr(&conn->e, (const struct sock *)msk);
 }
 
 /*
@@ -324,9 +310,9 @@ int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 			ssk = NULL;
 	}
 
-	spin_lock_bh(&conn->lock);
+	spin_lock_bh(&conn->e.lock);
 	mpqoe_account(conn, msk);
-	if (!conn->token)
+	if (!conn->e.token)
 		mpqoe_note_conn(conn, msk);
 	if (ssk) {
 		mpqoe_stats_decision(&conn->stats);
@@ -336,7 +322,7 @@ int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 		conn->no_subflow++;
 		conn->no_room += limited;
 	}
-	spin_unlock_bh(&conn->lock);
+	spin_unlock_bh(&conn->e.lock);
 	rcu_read_unlock();
 
 	if (!ssk)
@@ -358,9 +344,9 @@ void mpqoe_release(struct mptcp_sock *msk)
 	rcu_read_lock();
 	conn = mpqoe_conn_find(msk);
 	if (conn) {
-		spin_lock_bh(&conn->lock);
+		spin_lock_bh(&conn->e.lock);
 		mpqoe_account(conn, msk);	/* the last injection */
-		spin_unlock_bh(&conn->lock);
+		spin_unlock_bh(&conn->e.lock);
 		mpqoe_conn_close(conn);
 	}
 	rcu_read_unlock();
@@ -375,13 +361,13 @@ int mpqoe_module_init(struct mptcp_sched_ops *ops)
 	err = mpqoe_reg_init();
 	if (err)
 		return err;
-	err = mpqoe_conn_init();
+	err = mpqoe_table_init();
 	if (err)
 		return err;
 	err = mpqoe_reg_add(ops);
 	if (err) {
 		pr_err("cannot register scheduler \"%s\": %d\n", ops->name, err);
-		mpqoe_conn_exit();
+		mpqoe_table_exit();
 		return err;
 	}
 	pr_info("scheduler \"%s\" registered\n", ops->name);
@@ -391,5 +377,5 @@ int mpqoe_module_init(struct mptcp_sched_ops *ops)
 void mpqoe_module_exit(struct mptcp_sched_ops *ops)
 {
 	mpqoe_reg_del(ops);
-	mpqoe_conn_exit();
+	mpqoe_table_exit();
 }

@@ -2,8 +2,9 @@
 /*
  * mpqoe kernel glue: what the files of one scheduler module share.
  *
- * Every module (mpqoe_dft, mpqoe_gr_sty, ...) is the same three glue files
- * (mpqoe_glue.c, mpqoe_conn.c, mpqoe_reg.c), one file of its own
+ * Every module (mpqoe_dft, mpqoe_gr_sty, ...) is the same four glue files
+ * (mpqoe_glue.c, mpqoe_conn.c, mpqoe_reg.c, and mpqoe_table.c, which the
+ * congestion control modules share), one file of its own
  * (sched_<name>.c: its mptcp_sched_ops, module init and exit, and the two
  * calls into its core) and the pure-C decision core of that scheduler
  * (../core/). The core is called directly, never through a function
@@ -18,6 +19,7 @@
 #include <net/mptcp.h>
 
 #include "mpqoe_sched.h"
+#include "mpqoe_table.h"
 
 struct mptcp_sock;
 
@@ -42,30 +44,16 @@ struct mpqoe_track {
 	bool	fin;		/* the subflow's FIN was already queued */
 };
 
-/* One MPTCP connection that used this scheduler. */
+/*
+ * One MPTCP connection that used this scheduler: its entry in the table
+ * (key, serial number, addresses, @e.lock), then the scheduler's own.
+ */
 struct mpqoe_conn {
-	struct hlist_node	hnode;	/* live table, keyed by msk (RCU) */
-	struct rcu_head		rcu;
-	const struct mptcp_sock	*msk;	/* key while live, NULL once released */
-	u64			net_cookie;
-	unsigned long		serial;	/* index in the table of all, by age */
-	u64			start_ns;
+	struct mpqoe_entry	e;
 
-	/* The fields below change only under the msk socket lock or, for
-	 * @end_ns and @closed, the table's lock, always with @lock held;
-	 * /proc reads them under @lock.
+	/* The fields below change only under the msk socket lock, always
+	 * with @e.lock held; /proc reads them under @e.lock.
 	 */
-	spinlock_t		lock;
-	u64			end_ns;
-	bool			closed;
-	u32			token;
-	u16			family;
-	__be16			sport;
-	__be16			dport;
-	union {
-		__be32		v4;
-		struct in6_addr	v6;
-	} saddr, daddr;
 	u64			reinjections;	/* decisions for a reinjection */
 	u64			no_subflow;	/* calls that scheduled nothing */
 	u64			room_limited;	/* decisions whose burst the room lowered */
@@ -98,12 +86,10 @@ int mpqoe_reg_init(void);
 int mpqoe_reg_add(struct mptcp_sched_ops *ops);
 void mpqoe_reg_del(struct mptcp_sched_ops *ops);
 
-/* mpqoe_conn.c: connection table and /proc/net/mpqoe_<name> */
+/* mpqoe_conn.c: the scheduler's connections in the table (mpqoe_table.h) */
 struct mpqoe_conn *mpqoe_conn_new(const struct mptcp_sock *msk, gfp_t gfp);
 struct mpqoe_conn *mpqoe_conn_find(const struct mptcp_sock *msk);
 void mpqoe_conn_close(struct mpqoe_conn *conn);
 void mpqoe_conn_untracked(void);
-int mpqoe_conn_init(void);
-void mpqoe_conn_exit(void);
 
 #endif /* MPQOE_KMOD_H */
