@@ -286,6 +286,31 @@ u32 mpqoe_cc_reno_cong_avoid(const struct mpqoe_cc_path *p, u32 acked,
 			   acked, clamp);
 }
 
+/*
+ * The start of cong_avoid, the same for LIA, OLIA and BALIA: Reno when
+ * @self is not coupled to another usable path (*@cwnd is its result);
+ * else slow start, uncoupled (RFC 6356, Section 3), below ssthresh. *@cwnd
+ * is then the window after it and *@acked the packets left for the
+ * algorithm's coupled increase.
+ */
+enum mpqoe_cc_step mpqoe_cc_ca_begin(const struct mpqoe_cc_view *v, unsigned int self,
+				     u32 *acked, struct mpqoe_cc_carry *c, u32 *cwnd)
+{
+	const struct mpqoe_cc_path *p = &v->p[mpqoe_cc_idx(self)];
+
+	if (!mpqoe_cc_coupled(v, self)) {
+		*cwnd = mpqoe_cc_reno_cong_avoid(p, *acked, c);
+		return MPQOE_CC_RENO;
+	}
+	*cwnd = p->cwnd;
+	if (*cwnd < p->ssthresh) {
+		*acked = mpqoe_cc_slow_start(cwnd, p->ssthresh, *acked, mpqoe_cc_clamp_of(p));
+		if (!*acked)
+			return MPQOE_CC_SLOW_START;
+	}
+	return MPQOE_CC_COUPLED;
+}
+
 void mpqoe_cc_carry_reset(struct mpqoe_cc_carry *c)
 {
 	c->cnt = 0;

@@ -103,26 +103,22 @@ u32 mpqoe_lia_cong_avoid(const struct mpqoe_cc_view *v, unsigned int self,
 			 u32 acked, struct mpqoe_cc_carry *c,
 			 struct mpqoe_lia_info *info)
 {
-	const struct mpqoe_cc_path *p = &v->p[mpqoe_cc_idx(self)];
-	u32 cwnd = p->cwnd, clamp = mpqoe_cc_clamp_of(p);
 	struct mpqoe_lia_info tmp;
-	u64 w;
+	u32 cwnd;
 
 	if (!info)
 		info = &tmp;
-	if (!mpqoe_cc_coupled(v, self)) {
+	switch (mpqoe_cc_ca_begin(v, self, &acked, c, &cwnd)) {
+	case MPQOE_CC_RENO:
 		*info = (struct mpqoe_lia_info){ .reno = 1 };
-		return mpqoe_cc_reno_cong_avoid(p, acked, c);
+		return cwnd;
+	case MPQOE_CC_SLOW_START:
+		*info = (struct mpqoe_lia_info){ 0 };
+		return cwnd;
+	default:
+		return mpqoe_cc_ai(cwnd, &c->cnt, mpqoe_lia_w_at(v, self, cwnd, info), acked,
+				   mpqoe_cc_clamp_of(&v->p[mpqoe_cc_idx(self)]));
 	}
-	if (cwnd < p->ssthresh) {
-		acked = mpqoe_cc_slow_start(&cwnd, p->ssthresh, acked, clamp);
-		if (!acked) {
-			*info = (struct mpqoe_lia_info){ 0 };
-			return cwnd;
-		}
-	}
-	w = mpqoe_lia_w_at(v, self, cwnd, info);
-	return mpqoe_cc_ai(cwnd, &c->cnt, w, acked, clamp);
 }
 
 /* RFC 6356 keeps TCP's decrease: the ssthresh hook halves (min 2). */

@@ -149,26 +149,22 @@ u32 mpqoe_olia_cong_avoid(const struct mpqoe_cc_view *v, unsigned int self,
 			  u32 acked, struct mpqoe_cc_carry *c,
 			  struct mpqoe_olia_info *info)
 {
-	const struct mpqoe_cc_path *p = &v->p[mpqoe_cc_idx(self)];
-	u32 cwnd = p->cwnd, clamp = mpqoe_cc_clamp_of(p);
 	struct mpqoe_olia_info tmp;
-	s64 inc;
+	u32 cwnd;
 
 	if (!info)
 		info = &tmp;
-	if (!mpqoe_cc_coupled(v, self)) {
+	switch (mpqoe_cc_ca_begin(v, self, &acked, c, &cwnd)) {
+	case MPQOE_CC_RENO:
 		*info = (struct mpqoe_olia_info){ .eps_den = 1, .reno = 1 };
-		return mpqoe_cc_reno_cong_avoid(p, acked, c);
+		return cwnd;
+	case MPQOE_CC_SLOW_START:
+		*info = (struct mpqoe_olia_info){ .eps_den = 1 };
+		return cwnd;
+	default:
+		return mpqoe_cc_add(cwnd, &c->frac, mpqoe_olia_inc_at(v, self, cwnd, info), acked,
+				    mpqoe_cc_clamp_of(&v->p[mpqoe_cc_idx(self)]));
 	}
-	if (cwnd < p->ssthresh) {
-		acked = mpqoe_cc_slow_start(&cwnd, p->ssthresh, acked, clamp);
-		if (!acked) {
-			*info = (struct mpqoe_olia_info){ .eps_den = 1 };
-			return cwnd;
-		}
-	}
-	inc = mpqoe_olia_inc_at(v, self, cwnd, info);
-	return mpqoe_cc_add(cwnd, &c->frac, inc, acked, clamp);
 }
 
 /* OLIA halves on a loss, as TCP (min 2). */

@@ -104,6 +104,13 @@ struct mpqoe_balia_info {
 	u8 reno;
 };
 
+/* What mpqoe_cc_ca_begin() left to the algorithm's cong_avoid */
+enum mpqoe_cc_step {
+	MPQOE_CC_RENO,		/* not coupled: Reno did it all */
+	MPQOE_CC_SLOW_START,	/* slow start took every acked packet */
+	MPQOE_CC_COUPLED,	/* the coupled increase for the packets left */
+};
+
 /* cc_common.c: arithmetic shared by the three algorithms */
 u64 mpqoe_cc_muldiv(u64 a, u64 b, u64 d);
 u64 mpqoe_cc_muldiv_up(u64 a, u64 b, u64 d);
@@ -115,6 +122,8 @@ u32 mpqoe_cc_add(u32 cwnd, s64 *frac, s64 inc, u32 acked, u32 clamp);
 u32 mpqoe_cc_reno_ssthresh(u32 cwnd);
 u32 mpqoe_cc_reno_cong_avoid(const struct mpqoe_cc_path *p, u32 acked,
 			     struct mpqoe_cc_carry *c);
+enum mpqoe_cc_step mpqoe_cc_ca_begin(const struct mpqoe_cc_view *v, unsigned int self,
+				     u32 *acked, struct mpqoe_cc_carry *c, u32 *cwnd);
 void mpqoe_cc_carry_reset(struct mpqoe_cc_carry *c);
 
 /* cc_lia.c */
