@@ -21,7 +21,6 @@ welch, diff, sig: the algorithm's ratio against uncoupled reno), {{status}}, {{t
 Exit 0 when done, 1 on malformed data, an unknown placeholder or (--check) a difference.
 """
 
-import argparse
 import glob
 import os
 import sys
@@ -224,18 +223,12 @@ def make(data):
     }
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.path.join(REPO, "docs/results/cc/data"))
-    ap.add_argument("--check", action="store_true")
-    args = ap.parse_args()
-    try:
-        out = make(args.data)
-    except ReportError as e:
-        print(f"{WHO}: {e}", file=sys.stderr)
-        return 1
-    out = {p: t.encode() for p, t in out.items()}
-    return shared.apply(out, [], args.check, REPO, WHO, COMMAND)
+def main(argv=None):
+    def run(data):
+        return make(data), [], [], []
+
+    default = os.path.join(REPO, "docs/results/cc/data")
+    return shared.report_cli(argv, WHO, __doc__.splitlines()[0], default, run, REPO, COMMAND)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ published before versions were recorded carry UNRECORDED, older than every recor
 `git_newest` orders versions by git ancestry (a dirty version is newer than its commit).
 """
 
+import argparse
 import csv
 import hashlib
 import io
@@ -296,3 +297,35 @@ def apply(out, old, check, root, who, command="make results"):
         os.unlink(path)
     print(f"{who}: {len(changed)} of {len(out)} files written, {len(old)} removed")
     return 0
+
+
+def report_cli(argv, who, description, default_data, make, root=None, command="make results"):
+    """The command line every results report shares: `--data DIR` (default_data), `--check`.
+
+    make(data) returns (out, old, dropped, status): out maps each file the report makes to its
+    text or bytes, old lists files it no longer makes, dropped are lines about runs left out
+    (printed on stderr), status lines about each result set (printed unless --check). Then
+    apply() writes or checks; messages name paths relative to root (default: the data
+    directory). Exit codes: 2 for a missing data directory, 1 for a ReportError or a --check
+    that found a difference, else 0."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--data", default=default_data, help="the results data directory")
+    p.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 listing the files that differ"
+    )
+    a = p.parse_args(argv)
+    if not os.path.isdir(a.data):
+        print(f"{who}: --data: no directory {a.data}", file=sys.stderr)
+        return 2
+    try:
+        out, old, dropped, status = make(a.data)
+    except ReportError as e:
+        print(f"{who}: {e}", file=sys.stderr)
+        return 1
+    for line in dropped:
+        print(f"{who}: {line}", file=sys.stderr)
+    if not a.check:
+        for line in status:
+            print(f"{who}: {line}")
+    out = {path: t.encode() if isinstance(t, str) else t for path, t in out.items()}
+    return apply(out, old, a.check, root or a.data, who, command)

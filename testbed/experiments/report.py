@@ -47,7 +47,6 @@ template or (--check) a difference, with nothing written; 2 on usage errors. Nee
 python3-scipy and python3-matplotlib (installed when missing and run as root).
 """
 
-import argparse
 import fnmatch
 import os
 import re
@@ -907,34 +906,18 @@ def stale(data, sets, out):
 
 
 def main(argv, newest=shared.git_newest):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument(
-        "--data",
-        default=os.path.join(REPO, "docs", "results"),
-        help="the results directory (docs/results)",
-    )
-    p.add_argument(
-        "--check", action="store_true", help="write nothing; exit 1 listing the files that differ"
-    )
-    a = p.parse_args(argv)
-    if not os.path.isdir(a.data):
-        print(f"{WHO}: --data: no directory {a.data}", file=sys.stderr)
-        return 2
-    try:
-        out, sets = build(a.data, newest)
-    except ReportError as e:
-        print(f"{WHO}: {e}", file=sys.stderr)
-        return 1
-    for res in sets:
-        for cell, v, n in res.dropped:
-            print(
-                f"{WHO}: {res.name}: dropped {n} run(s) of {cell} at older code version "
-                f"{shared.short(v)}",
-                file=sys.stderr,
-            )
-        if not a.check:
-            print(f"{WHO}: {res.name}: {status_text(res)}")
-    return shared.apply(out, stale(a.data, sets, out), a.check, a.data, WHO)
+    def make(data):
+        out, sets = build(data, newest)
+        dropped = [
+            f"{res.name}: dropped {n} run(s) of {cell} at older code version {shared.short(v)}"
+            for res in sets
+            for cell, v, n in res.dropped
+        ]
+        status = [f"{res.name}: {status_text(res)}" for res in sets]
+        return out, stale(data, sets, out), dropped, status
+
+    default = os.path.join(REPO, "docs", "results")
+    return shared.report_cli(argv, WHO, __doc__.split("\n")[0], default, make)
 
 
 if __name__ == "__main__":

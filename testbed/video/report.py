@@ -60,7 +60,6 @@ template, or (--check) a difference; nothing is written on an error. 2 on usage 
 Debian's python3-scipy and python3-matplotlib (installed when missing and run as root).
 """
 
-import argparse
 import math
 import os
 import sys
@@ -1309,35 +1308,18 @@ def stale(data, out):
 
 
 def main(argv, newest=git_newest):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument(
-        "--data",
-        default=os.path.join(REPO, "docs", "results"),
-        help="the results directory (docs/results)",
-    )
-    p.add_argument(
-        "--check", action="store_true", help="write nothing; exit 1 listing the files that differ"
-    )
-    a = p.parse_args(argv)
-    if not os.path.isdir(a.data):
-        print(f"{WHO}: --data: no directory {a.data}", file=sys.stderr)
-        return 2
-    try:
-        out, results = build(a.data, newest)
-    except ReportError as e:
-        print(f"{WHO}: {e}", file=sys.stderr)
-        return 1
-    for res in results.values():
-        for cell, v, n in res.dropped:
-            print(
-                f"{WHO}: {res.experiment.name}: dropped {n} run(s) of {cell} at older "
-                f"code version {short(v)}",
-                file=sys.stderr,
-            )
-    if not a.check:
-        for res in results.values():
-            print(f"{WHO}: {res.experiment.name}: {status_text(res)}")
-    return shared.apply(out, stale(a.data, out), a.check, a.data, WHO)
+    def make(data):
+        out, results = build(data, newest)
+        dropped = [
+            f"{res.experiment.name}: dropped {n} run(s) of {cell} at older code version {short(v)}"
+            for res in results.values()
+            for cell, v, n in res.dropped
+        ]
+        status = [f"{res.experiment.name}: {status_text(res)}" for res in results.values()]
+        return out, stale(data, out), dropped, status
+
+    default = os.path.join(REPO, "docs", "results")
+    return shared.report_cli(argv, WHO, __doc__.split("\n")[0], default, make)
 
 
 if __name__ == "__main__":
