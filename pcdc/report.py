@@ -43,7 +43,8 @@ by the same function.
 Placeholders ({{...}}, each on one line; mpqoe_lib.results.render):
     {{status}} {{version}} {{ccs}} {{runs}} (most runs of a cell) {{runs_text}} ("10 runs")
     {{sizes}} {{bulk_seconds}} {{hints}} {{rate_scale}} {{scenario_name}} {{capacity}} (Mbit/s
-    that can reach the client) {{location_tests}} {{spread_tests}} (tested cells)
+    that can reach the client) {{location_tests}} {{spread_tests}} (tested cells) {{min_runs}}
+    {{alpha}} (stats.MIN_RUNS, stats.ALPHA)
     {{bulk:<cc>/<pm>/<field>}}, {{small:<cc>/<KiB>/<pm>/<field>}}
         field: mean, ci (half-width), lo, hi, min, max, median, q10, q90, range (q90 - q10),
         cv (%), n (runs), subflows
@@ -297,7 +298,7 @@ def import_runs(src, data, scenario_path, rate_scale, log=print):
     runs = {cc: len({r["run"] for r in rows if r["cc"] == cc}) for cc in tables}
     log(
         f"{WHO}: {len(rows)} rows of code version {version} ("
-        + ", ".join(f"{cc} {n} runs" for cc, n in runs.items())
+        + ", ".join(f"{cc} {plural(n, 'run')}" for cc, n in runs.items())
         + f") into {os.path.relpath(data, REPO)}"
     )
     partial, most = partial_cells(rows)
@@ -900,6 +901,8 @@ def resolver(d):
         "scenario_name": lambda: str(d.scenario.get("name", "-")),
         "capacity": lambda: fmt(capacity(d), 0),
         "location_tests": lambda: str(sum(c.tested for c in d.location.values())),
+        "min_runs": lambda: str(stats.MIN_RUNS),
+        "alpha": lambda: f"{stats.ALPHA:g}",
         "spread_tests": lambda: str(sum(t.tested for t in d.spread.values())),
     }
 
