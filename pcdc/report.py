@@ -58,6 +58,8 @@ Placeholders ({{...}}, each on one line; mpqoe_lib.results.render):
         pairs as <server ISP>-<client ISP>, P in its order
     {{measure:<cc>/<field>}}        field: samples, T, warmup, settle
     {{table:<scenario|impact|bulk|small|spread>}}
+A placeholder naming cubic or olia (the paper's controls) when the data have no runs of it is
+"n/a (no <cc> runs)" and the status says so; any other unknown name is an error.
 Exit 0 when done, 1 on bad data or template or (--check) a difference, 2 on bad options.
 Needs Debian's python3-scipy and python3-matplotlib (installed when missing and run as root).
 """
@@ -106,6 +108,7 @@ PAPER_TABLE_II = {
     ("olia", "Uninett", "Uninett"): (0.44, 37.4),
 }
 PAPER_SCENARIO = "uib-unis"
+PAPER_CCS = ("cubic", "olia")  # a template may name them before their runs are in the data
 RUN_FILE = re.compile(r"run([1-9][0-9]*)\.csv")
 
 
@@ -489,10 +492,13 @@ def version_text(d):
 def status_text(d):
     runs = f"{plural(d.most, 'run')} per cell"
     s = f"{runs} ({', '.join(d.ccs)}), {len(d.rows)} transfers, code version {version_text(d)}"
+    missing = [cc for cc in PAPER_CCS if cc not in d.ccs]
+    if missing:
+        s += f"; **no runs of {', '.join(missing)}**"
     if d.partial:
         what = ", ".join(f"{name} {n}" for name, n in d.partial)
         return f"{s}; **partial**: cells with fewer runs: {what}"
-    return s + "; every cell complete"
+    return s + ("" if missing else "; every cell complete")
 
 
 def plural(n, word):
@@ -771,9 +777,11 @@ def resolver(d):
     sizes = {str(s // KIB): s for s in d.sizes}
 
     def cc_of(cc):
-        if cc not in d.ccs:
-            raise KeyError(f"no congestion control {cc!r} ({', '.join(d.ccs)})")
-        return cc
+        if cc in d.ccs:
+            return cc
+        if cc in PAPER_CCS:
+            raise NoRuns(cc)
+        raise KeyError(f"no congestion control {cc!r} ({', '.join(d.ccs)})")
 
     def size_of(kib):
         if kib not in sizes:
@@ -911,21 +919,32 @@ def resolver(d):
             raise KeyError(f"unknown placeholder ({', '.join(plain)} or kind:...)")
         return plain[name]()
 
-    return shared.resolver(
-        {
-            "bulk": bulk,
-            "small": small,
-            "cmp": cmp,
-            "spread": spread,
-            "verdict": verdict_of,
-            "optional": sets("P"),
-            "standby": sets("standby"),
-            "paperset": paper_p,
-            "measure": measure_of,
-            "table": table,
-        },
-        default,
-    )
+    def or_na(f):
+        def resolve(rest):
+            try:
+                return f(rest)
+            except NoRuns as e:
+                return f"n/a (no {e.args[0]} runs)"
+
+        return resolve
+
+    kinds = {
+        "bulk": bulk,
+        "small": small,
+        "cmp": cmp,
+        "spread": spread,
+        "verdict": verdict_of,
+        "optional": sets("P"),
+        "standby": sets("standby"),
+        "paperset": paper_p,
+        "measure": measure_of,
+        "table": table,
+    }
+    return shared.resolver({k: or_na(f) for k, f in kinds.items()}, default)
+
+
+class NoRuns(Exception):
+    """A congestion control of the paper that the data have no runs of (yet)."""
 
 
 def _split(rest, n, form):

@@ -337,6 +337,12 @@ class PlaceholderTest(Case):
 
 
 class PageTest(Case):
+    def test_a_congestion_control_without_runs_yet_is_na_on_the_page(self):
+        text, _ = self.page(write_output(self.root, runs=3, ccs=("cubic",)))
+        self.assertIn("code version 0123456789; **no runs of olia**", text)
+        self.assertIn("| n/a (no olia runs) vs n/a (no olia runs) Mbit/s", text)
+        self.assertIn("| cubic | PCDC | 3 |", text)
+
     def test_the_page_regenerates_byte_for_byte_and_fills_every_placeholder(self):
         src = write_output(self.root, runs=4, value=separated)
         self.do_import(src)
