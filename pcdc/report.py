@@ -458,7 +458,8 @@ def verdict(test, sign):
 
 
 def verdict_over_sizes(verdicts):
-    """ "agrees at 128, 256 KiB; not significant at 512 KiB" from [(size, verdict)]."""
+    """A claim's verdict over the sizes from [(size, verdict)], e.g. "agrees at 128, 256 KiB;
+    not significant at 512 KiB", or "agrees at every size"."""
     groups = {}
     for size, v in verdicts:
         groups.setdefault(v, []).append(str(size // KIB))
