@@ -194,19 +194,23 @@ experiments-report:
 
 ## results: everything under docs/results from the committed per-run CSVs in
 ## docs/results/**/data/: the GA and QoMRA papers' video results (tables, figures, the pages
-## rendered from docs/results/*-paper.md.in) and the scheduler papers' (tables and plots of
-## every result set, docs/results/README.md rendered from README.md.in)
+## rendered from docs/results/*-paper.md.in), the scheduler papers' (tables and plots of
+## every result set, docs/results/README.md rendered from README.md.in), the congestion
+## controls' page and, once its data are imported (pcdc/report.py --import), the PCDC page
 results:
 	/usr/bin/python3 testbed/video/report.py --data docs/results
 	/usr/bin/python3 testbed/experiments/report.py --data docs/results
 	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py
+	[ ! -d docs/results/pcdc/data ] || /usr/bin/python3 pcdc/report.py
 
 ## results-check: fails listing every file of docs/results that differs from what its data gives
 ## (every report is run, so one stale file of any shows)
 results-check:
 	@rc=0; /usr/bin/python3 testbed/video/report.py --data docs/results --check || rc=1; \
 	/usr/bin/python3 testbed/experiments/report.py --data docs/results --check || rc=1; \
-	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py --check || rc=1; exit $$rc
+	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py --check || rc=1; \
+	if [ -d docs/results/pcdc/data ]; then /usr/bin/python3 pcdc/report.py --check || rc=1; fi; \
+	exit $$rc
 
 ## video-unit: unit tests of the video experiments' runner pieces and report (the statistics
 ## they share with the scheduler report are tested by py-unit; no root, about 25 s)

@@ -11,7 +11,8 @@ testbed guest mounts the repository read-only at /mpqoe) and with both interpret
 Modules:
 - `debian`: modules from Debian packages (scipy, matplotlib), installed on first use as root.
 - `stats`: the results reports' statistics (t intervals, exact permutation tests, Welch, Holm,
-  trends, keep-newest code versions); imports scipy and numpy from Debian.
+  Brown-Forsythe spread tests, trends, keep-newest code versions); imports scipy and numpy from
+  Debian.
 - `results`: what the results reports share besides: strict CSV reading, code versions, the
   template renderer with its placeholders, reproducible PNGs, write-or-check of generated files.
 - `files`: atomic writes (temporary file, fsync, rename) and tolerant JSON reads.

@@ -30,6 +30,11 @@ mininet-scripts/tests/test_stats.py. scipy and numpy come from Debian (debian.re
   STRAT_EXACT_LIMIT elements (e.g. five groups of 3 vs 3 runs: 20^5), else RESAMPLES draws
   from SEED. Two-sided p as scipy defines it (twice the smaller one-sided share, at most 1).
   Every group needs MIN_RUNS a side and one code version.
+- Spread (is one side steadier?): Brown-Forsythe's test (scipy.stats.levene about the
+  medians) on the per-run values of two cells, MIN_RUNS a side; the side with the smaller mean
+  absolute deviation from its median is the steadier one.
+- Families: `holm_adjusted` applies Holm-Bonferroni to any list of comparisons or spread
+  tests, e.g. every test of one kind on a results page; `compare_group` uses it per group.
 - Code versions: a cell's runs must come from one code version; when a cell has runs of
   several, only the newest version's are kept (the caller says which is newest).
 """
@@ -266,6 +271,10 @@ class Comparison(_Test):
     reason: str | None = None
 
     @property
+    def p_raw(self):
+        return self.p_perm
+
+    @property
     def _p(self):
         return self.p_holm
 
@@ -360,7 +369,65 @@ def compare_group(ref, samples, versions=None):
             cs.append(Comparison(ref, alg, len(a), len(vals), diff, reason=VERSIONS_DIFFER))
         else:
             cs.append(compare(ref, alg, samples[ref], vals))
-    tested = [i for i, c in enumerate(cs) if c.tested]
-    for i, p in zip(tested, holm([cs[i].p_perm for i in tested]), strict=True):
-        cs[i] = replace(cs[i], p_holm=p)
-    return cs
+    return holm_adjusted(cs)
+
+
+def holm_adjusted(tests):
+    """The tests (Comparison or Spread, in the order given) with p_holm set by Holm over the
+    raw p of the tested ones (a Comparison's permutation p, a Spread's p): one family, e.g.
+    every comparison of a results page. Untested ones are returned as they are."""
+    tests = list(tests)
+    tested = [i for i, c in enumerate(tests) if c.tested]
+    for i, p in zip(tested, holm([tests[i].p_raw for i in tested]), strict=True):
+        tests[i] = replace(tests[i], p_holm=p)
+    return tests
+
+
+@dataclass(frozen=True)
+class Spread(_Test):
+    """Equal spread of ref's and other's per-run values, Brown-Forsythe test (Levene's test
+    about the medians: a one-way ANOVA of the absolute deviations from each side's median).
+    dev_ref and dev_other are those mean absolute deviations, which the test compares: the
+    smaller one is the steadier side. reason says why there is no test."""
+
+    ref: str
+    other: str
+    n_ref: int
+    n_other: int
+    dev_ref: float | None
+    dev_other: float | None
+    p: float | None = None
+    p_holm: float | None = None
+    reason: str | None = None
+
+    @property
+    def p_raw(self):
+        return self.p
+
+    @property
+    def _p(self):
+        return self.p_holm
+
+
+def deviation_from_median(values):
+    """Mean absolute deviation from the median (the Brown-Forsythe statistic's unit); None for
+    no values."""
+    xs = [float(v) for v in values]
+    if not xs:
+        return None
+    med = float(np.median(xs))
+    return math.fsum(abs(x - med) for x in xs) / len(xs)
+
+
+def compare_spread(ref, other, a, b):
+    """One Spread test (not yet Holm-adjusted) of per-run values a (ref) and b (other); at
+    least MIN_RUNS a side, and some deviation on one side at least."""
+    s = Spread(ref, other, len(a), len(b), deviation_from_median(a), deviation_from_median(b))
+    if len(a) < MIN_RUNS or len(b) < MIN_RUNS:
+        return replace(s, reason=TOO_FEW)
+    if s.dev_ref == 0 and s.dev_other == 0:
+        return replace(s, reason="no variation")
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        p = float(st.levene(a, b, center="median").pvalue)
+    return replace(s, reason="no variation") if math.isnan(p) else replace(s, p=p)

@@ -238,6 +238,53 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(stats.compare_group("ga", {"none": [1.0, 2.0, 3.0]}), [])
 
 
+class PageFamilyTest(unittest.TestCase):
+    def test_holm_over_a_list_of_comparisons_and_spreads_skips_untested_ones(self):
+        sep = stats.compare("pcdc", "fullmesh", [10.0, 11.0, 12.0, 13.0, 14.0], [0.0, 1, 2, 3, 4])
+        same = stats.compare("pcdc", "fullmesh", [1.0, 2, 3, 4, 5], [1.0, 2, 3, 4, 5])
+        few = stats.compare("pcdc", "fullmesh", [1.0, 2], [3.0, 4, 5])
+        got = stats.holm_adjusted([sep, few, same])
+        self.assertAlmostEqual(got[0].p_holm, 2 * 2 / 252)  # m = 2: the untested one is out
+        self.assertIsNone(got[1].p_holm)
+        self.assertAlmostEqual(got[2].p_holm, 1.0)
+        self.assertEqual([c.sig for c in got], [True, False, False])
+
+
+class SpreadTest(unittest.TestCase):
+    def test_brown_forsythe_against_the_anova_of_the_deviations(self):
+        a, b = [1.0, 2.0, 3.0, 10.0], [5.0, 5.5, 6.0, 6.5, 7.0]
+        # deviations from the medians 2.5 and 6: 1.5 0.5 0.5 7.5 and 1 0.5 0 0.5 1
+        za, zb = [1.5, 0.5, 0.5, 7.5], [1.0, 0.5, 0.0, 0.5, 1.0]
+        ma, mb, m = sum(za) / 4, sum(zb) / 5, (sum(za) + sum(zb)) / 9
+        between = 4 * (ma - m) ** 2 + 5 * (mb - m) ** 2  # 1 degree of freedom
+        within = sum((z - ma) ** 2 for z in za) + sum((z - mb) ** 2 for z in zb)  # 7
+        want = stats.st.f.sf(between / (within / 7), 1, 7)
+        s = stats.compare_spread("pcdc", "fullmesh", a, b)
+        self.assertTrue(s.tested)
+        self.assertAlmostEqual(s.p, want, places=12)
+        self.assertAlmostEqual(s.dev_ref, 2.5)
+        self.assertAlmostEqual(s.dev_other, 0.6)
+
+    def test_a_much_steadier_side_is_found_and_equal_spreads_are_not(self):
+        steady = [200.0, 201.0, 202.0, 203.0, 204.0, 205.0, 206.0, 207.0, 208.0, 209.0]
+        wild = [150.0, 420.0, 210.0, 500.0, 190.0, 330.0, 260.0, 480.0, 170.0, 390.0]
+        s = stats.holm_adjusted([stats.compare_spread("pcdc", "fullmesh", steady, wild)])[0]
+        self.assertLess(s.dev_ref, s.dev_other)
+        self.assertTrue(s.sig)
+        shifted = [x + 50 for x in steady]  # the same spread at another level
+        e = stats.holm_adjusted([stats.compare_spread("pcdc", "fullmesh", steady, shifted)])[0]
+        self.assertAlmostEqual(e.p, 1.0)
+        self.assertFalse(e.sig)
+
+    def test_untested_cases(self):
+        self.assertEqual(
+            stats.compare_spread("x", "y", [1.0, 2.0], [1.0, 2, 3]).reason, stats.TOO_FEW
+        )
+        flat = stats.compare_spread("x", "y", [3.0, 3, 3], [5.0, 5, 5])
+        self.assertEqual((flat.reason, flat.dev_ref, flat.sig), ("no variation", 0.0, False))
+        self.assertIsNone(stats.deviation_from_median([]))
+
+
 class VersionTest(unittest.TestCase):
     def test_newest_version_per_cell(self):
         rows = [

@@ -1,0 +1,1007 @@
+#!/usr/bin/python3
+"""The results page of the PCDC experiment (Chen et al., Section VI-A): PCDC against FullMesh.
+
+    /usr/bin/python3 pcdc/report.py --import DIR [--scenario FILE] [--rate-scale X] [--data D]
+    /usr/bin/python3 pcdc/report.py [--data D] [--check]
+
+--import DIR reads what experiment.py wrote (DIR/<cc>/table.json and
+DIR/<cc>/<pcdc|fullmesh>/<bulk|small>/run<N>.csv) and writes the committed data directory
+(default docs/results/pcdc/data):
+    <cc>.csv          every row of every run of that congestion control (experiment.COLUMNS)
+    <cc>-table.json   the impact factors the runs used (measure.py's document, as it is)
+    scenario.json     the scenario file the network was built from (default
+                      pcdc/scenarios/<name of DIR>.json) with the --rate-scale it ran with
+It refuses, with one line and nothing written, rows of more than one code version, a status
+that is not ok, a row that does not belong to its file, a run twice, a missing or malformed
+table, a table whose addresses are not the scenario's. Cells (cc, mode, test, size) with fewer
+runs than the others are listed; the page marks them partial. Every file is written
+atomically, after all of them were read and checked; files of the directory the import does
+not make are removed.
+
+Without --import: docs/results/pcdc.md from the template docs/results/pcdc.md.in and the
+committed data, and the figures docs/results/pcdc/figures/{bulk,small}.png (matplotlib Agg):
+each file written atomically and only when it changed; --check writes nothing and exits 1 when
+a file differs from what the data give.
+
+Statistics (mininet-scripts/mpqoe_lib/stats.py, shared with the other results pages). The unit
+is the run: a run's bulk throughput (Mbit/s) or its completion time of one size (ms). Per cell
+and path manager: mean with the 95 % Student t interval, min, max, 10 % and 90 % quantiles
+(linear interpolation, measure.quantile), coefficient of variation (sample SD / mean). Per cell,
+PCDC against FullMesh:
+- location: two-sided permutation test on the difference of the means (stats.compare; exact
+  up to stats.EXACT_LIMIT splits, else stats.RESAMPLES from a fixed seed), Welch's p beside it;
+  Holm over every tested cell of the page (bulk and small together, one family);
+- spread, small transfers only: Brown-Forsythe test (stats.compare_spread), Holm over the
+  tested small cells (a second family);
+at least stats.MIN_RUNS runs a side. A difference is a finding only where its Holm-adjusted p
+is below stats.ALPHA. Verdicts on the paper's claims: "agrees" (significant, in the claimed
+direction), "disagrees" (significant, the other way), "not significant", or "not tested (why)".
+The optional set P and the standby pairs per congestion control come from the table as the
+daemon reads it (measure.load_table, policy.optional_set); the paper's P from its Table II,
+by the same function.
+
+Placeholders ({{...}}, each on one line; mpqoe_lib.results.render):
+    {{status}} {{version}} {{ccs}} {{runs}} (most runs of a cell) {{runs_text}} ("10 runs")
+    {{sizes}} {{bulk_seconds}} {{hints}} {{rate_scale}} {{scenario_name}} {{capacity}} (Mbit/s
+    that can reach the client) {{location_tests}} {{spread_tests}} (tested cells) {{min_runs}}
+    {{alpha}} (stats.MIN_RUNS, stats.ALPHA)
+    {{bulk:<cc>/<pm>/<field>}}, {{small:<cc>/<KiB>/<pm>/<field>}}
+        field: mean, ci (half-width), lo, hi, min, max, median, q10, q90, range (q90 - q10),
+        cv (%), n (runs), subflows
+    {{cmp:bulk/<cc>/<field>}}, {{cmp:small/<cc>/<KiB>/<field>}}
+        field: diff (PCDC - FullMesh), pct (diff as % of FullMesh), p (Holm), p_raw
+        (permutation), welch, sig, verdict
+    {{spread:<cc>/<KiB>/<field>}}   field: pcdc, fullmesh (mean absolute deviation from the
+        median, ms), p (Holm), p_raw, sig, verdict
+    {{verdict:<bulk|small|steady|P>/<cc>}}   the claim's verdict (small, steady: over the sizes)
+    {{optional:<cc>}} (P), {{standby:<cc>}}, {{paperset:<cc>}} (the paper's P)
+        pairs as <server ISP>-<client ISP>, P in its order
+    {{measure:<cc>/<field>}}        field: samples, T, warmup, settle
+    {{table:<scenario|impact|bulk|small|spread>}}
+A placeholder naming cubic or olia (the paper's controls) when the data have no runs of it is
+"n/a (no <cc> runs)" and the status says so; any other unknown name is an error.
+Exit 0 when done, 1 on bad data or template or (--check) a difference, 2 on bad options.
+Needs Debian's python3-scipy and python3-matplotlib (installed when missing and run as root).
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+from dataclasses import dataclass
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+
+import experiment  # noqa: E402
+import measure  # noqa: E402
+import netns  # noqa: E402
+import policy  # noqa: E402
+from mpqoe_lib import debian, files  # noqa: E402
+from mpqoe_lib import results as shared  # noqa: E402
+from mpqoe_lib.results import ReportError, fmt, fmt_p  # noqa: E402
+
+WHO = "pcdc/report.py"
+COMMAND = "make results"
+DATA = os.path.join(REPO, "docs/results/pcdc/data")
+TEMPLATE = os.path.join(REPO, "docs/results/pcdc.md.in")
+PAGE = os.path.join(REPO, "docs/results/pcdc.md")
+FIGURES = os.path.join(REPO, "docs/results/pcdc/figures")
+COLUMNS = experiment.COLUMNS
+PMS = ("pcdc", "fullmesh")
+LABEL = {"pcdc": "PCDC", "fullmesh": "FullMesh"}
+KIB = 1024
+# Chen et al., Table II (UiB to UNIS): (cc, from ISP, to ISP): (Omega mean, mean RTT ms)
+PAPER_TABLE_II = {
+    ("cubic", "BKK", "Telenor"): (-0.04, 104.2),
+    ("cubic", "BKK", "Uninett"): (-0.06, 50.1),
+    ("cubic", "Uninett", "Telenor"): (-0.01, 61.3),
+    ("cubic", "Uninett", "Uninett"): (0.68, 39.6),
+    ("olia", "BKK", "Telenor"): (-0.02, 82.7),
+    ("olia", "BKK", "Uninett"): (-0.02, 42.8),
+    ("olia", "Uninett", "Telenor"): (0.03, 73.1),
+    ("olia", "Uninett", "Uninett"): (0.44, 37.4),
+}
+PAPER_SCENARIO = "uib-unis"
+PAPER_CCS = ("cubic", "olia")  # a template may name them before their runs are in the data
+RUN_FILE = re.compile(r"run([1-9][0-9]*)\.csv")
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows, checks and the import
+
+
+def parse_row(r, where):
+    """A driver row with typed fields; ReportError naming where for what is malformed."""
+    if r["experiment"] != "pcdc":
+        raise ReportError(f"{where}: experiment {r['experiment']!r} is not pcdc")
+    if r["pm"] not in PMS or r["test"] not in ("bulk", "small"):
+        raise ReportError(f"{where}: unknown mode or test {r['pm']!r}, {r['test']!r}")
+    if not r["cc"].isidentifier():
+        raise ReportError(f"{where}: bad congestion control {r['cc']!r}")
+    out = dict(r)
+    if r["test"] == "bulk":
+        if r["size_bytes"]:
+            raise ReportError(f"{where}: a bulk row with size_bytes {r['size_bytes']!r}")
+        out["size"] = None
+    else:
+        out["size"] = shared.number(r["size_bytes"], int, where, "size_bytes")
+        if out["size"] <= 0:
+            raise ReportError(f"{where}: size_bytes must be positive")
+    for col, kind in (("run", int), ("hint", int), ("subflows", int), ("bytes", int)):
+        out[col] = shared.number(r[col], kind, where, col)
+    for col in ("seconds", "mbps"):
+        out[col] = shared.number(r[col], float, where, col)
+    if out["seconds"] <= 0 or out["run"] < 1:
+        raise ReportError(f"{where}: seconds and run must be positive")
+    out["where"] = where
+    out["raw"] = r  # what the import copies, as the driver wrote it
+    return out
+
+
+def check_rows(rows):
+    """ReportError (one line) unless every row is ok, all are of one code version and no
+    transfer (cc, mode, test, size, run) appears twice."""
+    if not rows:
+        raise ReportError("no rows")
+    for r in rows:
+        if r["status"] != "ok":
+            raise ReportError(f"{r['where']}: status {r['status']!r} is not ok")
+    versions = {}
+    for r in rows:
+        versions[r["code_version"]] = versions.get(r["code_version"], 0) + 1
+    if len(versions) > 1:
+        what = ", ".join(f"{v} ({n} rows)" for v, n in sorted(versions.items()))
+        raise ReportError(f"rows of more than one code version: {what}; use one version's runs")
+    seen = {}
+    for r in rows:
+        key = (r["cc"], r["pm"], r["test"], r["size"], r["run"])
+        if key in seen:
+            raise ReportError(f"{r['where']}: the same transfer as {seen[key]}")
+        seen[key] = r["where"]
+
+
+def coverage(rows):
+    """({(cc, test, size, pm): runs}, most runs of any cell) over every cell the rows imply:
+    each cc with each mode, bulk and every size found."""
+    ccs = sorted({r["cc"] for r in rows})
+    sizes = sorted({r["size"] for r in rows if r["size"] is not None})
+    cells = {(cc, "bulk", None, pm): set() for cc in ccs for pm in PMS}
+    cells.update({(cc, "small", s, pm): set() for cc in ccs for s in sizes for pm in PMS})
+    for r in rows:
+        cells[(r["cc"], r["test"], r["size"], r["pm"])].add(r["run"])
+    counts = {k: len(v) for k, v in cells.items()}
+    return counts, max(counts.values(), default=0)
+
+
+def cell_name(cc, test, size, pm):
+    return f"{cc}/{pm}/{test}" + ("" if size is None else f"/{size // KIB} KiB")
+
+
+def partial_cells(rows):
+    """[(cell name, runs)] of the cells with fewer runs than the most any has, and that most."""
+    counts, most = coverage(rows)
+    return [
+        (cell_name(*k), n) for k, n in sorted(counts.items(), key=_cell_order) if n < most
+    ], most
+
+
+def _cell_order(item):
+    (cc, test, size, pm), _ = item
+    return (cc, test, size or 0, PMS.index(pm))
+
+
+def read_scenario(path, rate_scale):
+    """The scenario document with its rates checked (experiment.load_scenario)."""
+    try:
+        experiment.load_scenario(path, rate_scale)
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ReportError(f"scenario {e}") from None
+    return doc
+
+
+def pair_names(scenario):
+    """{(client address, server address): "<server ISP>-<client ISP>"}: the paper names a pair
+    from the sender (UiB, the server here) to the receiver (UNIS, the client)."""
+    return {
+        (netns.client_addr(k), netns.server_addr(j)): f"{s.get('isp', f's{j}')}-"
+        f"{c.get('isp', f'c{k}')}"
+        for k, c in enumerate(scenario["client"])
+        for j, s in enumerate(scenario["server"])
+    }
+
+
+def read_table(path, scenario, where=None):
+    """(document, {pair: (mean Omega, mean RTT)}) of an impact-factor table whose pairs are the
+    scenario's; ReportError otherwise."""
+    where = where or path
+    try:
+        means = measure.load_table(path)
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except ValueError as e:
+        raise ReportError(f"impact factors {e}") from None
+    names = pair_names(scenario)
+    for p in doc["pairs"]:
+        if (p["local"], p["remote"]) not in names:
+            raise ReportError(
+                f"{where}: pair {p['local']} > {p['remote']} is not one of the scenario's"
+            )
+    return doc, means
+
+
+def read_source(src, scenario):
+    """(rows, {cc: table path}) of the driver's output directory, checked."""
+    paths = sorted(glob.glob(os.path.join(src, "*", "*", "*", "run*.csv")))
+    if not paths:
+        raise ReportError(f"{src}: no <cc>/<mode>/<test>/run<N>.csv files")
+    rows = []
+    for path in paths:
+        rel = os.path.relpath(path, src)
+        cc, pm, test, name = rel.split(os.sep)
+        m = RUN_FILE.fullmatch(name)
+        if not m:
+            raise ReportError(f"{rel}: not a run<N>.csv name")
+        raw = shared.read_csv(path, COLUMNS)
+        if not raw:
+            raise ReportError(f"{rel}: no rows")
+        for line, r in raw:
+            row = parse_row(r, f"{rel}:{line}")
+            if (row["cc"], row["pm"], row["test"], row["run"]) != (cc, pm, test, int(m[1])):
+                raise ReportError(f"{rel}:{line}: the row is not of {cc}/{pm}/{test} run {m[1]}")
+            rows.append(row)
+    check_rows(rows)
+    tables = {}
+    for cc in sorted({r["cc"] for r in rows}):
+        path = os.path.join(src, cc, "table.json")
+        if not os.path.exists(path):
+            raise ReportError(f"{cc}/table.json missing: the runs' impact factors are needed")
+        read_table(path, scenario, f"{cc}/table.json")
+        tables[cc] = path
+    return rows, tables
+
+
+def _row_order(r):
+    return (r["cc"], r["test"], r["size"] or 0, PMS.index(r["pm"]), r["run"])
+
+
+def import_runs(src, data, scenario_path, rate_scale, log=print):
+    """Copies the driver's output in src into data (module docstring); ReportError and nothing
+    written when it is not fit."""
+    if not os.path.isdir(src):
+        raise ReportError(f"{src}: no such directory")
+    scenario = read_scenario(scenario_path, rate_scale)
+    rows, tables = read_source(src, scenario)
+    out = {}
+    for cc in sorted(tables):
+        mine = sorted((r for r in rows if r["cc"] == cc), key=_row_order)
+        out[os.path.join(data, f"{cc}.csv")] = shared.csv_text((r["raw"] for r in mine), COLUMNS)
+        with open(tables[cc], "rb") as f:
+            out[os.path.join(data, f"{cc}-table.json")] = f.read()
+    rel = os.path.relpath(os.path.abspath(scenario_path), REPO)
+    doc = dict(scenario, file=rel if not rel.startswith("..") else os.path.basename(rel))
+    doc["rate_scale"] = rate_scale
+    out[os.path.join(data, "scenario.json")] = files.json_text(doc)
+    old = [
+        p for p in sorted(glob.glob(os.path.join(data, "*"))) if os.path.isfile(p) and p not in out
+    ]
+    for path, b in out.items():
+        files.write_atomic(path, b)
+    for p in old:
+        os.unlink(p)
+        log(f"{WHO}: removed {os.path.basename(p)} (not in this import)")
+    version = rows[0]["code_version"]
+    runs = {cc: len({r["run"] for r in rows if r["cc"] == cc}) for cc in tables}
+    log(
+        f"{WHO}: {len(rows)} rows of code version {version} ("
+        + ", ".join(f"{cc} {plural(n, 'run')}" for cc, n in runs.items())
+        + f") into {os.path.relpath(data, REPO)}"
+    )
+    partial, most = partial_cells(rows)
+    for name, n in partial:
+        log(f"{WHO}: partial: {name} has {n} of {most} runs")
+    log(f"{WHO}: now run `{COMMAND}` and commit {os.path.relpath(data, REPO)} with the page")
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# The committed data and their statistics
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One cell and path manager over its runs."""
+
+    values: tuple
+    iv: object  # stats.Interval
+    subflows: tuple
+
+    def field(self, name):
+        v = self.values
+        if not v:
+            return None
+        q10, q90 = measure.quantile(v, 0.1), measure.quantile(v, 0.9)
+        sd = statistics.stdev(v) if len(v) > 1 else None
+        return {
+            "mean": self.iv.mean,
+            "ci": self.iv.half,
+            "lo": self.iv.lo,
+            "hi": self.iv.hi,
+            "min": min(v),
+            "max": max(v),
+            "median": measure.quantile(v, 0.5),
+            "q10": q10,
+            "q90": q90,
+            "range": q90 - q10,
+            "cv": None if sd is None or self.iv.mean == 0 else 100 * sd / self.iv.mean,
+        }[name]
+
+
+@dataclass
+class Data:
+    rows: list
+    scenario: dict
+    tables: dict  # cc -> (document, {pair: (mean Omega, mean RTT)})
+    ccs: list
+    sizes: list  # bytes
+    cells: dict  # (cc, test, size) -> {pm: Summary}
+    location: dict  # (cc, test, size) -> stats.Comparison (PCDC is ref)
+    spread: dict  # (cc, size) -> stats.Spread
+    partial: list
+    most: int
+
+
+def load(data):
+    """The committed data, checked as the import checks them; ReportError otherwise."""
+    spath = os.path.join(data, "scenario.json")
+    scenario = files.read_json(spath)
+    if not isinstance(scenario, dict) or "client" not in scenario or "server" not in scenario:
+        raise ReportError(f"{os.path.relpath(spath, REPO)}: missing or not a scenario")
+    rows, tables = [], {}
+    for path in sorted(glob.glob(os.path.join(data, "*.csv"))):
+        cc = os.path.basename(path)[: -len(".csv")]
+        rel = os.path.relpath(path, REPO)
+        for line, r in shared.read_csv(path, COLUMNS):
+            row = parse_row(r, f"{rel}:{line}")
+            if row["cc"] != cc:
+                raise ReportError(f"{rel}:{line}: a {row['cc']} row in the {cc} file")
+            rows.append(row)
+        tpath = os.path.join(data, f"{cc}-table.json")
+        if not os.path.exists(tpath):
+            raise ReportError(f"{os.path.relpath(tpath, REPO)} missing")
+        tables[cc] = read_table(tpath, scenario, os.path.relpath(tpath, REPO))
+    check_rows(rows)
+    return rows, scenario, tables
+
+
+def summarise(rows, scenario, tables):
+    from mpqoe_lib import stats  # scipy: not needed by the import, which may run without it
+
+    ccs = sorted({r["cc"] for r in rows})
+    sizes = sorted({r["size"] for r in rows if r["size"] is not None})
+    keys = [(cc, "bulk", None) for cc in ccs] + [(cc, "small", s) for cc in ccs for s in sizes]
+    cells = {}
+    for key in keys:
+        cells[key] = {}
+        for pm in PMS:
+            mine = sorted(
+                (r for r in rows if (r["cc"], r["test"], r["size"], r["pm"]) == (*key, pm)),
+                key=lambda r: r["run"],
+            )
+            vals = tuple(r["mbps"] if key[1] == "bulk" else 1000 * r["seconds"] for r in mine)
+            cells[key][pm] = Summary(vals, stats.mean_ci(vals), tuple(r["subflows"] for r in mine))
+    loc = stats.holm_adjusted(
+        stats.compare("pcdc", "fullmesh", cells[k]["pcdc"].values, cells[k]["fullmesh"].values)
+        for k in keys
+    )
+    small = [k for k in keys if k[1] == "small"]
+    spr = stats.holm_adjusted(
+        stats.compare_spread(
+            "pcdc", "fullmesh", cells[k]["pcdc"].values, cells[k]["fullmesh"].values
+        )
+        for k in small
+    )
+    partial, most = partial_cells(rows)
+    return Data(
+        rows,
+        scenario,
+        tables,
+        ccs,
+        sizes,
+        cells,
+        dict(zip(keys, loc, strict=True)),
+        {(cc, s): t for (cc, _, s), t in zip(small, spr, strict=True)},
+        partial,
+        most,
+    )
+
+
+def optional_sets(means):
+    """(P, standby) of {pair: (mean Omega, mean RTT)} as the daemon decides them."""
+    return policy.optional_set({q: policy.PairStats(om, rtt) for q, (om, rtt) in means.items()})
+
+
+def table_sets(table):
+    """(P, standby) of a (document, means) table; a pair without a sample is standby, as in
+    the daemon."""
+    doc, means = table
+    p, standby = optional_sets(means)
+    unmeasured = [(e["local"], e["remote"]) for e in doc["pairs"] if not e["omega"]]
+    return p, sorted(standby + unmeasured)
+
+
+def paper_sets(cc):
+    """(P, standby) of the paper's Table II for cc, pairs as (server ISP, client ISP)."""
+    table = {(f, t): v for (c, f, t), v in PAPER_TABLE_II.items() if c == cc}
+    return optional_sets(table) if table else None
+
+
+def verdict(test, sign):
+    """The verdict on a claim that PCDC's value is higher (sign 1) or lower (sign -1), or for a
+    Spread that PCDC is steadier (sign None)."""
+    if not test.tested:
+        return f"not tested ({test.reason})"
+    if not test.sig:
+        return "not significant"
+    if sign is None:
+        better = test.dev_ref < test.dev_other
+    else:
+        better = test.diff * sign > 0
+    return "agrees" if better else "disagrees"
+
+
+def verdict_over_sizes(verdicts):
+    """A claim's verdict over the sizes from [(size, verdict)], e.g. "agrees at 128, 256 KiB;
+    not significant at 512 KiB", or "agrees at every size"."""
+    groups = {}
+    for size, v in verdicts:
+        groups.setdefault(v, []).append(str(size // KIB))
+    if len(groups) == 1:
+        return f"{next(iter(groups))} at every size"
+    order = ["agrees", "disagrees", "not significant"]
+    keys = sorted(groups, key=lambda v: (order.index(v) if v in order else len(order), v))
+    return "; ".join(f"{v} at {', '.join(groups[v])} KiB" for v in keys)
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+
+
+def mbit(rate):
+    return netns.rate_bits(rate) / 1e6
+
+
+def capacity(d):
+    """Mbit/s that can reach the client: the smaller of the sums of either side's rates."""
+    scale = d.scenario.get("rate_scale", 1.0)
+    return scale * min(
+        sum(mbit(x["rate"]) for x in d.scenario[side]) for side in ("client", "server")
+    )
+
+
+def version_text(d):
+    return shared.short(d.rows[0]["code_version"])
+
+
+def status_text(d):
+    runs = f"{plural(d.most, 'run')} per cell"
+    s = f"{runs} ({', '.join(d.ccs)}), {len(d.rows)} transfers, code version {version_text(d)}"
+    missing = [cc for cc in PAPER_CCS if cc not in d.ccs]
+    if missing:
+        s += f"; **no runs of {', '.join(missing)}**"
+    if d.partial:
+        what = ", ".join(f"{name} {n}" for name, n in d.partial)
+        return f"{s}; **partial**: cells with fewer runs: {what}"
+    return s + ("" if missing else "; every cell complete")
+
+
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def runs_text(d, n):
+    return f"{n} (partial)" if n < d.most else str(n)
+
+
+def subflows_text(s):
+    if not s.subflows:
+        return "-"
+    lo, hi = min(s.subflows), max(s.subflows)
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def value_cell(s, dec):
+    if not s.values:
+        return "-"
+    return fmt(s.iv.mean, dec) + (f" ± {fmt(s.iv.half, dec)}" if s.iv.half is not None else "")
+
+
+def pairs_text(pairs, names):
+    return ", ".join(names.get(q, f"{q[0]}>{q[1]}") for q in pairs) or "none"
+
+
+def scenario_table(d):
+    scale = d.scenario.get("rate_scale", 1.0)
+    out = [
+        "| side | ISP | address | rate (Mbit/s) | one-way delay (ms) |",
+        "|---|---|---|---:|---:|",
+    ]
+    for side, addr, label in (
+        ("server", netns.server_addr, "server (sender, the paper's UiB)"),
+        ("client", netns.client_addr, "client (receiver, the paper's UNIS)"),
+    ):
+        for i, link in enumerate(d.scenario[side]):
+            out.append(
+                f"| {label} | {link.get('isp', '-')} | {addr(i)} | "
+                f"{fmt(mbit(link['rate']) * scale, 0)} | {fmt(float(link.get('delay_ms', 0)), 2)} |"
+            )
+    return "\n".join(out)
+
+
+def _delays(d):
+    """{(client address, server address): RTT of the netem delays, ms}."""
+    return {
+        (netns.client_addr(k), netns.server_addr(j)): 2
+        * (float(c.get("delay_ms", 0)) + float(s.get("delay_ms", 0)))
+        for k, c in enumerate(d.scenario["client"])
+        for j, s in enumerate(d.scenario["server"])
+    }
+
+
+def impact_table(d):
+    names = pair_names(d.scenario)
+    paper = d.scenario.get("name") == PAPER_SCENARIO
+    head = [
+        "CC",
+        "pair (from-to ISP)",
+        "client > server",
+        "samples",
+        "Ω mean",
+        "± 95 %",
+        "median",
+        "min",
+        "max",
+        "10 %",
+        "90 %",
+        "RTT (ms)",
+        "netem RTT (ms)",
+        "P / standby",
+        "paper Ω mean",
+        "paper RTT (ms)",
+    ]
+    out = ["| " + " | ".join(head) + " |", "|---|---|---|" + "---:|" * 10 + "---|---:|---:|"]
+    netem = _delays(d)
+    for cc in d.ccs:
+        doc, _means = d.tables[cc]
+        p, _standby = table_sets(d.tables[cc])
+        for e in sorted(doc["pairs"], key=lambda e: names[(e["local"], e["remote"])]):
+            q = (e["local"], e["remote"])
+            name = names[q]
+            role = f"P[{p.index(q)}]" if q in p else "standby"
+            if not e["omega"]:
+                role = "standby (no sample)"
+            s = measure.summarize(e["omega"], e["rtt_ms"]) if e["omega"] else {}
+            ref = PAPER_TABLE_II.get((cc, *name.split("-", 1))) if paper else None
+            out.append(
+                "| "
+                + " | ".join(
+                    [
+                        cc,
+                        name,
+                        f"{q[0]} > {q[1]}",
+                        str(len(e["omega"])),
+                        *(
+                            fmt(s.get(k), 2)
+                            for k in ("mean", "ci95", "median", "min", "max", "q10", "q90")
+                        ),
+                        fmt(s.get("rtt_ms"), 1),
+                        fmt(netem[q], 1),
+                        role,
+                        fmt(ref[0], 2) if ref else "-",
+                        fmt(ref[1], 1) if ref else "-",
+                    ]
+                )
+                + " |"
+            )
+    return "\n".join(out)
+
+
+def cell_table(d, test):
+    unit, dec = ("Mbit/s", 1) if test == "bulk" else ("ms", 1)
+    head = ["CC"] + (["size (KiB)"] if test == "small" else []) + ["path manager", "runs"]
+    head += [f"mean ± 95 % ({unit})", "min", "10 %", "median", "90 %", "max", "CV (%)", "subflows"]
+    head += ["PCDC - FullMesh", "p (Holm)", "p (perm.)", "Welch p", "verdict"]
+    lead = 3 if test == "small" else 2
+    out = [
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * lead + "---:|" * 10 + "---:|" * 3 + "---|",
+    ]
+    for (cc, t, size), by_pm in d.cells.items():
+        if t != test:
+            continue
+        c = d.location[(cc, t, size)]
+        for pm in PMS:
+            s = by_pm[pm]
+            row = [cc] + ([str(size // KIB)] if test == "small" else []) + [LABEL[pm]]
+            row += [runs_text(d, len(s.values)), value_cell(s, dec)]
+            row += [fmt(s.field(f), dec) for f in ("min", "q10", "median", "q90", "max")]
+            row += [fmt(s.field("cv"), 1), subflows_text(s)]
+            if pm == "pcdc":
+                row += [
+                    shared.fmt_diff(c.diff, dec),
+                    fmt_p(c.p_holm) if c.tested else f"n/a ({c.reason})",
+                    fmt_p(c.p_perm),
+                    fmt_p(c.p_welch),
+                    verdict(c, 1 if test == "bulk" else -1),
+                ]
+            else:
+                row += [""] * 5
+            out.append("| " + " | ".join(row) + " |")
+    return "\n".join(out)
+
+
+def spread_table(d):
+    head = ["CC", "size (KiB)", "PCDC 10-90 % (ms)", "FullMesh 10-90 % (ms)", "PCDC CV (%)"]
+    head += ["FullMesh CV (%)", "PCDC dev. (ms)", "FullMesh dev. (ms)", "p (Holm)", "p", "verdict"]
+    out = ["| " + " | ".join(head) + " |", "|---|---:|" + "---:|" * 8 + "---|"]
+    for (cc, size), t in d.spread.items():
+        pc, fm = d.cells[(cc, "small", size)]["pcdc"], d.cells[(cc, "small", size)]["fullmesh"]
+        out.append(
+            "| "
+            + " | ".join(
+                [
+                    cc,
+                    str(size // KIB),
+                    fmt(pc.field("range"), 1),
+                    fmt(fm.field("range"), 1),
+                    fmt(pc.field("cv"), 1),
+                    fmt(fm.field("cv"), 1),
+                    fmt(t.dev_ref, 1),
+                    fmt(t.dev_other, 1),
+                    fmt_p(t.p_holm) if t.tested else f"n/a ({t.reason})",
+                    fmt_p(t.p),
+                    verdict(t, None),
+                ]
+            )
+            + " |"
+        )
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+
+def _bars(ax, groups, colors, labelled):
+    """groups: [(x centre, {pm: Summary})]; one bar per path manager around each centre: the
+    mean, thin min-max and thick 10-90 % bars (the paper's), and the 95 % t interval. Each
+    legend entry once (labelled: the ones given already)."""
+    width = 0.38
+
+    def label(what):
+        if what in labelled:
+            return None
+        labelled.add(what)
+        return what
+
+    for x, by_pm in groups:
+        for j, pm in enumerate(PMS):
+            s = by_pm[pm]
+            if not s.values:
+                continue
+            xj = x + (j - 0.5) * width
+            ax.bar(xj, s.iv.mean, width * 0.9, color=colors[pm], label=label(LABEL[pm]))
+            ax.vlines(xj, s.field("min"), s.field("max"), color="tab:orange", lw=1,
+                      label=label("min-max"))  # fmt: skip
+            ax.vlines(xj, s.field("q10"), s.field("q90"), color="tab:red", lw=4,
+                      label=label("10-90 %"))  # fmt: skip
+            if s.iv.half is not None:
+                ax.errorbar(xj + width / 4, s.iv.mean, yerr=s.iv.half, fmt="none", ecolor="black",
+                            capsize=3, lw=1, label=label("mean, 95 % t interval"))  # fmt: skip
+
+
+COLORS = {"pcdc": "tab:blue", "fullmesh": "tab:grey"}
+
+
+def _legend(ax):
+    """The path managers first, then the bars' meanings, outside the plot on the right."""
+    handles, labels = ax.get_legend_handles_labels()
+    order = [LABEL[pm] for pm in PMS] + ["mean, 95 % t interval", "10-90 %", "min-max"]
+    pairs = sorted(zip(labels, handles, strict=True), key=lambda lh: order.index(lh[0]))
+    ax.legend([h for _, h in pairs], [lab for lab, _ in pairs], fontsize=7, loc="upper left",
+              bbox_to_anchor=(1.0, 1.0))  # fmt: skip
+
+
+def cc_title(cc):
+    return cc.upper() if cc == "olia" else cc.title()
+
+
+def bulk_figure(plt, d):
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    _bars(ax, [(i, d.cells[(cc, "bulk", None)]) for i, cc in enumerate(d.ccs)], COLORS, set())
+    ax.set_xticks(range(len(d.ccs)), [cc_title(cc) for cc in d.ccs])
+    ax.set_ylabel("application payload throughput (Mbit/s)")
+    ax.set_ylim(bottom=0)
+    ax.grid(axis="y", alpha=0.3)
+    _legend(ax)
+    ax.set_title(f"Bulk ({bulk_seconds(d)} s): {plural(d.most, 'run')}", fontsize=9)
+    return shared.png(plt, fig)
+
+
+def small_figure(plt, d):
+    fig, axes = plt.subplots(
+        1, len(d.ccs), figsize=(max(4.5 * len(d.ccs), 5.5), 3.6), sharey=True, squeeze=False
+    )
+    for ax, cc in zip(axes[0], d.ccs, strict=True):
+        groups = [(i, d.cells[(cc, "small", s)]) for i, s in enumerate(d.sizes)]
+        _bars(ax, groups, COLORS, set())
+        ax.set_xticks(range(len(d.sizes)), [str(s // KIB) for s in d.sizes])
+        ax.set_xlabel("transfer size (KiB)")
+        ax.set_title(cc_title(cc), fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_ylim(bottom=0)
+    axes[0][0].set_ylabel("completion time (ms)")
+    _legend(axes[0][-1])
+    fig.suptitle(f"Small transfers: completion times, {plural(d.most, 'run')}", fontsize=9)
+    return shared.png(plt, fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# The page
+
+
+def bulk_seconds(d):
+    secs = [r["seconds"] for r in d.rows if r["test"] == "bulk"]
+    return fmt(min(secs), 0) if secs else "-"
+
+
+def hints_text(d):
+    hints = {r["hint"] for r in d.rows if r["test"] == "small"}
+    if hints == {1}:
+        return "with size hints (the paper's PCDC is given the size)"
+    if hints == {0}:
+        return "without size hints (online classes only)"
+    return "partly with size hints"
+
+
+def resolver(d):
+    from mpqoe_lib import stats
+
+    names = pair_names(d.scenario)
+    sizes = {str(s // KIB): s for s in d.sizes}
+
+    def cc_of(cc):
+        if cc in d.ccs:
+            return cc
+        if cc in PAPER_CCS:
+            raise NoRuns(cc)
+        raise KeyError(f"no congestion control {cc!r} ({', '.join(d.ccs)})")
+
+    def size_of(kib):
+        if kib not in sizes:
+            raise KeyError(f"no size {kib} KiB ({', '.join(sizes)})")
+        return sizes[kib]
+
+    def summary_field(s, fld, dec):
+        if fld == "n":
+            return str(len(s.values))
+        if fld == "subflows":
+            return subflows_text(s)
+        try:
+            return fmt(s.field(fld), 1 if fld == "cv" else dec)
+        except KeyError:
+            raise KeyError(f"unknown field {fld!r}") from None
+
+    def pm_of(pm):
+        if pm not in PMS:
+            raise KeyError(f"unknown path manager {pm!r}")
+        return pm
+
+    def bulk(rest):
+        cc, pm, fld = _split(rest, 3, "<cc>/<pm>/<field>")
+        return summary_field(d.cells[(cc_of(cc), "bulk", None)][pm_of(pm)], fld, 1)
+
+    def small(rest):
+        cc, kib, pm, fld = _split(rest, 4, "<cc>/<KiB>/<pm>/<field>")
+        return summary_field(d.cells[(cc_of(cc), "small", size_of(kib))][pm_of(pm)], fld, 1)
+
+    def cmp(rest):
+        parts = rest.split("/")
+        if parts[0] == "bulk" and len(parts) == 3:
+            key, fld, sign = (cc_of(parts[1]), "bulk", None), parts[2], 1
+        elif parts[0] == "small" and len(parts) == 4:
+            key, fld, sign = (cc_of(parts[1]), "small", size_of(parts[2])), parts[3], -1
+        else:
+            raise KeyError("expected bulk/<cc>/<field> or small/<cc>/<KiB>/<field>")
+        c = d.location[key]
+        if fld == "verdict":
+            return verdict(c, sign)
+        if fld == "pct":
+            fm = d.cells[key]["fullmesh"].iv.mean
+            return "-" if c.diff is None or not fm else shared.fmt_diff(100 * c.diff / fm, 1) + " %"
+        if fld not in ("diff", "sig", "p", "p_raw", "welch"):
+            raise KeyError(f"unknown field {fld!r}")
+        ps = {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}
+        return shared.test_field(c, fld, 1, ps, stats.ALPHA)
+
+    def spread(rest):
+        cc, kib, fld = _split(rest, 3, "<cc>/<KiB>/<field>")
+        t = d.spread[(cc_of(cc), size_of(kib))]
+        if fld == "verdict":
+            return verdict(t, None)
+        if fld in ("pcdc", "fullmesh"):
+            return fmt(t.dev_ref if fld == "pcdc" else t.dev_other, 1)
+        if fld == "sig":
+            return ("yes" if t.sig else "no") if t.tested else "untested"
+        if fld in ("p", "p_raw"):
+            return fmt_p(t.p_holm if fld == "p" else t.p) if t.tested else f"n/a ({t.reason})"
+        raise KeyError(f"unknown field {fld!r}")
+
+    def verdict_of(rest):
+        claim, cc = _split(rest, 2, "<claim>/<cc>")
+        cc = cc_of(cc)
+        if claim == "bulk":
+            return verdict(d.location[(cc, "bulk", None)], 1)
+        if claim == "small":
+            return verdict_over_sizes(
+                [(s, verdict(d.location[(cc, "small", s)], -1)) for s in d.sizes]
+            )
+        if claim == "steady":
+            return verdict_over_sizes([(s, verdict(d.spread[(cc, s)], None)) for s in d.sizes])
+        if claim == "P":
+            ours = [names[q] for q in table_sets(d.tables[cc])[0]]
+            paper = paper_sets(cc)
+            if paper is None or d.scenario.get("name") != PAPER_SCENARIO:
+                return "no paper value"
+            return "same as Table II" if ours == [f"{a}-{b}" for a, b in paper[0]] else "differs"
+        raise KeyError(f"unknown claim {claim!r} (bulk, small, steady, P)")
+
+    def sets(which):
+        def resolve(cc):
+            p, standby = table_sets(d.tables[cc_of(cc)])
+            return pairs_text(p if which == "P" else standby, names)
+
+        return resolve
+
+    def paper_p(cc):
+        paper = paper_sets(cc_of(cc))
+        return "-" if paper is None else ", ".join(f"{a}-{b}" for a, b in paper[0])
+
+    def measure_of(rest):
+        cc, fld = _split(rest, 2, "<cc>/<field>")
+        doc = d.tables[cc_of(cc)][0]
+        if fld == "samples":
+            counts = sorted({len(e["omega"]) for e in doc["pairs"]})
+            return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        keys = {"T": "T_s", "warmup": "warmup_s", "settle": "settle_s"}
+        if fld not in keys:
+            raise KeyError(f"unknown field {fld!r}")
+        return f"{doc[keys[fld]]:g}"
+
+    def table(name):
+        makers = {
+            "scenario": scenario_table,
+            "impact": impact_table,
+            "bulk": lambda d: cell_table(d, "bulk"),
+            "small": lambda d: cell_table(d, "small"),
+            "spread": spread_table,
+        }
+        if name not in makers:
+            raise KeyError(f"unknown table {name!r} ({', '.join(makers)})")
+        return makers[name](d)
+
+    plain = {
+        "status": lambda: status_text(d),
+        "version": lambda: version_text(d),
+        "ccs": lambda: ", ".join(d.ccs),
+        "runs": lambda: str(d.most),
+        "runs_text": lambda: plural(d.most, "run"),
+        "sizes": lambda: ", ".join(str(s // KIB) for s in d.sizes),
+        "bulk_seconds": lambda: bulk_seconds(d),
+        "hints": lambda: hints_text(d),
+        "rate_scale": lambda: f"{d.scenario.get('rate_scale', 1.0):g}",
+        "scenario_name": lambda: str(d.scenario.get("name", "-")),
+        "capacity": lambda: fmt(capacity(d), 0),
+        "location_tests": lambda: str(sum(c.tested for c in d.location.values())),
+        "min_runs": lambda: str(stats.MIN_RUNS),
+        "alpha": lambda: f"{stats.ALPHA:g}",
+        "spread_tests": lambda: str(sum(t.tested for t in d.spread.values())),
+    }
+
+    def default(name):
+        if name not in plain:
+            raise KeyError(f"unknown placeholder ({', '.join(plain)} or kind:...)")
+        return plain[name]()
+
+    def or_na(f):
+        def resolve(rest):
+            try:
+                return f(rest)
+            except NoRuns as e:
+                return f"n/a (no {e.args[0]} runs)"
+
+        return resolve
+
+    kinds = {
+        "bulk": bulk,
+        "small": small,
+        "cmp": cmp,
+        "spread": spread,
+        "verdict": verdict_of,
+        "optional": sets("P"),
+        "standby": sets("standby"),
+        "paperset": paper_p,
+        "measure": measure_of,
+        "table": table,
+    }
+    return shared.resolver({k: or_na(f) for k, f in kinds.items()}, default)
+
+
+class NoRuns(Exception):
+    """A congestion control of the paper that the data have no runs of (yet)."""
+
+
+def _split(rest, n, form):
+    parts = rest.split("/")
+    if len(parts) != n:
+        raise KeyError(f"expected {form}")
+    return parts
+
+
+def build(data=DATA, template=TEMPLATE, page=PAGE, figures=FIGURES):
+    """{path: bytes} of the page and its figures; ReportError on bad data or template (found
+    before any figure is drawn)."""
+    d = summarise(*load(data))
+    text = shared.render(shared.read_template(template), resolver(d), template, WHO, COMMAND)
+    plt = debian.pyplot(WHO)
+    return {
+        page: text.encode(),
+        os.path.join(figures, "bulk.png"): bulk_figure(plt, d),
+        os.path.join(figures, "small.png"): small_figure(plt, d),
+    }
+
+
+def stale(figures, out):
+    if not os.path.isdir(figures):
+        return []
+    return [
+        os.path.join(figures, f)
+        for f in sorted(os.listdir(figures))
+        if f.endswith(".png") and os.path.join(figures, f) not in out
+    ]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="report.py", description=__doc__.splitlines()[0])
+    ap.add_argument("--import", dest="source", metavar="DIR", help="the driver's output")
+    ap.add_argument("--scenario", help="the scenario file it ran (default: by DIR's name)")
+    ap.add_argument("--rate-scale", type=float, default=1.0, help="experiment.py --rate-scale")
+    ap.add_argument("--data", default=DATA, help="the committed data directory")
+    ap.add_argument("--check", action="store_true", help="write nothing, exit 1 on a difference")
+    a = ap.parse_args(argv)
+    if a.source is not None and a.check:
+        ap.error("--check is for the page, not --import")
+    if not a.rate_scale > 0:
+        ap.error("--rate-scale must be positive")
+    try:
+        if a.source is not None:
+            name = os.path.basename(os.path.normpath(a.source))
+            scenario = a.scenario or os.path.join(HERE, "scenarios", f"{name}.json")
+            import_runs(a.source, a.data, scenario, a.rate_scale)
+            return 0
+        out = build(a.data)
+    except ReportError as e:
+        print(f"{WHO}: {e} (nothing written)", file=sys.stderr)
+        return 1
+    return shared.apply(out, stale(FIGURES, out), a.check, REPO, WHO, COMMAND)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,365 @@
+"""The PCDC results page (report.py) on hand-made driver output: the import's refusals, the
+statistics and verdicts, the placeholders, and a page that regenerates byte for byte.
+
+    cd pcdc && /usr/bin/python3 -m unittest tests.test_report
+"""
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+import unittest
+
+from tests import _path  # noqa: F401
+
+import experiment  # isort: skip
+import netns  # isort: skip
+import report  # isort: skip
+from mpqoe_lib.results import ReportError  # isort: skip
+
+KIB = 1024
+SIZES = (128, 256, 512, 768, 1024)
+# the scenario's pairs (client, server) and a table that puts Uninett-Uninett first
+OMEGA = {
+    (netns.client_addr(0), netns.server_addr(0)): (0.6, 32.0),  # Uninett-Uninett
+    (netns.client_addr(0), netns.server_addr(1)): (-0.1, 58.0),  # BKK-Uninett
+    (netns.client_addr(1), netns.server_addr(0)): (0.05, 69.0),  # Uninett-Telenor
+    (netns.client_addr(1), netns.server_addr(1)): (-0.2, 96.0),  # BKK-Telenor
+}
+
+
+def flat(cc, pm, test, size, run):
+    """Bulk 100 Mbit/s, every size 200 ms: PCDC and FullMesh alike."""
+    return 200.0 if test == "small" else 100.0
+
+
+def table_doc(cc, samples=3):
+    return {
+        "schema": "pcdc-impact/1",
+        "cc": cc,
+        "T_s": 10.0,
+        "warmup_s": 2.0,
+        "settle_s": 1.0,
+        "port": 5301,
+        "created": "2026-01-01T00:00:00Z",
+        "pairs": [
+            {
+                "local": local,
+                "remote": remote,
+                "local_dev": "c0",
+                "errors": [],
+                "omega": [om + 0.01 * (i - 1) for i in range(samples)],
+                "rtt_ms": [rtt] * samples,
+            }
+            for (local, remote), (om, rtt) in OMEGA.items()
+        ],
+    }
+
+
+def write_output(root, runs=5, ccs=("cubic", "olia"), value=flat, version="0123456789ab"):
+    """A directory as experiment.py leaves it: <root>/uib-unis/<cc>/... ; value gives a bulk
+    run's Mbit/s or a small transfer's milliseconds. Returns the directory."""
+    out = os.path.join(root, "uib-unis")
+    for cc in ccs:
+        os.makedirs(os.path.join(out, cc), exist_ok=True)
+        with open(os.path.join(out, cc, "table.json"), "w") as f:
+            json.dump(table_doc(cc), f, indent=1, sort_keys=True)
+        for run in range(1, runs + 1):
+            for pm in ("pcdc", "fullmesh"):
+                for test in ("bulk", "small"):
+                    rows = []
+                    for size in [None] if test == "bulk" else [s * KIB for s in SIZES]:
+                        v = value(cc, pm, test, size, run)
+                        secs = 120.0 if test == "bulk" else v / 1000
+                        mbps = v if test == "bulk" else size * 8 / secs / 1e6
+                        rows.append(
+                            dict(
+                                experiment="pcdc",
+                                cc=cc,
+                                pm=pm,
+                                test=test,
+                                run=run,
+                                size_bytes="" if size is None else size,
+                                hint=int(size is not None),
+                                seconds=f"{secs:.4f}",
+                                bytes=int(mbps * 1e6 * secs / 8),
+                                mbps=f"{mbps:.3f}",
+                                subflows=4 if pm == "fullmesh" else 1,
+                                pairs="x",
+                                status="ok",
+                                code_version=version,
+                                started="2026-01-01T00:00:00Z",
+                            )  # fmt: skip
+                        )
+                    path = experiment.cell_path(out, cc, pm, test, run)
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    with open(path, "w") as f:
+                        f.write(report.shared.csv_text(rows, experiment.COLUMNS))
+    return out
+
+
+def edit_csv(path, column, value, line=1):
+    with open(path) as f:
+        lines = f.read().splitlines()
+    head = lines[0].split(",")
+    fields = lines[line].split(",")
+    fields[head.index(column)] = value
+    lines[line] = ",".join(fields)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+class Case(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = self.tmp.name
+        self.data = os.path.join(self.root, "data")
+        self.scenario = os.path.join(report.HERE, "scenarios", "uib-unis.json")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def do_import(self, src, rate_scale=1.0):
+        log = []
+        report.import_runs(src, self.data, self.scenario, rate_scale, log=log.append)
+        return log
+
+    def page(self, src, template=report.TEMPLATE, **kw):
+        """(page text, Data) of src imported and rendered with template."""
+        self.do_import(src, **kw)
+        out = report.build(self.data, template, os.path.join(self.root, "pcdc.md"),
+                           os.path.join(self.root, "figures"))  # fmt: skip
+        return out[os.path.join(self.root, "pcdc.md")].decode(), report.summarise(
+            *report.load(self.data)
+        )
+
+    def render(self, text):
+        tpl = os.path.join(self.root, "t.md.in")
+        with open(tpl, "w") as f:
+            f.write(text)
+        out = report.build(self.data, tpl, os.path.join(self.root, "t.md"), self.root)
+        return out[os.path.join(self.root, "t.md")].decode().split("\n", 1)[1]
+
+
+class ImportTest(Case):
+    def test_the_data_directory_holds_every_row_and_the_tables_as_they_were(self):
+        src = write_output(self.root)
+        log = self.do_import(src, rate_scale=0.5)
+        self.assertEqual(
+            sorted(os.listdir(self.data)),
+            ["cubic-table.json", "cubic.csv", "olia-table.json", "olia.csv", "scenario.json"],
+        )
+        rows, scenario, tables = report.load(self.data)
+        self.assertEqual(len(rows), 2 * 5 * 2 * (1 + len(SIZES)))
+        with open(os.path.join(src, "cubic", "table.json"), "rb") as a:
+            with open(os.path.join(self.data, "cubic-table.json"), "rb") as b:
+                self.assertEqual(a.read(), b.read())
+        self.assertEqual((scenario["name"], scenario["rate_scale"]), ("uib-unis", 0.5))
+        self.assertEqual(scenario["file"], "pcdc/scenarios/uib-unis.json")
+        self.assertFalse([line for line in log if "partial" in line])
+        # the driver's text is kept, e.g. "100.000" Mbit/s, not a re-formatted number
+        with open(os.path.join(self.data, "cubic.csv")) as f:
+            self.assertIn(",100.000,", f.read())
+
+    def assert_refused(self, src, words):
+        keep = os.path.join(self.data, "cubic.csv")
+        os.makedirs(self.data, exist_ok=True)
+        with open(keep, "w") as f:
+            f.write("old\n")
+        with self.assertRaises(ReportError) as cm:
+            self.do_import(src)
+        msg = str(cm.exception)
+        self.assertIn(words, msg)
+        self.assertNotIn("\n", msg)
+        self.assertEqual(os.listdir(self.data), ["cubic.csv"])  # nothing written or removed
+        with open(keep) as f:
+            self.assertEqual(f.read(), "old\n")
+
+    def test_rows_of_two_code_versions_are_refused(self):
+        src = write_output(self.root)
+        edit_csv(
+            experiment.cell_path(src, "olia", "pcdc", "small", 3), "code_version", "fedcba987654"
+        )
+        self.assert_refused(src, "more than one code version: 0123456789ab (")
+
+    def test_a_status_that_is_not_ok_is_refused(self):
+        src = write_output(self.root)
+        edit_csv(experiment.cell_path(src, "cubic", "fullmesh", "bulk", 2), "status", "timeout")
+        self.assert_refused(src, "cubic/fullmesh/bulk/run2.csv:2: status 'timeout' is not ok")
+
+    def test_a_row_of_another_file_or_a_missing_table_is_refused(self):
+        src = write_output(self.root)
+        edit_csv(experiment.cell_path(src, "cubic", "pcdc", "bulk", 1), "pm", "fullmesh")
+        self.assert_refused(src, "is not of cubic/pcdc/bulk run 1")
+        os.unlink(os.path.join(self.data, "cubic.csv"))
+        src = write_output(os.path.join(self.root, "again"))
+        os.unlink(os.path.join(src, "olia", "table.json"))
+        self.assert_refused(src, "olia/table.json missing")
+
+    def test_partial_cells_are_listed_and_marked_on_the_page(self):
+        src = write_output(self.root)
+        os.unlink(experiment.cell_path(src, "olia", "fullmesh", "small", 5))
+        log = self.do_import(src)
+        self.assertIn("pcdc/report.py: partial: olia/fullmesh/small/128 KiB has 4 of 5 runs", log)
+        self.assertEqual(sum("partial:" in line for line in log), len(SIZES))
+        text, _ = self.page(src)
+        self.assertIn("**partial**: cells with fewer runs: olia/fullmesh/small/128 KiB 4", text)
+        self.assertIn("| olia | 128 | FullMesh | 4 (partial) |", text)
+
+    def test_the_command_line_says_it_in_one_line_and_exits_1(self):
+        src = write_output(self.root)
+        edit_csv(experiment.cell_path(src, "cubic", "pcdc", "small", 1), "status", "fallback", 2)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = report.main(["--import", src, "--data", self.data])
+        self.assertEqual(rc, 1)
+        self.assertEqual(len(err.getvalue().strip().splitlines()), 1)
+        self.assertIn("(nothing written)", err.getvalue())
+        self.assertFalse(os.path.exists(self.data))
+
+
+def separated(cc, pm, test, size, run):
+    """PCDC's bulk clearly higher and its small transfers clearly faster, for every cell."""
+    if test == "bulk":
+        return (100.0 if pm == "pcdc" else 80.0) + run
+    return (150.0 if pm == "pcdc" else 250.0) + run
+
+
+class StatisticsTest(Case):
+    def test_a_known_difference_is_found_and_equal_samples_are_not(self):
+        def value(cc, pm, test, size, run):
+            if cc == "cubic":
+                return separated(cc, pm, test, size, run)
+            return flat(cc, pm, test, size, run) + run  # equal samples on both sides
+
+        _, d = self.page(write_output(self.root, runs=10, value=value))
+        bulk = d.location[("cubic", "bulk", None)]
+        self.assertAlmostEqual(bulk.diff, 20.0)
+        self.assertLess(bulk.p_holm, 0.05)
+        self.assertEqual(report.verdict(bulk, 1), "agrees")
+        small = d.location[("cubic", "small", 768 * KIB)]
+        self.assertAlmostEqual(small.diff, -100.0)
+        self.assertEqual(report.verdict(small, -1), "agrees")
+        self.assertEqual(report.verdict(small, 1), "disagrees")  # the other claim
+        for key in [("olia", "bulk", None)] + [("olia", "small", s * KIB) for s in SIZES]:
+            c = d.location[key]
+            self.assertEqual((c.diff, c.p_perm, c.sig), (0.0, 1.0, False))
+            self.assertEqual(report.verdict(c, 1), "not significant")
+        self.assertEqual(sum(c.tested for c in d.location.values()), 12)  # one family
+
+    def test_holm_runs_over_every_cell_of_the_page(self):
+        # 5 runs a side, fully separated in all 12 cells: raw p = 2/252 = 0.0079 each, which
+        # alone is a finding; over the page's 12 tests Holm makes each 12 * 2/252 = 0.095
+        _, d = self.page(write_output(self.root, runs=5, value=separated))
+        self.assertEqual(len(d.location), 12)
+        for c in d.location.values():
+            self.assertAlmostEqual(c.p_perm, 2 / 252)
+            self.assertAlmostEqual(c.p_holm, 12 * 2 / 252)
+            self.assertEqual(report.verdict(c, 1), "not significant")
+
+    def test_steadier_completion_times_are_found_and_equal_spreads_are_not(self):
+        wild = [150, 420, 210, 500, 190, 330, 260, 480, 170, 390, 600, 140]
+
+        def value(cc, pm, test, size, run):
+            if test == "bulk":
+                return 100.0
+            if cc == "cubic" and pm == "fullmesh":
+                return float(wild[run - 1])
+            return 200.0 + run % 3  # steady
+
+        _, d = self.page(write_output(self.root, runs=12, value=value))
+        for s in SIZES:
+            cubic, olia = d.spread[("cubic", s * KIB)], d.spread[("olia", s * KIB)]
+            self.assertEqual(report.verdict(cubic, None), "agrees")
+            self.assertLess(cubic.dev_ref, cubic.dev_other)
+            self.assertAlmostEqual(olia.p, 1.0)
+            self.assertEqual(report.verdict(olia, None), "not significant")
+        self.assertEqual(sum(t.tested for t in d.spread.values()), 10)
+
+    def test_verdicts_over_the_sizes(self):
+        self.assertEqual(
+            report.verdict_over_sizes([(128 * KIB, "agrees"), (256 * KIB, "not significant"),
+                                       (512 * KIB, "agrees"), (768 * KIB, "disagrees")]),
+            "agrees at 128, 512 KiB; disagrees at 768 KiB; not significant at 256 KiB",
+        )  # fmt: skip
+        self.assertEqual(
+            report.verdict_over_sizes([(128 * KIB, "agrees"), (256 * KIB, "agrees")]),
+            "agrees at every size",
+        )
+
+    def test_one_run_is_not_tested(self):
+        _, d = self.page(write_output(self.root, runs=1, value=separated))
+        c = d.location[("cubic", "bulk", None)]
+        self.assertEqual(report.verdict(c, 1), "not tested (n too small)")
+
+
+class PlaceholderTest(Case):
+    def test_placeholders_give_the_values_of_the_data(self):
+        self.do_import(write_output(self.root, runs=10, value=separated))
+        text = self.render(
+            "{{bulk:cubic/pcdc/mean}} {{bulk:cubic/fullmesh/min}} {{bulk:cubic/pcdc/n}} "
+            "{{small:olia/768/fullmesh/max}} {{small:olia/768/pcdc/q90}} "
+            "{{cmp:bulk/cubic/diff}} {{cmp:bulk/cubic/pct}} {{cmp:bulk/cubic/verdict}} "
+            "{{cmp:small/olia/128/verdict}} {{verdict:small/olia}}\n"
+            "{{optional:cubic}} / {{standby:cubic}} / {{paperset:olia}} / {{verdict:P/cubic}}\n"
+            "{{runs_text}} {{sizes}} {{bulk_seconds}} {{capacity}} {{measure:olia/samples}} "
+            "{{measure:cubic/T}} {{location_tests}} {{spread_tests}}\n"
+        )
+        lines = text.splitlines()
+        # bulk PCDC 101..110 (mean 105.5), FullMesh 81..90; small FullMesh 251..260,
+        # PCDC 151..160: q90 = 159.1 by linear interpolation
+        self.assertEqual(
+            lines[0],
+            "105.5 81.0 10 260.0 159.1 +20.0 +23.4 % agrees agrees agrees at every size",
+        )
+        # P by RTT; standby by address; the paper's OLIA P; the paper's Cubic P has one pair
+        self.assertEqual(
+            lines[1],
+            "Uninett-Uninett, Uninett-Telenor / BKK-Uninett, BKK-Telenor / "
+            "Uninett-Uninett, Uninett-Telenor / differs",
+        )
+        self.assertEqual(lines[2], "10 runs 128, 256, 512, 768, 1024 120 110 3 10 12 10")
+
+    def test_an_unknown_placeholder_is_an_error(self):
+        self.do_import(write_output(self.root, runs=3))
+        for bad, words in [
+            ("{{bulk:reno/pcdc/mean}}", "no congestion control 'reno'"),
+            ("{{small:cubic/100/pcdc/mean}}", "no size 100 KiB"),
+            ("{{bulk:cubic/pcdc/nope}}", "unknown field 'nope'"),
+            ("{{nope}}", "unknown placeholder"),
+            ("{{table:nope}}", "unknown table 'nope'"),
+        ]:
+            with self.subTest(bad=bad):
+                with self.assertRaises(ReportError) as cm:
+                    self.render(bad + "\n")
+                self.assertIn(words, str(cm.exception))
+
+
+class PageTest(Case):
+    def test_a_congestion_control_without_runs_yet_is_na_on_the_page(self):
+        text, _ = self.page(write_output(self.root, runs=3, ccs=("cubic",)))
+        self.assertIn("code version 0123456789; **no runs of olia**", text)
+        self.assertIn("| n/a (no olia runs) vs n/a (no olia runs) Mbit/s", text)
+        self.assertIn("| cubic | PCDC | 3 |", text)
+
+    def test_the_page_regenerates_byte_for_byte_and_fills_every_placeholder(self):
+        src = write_output(self.root, runs=4, value=separated)
+        self.do_import(src)
+        args = (self.data, report.TEMPLATE, os.path.join(self.root, "p.md"), self.root)
+        first, second = report.build(*args), report.build(*args)
+        self.assertEqual(sorted(first), sorted(second))
+        for path in first:
+            self.assertEqual(first[path], second[path], path)
+        text = first[os.path.join(self.root, "p.md")].decode()
+        self.assertNotIn("{{", text)
+        self.assertTrue(text.startswith("<!-- Generated by pcdc/report.py from pcdc.md.in"))
+        self.assertIn("4 runs per cell (cubic, olia), 96 transfers, code version 0123456789", text)
+        self.assertTrue(first[os.path.join(self.root, "bulk.png")].startswith(b"\x89PNG"))
+        # other data, another page
+        edit_csv(os.path.join(self.data, "cubic.csv"), "mbps", "55.000")
+        self.assertNotEqual(report.build(*args)[args[2]], first[args[2]])
+
+
+if __name__ == "__main__":
+    unittest.main()
