@@ -64,7 +64,6 @@ Exit 0 when done, 1 on bad data or template or (--check) a difference, 2 on bad 
 Needs Debian's python3-scipy and python3-matplotlib (installed when missing and run as root).
 """
 
-import argparse
 import glob
 import json
 import os
@@ -978,29 +977,40 @@ def stale(figures, out):
     ]
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="report.py", description=__doc__.splitlines()[0])
+def _import_options(ap):
+    """The --import mode of the command line (shared.report_cli's extend)."""
     ap.add_argument("--import", dest="source", metavar="DIR", help="the driver's output")
     ap.add_argument("--scenario", help="the scenario file it ran (default: by DIR's name)")
     ap.add_argument("--rate-scale", type=float, default=1.0, help="experiment.py --rate-scale")
-    ap.add_argument("--data", default=DATA, help="the committed data directory")
-    ap.add_argument("--check", action="store_true", help="write nothing, exit 1 on a difference")
-    a = ap.parse_args(argv)
-    if a.source is not None and a.check:
-        ap.error("--check is for the page, not --import")
-    if not a.rate_scale > 0:
-        ap.error("--rate-scale must be positive")
-    try:
-        if a.source is not None:
-            name = os.path.basename(os.path.normpath(a.source))
-            scenario = a.scenario or os.path.join(HERE, "scenarios", f"{name}.json")
+
+    def run(a):
+        if a.source is None:
+            return None
+        if a.check:
+            ap.error("--check is for the page, not --import")
+        if not a.rate_scale > 0:
+            ap.error("--rate-scale must be positive")
+        name = os.path.basename(os.path.normpath(a.source))
+        scenario = a.scenario or os.path.join(HERE, "scenarios", f"{name}.json")
+        try:
             import_runs(a.source, a.data, scenario, a.rate_scale)
-            return 0
-        out = build(a.data)
-    except ReportError as e:
-        print(f"{WHO}: {e} (nothing written)", file=sys.stderr)
-        return 1
-    return shared.apply(out, stale(FIGURES, out), a.check, REPO, WHO, COMMAND)
+        except ReportError as e:
+            print(f"{WHO}: {e} (nothing written)", file=sys.stderr)
+            return 1
+        return 0
+
+    return run
+
+
+def _page(data):
+    out = build(data)
+    return out, stale(FIGURES, out), [], []
+
+
+def main(argv=None):
+    return shared.report_cli(
+        argv, WHO, __doc__.splitlines()[0], DATA, _page, REPO, COMMAND, _import_options
+    )
 
 
 if __name__ == "__main__":

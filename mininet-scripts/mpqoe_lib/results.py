@@ -299,7 +299,9 @@ def apply(out, old, check, root, who, command="make results"):
     return 0
 
 
-def report_cli(argv, who, description, default_data, make, root=None, command="make results"):
+def report_cli(
+    argv, who, description, default_data, make, root=None, command="make results", extend=None
+):
     """The command line every results report shares: `--data DIR` (default_data), `--check`.
 
     make(data) returns (out, old, dropped, status): out maps each file the report makes to its
@@ -307,13 +309,22 @@ def report_cli(argv, who, description, default_data, make, root=None, command="m
     (printed on stderr), status lines about each result set (printed unless --check). Then
     apply() writes or checks; messages name paths relative to root (default: the data
     directory). Exit codes: 2 for a missing data directory, 1 for a ReportError or a --check
-    that found a difference, else 0."""
+    that found a difference, else 0.
+
+    extend(parser), when given, adds a report's own options before parsing and returns a
+    function of the parsed options: an int it returns is the exit code of a mode of the
+    report's own (no page is made then), None goes on to the page."""
     p = argparse.ArgumentParser(description=description)
     p.add_argument("--data", default=default_data, help="the results data directory")
     p.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 listing the files that differ"
     )
+    own = extend(p) if extend else None
     a = p.parse_args(argv)
+    if own is not None:
+        code = own(a)
+        if code is not None:
+            return code
     if not os.path.isdir(a.data):
         print(f"{who}: --data: no directory {a.data}", file=sys.stderr)
         return 2
