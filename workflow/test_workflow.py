@@ -1,0 +1,198 @@
+"""The workflow's plan, through Snakemake's own dry run (`snakemake -n`): which jobs a small
+sweep makes, with which outputs and runner commands, at either job size, what a resumed sweep
+still makes, and that the plan is the runners' own. No guest, no root; about 20 s.
+
+SNAKEMAKE names the snakemake to use (default: the venv `make workflow-deps` makes)."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import plan  # noqa: E402
+
+VENV = os.path.join(REPO, "build", "snakemake")
+SNAKEMAKE = os.environ.get("SNAKEMAKE") or os.path.join(VENV, "bin", "snakemake")
+CELLS = "baseline.dft.cubic,baseline.minrtt.cubic"
+
+
+def dry_run(tmp, *config, extra=()):
+    """{rule name: {"outputs": [...], "shell": str}} of the jobs `snakemake -n` lists."""
+    conf = [
+        f"runs_dir={tmp}/runs", f"video_results={tmp}/video", f"scheduler_results={tmp}/sched",
+        f"publish={tmp}/pub", "reports=false", "video_experiments=[ci]", "runs=2",
+        "scheduler_experiments=[sticky]", f"scheduler_cells={CELLS}", "scheduler_runs=2",
+        "scheduler_duration=10", *config,
+    ]  # fmt: skip
+    r = subprocess.run(
+        [SNAKEMAKE, "-s", os.path.join(HERE, "Snakefile"), "-d", tmp, "-n", "-p", *extra,
+         "--config", *conf],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    out = r.stdout + r.stderr
+    if r.returncode:
+        raise AssertionError(f"snakemake -n exit {r.returncode}:\n{out[-3000:]}")
+    jobs, cur = {}, None
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"^(?:local)?rule (\S+):$", line)
+        if m:
+            cur = jobs.setdefault(m.group(1), {"outputs": [], "shell": ""})
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"^    output: (.*)$", line)
+        if m:
+            cur["outputs"] = m.group(1).split(", ")
+        elif line.startswith(f"Shell command: {plan.PY} {HERE}/preflight.py"):
+            cur["shell"] = "\n".join(lines[i : i + 3])
+    return jobs
+
+
+def run_file(tmp, kind, exp, cell, k):
+    return f"{tmp}/runs/{kind}/{exp}/{cell}/run{k}.json"
+
+
+class DryRun(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", self.tmp], check=False)
+
+    def test_one_job_per_network_lists_exactly_the_sweep(self):
+        jobs = dry_run(self.tmp)
+        video = "video_ci_compuserve_c2_s1_v20_r1_2"
+        sched = "scheduler_sticky_baseline_10s_r1_2"
+        self.assertEqual(
+            set(jobs), {video, sched, "publish_video_ci", "publish_scheduler_sticky", "all"}
+        )
+        want = {
+            run_file(self.tmp, "scheduler", "sticky", c, k)
+            for c in CELLS.split(",")
+            for k in (1, 2)
+        }
+        self.assertEqual(set(jobs[sched]["outputs"]), want)
+        want = {
+            run_file(self.tmp, "video", "ci", f"compuserve.c2.{a}", k)
+            for a in ("ga", "none")
+            for k in (1, 2)
+        }
+        self.assertEqual(set(jobs[video]["outputs"]), want)
+        self.assertIn("--only-runs 1,2", jobs[sched]["shell"])
+        cells = re.search(r"--cells (\S+)", jobs[sched]["shell"]).group(1)
+        self.assertEqual(set(cells.split(",")), set(CELLS.split(",")))
+        self.assertIn("--duration 10", jobs[sched]["shell"])
+        self.assertIn("preflight.py scheduler dft minrtt", jobs[sched]["shell"])
+        self.assertIn("preflight.py video", jobs[video]["shell"])
+        self.assertEqual(
+            set(jobs["publish_scheduler_sticky"]["outputs"]),
+            {f"{self.tmp}/pub/sticky/data/runs.csv", f"{self.tmp}/pub/sticky/data/paths.csv"},
+        )
+
+    def test_one_run_per_job_on_a_cluster(self):
+        jobs = dry_run(self.tmp, "batch_runs=1")
+        runs = {n: j for n, j in jobs.items() if n.startswith(("video_", "scheduler_"))}
+        self.assertEqual(len(runs), 8)
+        for name, j in runs.items():
+            self.assertEqual(len(j["outputs"]), 1, name)
+            k = re.search(r"run(\d)\.json$", j["outputs"][0]).group(1)
+            cell = j["outputs"][0].split("/")[-2]
+            self.assertIn(f"--cells {cell} --only-runs {k}", j["shell"], name)
+
+    def test_a_resumed_sweep_makes_only_what_is_missing(self):
+        done = run_file(self.tmp, "scheduler", "sticky", "baseline.dft.cubic", 2)
+        os.makedirs(os.path.dirname(done))
+        with open(done, "w") as f:
+            f.write("{}\n")
+        jobs = dry_run(self.tmp, "batch_runs=1")
+        runs = [n for n in jobs if n.startswith("scheduler_")]
+        self.assertEqual(len(runs), 3)
+        self.assertNotIn("scheduler_sticky_baseline_10s_baseline_dft_cubic_r2", jobs)
+        # one job per network: the network's job again, its ok runs kept by the runner
+        jobs = dry_run(self.tmp)
+        self.assertIn("scheduler_sticky_baseline_10s_r1_2", jobs)
+
+    def test_the_reports_follow_the_tables(self):
+        jobs = dry_run(self.tmp, "reports=true", f"publish={REPO}/docs/results")
+        self.assertIn("report_scheduler", jobs)
+        self.assertIn("report_video", jobs)
+        self.assertIn(f"{REPO}/docs/results/README.md", jobs["report_scheduler"]["outputs"])
+
+    def test_an_unknown_experiment_is_one_clear_error(self):
+        with self.assertRaises(AssertionError) as e:
+            dry_run(self.tmp, "video_experiments=[nope]")
+        self.assertIn("video_experiments: unknown experiment 'nope'", str(e.exception))
+
+
+class SameAsTheRunners(unittest.TestCase):
+    """The workflow's jobs cover exactly the runs the runners' own --dry-run plans."""
+
+    def runner_dry_run(self, script, *args):
+        r = subprocess.run(
+            [plan.PY, script, *args, "--dry-run"], capture_output=True, text=True, check=True
+        )
+        return r.stdout
+
+    def test_video_sweep(self):
+        config = {
+            "video_results": "/nonexistent", "runs_dir": "/nonexistent", "batch_runs": 0,
+            "video_experiments": ["ga-topo", "qomra", "calibrate"], "runs": 3, "video": 60,
+            "max_clients": 5, "retries": 0, "video_overrides": {"calibrate": {"video": None}},
+            "scheduler_experiments": [],
+        }  # fmt: skip
+        jobs = plan.video_jobs(config)
+        for exp in config["video_experiments"]:
+            video = [] if exp == "calibrate" else ["--video", "60"]
+            out = self.runner_dry_run(
+                plan.VIDEO_RUN, "--experiment", exp, "--runs", "3", *video,
+                "--results", "/nonexistent",
+            )  # fmt: skip
+            want = {
+                m.group(1): (set(m.group(2).split(", ")), int(m.group(3)))
+                for m in re.finditer(r"^  (\S+): (.*) \((\d+) runs\)$", out, re.M)
+            }
+            got = {
+                j.network: (set(j.cells), len(j.cells) * len(j.runs))
+                for j in jobs
+                if j.experiment == exp
+            }
+            self.assertEqual(got, want, exp)
+
+    def test_scheduler_sweep(self):
+        config = {
+            "scheduler_results": "/nonexistent", "runs_dir": "/nonexistent", "batch_runs": 1,
+            "scheduler_experiments": ["bnaware"], "scheduler_runs": 2,
+            "scheduler_duration": 20, "scheduler_cells": None,
+        }  # fmt: skip
+        got = {(c, k) for j in plan.scheduler_jobs(config) for c in j.cells for k in j.runs}
+        out = self.runner_dry_run(
+            plan.SCHED_RUN, "--experiment", "bnaware", "--runs", "2", "--duration", "20",
+            "--results", "/nonexistent",
+        )  # fmt: skip
+        want = set()
+        for m in re.finditer(r"--cells (\S+) --runs (\S+)", out):
+            want |= {(c, int(k)) for c in m.group(1).split(",") for k in m.group(2).split(",")}
+        self.assertEqual(got, want)
+        self.assertEqual(len(got), 28 * 2)  # 20 cells, and 8 of coupled controls
+
+
+class Chunks(unittest.TestCase):
+    def test_sizes(self):
+        self.assertEqual(plan.chunks(["a", "b"], [1, 2], 0), [(("a", "b"), (1, 2))])
+        self.assertEqual(
+            plan.chunks(["a", "b"], [1, 2, 3], 1),
+            [(("a",), (1,)), (("a",), (2,)), (("a",), (3,)), (("b",), (1,)), (("b",), (2,)),
+             (("b",), (3,))],
+        )  # fmt: skip
+        self.assertEqual(
+            plan.chunks(["a", "b"], [1, 2, 3], 4), [(("a", "b"), (1, 2)), (("a", "b"), (3,))]
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
