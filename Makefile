@@ -57,8 +57,11 @@ $(SNAKE_VENV)/stamp: workflow/requirements.txt
 
 ## workflow-test: the workflow's plan through Snakemake's dry run: the jobs of a small sweep
 ## with one job per network and one per run, a resumed sweep, the plan against the runners'
-## own (no guest, about 20 s once Snakemake is installed)
-workflow-test: workflow-deps
+## own; and the workflow run for real over a store that holds its runs already (node check,
+## runner, run files, tables; a finished sweep stays done at another job size; an incomplete
+## run is not done). No guest is booted; root, the guest and the modules built; about 20 s
+workflow-test: workflow-deps testbed
+	$(MAKE) -C kernel-schedulers modules
 	/usr/bin/python3 -m unittest discover -s workflow -p 'test_*.py'
 
 ## slurm-test: a small sweep (2 cells x 2 runs of 10 s) through the Slurm profile on a
@@ -201,12 +204,13 @@ testbed-smoke: build
 experiments-test: mininet-deps
 	/usr/bin/python3 -m unittest discover -s testbed/experiments -p 'test_*.py'
 
-## experiments: the scheduler papers' matrix in the testbed, 5 runs per cell, 10 s videos
-## (about 85 min, not part of make test; resumable), then its per-run CSVs, tables and plots in
-## docs/results
-experiments:
-	$(MAKE) -C testbed/experiments all DURATION=10
-	$(MAKE) -C testbed/experiments report
+## experiments: the scheduler papers' matrix in the testbed through the workflow, 5 runs per
+## cell, 10 s videos (about 85 min, not part of make test; resumable), then its per-run CSVs,
+## tables and plots in docs/results
+experiments: testbed workflow-deps
+	$(MAKE) -C kernel-schedulers modules
+	$(SNAKEMAKE) --profile workflow/profiles/local --cores $(CORES) --config 'video_experiments=[]' \
+	  'scheduler_experiments=[sticky,bnaware]' scheduler_runs=5 scheduler_duration=10
 
 ## experiments-report: publish the raw runs of build/experiments into docs/results/*/data/,
 ## then make results

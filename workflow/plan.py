@@ -87,6 +87,12 @@ class Job:
     def outputs(self):
         return [dst for _src, dst in self.copies()]
 
+    def preflight_args(self):
+        """workflow/preflight.py's arguments: the kind, and the modules the cells load."""
+        if self.kind == "video":
+            return "video"
+        return " ".join(["scheduler", *sorted({c.split(".")[1] for c in self.cells})])
+
     def command(self):
         return shlex.join([PY, *self.argv])
 

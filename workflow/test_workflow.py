@@ -4,6 +4,8 @@ still makes, and that the plan is the runners' own. No guest, no root; about 20 
 
 SNAKEMAKE names the snakemake to use (default: the venv `make workflow-deps` makes)."""
 
+import csv
+import json
 import os
 import re
 import subprocess
@@ -35,6 +37,11 @@ def dry_run(tmp, *config, extra=()):
          "--config", *conf],
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
+    return dry_run_of(r)
+
+
+def dry_run_of(r):
+    """The jobs of a `snakemake -n -p` that ran (AssertionError with its output if it failed)."""
     out = r.stdout + r.stderr
     if r.returncode:
         raise AssertionError(f"snakemake -n exit {r.returncode}:\n{out[-3000:]}")
@@ -127,6 +134,92 @@ class DryRun(unittest.TestCase):
         with self.assertRaises(AssertionError) as e:
             dry_run(self.tmp, "video_experiments=[nope]")
         self.assertIn("video_experiments: unknown experiment 'nope'", str(e.exception))
+
+
+def scheduler_doc(cell, k, complete=True):
+    """An ok run document of testbed/experiments/cellrun.py (what the runner's store holds)."""
+    scn, sched, cc = cell.split(".")
+    probe = {"buffer_underflows": {"count": 1, "total_s": 0.5}, "startup_delay_s": 1.2}
+    if complete:
+        probe["subflows"] = [{"mean_bps": 1e6, "series": [[0.5, 1e6], [1.0, 1e6]]}] * 3
+    return {
+        "schema": "mpqoe-experiment-run/2", "status": "ok", "error": None,
+        "experiment": "sticky", "cell": cell, "scenario": scn, "scheduler": sched, "cc": cc,
+        "run": k, "code_version": "0123abcd", "config": {"duration_s": 10.0}, "probe": probe,
+    }  # fmt: skip
+
+
+class Execution(unittest.TestCase):
+    """The workflow for real (local profile, real runner, real Snakemake) over a runner store
+    that already holds its runs, so that no guest is booted: the jobs check the node, call the
+    runner, which finds nothing to make, and take the runs over; then what a finished sweep,
+    a change of job size and an incomplete run do. As root, with the guest and the scheduler
+    modules built (preflight checks them)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", self.tmp], check=False)
+        self.store = os.path.join(self.tmp, "sched")
+        for c in CELLS.split(","):
+            for k in (1, 2):
+                self.put(c, k, scheduler_doc(c, k))
+
+    def put(self, cell, k, doc):
+        p = os.path.join(self.store, "sticky", cell, f"run{k}.json")
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            json.dump(doc, f)
+
+    def snakemake(self, *config, extra=()):
+        conf = [
+            f"runs_dir={self.tmp}/runs", f"scheduler_results={self.store}",
+            f"publish={self.tmp}/pub", "reports=false", "video_experiments=[]",
+            "scheduler_experiments=[sticky]", f"scheduler_cells={CELLS}", "scheduler_runs=2",
+            "scheduler_duration=10", *config,
+        ]  # fmt: skip
+        return subprocess.run(
+            [SNAKEMAKE, "-s", os.path.join(HERE, "Snakefile"), "-d", f"{self.tmp}/wd",
+             "--profile", "workflow/profiles/local", *extra, "--config", *conf],
+            capture_output=True, text=True, timeout=300, check=False, cwd=REPO,
+        )  # fmt: skip
+
+    def test_runs_are_taken_over_published_and_stay_done_at_another_job_size(self):
+        r = self.snakemake()
+        self.assertEqual(r.returncode, 0, r.stderr[-3000:])
+        self.assertIn("workflow: 4 of 4 runs ok", r.stdout + r.stderr)
+        for c in CELLS.split(","):
+            for k in (1, 2):
+                with open(run_file(self.tmp, "scheduler", "sticky", c, k)) as f:
+                    self.assertEqual(json.load(f), scheduler_doc(c, k))
+        with open(f"{self.tmp}/pub/sticky/data/runs.csv") as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(
+            sorted((r["cell"], r["run"], r["status"]) for r in rows),
+            sorted((c, str(k), "ok") for c in CELLS.split(",") for k in (1, 2)),
+        )
+        # one run per job now (as on a cluster): nothing to make again
+        jobs = dry_run_of(self.snakemake("batch_runs=1", extra=("-n", "-p")))
+        self.assertEqual(jobs, {}, "a finished sweep at another job size")
+
+    def test_an_incomplete_run_is_not_done_and_its_line_says_why(self):
+        self.put("baseline.dft.cubic", 2, scheduler_doc("baseline.dft.cubic", 2, complete=False))
+        r = self.snakemake("batch_runs=1")
+        self.assertNotEqual(r.returncode, 0)
+        out = r.stdout + r.stderr
+        self.assertIn(
+            "workflow: run not done: " + f"{self.store}/sticky/baseline.dft.cubic/run2.json: "
+            "ok but incomplete (no subflows, thr_mean_mbps in its probe record)",
+            out,
+        )
+        self.assertFalse(
+            os.path.exists(run_file(self.tmp, "scheduler", "sticky", "baseline.dft.cubic", 2))
+        )
+        self.assertTrue(
+            os.path.exists(run_file(self.tmp, "scheduler", "sticky", "baseline.dft.cubic", 1))
+        )
+        self.assertFalse(
+            os.path.exists(f"{self.tmp}/pub"), "nothing published from a partial sweep"
+        )
 
 
 class SameAsTheRunners(unittest.TestCase):
