@@ -2,7 +2,8 @@
 """Run the scheduler-paper experiments in testbed guests (host side, stdlib only).
 
     testbed/experiments/run.py --experiment sticky|bnaware|all [--runs 5] [--duration 30]
-        [--guests 1] [--cells PATTERNS] [--results DIR] [--batch-runs 40] [--dry-run]
+        [--guests 1] [--cells PATTERNS] [--only-runs K,...] [--results DIR] [--batch-runs 40]
+        [--dry-run]
 
 The matrix (matrix.py) is split into batches: one batch = one scenario (its network is built
 once per guest boot) and at most --batch-runs runs; each batch runs in a fresh guest
@@ -385,7 +386,8 @@ def main(argv):
             scn, cells, runs = queue.pop(0)
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
             # jobs of one scenario may start in the same second (on a cluster): the runs too
-            tag = "" if not args.only_runs else "-r" + "-".join(map(str, runs))
+            every = args.only == list(range(1, args.runs + 1))
+            tag = "" if every else "-r" + "-".join(map(str, runs))
             log = os.path.join(args.results, "logs", f"{stamp}-{scn}{tag}.log")
             timeout = BOOT_OVERHEAD_S + 120 + len(cells) * len(runs) * (args.duration + 90)
             cmd = [TESTBED_RUN, "--timeout", str(int(timeout)), "--results", args.results]

@@ -3,7 +3,7 @@
 network with real link delays, real dash.js players, QoE per algorithm.
 
     testbed/video/run.py [--experiment demo|ci|ga-topo|ga-sched] [--runs K] [--video S]
-        [--cells PATTERNS] [--results DIR] [--local] [--dry-run] [--publish]
+        [--cells PATTERNS] [--only-runs K,...] [--results DIR] [--local] [--dry-run] [--publish]
     testbed/video/run.py --topology T --clients N --algorithms A,B [--runs K] [--video S] ...
 
 Per batch (one network, matrix.py) it writes the descriptor (`bin/mpqoe topology with-clients
@@ -520,7 +520,8 @@ def _num(v):
 def run_batch(args, b, runs, progress):
     # jobs of one batch that make different runs may run at once (on a cluster): each boots
     # its own network, in its own directory
-    part = "" if not args.only_runs else ".runs-" + "-".join(map(str, args.only))
+    every = args.only == list(range(1, args.runs + 1))
+    part = "" if every else ".runs-" + "-".join(map(str, args.only))
     workdir = os.path.join(args.results, b.experiment, "batches", b.name + part)
     desc, content = prepare_batch(b, workdir)
     print(f"video: batch {b.name}: {len(runs)} runs, booting the network", flush=True)
