@@ -222,6 +222,58 @@ class Execution(unittest.TestCase):
         )
 
 
+class NodeCheckAndCollect(unittest.TestCase):
+    """preflight.py and collect.py on their own: one line for what is wrong."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", self.tmp], check=False)
+
+    def script(self, name, *args, env=None):
+        return subprocess.run(
+            [plan.PY, os.path.join(HERE, name), *args], capture_output=True, text=True,
+            timeout=60, check=False, env={**os.environ, **(env or {})},
+        )  # fmt: skip
+
+    def test_a_node_without_the_guest_is_one_line(self):
+        r = self.script("preflight.py", "scheduler", "dft", env={"MPQOE_TESTBED_CACHE": self.tmp})
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertRegex(r.stderr, r"^preflight on \S+: no testbed guest built for this checkout")
+        self.assertEqual(self.script("preflight.py", "bogus").returncode, 2)
+
+    def test_missing_failed_and_incomplete_video_runs_are_not_copied(self):
+        ok = {
+            "schema": "mpqoe-video-run/1", "status": "ok", "experiment": "ci",
+            "cell": "compuserve.c2.ga", "run": 1, "code_version": "0123abcd",
+            "clients": [{"name": "h1"}], "checks": {"every client finished": True},
+        }  # fmt: skip
+        docs = {
+            "ok": ok,
+            "failed": {**ok, "status": "failed", "error": "checks failed: x"},
+            "unchecked": {**ok, "checks": {"every client finished": False}},
+            "noversion": {**ok, "code_version": None},
+        }
+        pairs = []
+        for name, doc in docs.items():
+            src = os.path.join(self.tmp, "store", name, "run.json")
+            os.makedirs(os.path.dirname(src))
+            with open(src, "w") as f:
+                json.dump(doc, f)
+            pairs += [src, os.path.join(self.tmp, "out", f"{name}.json")]
+        pairs += [os.path.join(self.tmp, "nothing.json"), os.path.join(self.tmp, "out", "x.json")]
+        r = self.script("collect.py", "--runner-exit", "1", *pairs)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(os.listdir(os.path.join(self.tmp, "out")), ["ok.json"])
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 4, r.stderr)
+        self.assertIn("failed/run.json: failed (checks failed: x)", lines[0])
+        self.assertIn("checks not passed: every client finished", lines[1])
+        self.assertIn("ok but incomplete (no code_version)", lines[2])
+        self.assertIn("nothing.json: missing", lines[3])
+        self.assertIn("workflow: 1 of 5 runs ok (runner exit 1)", r.stdout)
+
+
 class SameAsTheRunners(unittest.TestCase):
     """The workflow's jobs cover exactly the runs the runners' own --dry-run plans."""
 
