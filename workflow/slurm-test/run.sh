@@ -6,11 +6,13 @@
 #   2. a run job on a node without the testbed guest (the guest cache pointed elsewhere, as
 #      on a node that lacks it) fails through the Slurm profile with preflight's one line;
 #   3. the dry run through the Slurm profile lists one job per run;
+#   3b. a sweep whose runs the runner's store already holds, through Slurm (no guest boots):
+#      run files and tables appear, and the local profile has nothing left to do;
 #   4. a small sweep (2 cells x 2 runs of 10 s, one guest per run) through the Slurm profile,
 #      then the same sweep locally (one guest for the 4 runs);
 #   5. compare.py: the merged tables of both have the same structure, every run file is
 #      complete.
-# With --no-guest only steps 1-3 (no guest is booted: a minute).
+# With --no-guest only steps 1-3b (no guest is booted: about 2 min).
 # Stops the cluster in any case; keeps its work directory when a step failed (printed).
 set -euo pipefail
 no_guest=0
@@ -72,9 +74,33 @@ jobs=$(sweep dry "${SLURM[@]}" -n 2>&1 | grep -c "^rule scheduler_$EXP" || true)
 ((jobs == 2 * RUNS)) || fail "the dry run lists $jobs run jobs, want $((2 * RUNS))"
 say "ok   the dry run through the Slurm profile lists $jobs run jobs"
 
+# 3b. a sweep whose runs the runner's store already holds (no guest boots): through Slurm
+#     the jobs check the node, call the runner, take the runs over; the tables are published;
+#     the local profile then has nothing left to do
+/usr/bin/python3 - "$tmp/stored/store" "$CELLS" "$RUNS" <<'PY'
+import json, os, sys
+sys.path.insert(0, "workflow")
+from test_workflow import scheduler_doc
+store, cells, runs = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3])
+for c in cells:
+    for k in range(1, runs + 1):
+        p = os.path.join(store, "sticky", c, f"run{k}.json")
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            json.dump(scheduler_doc(c, k), f)
+PY
+sweep stored "${SLURM[@]}" --slurm-logdir "$tmp/stored/logs" >"$tmp/stored.log" 2>&1 ||
+	{ tail -n 30 "$tmp/stored.log" >&2; fail "the stored sweep through Slurm failed"; }
+n=$(find "$tmp/stored/runs" -name 'run*.json' | wc -l)
+rows=$(($(wc -l <"$tmp/stored/tables/$EXP/data/runs.csv") - 1))
+((n == 2 * RUNS && rows == 2 * RUNS)) || fail "stored sweep: $n run files, $rows table rows"
+left=$(sweep stored --profile workflow/profiles/local -n 2>&1 | grep -c "^rule " || true)
+((left == 0)) || fail "the local profile would make $left jobs of the sweep made on Slurm"
+say "ok   a stored sweep through Slurm: $n run files, $rows rows; nothing left to do locally"
+
 if ((no_guest)); then
 	ok=1
-	say "3 passed, 0 failed (--no-guest: no sweep)"
+	say "4 passed, 0 failed (--no-guest: no guest booted)"
 	exit 0
 fi
 
