@@ -103,7 +103,7 @@ class Job:
 
 def path(config, key):
     p = config[key]
-    return p if os.path.isabs(p) else os.path.join(REPO, p)
+    return os.path.normpath(p if os.path.isabs(p) else os.path.join(REPO, p))
 
 
 def chunks(cells, runs, size):

@@ -129,6 +129,10 @@ class DryRun(unittest.TestCase):
         self.assertIn("report_scheduler", jobs)
         self.assertIn("report_video", jobs)
         self.assertIn(f"{REPO}/docs/results/README.md", jobs["report_scheduler"]["outputs"])
+        # scheduler tables published elsewhere: no page of docs/results from them
+        jobs = dry_run(self.tmp, "reports=true")
+        self.assertIn("report_video", jobs)
+        self.assertNotIn("report_scheduler", jobs)
 
     def test_an_unknown_experiment_is_one_clear_error(self):
         with self.assertRaises(AssertionError) as e:
