@@ -4,7 +4,8 @@
     collect.py --runner-exit RC SRC DST [SRC DST ...]
 
 SRC is a run document in the runner's store (testbed/video: <cell>/run<k>/run.json,
-testbed/experiments: <cell>/run<k>.json), DST the workflow's run file. Each ok and complete
+testbed/experiments: <cell>/run<k>.json; cc-fairness: <case>_<algo>_run<k>.csv, which exists
+only for a run whose checks passed), DST the workflow's run file. Each ok and complete
 run is copied to its DST atomically; a run that is missing, failed or incomplete gets one
 line on stderr and no DST, and the exit is 1, so that Snakemake never takes it for done (and
 makes the job again; the runner then skips the runs already ok). Exit 0 when every run was
@@ -49,10 +50,37 @@ def incomplete(doc):
     return None
 
 
+def csv_incomplete(path):
+    """Why a run CSV of the fairness experiment (cc-fairness/run.py: one row, written only
+    when the guest's checks passed) is not complete, or None; "missing" when it is not there."""
+    import csv  # noqa: PLC0415
+
+    import plan  # noqa: PLC0415 - cc-fairness/run.py's columns, loaded under a name of its own
+
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        return "missing"
+    if len(rows) != 1:
+        return f"{len(rows)} rows, want 1"
+    empty = [k for k in plan.ccx.COLUMNS if k != "tcp_mbps" and not rows[0].get(k)]
+    return f"ok but incomplete (no {', '.join(empty)})" if empty else None
+
+
 def collect(pairs):
     """Lines about the runs not copied ([] when all were)."""
     bad = []
     for src, dst in pairs:
+        if src.endswith(".csv"):
+            why = csv_incomplete(src)
+            if why:
+                where = os.path.relpath(src, REPO) if src.startswith(REPO) else src
+                bad.append(f"{where}: {why}")
+            else:
+                with open(src, "rb") as f:
+                    files.write_atomic(dst, f.read())
+            continue
         doc = files.read_json(src)
         where = os.path.relpath(src, REPO) if src.startswith(REPO) else src
         if not doc:

@@ -15,6 +15,7 @@ node). Stdlib only: the Snakefile and the unit test import it.
 """
 
 import dataclasses
+import fnmatch
 import importlib.util
 import os
 import re
@@ -41,11 +42,17 @@ def _load(name, path):
 
 vmx = _load("mpqoe_video_matrix", os.path.join(REPO, "testbed", "video", "matrix.py"))
 smx = _load("mpqoe_sched_matrix", os.path.join(REPO, "testbed", "experiments", "matrix.py"))
+CC_RUN = os.path.join(REPO, "kernel-schedulers", "cc-fairness", "run.py")
+ccx = _load("mpqoe_cc_fairness", CC_RUN)  # its CELLS and PARAMS: the fairness plan
+CC_DATA = os.path.join(REPO, "docs", "results", "cc", "data")
 
 # The runners' estimates of machine time (testbed/video/run.py, testbed/experiments/run.py):
 # a guest boot with the network, and per run the video plus start-up and records.
 VIDEO_BOOT_S, VIDEO_RUN_BASE_S, VIDEO_RUN_PER_CLIENT_S = 150, 20, 20
 SCHED_BOOT_S, SCHED_PER_RUN_S = 90, 7
+# cc-fairness/README.md: a run about 33 s of guest time (its 30 s transfer and the checks), the
+# busybox guest's boot and initramfs a minute at most
+CC_BOOT_S, CC_PER_RUN_S = 60, 33
 
 
 class ConfigError(Exception):
@@ -54,10 +61,11 @@ class ConfigError(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Job:
-    kind: str  # "video" or "scheduler"
+    kind: str  # "video", "scheduler" or "cc"
     experiment: str
-    network: str  # the video batch's name, or the scenario (and length) of a scheduler job
-    cells: tuple  # cell names
+    network: str  # the video batch's name, the scenario (and length) of a scheduler job, or
+    # the fairness experiment's one network
+    cells: tuple  # cell names (case/algo for the fairness experiment)
     runs: tuple  # run numbers
     store: str  # the runner's --results
     out_dir: str  # RUNS_DIR/<kind>[/<length>s]
@@ -67,7 +75,7 @@ class Job:
     @property
     def name(self):
         """The rule's name: unique, letters, digits and underscores."""
-        cells = "" if len(self.cells) != 1 else f"_{self.cells[0]}"
+        cells = "" if len(self.cells) != 1 else f"_{self.cells[0]}".replace("/", "_")
         runs = "_".join(map(str, self.runs))
         raw = f"{self.kind}_{self.experiment}_{self.network}{cells}_r{runs}"
         return re.sub(r"[^A-Za-z0-9]+", "_", raw)
@@ -79,8 +87,16 @@ class Job:
             for k in self.runs:
                 if self.kind == "video":
                     src = os.path.join(self.store, self.experiment, cell, f"run{k}", "run.json")
-                else:
+                elif self.kind == "scheduler":
                     src = os.path.join(self.store, self.experiment, cell, f"run{k}.json")
+                else:  # one CSV row per run (cc-fairness/run.py)
+                    case, algo = cell.split("/")
+                    src = ccx.run_path(self.store, case, algo, k)
+                    dst = os.path.join(
+                        self.out_dir, self.experiment, f"{case}_{algo}", f"run{k}.csv"
+                    )
+                    out.append((src, dst))
+                    continue
                 out.append((src, os.path.join(self.out_dir, self.experiment, cell, f"run{k}.json")))
         return out
 
@@ -91,6 +107,8 @@ class Job:
         """workflow/preflight.py's arguments: the kind, and the modules the cells load."""
         if self.kind == "video":
             return "video"
+        if self.kind == "cc":
+            return "cc"
         return " ".join(["scheduler", *sorted({c.split(".")[1] for c in self.cells})])
 
     def command(self):
@@ -191,8 +209,48 @@ def scheduler_jobs(config):
     return jobs
 
 
+def cc_cells(config):
+    """The fairness experiment's cells (case/algo) the sweep makes: every one of run.py's
+    CELLS, or those config cc_cells names (comma-separated shell patterns)."""
+    names = [f"{case}/{algo}" for case, algo, _tcp in ccx.CELLS]
+    pats = [p.strip() for p in (config.get("cc_cells") or "").split(",") if p.strip()]
+    return [n for n in names if not pats or any(fnmatch.fnmatchcase(n, p) for p in pats)]
+
+
+def cc_jobs(config):
+    if str(config.get("cc_fairness")).lower() not in ("true", "1", "yes"):
+        return []
+    store, runs_dir = path(config, "cc_results"), path(config, "runs_dir")
+    runs = int(config["cc_runs"])
+    cells = cc_cells(config)
+    if not cells:
+        raise ConfigError(f"cc_cells: {config.get('cc_cells')!r} matches no cell")
+    jobs = []
+    for cs, ks in chunks(cells, list(range(1, runs + 1)), int(config["batch_runs"])):
+        argv = [CC_RUN, "--runs", str(runs), "--data", store, "--only", ",".join(cs)]
+        argv += ["--only-runs", ",".join(map(str, ks))]
+        est = CC_BOOT_S + CC_PER_RUN_S * len(cs) * len(ks)
+        out = os.path.join(runs_dir, "cc")
+        jobs.append(Job("cc", "fairness", "cc", cs, ks, store, out, tuple(argv), est))
+    return jobs
+
+
+def publish_cc(config):
+    """The fairness experiment's committed data: one CSV per run in config cc_publish
+    (docs/results/cc/data, what report.py reads), copied from the workflow's run files;
+    [(src, dst)]."""
+    out = []
+    for j in cc_jobs(config):
+        for _src, run_file in j.copies():
+            cell, k = os.path.basename(os.path.dirname(run_file)), run_file[: -len(".csv")]
+            k = int(k.rsplit("run", 1)[1])
+            case, algo = cell.split("_", 1)
+            out.append((run_file, ccx.run_path(path(config, "cc_publish"), case, algo, k)))
+    return out
+
+
 def jobs(config):
-    out = video_jobs(config) + scheduler_jobs(config)
+    out = video_jobs(config) + scheduler_jobs(config) + cc_jobs(config)
     names = [j.name for j in out]
     dup = {n for n in names if names.count(n) > 1}
     if dup:

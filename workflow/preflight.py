@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """What a node needs to make runs of the workflow, checked before a run job starts its runner.
 
-    preflight.py video|scheduler [SCHEDULER ...]
+    preflight.py video|scheduler|cc [SCHEDULER ...]
 
 Exit 0 and one line naming the node when everything is there; otherwise exit 1 with one line
 on stderr: `preflight on NODE: WHAT (how to get it)`, the first thing missing. Cheap (well
@@ -17,7 +17,9 @@ under a second), no guest is booted. What it checks:
 - scheduler runs: the scheduler modules the cells load (kernel-schedulers/build/modules) and
   the video probe;
 - video runs: Java 17 and the controller's jar, Node.js and dash.js (dashjs-harness), and
-  Debian's Chromium.
+  Debian's Chromium;
+- fairness runs (cc): root, QEMU, the coupled controls' modules and Debian's kernel image
+  unpacked in the kernel cache (they boot it with a busybox initramfs, not the testbed guest).
 """
 
 import os
@@ -97,16 +99,42 @@ def check_video():
         raise Missing("no /usr/lib/chromium/chromium (make video-deps)")
 
 
+def check_cc():
+    """The fairness experiment boots Debian's kernel from its own cache through
+    kernel-schedulers/smoke/run.sh (a busybox initramfs, not the testbed guest)."""
+    mods = os.path.join(REPO, "kernel-schedulers", "build", "modules")
+    gone = [m for m in ("lia", "olia", "balia") if not os.path.isfile(f"{mods}/mpqoe_{m}.ko")]
+    if gone:
+        names = ", ".join(f"mpqoe_{m}.ko" for m in gone)
+        raise Missing(f"modules not built: {names} (make -C kernel-schedulers modules)")
+    smoke = os.path.join(REPO, "kernel-schedulers", "smoke", "run.sh")
+    with open(smoke) as f:
+        debver = next((ln.split("=", 1)[1].strip() for ln in f if ln.startswith("DEBVER=")), "")
+    cache = os.path.join(os.path.expanduser("~"), ".cache", "mpqoe", "kernel", debver)
+    if not os.path.isfile(os.path.join(cache, ".image.done")):
+        raise Missing(f"no kernel image unpacked in {cache} (make -C kernel-schedulers smoke)")
+    for cmd, pkg in (("busybox", "busybox-static"), ("cpio", "cpio"), ("gcc", "gcc")):
+        if not shutil.which(cmd):
+            raise Missing(f"no {cmd} (apt-get install {pkg})")
+
+
 def main(argv):
-    if not argv or argv[0] not in ("video", "scheduler"):
-        print("preflight.py: want video|scheduler [SCHEDULER ...]", file=sys.stderr)
+    if not argv or argv[0] not in ("video", "scheduler", "cc"):
+        print("preflight.py: want video|scheduler|cc [SCHEDULER ...]", file=sys.stderr)
         return 2
     node = socket.gethostname()
     try:
-        check_common()
+        if argv[0] == "cc":
+            if os.geteuid() != 0:
+                raise Missing("not root (the fairness experiment boots QEMU; run the job as root)")
+            if not shutil.which("qemu-system-x86_64"):
+                raise Missing("no qemu-system-x86_64 (apt-get install qemu-system-x86)")
+            check_cc()
+        else:
+            check_common()
         if argv[0] == "video":
             check_video()
-        else:
+        elif argv[0] == "scheduler":
             check_scheduler(argv[1:])
     except Missing as e:
         print(f"preflight on {node}: {e}", file=sys.stderr)

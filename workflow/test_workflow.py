@@ -226,6 +226,65 @@ class Execution(unittest.TestCase):
         )
 
 
+class FairnessExecution(unittest.TestCase):
+    """The fairness experiment through the workflow for real, over a store that holds its
+    runs (no guest boots): run files, the published CSVs, and a store CSV that lacks a field."""
+
+    CELLS = [("shared", "lia", "reno"), ("disjoint", "olia", "-")]
+
+    def write(self, tmp, case, algo, tcp, k, complete):
+        row = {c: "1" for c in plan.ccx.COLUMNS}
+        row.update(case=case, algo=algo, tcp_cc=tcp, run=str(k), tcp_mbps="")
+        if not complete:
+            row["code_version"] = ""
+        p = plan.ccx.run_path(f"{tmp}/store", case, algo, k)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w", newline="") as f:
+            w = csv.DictWriter(f, plan.ccx.COLUMNS, lineterminator="\n")
+            w.writeheader()
+            w.writerow(row)
+
+    def snakemake(self, tmp):
+        return subprocess.run(
+            [SNAKEMAKE, "-s", os.path.join(HERE, "Snakefile"), "-d", f"{tmp}/wd",
+             "--profile", "workflow/profiles/local", "--config", f"runs_dir={tmp}/runs",
+             "video_experiments=[]", "cc_fairness=true", "cc_runs=2",
+             "cc_cells=shared/lia,disjoint/olia", f"cc_results={tmp}/store",
+             f"cc_publish={tmp}/pub", "batch_runs=1"],
+            capture_output=True, text=True, timeout=300, check=False, cwd=REPO,
+        )  # fmt: skip
+
+    def test_runs_are_taken_over_and_published(self):
+        tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", tmp], check=False)
+        for case, algo, tcp in self.CELLS:
+            for k in (1, 2):
+                self.write(tmp, case, algo, tcp, k, complete=(algo, k) != ("olia", 2))
+        r = self.snakemake(tmp)
+        out = r.stdout + r.stderr
+        self.assertNotEqual(r.returncode, 0, out[-2000:])
+        self.assertIn("disjoint_olia_run2.csv: ok but incomplete (no code_version)", out)
+        got = sorted(
+            os.path.relpath(os.path.join(d, f), f"{tmp}/runs")
+            for d, _s, fs in os.walk(f"{tmp}/runs")
+            for f in fs
+        )
+        want = ["cc/fairness/disjoint_olia/run1.csv", "cc/fairness/shared_lia/run1.csv"]
+        want.append("cc/fairness/shared_lia/run2.csv")
+        self.assertEqual(got, want)
+        self.assertFalse(os.path.exists(f"{tmp}/pub"), "nothing published from a partial sweep")
+        # the run made complete: the sweep finishes and publishes the four CSVs as they are
+        self.write(tmp, "disjoint", "olia", "-", 2, complete=True)
+        r = self.snakemake(tmp)
+        self.assertEqual(r.returncode, 0, (r.stdout + r.stderr)[-2000:])
+        for case, algo, _tcp in self.CELLS:
+            for k in (1, 2):
+                with open(plan.ccx.run_path(f"{tmp}/pub", case, algo, k)) as f:
+                    published = f.read()
+                with open(plan.ccx.run_path(f"{tmp}/store", case, algo, k)) as f:
+                    self.assertEqual(published, f.read())
+
+
 class NodeCheckAndCollect(unittest.TestCase):
     """preflight.py and collect.py on their own: one line for what is wrong."""
 
@@ -328,6 +387,24 @@ class SameAsTheRunners(unittest.TestCase):
             want |= {(c, int(k)) for c in m.group(1).split(",") for k in m.group(2).split(",")}
         self.assertEqual(got, want)
         self.assertEqual(len(got), 28 * 2)  # 20 cells, and 8 of coupled controls
+
+    def test_fairness_sweep(self):
+        config = {
+            "cc_results": "/nonexistent", "runs_dir": "/nonexistent", "batch_runs": 1,
+            "cc_fairness": True, "cc_runs": 3, "cc_cells": "shared/*",
+        }  # fmt: skip
+        got = {(c, k) for j in plan.cc_jobs(config) for c in j.cells for k in j.runs}
+        self.assertEqual(len(plan.cc_jobs(config)), len(got))
+        out = self.runner_dry_run(
+            plan.CC_RUN, "--runs", "3", "--data", "/nonexistent", "--only",
+            ",".join(plan.cc_cells(config)),
+        )  # fmt: skip
+        want = {
+            (f"{m.group(1)}/{m.group(2)}", int(m.group(3)))
+            for m in re.finditer(r"^  (\S+) (\S+) \S+ (\d+)$", out, re.M)
+        }
+        self.assertEqual(got, want)
+        self.assertEqual(len(got), 5 * 3)  # the shared case's 5 controls
 
 
 class Chunks(unittest.TestCase):
