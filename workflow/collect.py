@@ -43,8 +43,9 @@ def incomplete(doc):
     import publish  # noqa: PLC0415 - the scheduler runner's table: what the report reads
 
     row = publish.run_row(doc)
-    missing = [k for k in ("subflows", "thr_mean_mbps") if not row.get(k)]
-    missing += [k for k in ("underflows",) if row.get(k) is None]  # 0 underflows is a result
+    missing = [k for k in ("subflows",) if not row.get(k)]
+    # 0 underflows is a result
+    missing += [k for k in ("thr_mean_mbps", "underflows") if row.get(k) is None]
     if missing:
         return f"no {', '.join(missing)} in its probe record"
     return None
