@@ -102,6 +102,16 @@ EOF
 
 stop() {
 	local dir=$1 pid
+	# jobs still running (a test interrupted): cancel them first, since their slurmstepd and
+	# guest would outlive slurmd
+	if [[ -f $dir/slurmctld.pid ]] && kill -0 "$(<"$dir/slurmctld.pid")" 2>/dev/null; then
+		SLURM_CONF=$dir/slurm.conf scancel --quiet --partition=test 2>/dev/null || true
+		for _ in $(seq 60); do
+			[[ -z $(SLURM_CONF=$dir/slurm.conf squeue -h -t RUNNING,PENDING,COMPLETING 2>/dev/null) ]] &&
+				break
+			sleep 1
+		done
+	fi
 	for f in "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/munged.pid"; do
 		[[ -f $f ]] || continue
 		pid=$(<"$f")

@@ -38,6 +38,8 @@ cleanup() {
 	if ((ok)); then rm -rf "$tmp"; else echo "slurm-test: kept $tmp (logs)" >&2; fi
 }
 trap cleanup EXIT
+trap "exit 130" INT
+trap "exit 143" TERM HUP
 
 eval "$(workflow/slurm-test/cluster.sh start "$tmp/cluster")"
 say "cluster up: $(sinfo -h -N -o '%N %t %c CPUs %m MB')"
