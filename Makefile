@@ -7,7 +7,7 @@ JAR := floodlight-module/cli/target/mpqoe.jar
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
 	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke \
 	testbed-probe dashjs-harness experiments-test experiments experiments-report py-unit \
-	video-deps video-e2e reproduce pcdc
+	video-deps video-e2e reproduce pcdc workflow-deps workflow-test slurm-test
 
 ## demo: the main job on embedded defaults: CompuServe with the GA paper's drawn links in the
 ## testbed guest (netem delays, Open vSwitch), the standalone controller choosing paths, 3 dash.js
@@ -31,22 +31,49 @@ video-e2e: build video-deps
 	rm -rf build/video-ci
 	/usr/bin/python3 testbed/video/run.py --experiment ci --retries 1 --results build/video-ci
 
-## reproduce: the GA and QoMRA papers' sweeps at this machine's scale (plan and duration in
-## docs/video-experiments.md; RUNS=10 VIDEO=540 MAX_CLIENTS=30 on a bigger machine), then the
-## tables, figures and pages of docs/results; resumable: run it again to finish what is missing
+## reproduce: the GA and QoMRA papers' sweeps at this machine's scale through the workflow
+## (workflow/Snakefile, docs/workflow.md: plan and duration; RUNS=10 VIDEO=540 MAX_CLIENTS=30
+## on a bigger machine) and the tables, figures and pages of docs/results; resumable: run
+## it again to finish what is missing. CORES (2) is Snakemake's --cores; one guest at a time.
 RUNS ?= 5
 VIDEO ?= 120
 MAX_CLIENTS ?= 5
-REPRODUCE := /usr/bin/python3 testbed/video/run.py --runs $(RUNS) --max-clients $(MAX_CLIENTS) \
-  --retries 1 --publish
-reproduce: build video-deps
+CORES ?= 2
+reproduce: build video-deps workflow-deps
 	$(MAKE) -C kernel-schedulers modules
-	/usr/bin/python3 testbed/video/run.py --experiment calibrate --runs 2 --retries 1 --publish
-	$(REPRODUCE) --experiment ga-topo --video $(VIDEO)
-	$(REPRODUCE) --experiment ga-delay
-	$(REPRODUCE) --experiment ga-sched --video $(VIDEO)
-	$(REPRODUCE) --experiment qomra --video $(VIDEO)
-	$(MAKE) results
+	$(SNAKEMAKE) --profile workflow/profiles/local --cores $(CORES) \
+	  --config runs=$(RUNS) video=$(VIDEO) max_clients=$(MAX_CLIENTS)
+
+# Snakemake and its Slurm executor plugin (workflow/requirements.txt, all pinned) in a venv
+# of Debian's Python; remade when the requirements change.
+SNAKE_VENV := build/snakemake
+SNAKEMAKE := $(SNAKE_VENV)/bin/snakemake -s workflow/Snakefile
+workflow-deps: $(SNAKE_VENV)/stamp
+$(SNAKE_VENV)/stamp: workflow/requirements.txt
+	rm -rf $(SNAKE_VENV)
+	/usr/bin/python3 -m venv $(SNAKE_VENV)
+	$(SNAKE_VENV)/bin/pip install --quiet --disable-pip-version-check -r workflow/requirements.txt
+	@touch $@
+
+## workflow-test: the workflow's plan through Snakemake's dry run: the jobs of a small sweep
+## with one job per network and one per run, a resumed sweep, the plan against the runners'
+## own; and the workflow run for real over a store that holds its runs already (node check,
+## runner, run files, tables; a finished sweep stays done at another job size; an incomplete
+## run is not done). No guest is booted; root, the guest and the modules built; about 20 s
+workflow-test: workflow-deps testbed
+	$(MAKE) -C kernel-schedulers modules
+	/usr/bin/python3 -m unittest discover -s workflow -p 'test_*.py'
+
+## slurm-test: a small sweep (2 cells x 2 runs of 10 s) through the Slurm profile on a
+## one-node Slurm cluster the test starts on this machine (Debian's slurm-wlm and munge), and
+## the same sweep locally; their merged tables must match and every run be complete (root,
+## boots 5 guests: about 12 min; not part of make test); SLURM_TEST=--no-guest: all but the
+## sweeps that boot guests (about 2 min)
+SLURM_TEST ?=
+slurm-test: workflow-deps
+	$(MAKE) -C kernel-schedulers modules
+	$(MAKE) -C testbed
+	workflow/slurm-test/run.sh $(SLURM_TEST)
 
 ## test: unit and property tests, formatting and lint, descriptor reproducibility, Mininet/OVS
 ## self-test, the controller's end-to-end test, the kernel modules and the testbed under QEMU, the
@@ -55,7 +82,8 @@ test: deps
 	rm -rf floodlight-module/*/target/surefire-reports  # the summary must count this run only
 	$(MVN) install
 	$(MAKE) lint topology-check py-unit kernel-schedulers mininet-selftest e2e testbed-probe \
-	  pcdc testbed-smoke experiments-test dashjs-harness video-unit results-check video-e2e
+	  pcdc testbed-smoke experiments-test workflow-test dashjs-harness video-unit results-check \
+	  video-e2e
 	$(PY) tools/surefire_summary.py floodlight-module
 
 deps: java-deps py-deps
@@ -79,7 +107,7 @@ $(JAR): $(JAVA_INPUTS) | java-deps
 	@touch $@
 
 PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight testbed \
-	dashjs-harness pcdc kernel-schedulers/cc-fairness
+	dashjs-harness pcdc kernel-schedulers/cc-fairness workflow
 
 lint: py-deps
 	$(MVN) -q spotless:check
@@ -178,12 +206,13 @@ testbed-smoke: build
 experiments-test: mininet-deps
 	/usr/bin/python3 -m unittest discover -s testbed/experiments -p 'test_*.py'
 
-## experiments: the scheduler papers' matrix in the testbed, 5 runs per cell, 10 s videos
-## (about 85 min, not part of make test; resumable), then its per-run CSVs, tables and plots in
-## docs/results
-experiments:
-	$(MAKE) -C testbed/experiments all DURATION=10
-	$(MAKE) -C testbed/experiments report
+## experiments: the scheduler papers' matrix in the testbed through the workflow, 5 runs per
+## cell, 10 s videos (about 85 min, not part of make test; resumable), then its per-run CSVs,
+## tables and plots in docs/results
+experiments: testbed workflow-deps
+	$(MAKE) -C kernel-schedulers modules
+	$(SNAKEMAKE) --profile workflow/profiles/local --cores $(CORES) --config 'video_experiments=[]' \
+	  'scheduler_experiments=[sticky,bnaware]' scheduler_runs=5 scheduler_duration=10
 
 ## experiments-report: publish the raw runs of build/experiments into docs/results/*/data/,
 ## then make results

@@ -2,7 +2,7 @@
 """Fairness experiment of the coupled congestion controls, run in the QEMU TCG guest.
 
     /usr/bin/python3 kernel-schedulers/cc-fairness/run.py [--runs N] [--data DIR]
-        [--modules DIR] [--cache DIR] [--only CASE/ALGO,...] [--dry-run]
+        [--modules DIR] [--cache DIR] [--only CASE/ALGO,...] [--only-runs K,...] [--dry-run]
 
 Plans every run of CELLS that has no per-run CSV in --data yet (so an interrupted experiment
 resumes where it stopped), boots Debian's 6.12 kernel once through ../smoke/run.sh with
@@ -98,7 +98,7 @@ def parse_kv(line):
 def plan(args):
     todo = []
     only = set(args.only.split(",")) if args.only else None
-    for run in range(1, args.runs + 1):  # interleaved: run k of every cell, then k + 1
+    for run in args.only_run_numbers:  # interleaved: run k of every cell, then k + 1
         for case, algo, tcp in CELLS:
             if only and f"{case}/{algo}" not in only:
                 continue
@@ -114,10 +114,24 @@ def main():
     ap.add_argument("--modules", default=os.path.join(KSCHED, "build/modules"))
     ap.add_argument("--cache", default=None)
     ap.add_argument("--only", default="", help="comma-separated case/algo cells")
+    ap.add_argument(
+        "--only-runs",
+        default="",
+        help="comma-separated run numbers (of 1..--runs): what one job of the workflow "
+        "(workflow/Snakefile) makes",
+    )
     ap.add_argument("--dry-run", action="store_true")
     args = ap.parse_args()
     if args.runs < 1:
         ap.error("--runs must be at least 1")
+    args.only_run_numbers = list(range(1, args.runs + 1))
+    if args.only_runs:
+        try:
+            args.only_run_numbers = sorted({int(x) for x in args.only_runs.split(",") if x})
+        except ValueError:
+            ap.error(f"--only-runs: want run numbers, got {args.only_runs!r}")
+        if not args.only_run_numbers or not all(1 <= k <= args.runs for k in args.only_run_numbers):
+            ap.error(f"--only-runs: want numbers of 1..{args.runs}")
     shas = {}
     for m in MODULES:
         ko = os.path.join(args.modules, f"mpqoe_{m}.ko")

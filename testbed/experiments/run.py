@@ -2,7 +2,8 @@
 """Run the scheduler-paper experiments in testbed guests (host side, stdlib only).
 
     testbed/experiments/run.py --experiment sticky|bnaware|all [--runs 5] [--duration 30]
-        [--guests 1] [--cells PATTERNS] [--results DIR] [--batch-runs 40] [--dry-run]
+        [--guests 1] [--cells PATTERNS] [--only-runs K,...] [--results DIR] [--batch-runs 40]
+        [--dry-run]
 
 The matrix (matrix.py) is split into batches: one batch = one scenario (its network is built
 once per guest boot) and at most --batch-runs runs; each batch runs in a fresh guest
@@ -80,6 +81,12 @@ def parse_args(argv):
     p.add_argument("--cells", default=None, help="comma-separated patterns over cell names")
     p.add_argument("--results", default=DEFAULT_RESULTS, help=f"(default {DEFAULT_RESULTS})")
     p.add_argument("--batch-runs", type=int, default=40, help="max runs per guest (default 40)")
+    p.add_argument(
+        "--only-runs",
+        default=None,
+        help="comma-separated run numbers (of 1..--runs) to make, e.g. 3 or 1,2: what one job "
+        "of the workflow (workflow/Snakefile) makes; the others are left as they are",
+    )
     p.add_argument("--dry-run", action="store_true", help="print the batches, run nothing")
     p.add_argument("--no-build", action="store_true", help="do not build the modules")
     p.add_argument(
@@ -106,6 +113,16 @@ def parse_args(argv):
         raise Usage("--guests: want 1..4")
     if a.batch_runs < 1:
         raise Usage("--batch-runs: want >= 1")
+    a.only = list(range(1, a.runs + 1))
+    if a.only_runs:
+        try:
+            a.only = sorted({int(x) for x in a.only_runs.split(",") if x.strip()})
+        except ValueError:
+            raise Usage(f"--only-runs: want run numbers, got {a.only_runs!r}") from None
+        if not a.only or not all(1 <= k <= a.runs for k in a.only):
+            raise Usage(f"--only-runs: want numbers of 1..{a.runs}")
+        if a.planned:
+            raise Usage("--only-runs and --planned exclude each other")
     if a.publish_only and a.publish is None:
         a.publish = DEFAULT_PUBLISH
     a.selected = mx.select(a.experiment, a.cells)
@@ -216,7 +233,7 @@ def write_manifest(args, note=""):
 def todo_runs(args):
     """{(cell name, k)} of the selected runs that are not ok yet."""
     state = run_state(args.results, args.runs, args.selected, args.duration)
-    return {(c, k) for c, s in state.items() for k in s["failed"] + s["missing"]}
+    return {(c, k) for c, s in state.items() for k in s["failed"] + s["missing"] if k in args.only}
 
 
 def plan(args):
@@ -226,7 +243,10 @@ def plan(args):
     batches = []
     for scn in mx.SCENARIOS:
         cells = [c for c in args.selected if c.scenario == scn]
-        todo = {c.name: state[c.name]["failed"] + state[c.name]["missing"] for c in cells}
+        todo = {
+            c.name: sorted(set(state[c.name]["failed"] + state[c.name]["missing"]) & set(args.only))
+            for c in cells
+        }
         cells = [c for c in cells if todo[c.name]]
         if not cells:
             continue
@@ -365,7 +385,10 @@ def main(argv):
         while queue and len(procs) < args.guests and not stop:
             scn, cells, runs = queue.pop(0)
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-            log = os.path.join(args.results, "logs", f"{stamp}-{scn}.log")
+            # jobs of one scenario may start in the same second (on a cluster): the runs too
+            every = args.only == list(range(1, args.runs + 1))
+            tag = "" if every else "-r" + "-".join(map(str, runs))
+            log = os.path.join(args.results, "logs", f"{stamp}-{scn}{tag}.log")
             timeout = BOOT_OVERHEAD_S + 120 + len(cells) * len(runs) * (args.duration + 90)
             cmd = [TESTBED_RUN, "--timeout", str(int(timeout)), "--results", args.results]
             cmd += ["--log", console_of(log)]  # scanned by kernel_reports
@@ -416,7 +439,7 @@ def main(argv):
     if args.publish:
         publish(args)
     state = run_state(args.results, args.runs, args.selected, args.duration)
-    bad = sum(len(s["failed"]) + len(s["missing"]) for s in state.values())
+    bad = sum(len(set(s["failed"] + s["missing"]) & set(args.only)) for s in state.values())
     print(
         f"run.py: finished in {(time.monotonic() - t_all) / 60:.1f} min; selected runs not ok: "
         f"{bad}; manifest {m['status']} ({os.path.join(args.results, 'manifest.json')})",

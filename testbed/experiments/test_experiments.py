@@ -396,6 +396,19 @@ class PlanTest(unittest.TestCase):
             with self.assertRaises(run.Usage):
                 run.plan(args)
 
+    def test_only_runs_plans_those_runs_and_no_other(self):
+        with tempfile.TemporaryDirectory() as d:
+            args = run.parse_args(
+                ["--experiment", "sticky", "--cells", "baseline.dft.*", "--runs", "3"]
+                + ["--only-runs", "2", "--results", d]
+            )
+            want = {(f"baseline.dft.{cc}", 2) for cc in ("cubic", "bbr", "lia", "olia")}
+            self.assertEqual(run.todo_runs(args), want)
+            self.assertEqual({k for _s, _c, ks in run.plan(args) for k in ks}, {2})
+            for bad in ("4", "0", "x"):
+                with self.assertRaises(run.Usage):
+                    run.parse_args(["--experiment", "sticky", "--runs", "3", "--only-runs", bad])
+
     def test_planned_splits_by_length_into_subdirectories(self):
         argv = ["--experiment", "all", "--cells", "baseline.minrtt.*,A-1.dft.*"]
         argv += ["--planned", "--runs", "3", "--results", "/r"]

@@ -220,6 +220,22 @@ EXPERIMENTS = {
 }
 
 
+def experiment_plan(experiment, video_s=None):
+    """[(batch, [cells])] of an experiment, its videos video_s long when given (demo and ci keep
+    their own length)."""
+    make = EXPERIMENTS[experiment]
+    return make(video_s) if video_s and experiment not in ("demo", "ci") else make()
+
+
+def limit_clients(plan, experiment, max_clients):
+    """(the plan without its batches of more than max_clients clients, their names); the
+    calibration keeps every batch (it measures where the limit lies)."""
+    if experiment == "calibrate":
+        return plan, []
+    big = sorted({b.name for b, _c in plan if b.clients > max_clients})
+    return [(b, c) for b, c in plan if b.clients <= max_clients], big
+
+
 def with_controller(plan, controller):
     """The plan with every batch (and its cells) run by `controller`."""
     out = []

@@ -3,7 +3,7 @@
 network with real link delays, real dash.js players, QoE per algorithm.
 
     testbed/video/run.py [--experiment demo|ci|ga-topo|ga-sched] [--runs K] [--video S]
-        [--cells PATTERNS] [--results DIR] [--local] [--dry-run] [--publish]
+        [--cells PATTERNS] [--only-runs K,...] [--results DIR] [--local] [--dry-run] [--publish]
     testbed/video/run.py --topology T --clients N --algorithms A,B [--runs K] [--video S] ...
 
 Per batch (one network, matrix.py) it writes the descriptor (`bin/mpqoe topology with-clients
@@ -80,6 +80,11 @@ def parse_args(argv):
     p.add_argument("--algorithms", help="comma-separated algorithms of that batch")
     p.add_argument("--runs", type=int, default=1, help="runs per cell (default 1)")
     p.add_argument(
+        "--only-runs",
+        help="comma-separated run numbers (of 1..--runs) to make, e.g. 3 or 1,2: what one job "
+        "of the workflow (workflow/Snakefile) makes; the others are left as they are",
+    )
+    p.add_argument(
         "--retries", type=int, default=0,
         help="make a run that failed its checks again, at once, up to this many times "
         "(default 0: the next invocation makes it); every failed attempt stays in failed/",
@@ -110,6 +115,14 @@ def parse_args(argv):
         raise Usage("--runs: want 1..100")
     if not 0 <= a.retries <= 5:
         raise Usage("--retries: want 0..5")
+    a.only = list(range(1, a.runs + 1))
+    if a.only_runs:
+        try:
+            a.only = sorted({int(x) for x in a.only_runs.split(",") if x.strip()})
+        except ValueError:
+            raise Usage(f"--only-runs: want run numbers, got {a.only_runs!r}") from None
+        if not a.only or not all(1 <= k <= a.runs for k in a.only):
+            raise Usage(f"--only-runs: want numbers of 1..{a.runs}")
     if a.video is not None and not 8 <= a.video <= 3600:
         raise Usage("--video: want 8..3600 s")
     if a.topology or a.clients or a.algorithms:
@@ -132,8 +145,7 @@ def parse_args(argv):
         )
         a.plan = [(b, [mx.Cell(b, x) for x in algos])]
     else:
-        make = mx.EXPERIMENTS[a.experiment]
-        a.plan = make(a.video) if a.video and a.experiment not in ("demo", "ci") else make()
+        a.plan = mx.experiment_plan(a.experiment, a.video)
     if a.controller == "floodlight":
         try:
             floodlight.require_jars(a.floodlight_jar or "")
@@ -153,11 +165,9 @@ def parse_args(argv):
     a.plan = mx.select(a.plan, a.cells)
     if not a.plan:
         raise Usage(f"--cells {a.cells!r} matches no cell")
-    if a.experiment != "calibrate":
-        big = sorted({b.name for b, _c in a.plan if b.clients > a.max_clients})
-        if big:
-            print(f"video: left out (more than --max-clients {a.max_clients}): {', '.join(big)}")
-        a.plan = [(b, c) for b, c in a.plan if b.clients <= a.max_clients]
+    a.plan, big = mx.limit_clients(a.plan, a.experiment, a.max_clients)
+    if big:
+        print(f"video: left out (more than --max-clients {a.max_clients}): {', '.join(big)}")
     return a
 
 
@@ -202,7 +212,7 @@ def todo(args):
     """[(batch, [(cell, k)])] of the runs still to make, interleaved by k."""
     out = []
     for b, cells in args.plan:
-        runs = [(c, k) for k in range(1, args.runs + 1) for c in cells]
+        runs = [(c, k) for k in args.only for c in cells]
         left = [(c, k) for c, k in runs if not run_ok(run_dir(args.results, c, k))]
         if left:
             out.append((b, left))
@@ -508,7 +518,11 @@ def _num(v):
 
 
 def run_batch(args, b, runs, progress):
-    workdir = os.path.join(args.results, b.experiment, "batches", b.name)
+    # jobs of one batch that make different runs may run at once (on a cluster): each boots
+    # its own network, in its own directory
+    every = args.only == list(range(1, args.runs + 1))
+    part = "" if every else ".runs-" + "-".join(map(str, args.only))
+    workdir = os.path.join(args.results, b.experiment, "batches", b.name + part)
     desc, content = prepare_batch(b, workdir)
     print(f"video: batch {b.name}: {len(runs)} runs, booting the network", flush=True)
     with ss.Network(desc, content, workdir, local=args.local) as net:
@@ -639,7 +653,8 @@ def main(argv):
             print(f"video: plot {out}")
     if args.publish:
         publish(args)
-    return 0 if not per["failed"] and not per["missing"] else 1
+    selected = {f"{c.name}/run{k}" for _b, cells in args.plan for c in cells for k in args.only}
+    return 0 if not selected & set(per["failed"] + per["missing"]) else 1
 
 
 def _interrupt(signum, frame):

@@ -33,6 +33,8 @@ BAD = [
     (["--controller", "floodlight", "--floodlight-jar", "/nonexistent.jar"], "no such file"),
     (["--floodlight-jar", "/x.jar"], "goes with --controller floodlight"),
     (["--bogus"], "unrecognized arguments"),
+    (["--runs", "2", "--only-runs", "3"], "--only-runs: want numbers of 1..2"),
+    (["--only-runs", "x"], "--only-runs: want run numbers"),
 ]
 
 
@@ -79,6 +81,11 @@ class BadInput(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("90 runs to make in 3 batches", r.stdout)
         self.assertFalse(os.path.exists(out), "a dry run writes nothing")
+
+    def test_only_runs_makes_those_runs_of_each_cell(self):
+        r, _out = self.run_cli(["--experiment", "ga-topo", "--runs", "5", "--only-runs", "2,4"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("36 runs to make in 3 batches", r.stdout)
 
     def test_missing_dashjs_is_one_line_before_any_guest(self):
         sys.path.insert(0, HERE)

@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""The last step of a run job of the workflow: the job's run files from the runner's store.
+
+    collect.py --runner-exit RC SRC DST [SRC DST ...]
+
+SRC is a run document in the runner's store (testbed/video: <cell>/run<k>/run.json,
+testbed/experiments: <cell>/run<k>.json; cc-fairness: <case>_<algo>_run<k>.csv, which exists
+only for a run whose checks passed), DST the workflow's run file. Each ok and complete
+run is copied to its DST atomically; a run that is missing, failed or incomplete gets one
+line on stderr and no DST, and the exit is 1, so that Snakemake never takes it for done (and
+makes the job again; the runner then skips the runs already ok). Exit 0 when every run was
+copied, 2 on bad arguments.
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+sys.path.insert(0, os.path.join(REPO, "testbed", "experiments"))
+
+from mpqoe_lib import files  # noqa: E402
+
+# What every ok run document of each runner has (cellrun.py, testbed/video/run.py).
+SCHEMAS = ("mpqoe-experiment-run/", "mpqoe-video-run/")
+
+
+def incomplete(doc):
+    """Why an ok run document is not complete, or None."""
+    for key in ("schema", "experiment", "cell", "run", "code_version"):
+        if doc.get(key) in (None, ""):
+            return f"no {key}"
+    if not str(doc["schema"]).startswith(SCHEMAS):
+        return f"unknown schema {doc['schema']!r}"
+    if doc["schema"].startswith("mpqoe-video-run/"):
+        if not doc.get("clients"):
+            return "no clients"
+        bad = [k for k, ok in (doc.get("checks") or {}).items() if not ok]
+        if not doc.get("checks") or bad:
+            return f"checks not passed: {'; '.join(bad) or 'none recorded'}"
+        return None
+    import publish  # noqa: PLC0415 - the scheduler runner's table: what the report reads
+
+    row = publish.run_row(doc)
+    missing = [k for k in ("subflows",) if not row.get(k)]
+    # 0 underflows is a result
+    missing += [k for k in ("thr_mean_mbps", "underflows") if row.get(k) is None]
+    if missing:
+        return f"no {', '.join(missing)} in its probe record"
+    return None
+
+
+def csv_incomplete(path):
+    """Why a run CSV of the fairness experiment (cc-fairness/run.py: one row, written only
+    when the guest's checks passed) is not complete, or None; "missing" when it is not there."""
+    import csv  # noqa: PLC0415
+
+    import plan  # noqa: PLC0415 - cc-fairness/run.py's columns, loaded under a name of its own
+
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        return "missing"
+    if len(rows) != 1:
+        return f"{len(rows)} rows, want 1"
+    empty = [k for k in plan.ccx.COLUMNS if k != "tcp_mbps" and not rows[0].get(k)]
+    return f"ok but incomplete (no {', '.join(empty)})" if empty else None
+
+
+def collect(pairs):
+    """Lines about the runs not copied ([] when all were)."""
+    bad = []
+    for src, dst in pairs:
+        if src.endswith(".csv"):
+            why = csv_incomplete(src)
+            if why:
+                where = os.path.relpath(src, REPO) if src.startswith(REPO) else src
+                bad.append(f"{where}: {why}")
+            else:
+                with open(src, "rb") as f:
+                    files.write_atomic(dst, f.read())
+            continue
+        doc = files.read_json(src)
+        where = os.path.relpath(src, REPO) if src.startswith(REPO) else src
+        if not doc:
+            bad.append(f"{where}: missing")
+            continue
+        if doc.get("status") != "ok":
+            why = " ".join(str(doc.get("error") or "no error recorded").split())[:200]
+            bad.append(f"{where}: {doc.get('status')} ({why})")
+            continue
+        why = incomplete(doc)
+        if why:
+            bad.append(f"{where}: ok but incomplete ({why})")
+            continue
+        with open(src, "rb") as f:
+            files.write_atomic(dst, f.read())  # the runner's document as it is
+    return bad
+
+
+def main(argv):
+    rc = None
+    if argv[:1] == ["--runner-exit"] and len(argv) >= 2:
+        rc, argv = argv[1], argv[2:]
+    if not argv or len(argv) % 2:
+        print("collect.py: want [--runner-exit RC] SRC DST [SRC DST ...]", file=sys.stderr)
+        return 2
+    pairs = list(zip(argv[::2], argv[1::2], strict=True))
+    bad = collect(pairs)
+    for line in bad:
+        print(f"workflow: run not done: {line}", file=sys.stderr)
+    n = len(pairs) - len(bad)
+    print(f"workflow: {n} of {len(pairs)} runs ok" + (f" (runner exit {rc})" if rc else ""))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

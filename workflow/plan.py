@@ -1,0 +1,298 @@
+"""The workflow's jobs (workflow/Snakefile), planned from the runners' own matrices.
+
+A job is what one rule of the Snakefile makes: some runs of one network (a video batch, or a
+scheduler-paper scenario at one video length), made by the runner that makes them by hand
+(testbed/video/run.py, testbed/experiments/run.py) with --cells and --only-runs. Its outputs
+are one file per run: RUNS_DIR/<kind>/<experiment>/<cell>/run<k>.json, a copy of the runner's
+run document, written only once that run is ok and complete (workflow/collect.py). The
+runners keep their own resumable stores (their --results), so a run that failed leaves no
+output and the ok runs of the same job are not made again when the job is.
+
+config["batch_runs"] sets the jobs' size: 0 makes one job per network with every run of it
+(one guest boot for all; the default on one machine, where a boot costs 40-90 s), N splits a
+network's runs into jobs of at most N runs (1 on a cluster: one job per run, each on its own
+node). Stdlib only: the Snakefile and the unit test import it.
+"""
+
+import dataclasses
+import fnmatch
+import importlib.util
+import os
+import re
+import shlex
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+PY = "/usr/bin/python3"
+VIDEO_RUN = os.path.join(REPO, "testbed", "video", "run.py")
+SCHED_RUN = os.path.join(REPO, "testbed", "experiments", "run.py")
+
+
+def _load(name, path):
+    """A module from its file under a name of its own (both runners call theirs matrix)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+vmx = _load("mpqoe_video_matrix", os.path.join(REPO, "testbed", "video", "matrix.py"))
+smx = _load("mpqoe_sched_matrix", os.path.join(REPO, "testbed", "experiments", "matrix.py"))
+CC_RUN = os.path.join(REPO, "kernel-schedulers", "cc-fairness", "run.py")
+ccx = _load("mpqoe_cc_fairness", CC_RUN)  # its CELLS and PARAMS: the fairness plan
+CC_DATA = os.path.join(REPO, "docs", "results", "cc", "data")
+
+# The runners' estimates of machine time (testbed/video/run.py, testbed/experiments/run.py):
+# a guest boot with the network, and per run the video plus start-up and records.
+VIDEO_BOOT_S, VIDEO_RUN_BASE_S, VIDEO_RUN_PER_CLIENT_S = 150, 20, 20
+SCHED_BOOT_S, SCHED_PER_RUN_S = 90, 7
+# cc-fairness/README.md: a run about 33 s of guest time (its 30 s transfer and the checks), the
+# busybox guest's boot and initramfs a minute at most
+CC_BOOT_S, CC_PER_RUN_S = 60, 33
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    kind: str  # "video", "scheduler" or "cc"
+    experiment: str
+    network: str  # the video batch's name, the scenario (and length) of a scheduler job, or
+    # the fairness experiment's one network
+    cells: tuple  # cell names (case/algo for the fairness experiment)
+    runs: tuple  # run numbers
+    store: str  # the runner's --results
+    out_dir: str  # RUNS_DIR/<kind>[/<length>s]
+    argv: tuple  # the runner's arguments, --cells and --only-runs included
+    estimate_s: float  # machine time, boot included
+
+    @property
+    def name(self):
+        """The rule's name: unique, letters, digits and underscores."""
+        cells = "" if len(self.cells) != 1 else f"_{self.cells[0]}".replace("/", "_")
+        runs = "_".join(map(str, self.runs))
+        raw = f"{self.kind}_{self.experiment}_{self.network}{cells}_r{runs}"
+        return re.sub(r"[^A-Za-z0-9]+", "_", raw)
+
+    def copies(self):
+        """[(the runner's run document, the workflow's run file)] of every run of the job."""
+        out = []
+        for cell in self.cells:
+            for k in self.runs:
+                if self.kind == "video":
+                    src = os.path.join(self.store, self.experiment, cell, f"run{k}", "run.json")
+                elif self.kind == "scheduler":
+                    src = os.path.join(self.store, self.experiment, cell, f"run{k}.json")
+                else:  # one CSV row per run (cc-fairness/run.py)
+                    case, algo = cell.split("/")
+                    src = ccx.run_path(self.store, case, algo, k)
+                    dst = os.path.join(
+                        self.out_dir, self.experiment, f"{case}_{algo}", f"run{k}.csv"
+                    )
+                    out.append((src, dst))
+                    continue
+                out.append((src, os.path.join(self.out_dir, self.experiment, cell, f"run{k}.json")))
+        return out
+
+    def outputs(self):
+        return [dst for _src, dst in self.copies()]
+
+    def preflight_args(self):
+        """workflow/preflight.py's arguments: the kind, and the modules the cells load."""
+        if self.kind == "video":
+            return "video"
+        if self.kind == "cc":
+            return "cc"
+        return " ".join(["scheduler", *sorted({c.split(".")[1] for c in self.cells})])
+
+    def command(self):
+        return shlex.join([PY, *self.argv])
+
+    def runtime_min(self):
+        """A time limit for the job: the estimate and a half, and 10 min."""
+        return int(self.estimate_s * 1.5 / 60) + 10
+
+
+def path(config, key):
+    p = config[key]
+    return os.path.normpath(p if os.path.isabs(p) else os.path.join(REPO, p))
+
+
+def chunks(cells, runs, size):
+    """[(cells, runs)] covering cells x runs, each at most size runs (all of it with size 0):
+    run numbers split first, so that a job keeps every cell of its runs (interleaved)."""
+    if not size:
+        return [(tuple(cells), tuple(runs))]
+    out = []
+    for g in range(0, len(cells), size):
+        group = cells[g : g + size]
+        per = max(1, size // len(group))
+        for i in range(0, len(runs), per):
+            out.append((tuple(group), tuple(runs[i : i + per])))
+    return out
+
+
+def video_jobs(config):
+    jobs = []
+    store, runs_dir = path(config, "video_results"), path(config, "runs_dir")
+    for exp in config.get("video_experiments") or []:
+        if exp not in vmx.EXPERIMENTS:
+            raise ConfigError(f"video_experiments: unknown experiment {exp!r}")
+        o = {**(config.get("video_overrides") or {}).get(exp, {})}
+        runs = int(o.get("runs", config["runs"]))
+        video = o.get("video", config["video"])
+        plan = vmx.experiment_plan(exp, float(video) if video else None)
+        plan = vmx.select(plan, config.get("video_cells"))
+        plan, _big = vmx.limit_clients(plan, exp, int(config["max_clients"]))
+        for b, cells in plan:
+            names = [c.name for c in cells]
+            per_run = b.video_s + vmx.JOIN_INTERVAL_S * (b.clients - 1)
+            per_run += VIDEO_RUN_BASE_S + VIDEO_RUN_PER_CLIENT_S * b.clients
+            for cs, ks in chunks(names, list(range(1, runs + 1)), int(config["batch_runs"])):
+                argv = [VIDEO_RUN, "--experiment", exp, "--runs", str(runs)]
+                argv += ["--video", f"{float(video):g}"] if video else []
+                argv += ["--max-clients", str(config["max_clients"])]
+                argv += ["--retries", str(config["retries"]), "--results", store]
+                argv += ["--cells", ",".join(cs), "--only-runs", ",".join(map(str, ks))]
+                est = VIDEO_BOOT_S + per_run * len(cs) * len(ks)
+                jobs.append(
+                    Job("video", exp, b.name, cs, ks, store, os.path.join(runs_dir, "video"),
+                        tuple(argv), est)
+                )  # fmt: skip
+    return jobs
+
+
+def sched_lengths(config, cells):
+    """{video length s: [cells]}: config's scheduler_duration, or each cell's planned one."""
+    d = config["scheduler_duration"]
+    if d == "planned":
+        out = {}
+        for c in cells:
+            out.setdefault(smx.planned_duration(c), []).append(c)
+        return out
+    return {float(d): list(cells)}
+
+
+def scheduler_jobs(config):
+    jobs = []
+    store, runs_dir = path(config, "scheduler_results"), path(config, "runs_dir")
+    planned = config["scheduler_duration"] == "planned"
+    runs = int(config["scheduler_runs"])
+    for exp in config.get("scheduler_experiments") or []:
+        if exp not in smx.EXPERIMENTS:
+            raise ConfigError(f"scheduler_experiments: unknown experiment {exp!r}")
+        selected = smx.select(exp, config.get("scheduler_cells"))
+        for length, cells in sorted(sched_lengths(config, selected).items(), reverse=True):
+            # --planned's layout: one store per length (testbed/experiments/run.py)
+            sub = f"{length:g}s" if planned else ""
+            st = os.path.join(store, sub) if sub else store
+            out = os.path.join(runs_dir, "scheduler", sub) if sub else runs_dir + "/scheduler"
+            for scn in smx.SCENARIOS:
+                names = [c.name for c in cells if c.scenario == scn]
+                if not names:
+                    continue
+                network = f"{scn}.{length:g}s"
+                for cs, ks in chunks(names, list(range(1, runs + 1)), int(config["batch_runs"])):
+                    argv = [SCHED_RUN, "--experiment", exp, "--runs", str(runs)]
+                    argv += ["--duration", f"{length:g}", "--results", st, "--no-build"]
+                    argv += ["--cells", ",".join(cs), "--only-runs", ",".join(map(str, ks))]
+                    n = len(cs) * len(ks)
+                    boots = -(-n // 40)  # the runner's --batch-runs
+                    est = SCHED_BOOT_S * boots + n * (length + SCHED_PER_RUN_S)
+                    jobs.append(Job("scheduler", exp, network, cs, ks, st, out, tuple(argv), est))
+    return jobs
+
+
+def cc_cells(config):
+    """The fairness experiment's cells (case/algo) the sweep makes: every one of run.py's
+    CELLS, or those config cc_cells names (comma-separated shell patterns)."""
+    names = [f"{case}/{algo}" for case, algo, _tcp in ccx.CELLS]
+    pats = [p.strip() for p in (config.get("cc_cells") or "").split(",") if p.strip()]
+    return [n for n in names if not pats or any(fnmatch.fnmatchcase(n, p) for p in pats)]
+
+
+def cc_jobs(config):
+    if str(config.get("cc_fairness")).lower() not in ("true", "1", "yes"):
+        return []
+    store, runs_dir = path(config, "cc_results"), path(config, "runs_dir")
+    runs = int(config["cc_runs"])
+    cells = cc_cells(config)
+    if not cells:
+        raise ConfigError(f"cc_cells: {config.get('cc_cells')!r} matches no cell")
+    jobs = []
+    for cs, ks in chunks(cells, list(range(1, runs + 1)), int(config["batch_runs"])):
+        argv = [CC_RUN, "--runs", str(runs), "--data", store, "--only", ",".join(cs)]
+        argv += ["--only-runs", ",".join(map(str, ks))]
+        est = CC_BOOT_S + CC_PER_RUN_S * len(cs) * len(ks)
+        out = os.path.join(runs_dir, "cc")
+        jobs.append(Job("cc", "fairness", "cc", cs, ks, store, out, tuple(argv), est))
+    return jobs
+
+
+def publish_cc(config):
+    """The fairness experiment's committed data: one CSV per run in config cc_publish
+    (docs/results/cc/data, what report.py reads), copied from the workflow's run files;
+    [(src, dst)]."""
+    out = []
+    for j in cc_jobs(config):
+        for _src, run_file in j.copies():
+            cell, k = os.path.basename(os.path.dirname(run_file)), run_file[: -len(".csv")]
+            k = int(k.rsplit("run", 1)[1])
+            case, algo = cell.split("_", 1)
+            out.append((run_file, ccx.run_path(path(config, "cc_publish"), case, algo, k)))
+    return out
+
+
+def jobs(config):
+    out = video_jobs(config) + scheduler_jobs(config) + cc_jobs(config)
+    names = [j.name for j in out]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise ConfigError(f"two jobs named {sorted(dup)[0]}")
+    return out
+
+
+def publish_video(config, exp):
+    """The runner's --publish-only for one video experiment and the tables it writes."""
+    job = next(j for j in video_jobs(config) if j.experiment == exp)
+    argv = list(job.argv[: job.argv.index("--cells")]) + ["--publish-only"]
+    if config.get("video_cells"):
+        argv += ["--cells", config["video_cells"]]
+    paper = "qomra-paper" if exp.startswith("qomra") else "ga-paper"
+    data = os.path.join(REPO, "docs", "results", paper, "data")
+    tables = [os.path.join(data, f"{exp}.csv")]
+    if exp == "qomra":
+        tables += [os.path.join(data, f"qomra-{x}.csv") for x in ("throughput", "links")]
+    return shlex.join([PY, *argv]), tables
+
+
+def publish_scheduler(config, exp):
+    """The runner's --publish-only for one scheduler experiment (once per video length) and
+    the tables it writes."""
+    dest = path(config, "publish")
+    cmds = []
+    stores = sorted({j.store for j in scheduler_jobs(config) if j.experiment == exp})
+    for st in stores:
+        argv = [SCHED_RUN, "--experiment", exp, "--runs", str(config["scheduler_runs"])]
+        argv += ["--results", st, "--publish", dest, "--publish-only"]
+        if config.get("scheduler_cells"):
+            argv += ["--cells", config["scheduler_cells"]]
+        cmds.append(shlex.join([PY, *argv]))
+    tables = [os.path.join(dest, exp, "data", f) for f in ("runs.csv", "paths.csv")]
+    return " && ".join(cmds), tables
+
+
+def summary(config):
+    """{"jobs", "runs", "hours"} of the whole workflow (for the docs and --dry-run)."""
+    js = jobs(config)
+    return {
+        "jobs": len(js),
+        "runs": sum(len(j.cells) * len(j.runs) for j in js),
+        "hours": round(sum(j.estimate_s for j in js) / 3600, 1),
+    }

@@ -1,0 +1,424 @@
+"""The workflow's plan, through Snakemake's own dry run (`snakemake -n`): which jobs a small
+sweep makes, with which outputs and runner commands, at either job size, what a resumed sweep
+still makes, and that the plan is the runners' own. No guest, no root; about 20 s.
+
+SNAKEMAKE names the snakemake to use (default: the venv `make workflow-deps` makes)."""
+
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import plan  # noqa: E402
+
+VENV = os.path.join(REPO, "build", "snakemake")
+SNAKEMAKE = os.environ.get("SNAKEMAKE") or os.path.join(VENV, "bin", "snakemake")
+CELLS = "baseline.dft.cubic,baseline.minrtt.cubic"
+
+
+def dry_run(tmp, *config, extra=()):
+    """{rule name: {"outputs": [...], "shell": str}} of the jobs `snakemake -n` lists."""
+    conf = [
+        f"runs_dir={tmp}/runs", f"video_results={tmp}/video", f"scheduler_results={tmp}/sched",
+        f"publish={tmp}/pub", "reports=false", "video_experiments=[ci]", "runs=2",
+        "scheduler_experiments=[sticky]", f"scheduler_cells={CELLS}", "scheduler_runs=2",
+        "scheduler_duration=10", *config,
+    ]  # fmt: skip
+    r = subprocess.run(
+        [SNAKEMAKE, "-s", os.path.join(HERE, "Snakefile"), "-d", tmp, "-n", "-p", *extra,
+         "--config", *conf],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    return dry_run_of(r)
+
+
+def dry_run_of(r):
+    """The jobs of a `snakemake -n -p` that ran (AssertionError with its output if it failed)."""
+    out = r.stdout + r.stderr
+    if r.returncode:
+        raise AssertionError(f"snakemake -n exit {r.returncode}:\n{out[-3000:]}")
+    jobs, cur = {}, None
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"^(?:local)?rule (\S+):$", line)
+        if m:
+            cur = jobs.setdefault(m.group(1), {"outputs": [], "shell": ""})
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"^    output: (.*)$", line)
+        if m:
+            cur["outputs"] = m.group(1).split(", ")
+        elif line.startswith(f"Shell command: {plan.PY} {HERE}/preflight.py"):
+            cur["shell"] = "\n".join(lines[i : i + 3])
+    return jobs
+
+
+def run_file(tmp, kind, exp, cell, k):
+    return f"{tmp}/runs/{kind}/{exp}/{cell}/run{k}.json"
+
+
+class DryRun(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", self.tmp], check=False)
+
+    def test_one_job_per_network_lists_exactly_the_sweep(self):
+        jobs = dry_run(self.tmp)
+        video = "video_ci_compuserve_c2_s1_v20_r1_2"
+        sched = "scheduler_sticky_baseline_10s_r1_2"
+        self.assertEqual(
+            set(jobs), {video, sched, "publish_video_ci", "publish_scheduler_sticky", "all"}
+        )
+        want = {
+            run_file(self.tmp, "scheduler", "sticky", c, k)
+            for c in CELLS.split(",")
+            for k in (1, 2)
+        }
+        self.assertEqual(set(jobs[sched]["outputs"]), want)
+        want = {
+            run_file(self.tmp, "video", "ci", f"compuserve.c2.{a}", k)
+            for a in ("ga", "none")
+            for k in (1, 2)
+        }
+        self.assertEqual(set(jobs[video]["outputs"]), want)
+        self.assertIn("--only-runs 1,2", jobs[sched]["shell"])
+        cells = re.search(r"--cells (\S+)", jobs[sched]["shell"]).group(1)
+        self.assertEqual(set(cells.split(",")), set(CELLS.split(",")))
+        self.assertIn("--duration 10", jobs[sched]["shell"])
+        self.assertIn("preflight.py scheduler dft minrtt", jobs[sched]["shell"])
+        self.assertIn("preflight.py video", jobs[video]["shell"])
+        self.assertEqual(
+            set(jobs["publish_scheduler_sticky"]["outputs"]),
+            {f"{self.tmp}/pub/sticky/data/runs.csv", f"{self.tmp}/pub/sticky/data/paths.csv"},
+        )
+
+    def test_one_run_per_job_on_a_cluster(self):
+        jobs = dry_run(self.tmp, "batch_runs=1")
+        runs = {n: j for n, j in jobs.items() if n.startswith(("video_", "scheduler_"))}
+        self.assertEqual(len(runs), 8)
+        for name, j in runs.items():
+            self.assertEqual(len(j["outputs"]), 1, name)
+            k = re.search(r"run(\d)\.json$", j["outputs"][0]).group(1)
+            cell = j["outputs"][0].split("/")[-2]
+            self.assertIn(f"--cells {cell} --only-runs {k}", j["shell"], name)
+
+    def test_a_resumed_sweep_makes_only_what_is_missing(self):
+        done = run_file(self.tmp, "scheduler", "sticky", "baseline.dft.cubic", 2)
+        os.makedirs(os.path.dirname(done))
+        with open(done, "w") as f:
+            f.write("{}\n")
+        jobs = dry_run(self.tmp, "batch_runs=1")
+        runs = [n for n in jobs if n.startswith("scheduler_")]
+        self.assertEqual(len(runs), 3)
+        self.assertNotIn("scheduler_sticky_baseline_10s_baseline_dft_cubic_r2", jobs)
+        # one job per network: the network's job again, its ok runs kept by the runner
+        jobs = dry_run(self.tmp)
+        self.assertIn("scheduler_sticky_baseline_10s_r1_2", jobs)
+
+    def test_the_reports_follow_the_tables(self):
+        jobs = dry_run(self.tmp, "reports=true", f"publish={REPO}/docs/results")
+        self.assertIn("report_scheduler", jobs)
+        self.assertIn("report_video", jobs)
+        self.assertIn(f"{REPO}/docs/results/README.md", jobs["report_scheduler"]["outputs"])
+        # scheduler tables published elsewhere: no page of docs/results from them
+        jobs = dry_run(self.tmp, "reports=true")
+        self.assertIn("report_video", jobs)
+        self.assertNotIn("report_scheduler", jobs)
+
+    def test_an_unknown_experiment_is_one_clear_error(self):
+        with self.assertRaises(AssertionError) as e:
+            dry_run(self.tmp, "video_experiments=[nope]")
+        self.assertIn("video_experiments: unknown experiment 'nope'", str(e.exception))
+
+
+def scheduler_doc(cell, k, complete=True):
+    """An ok run document of testbed/experiments/cellrun.py (what the runner's store holds)."""
+    scn, sched, cc = cell.split(".")
+    probe = {"buffer_underflows": {"count": 1, "total_s": 0.5}, "startup_delay_s": 1.2}
+    if complete:
+        probe["subflows"] = [{"mean_bps": 1e6, "series": [[0.5, 1e6], [1.0, 1e6]]}] * 3
+    return {
+        "schema": "mpqoe-experiment-run/2", "status": "ok", "error": None,
+        "experiment": "sticky", "cell": cell, "scenario": scn, "scheduler": sched, "cc": cc,
+        "run": k, "code_version": "0123abcd", "config": {"duration_s": 10.0}, "probe": probe,
+    }  # fmt: skip
+
+
+class Execution(unittest.TestCase):
+    """The workflow for real (local profile, real runner, real Snakemake) over a runner store
+    that already holds its runs, so that no guest is booted: the jobs check the node, call the
+    runner, which finds nothing to make, and take the runs over; then what a finished sweep,
+    a change of job size and an incomplete run do. As root, with the guest and the scheduler
+    modules built (preflight checks them)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", self.tmp], check=False)
+        self.store = os.path.join(self.tmp, "sched")
+        for c in CELLS.split(","):
+            for k in (1, 2):
+                self.put(c, k, scheduler_doc(c, k))
+
+    def put(self, cell, k, doc):
+        p = os.path.join(self.store, "sticky", cell, f"run{k}.json")
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            json.dump(doc, f)
+
+    def snakemake(self, *config, extra=()):
+        conf = [
+            f"runs_dir={self.tmp}/runs", f"scheduler_results={self.store}",
+            f"publish={self.tmp}/pub", "reports=false", "video_experiments=[]",
+            "scheduler_experiments=[sticky]", f"scheduler_cells={CELLS}", "scheduler_runs=2",
+            "scheduler_duration=10", *config,
+        ]  # fmt: skip
+        return subprocess.run(
+            [SNAKEMAKE, "-s", os.path.join(HERE, "Snakefile"), "-d", f"{self.tmp}/wd",
+             "--profile", "workflow/profiles/local", *extra, "--config", *conf],
+            capture_output=True, text=True, timeout=300, check=False, cwd=REPO,
+        )  # fmt: skip
+
+    def test_runs_are_taken_over_published_and_stay_done_at_another_job_size(self):
+        r = self.snakemake()
+        self.assertEqual(r.returncode, 0, r.stderr[-3000:])
+        self.assertIn("workflow: 4 of 4 runs ok", r.stdout + r.stderr)
+        for c in CELLS.split(","):
+            for k in (1, 2):
+                with open(run_file(self.tmp, "scheduler", "sticky", c, k)) as f:
+                    self.assertEqual(json.load(f), scheduler_doc(c, k))
+        with open(f"{self.tmp}/pub/sticky/data/runs.csv") as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(
+            sorted((r["cell"], r["run"], r["status"]) for r in rows),
+            sorted((c, str(k), "ok") for c in CELLS.split(",") for k in (1, 2)),
+        )
+        # one run per job now (as on a cluster): nothing to make again
+        jobs = dry_run_of(self.snakemake("batch_runs=1", extra=("-n", "-p")))
+        self.assertEqual(jobs, {}, "a finished sweep at another job size")
+
+    def test_an_incomplete_run_is_not_done_and_its_line_says_why(self):
+        self.put("baseline.dft.cubic", 2, scheduler_doc("baseline.dft.cubic", 2, complete=False))
+        r = self.snakemake("batch_runs=1")
+        self.assertNotEqual(r.returncode, 0)
+        out = r.stdout + r.stderr
+        self.assertIn(
+            "workflow: run not done: " + f"{self.store}/sticky/baseline.dft.cubic/run2.json: "
+            "ok but incomplete (no subflows, thr_mean_mbps in its probe record)",
+            out,
+        )
+        self.assertFalse(
+            os.path.exists(run_file(self.tmp, "scheduler", "sticky", "baseline.dft.cubic", 2))
+        )
+        self.assertTrue(
+            os.path.exists(run_file(self.tmp, "scheduler", "sticky", "baseline.dft.cubic", 1))
+        )
+        self.assertFalse(
+            os.path.exists(f"{self.tmp}/pub"), "nothing published from a partial sweep"
+        )
+
+
+class FairnessExecution(unittest.TestCase):
+    """The fairness experiment through the workflow for real, over a store that holds its
+    runs (no guest boots): run files, the published CSVs, and a store CSV that lacks a field."""
+
+    CELLS = [("shared", "lia", "reno"), ("disjoint", "olia", "-")]
+
+    def write(self, tmp, case, algo, tcp, k, complete):
+        row = {c: "1" for c in plan.ccx.COLUMNS}
+        row.update(case=case, algo=algo, tcp_cc=tcp, run=str(k), tcp_mbps="")
+        if not complete:
+            row["code_version"] = ""
+        p = plan.ccx.run_path(f"{tmp}/store", case, algo, k)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w", newline="") as f:
+            w = csv.DictWriter(f, plan.ccx.COLUMNS, lineterminator="\n")
+            w.writeheader()
+            w.writerow(row)
+
+    def snakemake(self, tmp):
+        return subprocess.run(
+            [SNAKEMAKE, "-s", os.path.join(HERE, "Snakefile"), "-d", f"{tmp}/wd",
+             "--profile", "workflow/profiles/local", "--config", f"runs_dir={tmp}/runs",
+             "video_experiments=[]", "cc_fairness=true", "cc_runs=2",
+             "cc_cells=shared/lia,disjoint/olia", f"cc_results={tmp}/store",
+             f"cc_publish={tmp}/pub", "batch_runs=1"],
+            capture_output=True, text=True, timeout=300, check=False, cwd=REPO,
+        )  # fmt: skip
+
+    def test_runs_are_taken_over_and_published(self):
+        tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", tmp], check=False)
+        for case, algo, tcp in self.CELLS:
+            for k in (1, 2):
+                self.write(tmp, case, algo, tcp, k, complete=(algo, k) != ("olia", 2))
+        r = self.snakemake(tmp)
+        out = r.stdout + r.stderr
+        self.assertNotEqual(r.returncode, 0, out[-2000:])
+        self.assertIn("disjoint_olia_run2.csv: ok but incomplete (no code_version)", out)
+        got = sorted(
+            os.path.relpath(os.path.join(d, f), f"{tmp}/runs")
+            for d, _s, fs in os.walk(f"{tmp}/runs")
+            for f in fs
+        )
+        want = ["cc/fairness/disjoint_olia/run1.csv", "cc/fairness/shared_lia/run1.csv"]
+        want.append("cc/fairness/shared_lia/run2.csv")
+        self.assertEqual(got, want)
+        self.assertFalse(os.path.exists(f"{tmp}/pub"), "nothing published from a partial sweep")
+        # the run made complete: the sweep finishes and publishes the four CSVs as they are
+        self.write(tmp, "disjoint", "olia", "-", 2, complete=True)
+        r = self.snakemake(tmp)
+        self.assertEqual(r.returncode, 0, (r.stdout + r.stderr)[-2000:])
+        for case, algo, _tcp in self.CELLS:
+            for k in (1, 2):
+                with open(plan.ccx.run_path(f"{tmp}/pub", case, algo, k)) as f:
+                    published = f.read()
+                with open(plan.ccx.run_path(f"{tmp}/store", case, algo, k)) as f:
+                    self.assertEqual(published, f.read())
+
+
+class NodeCheckAndCollect(unittest.TestCase):
+    """preflight.py and collect.py on their own: one line for what is wrong."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", self.tmp], check=False)
+
+    def script(self, name, *args, env=None):
+        return subprocess.run(
+            [plan.PY, os.path.join(HERE, name), *args], capture_output=True, text=True,
+            timeout=60, check=False, env={**os.environ, **(env or {})},
+        )  # fmt: skip
+
+    def test_a_node_without_the_guest_is_one_line(self):
+        r = self.script("preflight.py", "scheduler", "dft", env={"MPQOE_TESTBED_CACHE": self.tmp})
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertRegex(r.stderr, r"^preflight on \S+: no testbed guest built for this checkout")
+        self.assertEqual(self.script("preflight.py", "bogus").returncode, 2)
+
+    def test_missing_failed_and_incomplete_video_runs_are_not_copied(self):
+        ok = {
+            "schema": "mpqoe-video-run/1", "status": "ok", "experiment": "ci",
+            "cell": "compuserve.c2.ga", "run": 1, "code_version": "0123abcd",
+            "clients": [{"name": "h1"}], "checks": {"every client finished": True},
+        }  # fmt: skip
+        docs = {
+            "ok": ok,
+            "failed": {**ok, "status": "failed", "error": "checks failed: x"},
+            "unchecked": {**ok, "checks": {"every client finished": False}},
+            "noversion": {**ok, "code_version": None},
+        }
+        pairs = []
+        for name, doc in docs.items():
+            src = os.path.join(self.tmp, "store", name, "run.json")
+            os.makedirs(os.path.dirname(src))
+            with open(src, "w") as f:
+                json.dump(doc, f)
+            pairs += [src, os.path.join(self.tmp, "out", f"{name}.json")]
+        pairs += [os.path.join(self.tmp, "nothing.json"), os.path.join(self.tmp, "out", "x.json")]
+        r = self.script("collect.py", "--runner-exit", "1", *pairs)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(os.listdir(os.path.join(self.tmp, "out")), ["ok.json"])
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 4, r.stderr)
+        self.assertIn("failed/run.json: failed (checks failed: x)", lines[0])
+        self.assertIn("checks not passed: every client finished", lines[1])
+        self.assertIn("ok but incomplete (no code_version)", lines[2])
+        self.assertIn("nothing.json: missing", lines[3])
+        self.assertIn("workflow: 1 of 5 runs ok (runner exit 1)", r.stdout)
+
+
+class SameAsTheRunners(unittest.TestCase):
+    """The workflow's jobs cover exactly the runs the runners' own --dry-run plans."""
+
+    def runner_dry_run(self, script, *args):
+        r = subprocess.run(
+            [plan.PY, script, *args, "--dry-run"], capture_output=True, text=True, check=True
+        )
+        return r.stdout
+
+    def test_video_sweep(self):
+        config = {
+            "video_results": "/nonexistent", "runs_dir": "/nonexistent", "batch_runs": 0,
+            "video_experiments": ["ga-topo", "qomra", "calibrate"], "runs": 3, "video": 60,
+            "max_clients": 5, "retries": 0, "video_overrides": {"calibrate": {"video": None}},
+            "scheduler_experiments": [],
+        }  # fmt: skip
+        jobs = plan.video_jobs(config)
+        for exp in config["video_experiments"]:
+            video = [] if exp == "calibrate" else ["--video", "60"]
+            out = self.runner_dry_run(
+                plan.VIDEO_RUN, "--experiment", exp, "--runs", "3", *video,
+                "--results", "/nonexistent",
+            )  # fmt: skip
+            want = {
+                m.group(1): (set(m.group(2).split(", ")), int(m.group(3)))
+                for m in re.finditer(r"^  (\S+): (.*) \((\d+) runs\)$", out, re.M)
+            }
+            got = {
+                j.network: (set(j.cells), len(j.cells) * len(j.runs))
+                for j in jobs
+                if j.experiment == exp
+            }
+            self.assertEqual(got, want, exp)
+
+    def test_scheduler_sweep(self):
+        config = {
+            "scheduler_results": "/nonexistent", "runs_dir": "/nonexistent", "batch_runs": 1,
+            "scheduler_experiments": ["bnaware"], "scheduler_runs": 2,
+            "scheduler_duration": 20, "scheduler_cells": None,
+        }  # fmt: skip
+        got = {(c, k) for j in plan.scheduler_jobs(config) for c in j.cells for k in j.runs}
+        out = self.runner_dry_run(
+            plan.SCHED_RUN, "--experiment", "bnaware", "--runs", "2", "--duration", "20",
+            "--results", "/nonexistent",
+        )  # fmt: skip
+        want = set()
+        for m in re.finditer(r"--cells (\S+) --runs (\S+)", out):
+            want |= {(c, int(k)) for c in m.group(1).split(",") for k in m.group(2).split(",")}
+        self.assertEqual(got, want)
+        self.assertEqual(len(got), 28 * 2)  # 20 cells, and 8 of coupled controls
+
+    def test_fairness_sweep(self):
+        config = {
+            "cc_results": "/nonexistent", "runs_dir": "/nonexistent", "batch_runs": 1,
+            "cc_fairness": True, "cc_runs": 3, "cc_cells": "shared/*",
+        }  # fmt: skip
+        got = {(c, k) for j in plan.cc_jobs(config) for c in j.cells for k in j.runs}
+        self.assertEqual(len(plan.cc_jobs(config)), len(got))
+        out = self.runner_dry_run(
+            plan.CC_RUN, "--runs", "3", "--data", "/nonexistent", "--only",
+            ",".join(plan.cc_cells(config)),
+        )  # fmt: skip
+        want = {
+            (f"{m.group(1)}/{m.group(2)}", int(m.group(3)))
+            for m in re.finditer(r"^  (\S+) (\S+) \S+ (\d+)$", out, re.M)
+        }
+        self.assertEqual(got, want)
+        self.assertEqual(len(got), 5 * 3)  # the shared case's 5 controls
+
+
+class Chunks(unittest.TestCase):
+    def test_sizes(self):
+        self.assertEqual(plan.chunks(["a", "b"], [1, 2], 0), [(("a", "b"), (1, 2))])
+        self.assertEqual(
+            plan.chunks(["a", "b"], [1, 2, 3], 1),
+            [(("a",), (1,)), (("a",), (2,)), (("a",), (3,)), (("b",), (1,)), (("b",), (2,)),
+             (("b",), (3,))],
+        )  # fmt: skip
+        self.assertEqual(
+            plan.chunks(["a", "b"], [1, 2, 3], 4), [(("a", "b"), (1, 2)), (("a", "b"), (3,))]
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
