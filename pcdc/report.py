@@ -4,9 +4,13 @@
     /usr/bin/python3 pcdc/report.py --import DIR [--scenario FILE] [--rate-scale X] [--data D]
     /usr/bin/python3 pcdc/report.py [--data D] [--check]
 
+Each scenario has its own page, docs/results/pcdc-<scenario>.md from the template
+docs/results/pcdc-<scenario>.md.in, and its own directory under the data root (--data, default
+docs/results/pcdc): <scenario>/data (the committed data) and <scenario>/figures.
+
 --import DIR reads what experiment.py wrote (DIR/<cc>/table.json and
-DIR/<cc>/<pcdc|fullmesh>/<bulk|small>/run<N>.csv) and writes the committed data directory
-(default docs/results/pcdc/data):
+DIR/<cc>/<pcdc|fullmesh>/<bulk|small>/run<N>.csv) and writes the scenario's data directory
+<root>/<scenario>/data, the scenario named by its file:
     <cc>.csv          every row of every run of that congestion control (experiment.COLUMNS)
     <cc>-table.json   the impact factors the runs used (measure.py's document, as it is)
     scenario.json     the scenario file the network was built from (default
@@ -18,10 +22,10 @@ runs than the others are listed; the page marks them partial. Every file is writ
 atomically, after all of them were read and checked; files of the directory the import does
 not make are removed.
 
-Without --import: docs/results/pcdc.md from the template docs/results/pcdc.md.in and the
-committed data, and the figures docs/results/pcdc/figures/{bulk,small}.png (matplotlib Agg):
-each file written atomically and only when it changed; --check writes nothing and exits 1 when
-a file differs from what the data give.
+Without --import: for every scenario with data under the root, its page from its template and
+the committed data, and the figures <root>/<scenario>/figures/{bulk,small}.png (matplotlib
+Agg): each file written atomically and only when it changed; --check writes nothing and exits 1
+when a file differs from what the data give. Data without a template is an error.
 
 Statistics (mininet-scripts/mpqoe_lib/stats.py, shared with the other results pages). The unit
 is the run: a run's bulk throughput (Mbit/s) or its completion time of one size (ms). Per cell
@@ -37,8 +41,8 @@ at least stats.MIN_RUNS runs a side. A difference is a finding only where its Ho
 is below stats.ALPHA. Verdicts on the paper's claims: "agrees" (significant, in the claimed
 direction), "disagrees" (significant, the other way), "not significant", or "not tested (why)".
 The optional set P and the standby pairs per congestion control come from the table as the
-daemon reads it (measure.load_table, policy.optional_set); the paper's P from its Table II,
-by the same function.
+daemon reads it (measure.load_table, policy.optional_set); the paper's P from its table of the
+scenario (Table II for uib-unis, Table III for uib-hin), by the same function.
 
 Placeholders ({{...}}, each on one line; mpqoe_lib.results.render):
     {{status}} {{version}} {{ccs}} {{runs}} (most runs of a cell) {{runs_text}} ("10 runs")
@@ -87,28 +91,52 @@ from mpqoe_lib.results import ReportError, fmt, fmt_p  # noqa: E402
 
 WHO = "pcdc/report.py"
 COMMAND = "make results"
-DATA = os.path.join(REPO, "docs/results/pcdc/data")
-TEMPLATE = os.path.join(REPO, "docs/results/pcdc.md.in")
-PAGE = os.path.join(REPO, "docs/results/pcdc.md")
-FIGURES = os.path.join(REPO, "docs/results/pcdc/figures")
+RESULTS = os.path.join(REPO, "docs", "results")
+ROOT = os.path.join(RESULTS, "pcdc")  # <scenario>/data, <scenario>/figures
 COLUMNS = experiment.COLUMNS
 PMS = ("pcdc", "fullmesh")
 LABEL = {"pcdc": "PCDC", "fullmesh": "FullMesh"}
 KIB = 1024
-# Chen et al., Table II (UiB to UNIS): (cc, from ISP, to ISP): (Omega mean, mean RTT ms)
-PAPER_TABLE_II = {
-    ("cubic", "BKK", "Telenor"): (-0.04, 104.2),
-    ("cubic", "BKK", "Uninett"): (-0.06, 50.1),
-    ("cubic", "Uninett", "Telenor"): (-0.01, 61.3),
-    ("cubic", "Uninett", "Uninett"): (0.68, 39.6),
-    ("olia", "BKK", "Telenor"): (-0.02, 82.7),
-    ("olia", "BKK", "Uninett"): (-0.02, 42.8),
-    ("olia", "Uninett", "Telenor"): (0.03, 73.1),
-    ("olia", "Uninett", "Uninett"): (0.44, 37.4),
+# Chen et al.'s scenarios: the impact-factor table's name, the (server, client) sites, and its
+# rows (cc, from ISP, to ISP): (Omega mean, mean RTT ms). Table II: UiB to UNIS (Section VI-A);
+# Table III: UiB to HiN (Section VI-B).
+PAPER_TABLES = {
+    "uib-unis": (
+        "Table II",
+        ("UiB", "UNIS"),
+        {
+            ("cubic", "BKK", "Telenor"): (-0.04, 104.2),
+            ("cubic", "BKK", "Uninett"): (-0.06, 50.1),
+            ("cubic", "Uninett", "Telenor"): (-0.01, 61.3),
+            ("cubic", "Uninett", "Uninett"): (0.68, 39.6),
+            ("olia", "BKK", "Telenor"): (-0.02, 82.7),
+            ("olia", "BKK", "Uninett"): (-0.02, 42.8),
+            ("olia", "Uninett", "Telenor"): (0.03, 73.1),
+            ("olia", "Uninett", "Uninett"): (0.44, 37.4),
+        },
+    ),
+    "uib-hin": (
+        "Table III",
+        ("UiB", "HiN"),
+        {
+            ("cubic", "BKK", "Broadnet"): (-0.01, 46.7),
+            ("cubic", "BKK", "PowerTech"): (0.02, 55.3),
+            ("cubic", "BKK", "Uninett"): (-0.06, 61.1),
+            ("cubic", "Uninett", "Broadnet"): (0.04, 40.8),
+            ("cubic", "Uninett", "PowerTech"): (0.00, 50.5),
+            ("cubic", "Uninett", "Uninett"): (0.57, 24.3),
+            ("olia", "BKK", "Broadnet"): (-0.02, 45.4),
+            ("olia", "BKK", "PowerTech"): (-0.01, 53.7),
+            ("olia", "BKK", "Uninett"): (-0.04, 24.3),
+            ("olia", "Uninett", "Broadnet"): (-0.02, 38.6),
+            ("olia", "Uninett", "PowerTech"): (-0.04, 41.4),
+            ("olia", "Uninett", "Uninett"): (0.25, 22.4),
+        },
+    ),
 }
-PAPER_SCENARIO = "uib-unis"
 PAPER_CCS = ("cubic", "olia")  # a template may name them before their runs are in the data
 RUN_FILE = re.compile(r"run([1-9][0-9]*)\.csv")
+SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")  # a directory and a page name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -203,6 +231,8 @@ def read_scenario(path, rate_scale):
             doc = json.load(f)
     except (OSError, ValueError) as e:
         raise ReportError(f"scenario {e}") from None
+    if not isinstance(doc.get("name"), str) or not SCENARIO_NAME.fullmatch(doc["name"]):
+        raise ReportError(f"scenario {path}: its name must match {SCENARIO_NAME.pattern}")
     return doc
 
 
@@ -436,9 +466,17 @@ def table_sets(table):
     return p, sorted(standby + unmeasured)
 
 
-def paper_sets(cc):
-    """(P, standby) of the paper's Table II for cc, pairs as (server ISP, client ISP)."""
-    table = {(f, t): v for (c, f, t), v in PAPER_TABLE_II.items() if c == cc}
+def paper_table(scenario, cc):
+    """{(server ISP, client ISP): (Omega mean, RTT)} of the paper's table of scenario (a name)
+    for cc, {} when the paper has none."""
+    _label, _sites, rows = PAPER_TABLES.get(scenario, ("", (), {}))
+    return {(f, t): v for (c, f, t), v in rows.items() if c == cc}
+
+
+def paper_sets(scenario, cc):
+    """(P, standby) of the paper's table of scenario for cc, pairs as (server ISP, client ISP);
+    None when the paper has none."""
+    table = paper_table(scenario, cc)
     return optional_sets(table) if table else None
 
 
@@ -528,13 +566,15 @@ def pairs_text(pairs, names):
 
 def scenario_table(d):
     scale = d.scenario.get("rate_scale", 1.0)
+    sites = PAPER_TABLES.get(d.scenario.get("name"), ("", (), {}))[1]
+    server, client = (f", the paper's {s}" for s in sites) if sites else ("", "")
     out = [
         "| side | ISP | address | rate (Mbit/s) | one-way delay (ms) |",
         "|---|---|---|---:|---:|",
     ]
     for side, addr, label in (
-        ("server", netns.server_addr, "server (sender, the paper's UiB)"),
-        ("client", netns.client_addr, "client (receiver, the paper's UNIS)"),
+        ("server", netns.server_addr, f"server (sender{server})"),
+        ("client", netns.client_addr, f"client (receiver{client})"),
     ):
         for i, link in enumerate(d.scenario[side]):
             out.append(
@@ -556,7 +596,6 @@ def _delays(d):
 
 def impact_table(d):
     names = pair_names(d.scenario)
-    paper = d.scenario.get("name") == PAPER_SCENARIO
     head = [
         "CC",
         "pair (from-to ISP)",
@@ -587,7 +626,7 @@ def impact_table(d):
             if not e["omega"]:
                 role = "standby (no sample)"
             s = measure.summarize(e["omega"], e["rtt_ms"]) if e["omega"] else {}
-            ref = PAPER_TABLE_II.get((cc, *name.split("-", 1))) if paper else None
+            ref = paper_table(d.scenario.get("name"), cc).get(tuple(name.split("-", 1)))
             out.append(
                 "| "
                 + " | ".join(
@@ -856,10 +895,11 @@ def resolver(d):
             return verdict_over_sizes([(s, verdict(d.spread[(cc, s)], None)) for s in d.sizes])
         if claim == "P":
             ours = [names[q] for q in table_sets(d.tables[cc])[0]]
-            paper = paper_sets(cc)
-            if paper is None or d.scenario.get("name") != PAPER_SCENARIO:
+            paper = paper_sets(d.scenario.get("name"), cc)
+            if paper is None:
                 return "no paper value"
-            return "same as Table II" if ours == [f"{a}-{b}" for a, b in paper[0]] else "differs"
+            label = PAPER_TABLES[d.scenario["name"]][0]
+            return f"same as {label}" if ours == [f"{a}-{b}" for a, b in paper[0]] else "differs"
         raise KeyError(f"unknown claim {claim!r} (bulk, small, steady, P)")
 
     def sets(which):
@@ -870,7 +910,7 @@ def resolver(d):
         return resolve
 
     def paper_p(cc):
-        paper = paper_sets(cc_of(cc))
+        paper = paper_sets(d.scenario.get("name"), cc_of(cc))
         return "-" if paper is None else ", ".join(f"{a}-{b}" for a, b in paper[0])
 
     def measure_of(rest):
@@ -954,9 +994,19 @@ def _split(rest, n, form):
     return parts
 
 
-def build(data=DATA, template=TEMPLATE, page=PAGE, figures=FIGURES):
-    """{path: bytes} of the page and its figures; ReportError on bad data or template (found
-    before any figure is drawn)."""
+def scenario_paths(root, name, results=RESULTS):
+    """(data, template, page, figures) of a scenario under the data root."""
+    return (
+        os.path.join(root, name, "data"),
+        os.path.join(results, f"pcdc-{name}.md.in"),
+        os.path.join(results, f"pcdc-{name}.md"),
+        os.path.join(root, name, "figures"),
+    )
+
+
+def build(data, template, page, figures):
+    """{path: bytes} of one scenario's page and its figures; ReportError on bad data or
+    template (found before any figure is drawn)."""
     d = summarise(*load(data))
     text = shared.render(shared.read_template(template), resolver(d), template, WHO, COMMAND)
     plt = debian.pyplot(WHO)
@@ -965,6 +1015,24 @@ def build(data=DATA, template=TEMPLATE, page=PAGE, figures=FIGURES):
         os.path.join(figures, "bulk.png"): bulk_figure(plt, d),
         os.path.join(figures, "small.png"): small_figure(plt, d),
     }
+
+
+def build_all(root=ROOT, results=RESULTS):
+    """(out, old) over every scenario with data under root: the pages and figures, and the
+    figures they no longer make. ReportError for data without a template."""
+    out, old = {}, []
+    names = sorted(n for n in os.listdir(root) if os.path.isdir(os.path.join(root, n, "data")))
+    for name in names:
+        data, template, page, figures = scenario_paths(root, name, results)
+        if not os.path.exists(template):
+            rel = os.path.relpath(template, REPO)
+            raise ReportError(f"{os.path.relpath(data, REPO)}: no template {rel} for its page")
+        mine = build(data, template, page, figures)
+        out.update(mine)
+        old += stale(figures, mine)
+    if not names:
+        raise ReportError(f"{os.path.relpath(root, REPO)}: no <scenario>/data directory")
+    return out, old
 
 
 def stale(figures, out):
@@ -993,7 +1061,9 @@ def _import_options(ap):
         name = os.path.basename(os.path.normpath(a.source))
         scenario = a.scenario or os.path.join(HERE, "scenarios", f"{name}.json")
         try:
-            import_runs(a.source, a.data, scenario, a.rate_scale)
+            sname = read_scenario(scenario, a.rate_scale)["name"]
+            data = scenario_paths(a.data, sname)[0]
+            import_runs(a.source, data, scenario, a.rate_scale)
         except ReportError as e:
             print(f"{WHO}: {e} (nothing written)", file=sys.stderr)
             return 1
@@ -1002,14 +1072,14 @@ def _import_options(ap):
     return run
 
 
-def _page(data):
-    out = build(data)
-    return out, stale(FIGURES, out), [], []
+def _pages(root):
+    out, old = build_all(root)
+    return out, old, [], []
 
 
 def main(argv=None):
     return shared.report_cli(
-        argv, WHO, __doc__.splitlines()[0], DATA, _page, REPO, COMMAND, _import_options
+        argv, WHO, __doc__.splitlines()[0], ROOT, _pages, REPO, COMMAND, _import_options
     )
 
 
