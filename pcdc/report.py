@@ -61,6 +61,8 @@ Placeholders ({{...}}, each on one line; mpqoe_lib.results.render):
     {{optional:<cc>}} (P), {{standby:<cc>}}, {{paperset:<cc>}} (the paper's P)
         pairs as <server ISP>-<client ISP>, P in its order
     {{measure:<cc>/<field>}}        field: samples, T, warmup, settle
+    {{paper:<field>}}               the paper's scenario: section, table, bulk_figure,
+        small_figure, server, client (e.g. VI-A, Table II, Figure 6, Figure 7, UiB, UNIS)
     {{table:<scenario|impact|bulk|small|spread>}}
 A placeholder naming cubic or olia (the paper's controls) when the data have no runs of it is
 "n/a (no <cc> runs)" and the status says so; any other unknown name is an error.
@@ -97,14 +99,18 @@ COLUMNS = experiment.COLUMNS
 PMS = ("pcdc", "fullmesh")
 LABEL = {"pcdc": "PCDC", "fullmesh": "FullMesh"}
 KIB = 1024
-# Chen et al.'s scenarios: the impact-factor table's name, the (server, client) sites, and its
-# rows (cc, from ISP, to ISP): (Omega mean, mean RTT ms). Table II: UiB to UNIS (Section VI-A);
-# Table III: UiB to HiN (Section VI-B).
-PAPER_TABLES = {
-    "uib-unis": (
-        "Table II",
-        ("UiB", "UNIS"),
-        {
+# Chen et al.'s scenarios (Section VI): where the paper has them, its impact-factor table with
+# rows (cc, from ISP, to ISP): (Omega mean, mean RTT ms), the figures of bulk throughput and of
+# small transfers, the server and client sites.
+PAPER = {
+    "uib-unis": dict(
+        section="VI-A",
+        table="Table II",
+        bulk_figure="Figure 6",
+        small_figure="Figure 7",
+        server="UiB",
+        client="UNIS",
+        rows={
             ("cubic", "BKK", "Telenor"): (-0.04, 104.2),
             ("cubic", "BKK", "Uninett"): (-0.06, 50.1),
             ("cubic", "Uninett", "Telenor"): (-0.01, 61.3),
@@ -115,10 +121,14 @@ PAPER_TABLES = {
             ("olia", "Uninett", "Uninett"): (0.44, 37.4),
         },
     ),
-    "uib-hin": (
-        "Table III",
-        ("UiB", "HiN"),
-        {
+    "uib-hin": dict(
+        section="VI-B",
+        table="Table III",
+        bulk_figure="Figure 8",
+        small_figure="Figure 9",
+        server="UiB",
+        client="HiN",
+        rows={
             ("cubic", "BKK", "Broadnet"): (-0.01, 46.7),
             ("cubic", "BKK", "PowerTech"): (0.02, 55.3),
             ("cubic", "BKK", "Uninett"): (-0.06, 61.1),
@@ -134,6 +144,7 @@ PAPER_TABLES = {
         },
     ),
 }
+PAPER_FIELDS = ("section", "table", "bulk_figure", "small_figure", "server", "client")
 PAPER_CCS = ("cubic", "olia")  # a template may name them before their runs are in the data
 RUN_FILE = re.compile(r"run([1-9][0-9]*)\.csv")
 SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")  # a directory and a page name
@@ -469,7 +480,7 @@ def table_sets(table):
 def paper_table(scenario, cc):
     """{(server ISP, client ISP): (Omega mean, RTT)} of the paper's table of scenario (a name)
     for cc, {} when the paper has none."""
-    _label, _sites, rows = PAPER_TABLES.get(scenario, ("", (), {}))
+    rows = PAPER.get(scenario, {}).get("rows", {})
     return {(f, t): v for (c, f, t), v in rows.items() if c == cc}
 
 
@@ -566,8 +577,10 @@ def pairs_text(pairs, names):
 
 def scenario_table(d):
     scale = d.scenario.get("rate_scale", 1.0)
-    sites = PAPER_TABLES.get(d.scenario.get("name"), ("", (), {}))[1]
-    server, client = (f", the paper's {s}" for s in sites) if sites else ("", "")
+    paper = PAPER.get(d.scenario.get("name"))
+    server, client = (
+        (f", the paper's {paper[s]}" for s in ("server", "client")) if paper else ("", "")
+    )
     out = [
         "| side | ISP | address | rate (Mbit/s) | one-way delay (ms) |",
         "|---|---|---|---:|---:|",
@@ -898,7 +911,7 @@ def resolver(d):
             paper = paper_sets(d.scenario.get("name"), cc)
             if paper is None:
                 return "no paper value"
-            label = PAPER_TABLES[d.scenario["name"]][0]
+            label = PAPER[d.scenario["name"]]["table"]
             return f"same as {label}" if ours == [f"{a}-{b}" for a, b in paper[0]] else "differs"
         raise KeyError(f"unknown claim {claim!r} (bulk, small, steady, P)")
 
@@ -968,7 +981,16 @@ def resolver(d):
 
         return resolve
 
+    def paper_of(fld):
+        paper = PAPER.get(d.scenario.get("name"))
+        if paper is None:
+            raise KeyError(f"the paper has no scenario {d.scenario.get('name')!r}")
+        if fld not in PAPER_FIELDS:
+            raise KeyError(f"no field {fld!r} ({', '.join(PAPER_FIELDS)})")
+        return paper[fld]
+
     kinds = {
+        "paper": paper_of,
         "bulk": bulk,
         "small": small,
         "cmp": cmp,

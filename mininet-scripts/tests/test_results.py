@@ -101,6 +101,27 @@ class RenderTest(unittest.TestCase):
         with self.assertRaisesRegex(results.ReportError, "template /nonexistent/x.md.in"):
             results.read_template("/nonexistent/x.md.in")
 
+    def test_a_template_includes_shared_text_relative_to_itself(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "part"))
+            with open(os.path.join(d, "page.md.in"), "w") as f:
+                f.write("top\n{{include:part/a.md.in}}\nx {{include:b}} stays\nend\n")
+            with open(os.path.join(d, "part", "a.md.in"), "w") as f:
+                f.write("a {{v}}\n{{include:c.md.in}}\n\n")
+            with open(os.path.join(d, "part", "c.md.in"), "w") as f:
+                f.write("c\n")
+            text = results.read_template(os.path.join(d, "page.md.in"))
+            # only a line of its own includes; the included text keeps its placeholders
+            self.assertEqual(text, "top\na {{v}}\nc\nx {{include:b}} stays\nend\n")
+            with open(os.path.join(d, "part", "c.md.in"), "w") as f:
+                f.write("{{include:a.md.in}}\n")
+            with self.assertRaisesRegex(results.ReportError, "a.md.in: includes itself"):
+                results.read_template(os.path.join(d, "page.md.in"))
+            with open(os.path.join(d, "part", "c.md.in"), "w") as f:
+                f.write("{{include:gone.md.in}}\n")
+            with self.assertRaisesRegex(results.ReportError, "gone.md.in"):
+                results.read_template(os.path.join(d, "page.md.in"))
+
     def test_comparison_fields(self):
         class C:
             tested, reason, diff = True, None, -1.25
