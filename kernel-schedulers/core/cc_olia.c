@@ -150,21 +150,17 @@ u32 mpqoe_olia_cong_avoid(const struct mpqoe_cc_view *v, unsigned int self,
 			  struct mpqoe_olia_info *info)
 {
 	struct mpqoe_olia_info tmp;
+	enum mpqoe_cc_step step;
 	u32 cwnd;
 
 	if (!info)
 		info = &tmp;
-	switch (mpqoe_cc_ca_begin(v, self, &acked, c, &cwnd)) {
-	case MPQOE_CC_RENO:
-		*info = (struct mpqoe_olia_info){ .eps_den = 1, .reno = 1 };
+	step = mpqoe_cc_ca_begin(v, self, &acked, c, &cwnd);
+	*info = (struct mpqoe_olia_info){ .eps_den = 1, .reno = step == MPQOE_CC_RENO };
+	if (step != MPQOE_CC_COUPLED)
 		return cwnd;
-	case MPQOE_CC_SLOW_START:
-		*info = (struct mpqoe_olia_info){ .eps_den = 1 };
-		return cwnd;
-	default:
-		return mpqoe_cc_add(cwnd, &c->frac, mpqoe_olia_inc_at(v, self, cwnd, info), acked,
-				    mpqoe_cc_clamp_of(&v->p[mpqoe_cc_idx(self)]));
-	}
+	return mpqoe_cc_add(cwnd, &c->frac, mpqoe_olia_inc_at(v, self, cwnd, info), acked,
+			    mpqoe_cc_clamp_of(&v->p[mpqoe_cc_idx(self)]));
 }
 
 /* OLIA halves on a loss, as TCP (min 2). */
