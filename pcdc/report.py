@@ -57,7 +57,9 @@ Placeholders ({{...}}, each on one line; mpqoe_lib.results.render):
         (permutation), welch, sig, verdict
     {{spread:<cc>/<KiB>/<field>}}   field: pcdc, fullmesh (mean absolute deviation from the
         median, ms), p (Holm), p_raw, sig, verdict
-    {{verdict:<bulk|small|steady|P>/<cc>}}   the claim's verdict (small, steady: over the sizes)
+    {{verdict:<claim>/<cc>}}   the claim's verdict; claim: bulk (PCDC higher), small (PCDC
+        faster), steady (PCDC steadier), small-same and steady-same (the paper's "not much
+        difference"), P; the small and steady claims over the sizes
     {{optional:<cc>}} (P), {{standby:<cc>}}, {{paperset:<cc>}} (the paper's P)
         pairs as <server ISP>-<client ISP>, P in its order
     {{measure:<cc>/<field>}}        field: samples, T, warmup, settle
@@ -491,17 +493,22 @@ def paper_sets(scenario, cc):
     return optional_sets(table) if table else None
 
 
-def verdict(test, sign):
+def verdict(test, sign, same=False):
     """The verdict on a claim that PCDC's value is higher (sign 1) or lower (sign -1), or for a
-    Spread that PCDC is steadier (sign None)."""
+    Spread that PCDC is steadier (sign None). With same, the claim is the paper's "no (or not
+    much) difference": a significant difference disagrees and says which way, none is
+    "consistent (not significant)" (which is no evidence of equality)."""
     if not test.tested:
         return f"not tested ({test.reason})"
     if not test.sig:
-        return "not significant"
+        return "consistent (not significant)" if same else "not significant"
     if sign is None:
         better = test.dev_ref < test.dev_other
     else:
         better = test.diff * sign > 0
+    if same:
+        way = {None: ("steadier", "less steady"), 1: ("higher", "lower"), -1: ("lower", "higher")}
+        return f"disagrees (PCDC {way[sign][0 if better else 1]})"
     return "agrees" if better else "disagrees"
 
 
@@ -513,8 +520,13 @@ def verdict_over_sizes(verdicts):
         groups.setdefault(v, []).append(str(size // KIB))
     if len(groups) == 1:
         return f"{next(iter(groups))} at every size"
-    order = ["agrees", "disagrees", "not significant"]
-    keys = sorted(groups, key=lambda v: (order.index(v) if v in order else len(order), v))
+    order = ["agrees", "disagrees", "not significant", "consistent"]
+
+    def rank(v):
+        head = v.split(" (")[0]
+        return (order.index(head) if head in order else len(order), v)
+
+    keys = sorted(groups, key=rank)
     return "; ".join(f"{v} at {', '.join(groups[v])} KiB" for v in keys)
 
 
@@ -900,12 +912,16 @@ def resolver(d):
         cc = cc_of(cc)
         if claim == "bulk":
             return verdict(d.location[(cc, "bulk", None)], 1)
-        if claim == "small":
+        if claim in ("small", "small-same"):
+            same = claim == "small-same"
             return verdict_over_sizes(
-                [(s, verdict(d.location[(cc, "small", s)], -1)) for s in d.sizes]
+                [(s, verdict(d.location[(cc, "small", s)], -1, same)) for s in d.sizes]
             )
-        if claim == "steady":
-            return verdict_over_sizes([(s, verdict(d.spread[(cc, s)], None)) for s in d.sizes])
+        if claim in ("steady", "steady-same"):
+            same = claim == "steady-same"
+            return verdict_over_sizes(
+                [(s, verdict(d.spread[(cc, s)], None, same)) for s in d.sizes]
+            )
         if claim == "P":
             ours = [names[q] for q in table_sets(d.tables[cc])[0]]
             paper = paper_sets(d.scenario.get("name"), cc)
@@ -913,7 +929,7 @@ def resolver(d):
                 return "no paper value"
             label = PAPER[d.scenario["name"]]["table"]
             return f"same as {label}" if ours == [f"{a}-{b}" for a, b in paper[0]] else "differs"
-        raise KeyError(f"unknown claim {claim!r} (bulk, small, steady, P)")
+        raise KeyError(f"unknown claim {claim!r} (bulk, small, steady, small-same, steady-same, P)")
 
     def sets(which):
         def resolve(cc):

@@ -290,10 +290,14 @@ class StatisticsTest(Case):
         self.assertAlmostEqual(small.diff, -100.0)
         self.assertEqual(report.verdict(small, -1), "agrees")
         self.assertEqual(report.verdict(small, 1), "disagrees")  # the other claim
+        # the paper's "not much difference": a difference disagrees and says which way
+        self.assertEqual(report.verdict(small, -1, same=True), "disagrees (PCDC lower)")
+        self.assertEqual(report.verdict(bulk, 1, same=True), "disagrees (PCDC higher)")
         for key in [("olia", "bulk", None)] + [("olia", "small", s * KIB) for s in SIZES]:
             c = d.location[key]
             self.assertEqual((c.diff, c.p_perm, c.sig), (0.0, 1.0, False))
             self.assertEqual(report.verdict(c, 1), "not significant")
+            self.assertEqual(report.verdict(c, -1, True), "consistent (not significant)")
         self.assertEqual(sum(c.tested for c in d.location.values()), 12)  # one family
 
     def test_holm_runs_over_every_cell_of_the_page(self):
@@ -320,6 +324,7 @@ class StatisticsTest(Case):
         for s in SIZES:
             cubic, olia = d.spread[("cubic", s * KIB)], d.spread[("olia", s * KIB)]
             self.assertEqual(report.verdict(cubic, None), "agrees")
+            self.assertEqual(report.verdict(cubic, None, True), "disagrees (PCDC steadier)")
             self.assertLess(cubic.dev_ref, cubic.dev_other)
             self.assertAlmostEqual(olia.p, 1.0)
             self.assertEqual(report.verdict(olia, None), "not significant")
@@ -335,6 +340,13 @@ class StatisticsTest(Case):
             report.verdict_over_sizes([(128 * KIB, "agrees"), (256 * KIB, "agrees")]),
             "agrees at every size",
         )
+        self.assertEqual(
+            report.verdict_over_sizes([(128 * KIB, "consistent (not significant)"),
+                                       (256 * KIB, "disagrees (PCDC lower)"),
+                                       (512 * KIB, "not tested (2 runs)")]),
+            "disagrees (PCDC lower) at 256 KiB; consistent (not significant) at 128 KiB; "
+            "not tested (2 runs) at 512 KiB",
+        )  # fmt: skip
 
     def test_one_run_is_not_tested(self):
         _, d = self.page(write_output(self.root, runs=1, value=separated))
