@@ -5,7 +5,8 @@ times of small transfers (128-1024 KiB), 10 runs each, per congestion control.
     experiment.py --out DIR --client-exec PREFIX --server-exec PREFIX --server ADDR[,ADDR...]
                   [--runs 10] [--cc cubic] [--modes pcdc,fullmesh] [--bulk-seconds 120]
                   [--sizes 128,256,512,768,1024] [--table FILE | --T 10 --warmup 2 --settle 1
-                  --samples 10] [--no-hint] [--redo]
+                  --samples 10] [--only-runs K,...] [--no-hint] [--redo]
+    experiment.py ... --measure-only          only the impact factors, no run
     experiment.py --scenario FILE --out DIR [--rate-scale X] [options above]
     experiment.py --host-smoke --out DIR      tiny run between namespaces of this host
 
@@ -21,6 +22,11 @@ ends (TCP_CONGESTION; a control the kernel lacks is skipped with a message: upst
 no OLIA, this project's mpqoe_olia module adds it), measures the impact factors once per
 control unless --table is given (DIR/<cc>/table.json), then for every run and mode starts
 pcdcd, makes the transfers and stops it. The order of the modes alternates between runs.
+
+For the workflow (workflow/plan.py, docs/workflow.md), which measures each table in a job of
+its own and passes it to the jobs that make the runs: --measure-only measures the tables that
+are missing and makes no run; --only-runs makes only those run numbers (of 1..--runs), each
+in the mode order it has in a whole invocation (mpqoe_lib.runs).
 
 Results: one compact CSV per (cc, mode, test, run), DIR/<cc>/<mode>/<bulk|small>/run<N>.csv,
 written atomically, with the code version in every row. The run is resumable: files that
@@ -50,8 +56,14 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 import measure  # noqa: E402
 import netns  # noqa: E402
 from mpqoe_lib import files, kernel, results  # noqa: E402
+from mpqoe_lib.runs import ONLY_RUNS_HELP, only_runs  # noqa: E402
 
 KIB = 1024
+MODES = ("pcdc", "fullmesh")  # the paper's comparison; a run makes every (mode, test)
+TESTS = ("bulk", "small")
+# The defaults of the options (Section VI's transfers; measure.py's windows as the docs say why)
+BULK_SECONDS, SIZES_KIB = 120.0, (128, 256, 512, 768, 1024)
+T_S, WARMUP_S, SETTLE_S, SAMPLES = 10.0, 2.0, 1.0, 10
 COLUMNS = ("experiment", "cc", "pm", "test", "size_bytes", "run", "hint", "seconds", "bytes",
            "mbps", "subflows", "pairs", "status", "code_version", "started")  # fmt: skip
 PY = sys.executable
@@ -181,6 +193,16 @@ def cell_path(out, cc, pm, test, run):
     return os.path.join(out, cc, pm, test, f"run{run}.csv")
 
 
+def run_paths(out, cc, run, modes=MODES):
+    """The result files of one run of cc: every (mode, test)."""
+    return [cell_path(out, cc, pm, test, run) for pm in modes for test in TESTS]
+
+
+def table_path(out, cc):
+    """Where the impact factors of cc are measured to unless --table is given."""
+    return os.path.join(out, cc, "table.json")
+
+
 def read_rows(path):
     with open(path, encoding="utf-8", newline="") as f:
         return list(csv.DictReader(f))
@@ -226,7 +248,8 @@ def one_cell(client, a, cc, pm, test, run, table, version, workdir, log):
 def experiment(a, log=print):
     """Runs what is missing; returns the counts of files made and kept and of cells failed
     (a cell with a transfer that is not ok gets no file, so that a new invocation makes it;
-    a congestion control whose measurement failed counts as one failure)."""
+    a congestion control whose measurement failed counts as one failure). With
+    --measure-only the files are the tables."""
     client, server = Host(a.client_exec), Host(a.server_exec)
     version = code_version()
     workdir = os.path.join(a.out, "logs")
@@ -248,16 +271,21 @@ def experiment(a, log=print):
                    for p in (a.port, a.probe_port)]  # fmt: skip
         try:
             time.sleep(0.5)
-            table = a.table or os.path.join(a.out, cc, "table.json")
+            table = a.table or table_path(a.out, cc)
             if not os.path.exists(table):
                 why = measure_table(client, a, cc, table, log)
                 if why:
                     log(f"experiment: {cc} skipped: {why}")
                     counts["failed"] += 1
                     continue
-            for run in range(1, a.runs + 1):
+                counts["made"] += a.measure_only
+            else:
+                counts["kept"] += a.measure_only
+            if a.measure_only:
+                continue
+            for run in a.run_list:
                 for pm in a.modes if run % 2 else list(reversed(a.modes)):
-                    for test in ("bulk", "small"):
+                    for test in TESTS:
                         what = one_cell(client, a, cc, pm, test, run, table, version, workdir,
                                         log)  # fmt: skip
                         counts[what] += 1
@@ -304,15 +332,17 @@ def parse_args(argv):
     ap.add_argument("--port", type=int, default=5201)
     ap.add_argument("--probe-port", type=int, default=5301)
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--only-runs", help=ONLY_RUNS_HELP)
+    ap.add_argument("--measure-only", action="store_true", help="only the impact factors")
     ap.add_argument("--cc", default="cubic", help="congestion controls, comma separated")
-    ap.add_argument("--modes", default="pcdc,fullmesh")
-    ap.add_argument("--bulk-seconds", type=float, default=120.0)
-    ap.add_argument("--sizes", default="128,256,512,768,1024", help="small transfers in KiB")
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--bulk-seconds", type=float, default=BULK_SECONDS)
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES_KIB)), help="small transfers in KiB")
     ap.add_argument("--table", help="impact factors to use instead of measuring")
-    ap.add_argument("--T", type=float, default=10.0, help="measure.py --T")
-    ap.add_argument("--warmup", type=float, default=2.0, help="measure.py --warmup")
-    ap.add_argument("--settle", type=float, default=1.0, help="measure.py --settle")
-    ap.add_argument("--samples", type=int, default=10, help="measure.py --samples")
+    ap.add_argument("--T", type=float, default=T_S, help="measure.py --T")
+    ap.add_argument("--warmup", type=float, default=WARMUP_S, help="measure.py --warmup")
+    ap.add_argument("--settle", type=float, default=SETTLE_S, help="measure.py --settle")
+    ap.add_argument("--samples", type=int, default=SAMPLES, help="measure.py --samples")
     ap.add_argument("--no-hint", action="store_true", help="online classes only")
     ap.add_argument("--redo", action="store_true", help="make existing result files again")
     a = ap.parse_args(argv)
@@ -348,6 +378,12 @@ def parse_args(argv):
             _die("--port and --probe-port: two different ports 1-65535")
     if a.table and not os.path.exists(a.table):
         _die(f"--table {a.table}: no such file")
+    try:
+        a.run_list = only_runs(a.only_runs, a.runs)
+    except ValueError as e:
+        _die(str(e))
+    if a.measure_only and (a.table or a.only_runs or a.host_smoke):
+        _die("--measure-only measures the tables: no --table, --only-runs, --host-smoke")
     a.servers = a.server.split(",") if a.server else []
     # not under --out: that may be a 9p share (the testbed guest's /results), which has no
     # sockets, and a socket path has at most 107 bytes
@@ -362,7 +398,7 @@ def host_smoke(a):
     tb = netns.Testbed(f"pcsm{os.getpid()}", ["20mbit", "4mbit"], ["40mbit"])
     a.client_exec, a.server_exec = f"ip netns exec {tb.client}", f"ip netns exec {tb.server}"
     a.servers, a.bind = tb.server_addrs, tb.client_addrs[0]
-    a.runs, a.bulk_seconds, a.sizes = 1, 2.0, [128, 768]
+    a.runs, a.run_list, a.bulk_seconds, a.sizes = 1, [1], 2.0, [128, 768]
     a.T, a.warmup, a.settle, a.samples = 1.0, 0.5, 0.5, 1
     with tb:
         first = experiment(a)

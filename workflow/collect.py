@@ -5,7 +5,10 @@
 
 SRC is a run document in the runner's store (testbed/video: <cell>/run<k>/run.json,
 testbed/experiments: <cell>/run<k>.json; cc-fairness: <case>_<algo>_run<k>.csv, which exists
-only for a run whose checks passed), DST the workflow's run file. Each ok and complete
+only for a run whose checks passed), DST the workflow's run file. For PCDC (pcdc/experiment.py)
+SRC is DIR/<cc>/run<k>, not a file but run k's four result files DIR/<cc>/<mode>/<test>/run<k>.csv
+(plan.pcdc_run_files), whose rows DST gets in one CSV, or DIR/<cc>/table.json, an impact-factor
+table (measure.py's document), copied as it is. Each ok and complete
 run is copied to its DST atomically; a run that is missing, failed or incomplete gets one
 line on stderr and no DST, and the exit is 1, so that Snakemake never takes it for done (and
 makes the job again; the runner then skips the runs already ok). Exit 0 when every run was
@@ -69,23 +72,103 @@ def csv_incomplete(path):
     return f"ok but incomplete (no {', '.join(empty)})" if empty else None
 
 
+def pcdc_run(cc, k, paths):
+    """(the CSV of one PCDC run: every row of its result files, None) or (None, why not)."""
+    import csv  # noqa: PLC0415
+
+    import plan  # noqa: PLC0415
+
+    rows = []
+    for p in paths:
+        name = "/".join(p.split(os.sep)[-3:])  # <mode>/<test>/run<k>.csv
+        try:
+            with open(p, newline="") as f:
+                r = csv.DictReader(f)
+                got = list(r)
+        except OSError:
+            return None, f"missing {name}"
+        if tuple(r.fieldnames or ()) != plan.pcx.COLUMNS:
+            return None, f"{name}: not the driver's columns"
+        if not got:
+            return None, f"{name}: no rows"
+        rows += got
+    versions = {r["code_version"] for r in rows}
+    bad = [r for r in rows if r["status"] != "ok" or r["cc"] != cc or r["run"] != str(k)]
+    if bad:
+        r = bad[0]
+        return None, f"a row of {r['cc']} run {r['run']} {r['pm']} {r['test']}: {r['status']}"
+    if len(versions) != 1 or "" in versions:
+        return None, f"code versions {sorted(versions)} (remove its files to make it again)"
+    empty = [k for k in ("seconds", "bytes", "mbps", "subflows", "started") if any(
+        not r[k] for r in rows)]  # fmt: skip
+    if empty:
+        return None, f"ok but incomplete (no {', '.join(empty)})"
+    return plan.pcx.results.csv_text(rows, plan.pcx.COLUMNS), None
+
+
+def pcdc_source(src):
+    """(cc, k, result files) of a PCDC run source (plan.pcdc_run_files), None for a file."""
+    if src.endswith((".csv", ".json")):
+        return None
+    import plan  # noqa: PLC0415 - the driver's layout
+
+    return plan.pcdc_run_files(src)
+
+
+def pcdc_table(doc, src):
+    """Whether doc is an impact-factor table (measure.py's document), and why it is not
+    complete (None when it is): every pair needs a sample, and the daemon must read it."""
+    if str(doc.get("schema")).startswith(SCHEMAS):
+        return False, None
+    import plan  # noqa: PLC0415 - measure.py, loaded with the driver
+
+    if doc.get("schema") != plan.pcx.measure.SCHEMA:
+        return False, None
+    pairs = doc.get("pairs") or []
+    unmeasured = [f"{p.get('local')} -> {p.get('remote')}" for p in pairs if not p.get("omega")]
+    if not pairs:
+        return True, "no pairs"
+    if unmeasured:
+        return True, f"no sample of {', '.join(unmeasured)} (remove it to measure again)"
+    try:
+        plan.pcx.measure.load_table(src)
+    except ValueError as e:
+        return True, str(e)
+    return True, None
+
+
 def collect(pairs):
     """Lines about the runs not copied ([] when all were)."""
     bad = []
     for src, dst in pairs:
+        where = os.path.relpath(src, REPO) if src.startswith(REPO) else src
+        run = pcdc_source(src)
+        if run:
+            text, why = pcdc_run(*run)
+            if why:
+                bad.append(f"{where}: {why}")
+            else:
+                files.write_atomic(dst, text)
+            continue
         if src.endswith(".csv"):
             why = csv_incomplete(src)
             if why:
-                where = os.path.relpath(src, REPO) if src.startswith(REPO) else src
                 bad.append(f"{where}: {why}")
             else:
                 with open(src, "rb") as f:
                     files.write_atomic(dst, f.read())
             continue
         doc = files.read_json(src)
-        where = os.path.relpath(src, REPO) if src.startswith(REPO) else src
         if not doc:
             bad.append(f"{where}: missing")
+            continue
+        table, why = pcdc_table(doc, src)
+        if table:
+            if why:
+                bad.append(f"{where}: table not complete ({why})")
+            else:
+                with open(src, "rb") as f:
+                    files.write_atomic(dst, f.read())
             continue
         if doc.get("status") != "ok":
             why = " ".join(str(doc.get("error") or "no error recorded").split())[:200]

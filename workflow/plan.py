@@ -8,6 +8,16 @@ run document, written only once that run is ok and complete (workflow/collect.py
 runners keep their own resumable stores (their --results), so a run that failed leaves no
 output and the ok runs of the same job are not made again when the job is.
 
+PCDC (pcdc/experiment.py through `make -C pcdc guest`): the experiment is a scenario, the cell a
+congestion control, and each (scenario, control) has one job more, before its runs: the
+measurement of its impact factors (--measure-only), whose table every run of that control uses
+(--table). A table is measured once per network, as by hand, and the runs of one control share
+it wherever they run (each on its own node on a cluster: a table per job would cost 15-25 min
+a run and give every run its own P). Its output is the table's copy
+RUNS_DIR/pcdc/<scenario>/<cc>/table.json, the run jobs' input; a run's file,
+RUNS_DIR/pcdc/<scenario>/<cc>/run<k>.csv, holds the rows of its four result files (both modes,
+bulk and small).
+
 config["batch_runs"] sets the jobs' size: 0 makes one job per network with every run of it
 (one guest boot for all; the default on one machine, where a boot costs 40-90 s), N splits a
 network's runs into jobs of at most N runs (1 on a cluster: one job per run, each on its own
@@ -45,6 +55,12 @@ smx = _load("mpqoe_sched_matrix", os.path.join(REPO, "testbed", "experiments", "
 CC_RUN = os.path.join(REPO, "kernel-schedulers", "cc-fairness", "run.py")
 ccx = _load("mpqoe_cc_fairness", CC_RUN)  # its CELLS and PARAMS: the fairness plan
 CC_DATA = os.path.join(REPO, "docs", "results", "cc", "data")
+PCDC = os.path.join(REPO, "pcdc")
+# its layout, defaults and scenario reader (load_scenario)
+pcx = _load("mpqoe_pcdc_experiment", os.path.join(PCDC, "experiment.py"))
+PCDC_REPORT = os.path.join(PCDC, "report.py")
+PCDC_SCENARIOS = os.path.join(PCDC, "scenarios")  # <name>.json
+PCDC_DATA = os.path.join(REPO, "docs", "results", "pcdc")  # report.py's data root
 
 # The runners' estimates of machine time (testbed/video/run.py, testbed/experiments/run.py):
 # a guest boot with the network, and per run the video plus start-up and records.
@@ -53,6 +69,29 @@ SCHED_BOOT_S, SCHED_PER_RUN_S = 90, 7
 # cc-fairness/README.md: a run about 33 s of guest time (its 30 s transfer and the checks), the
 # busybox guest's boot and initramfs a minute at most
 CC_BOOT_S, CC_PER_RUN_S = 60, 33
+# PCDC, from the committed uib-unis runs (10 runs of cubic and olia in the testbed guest, the
+# driver's defaults): their rows' start times put a run every 254 s, its two modes' 120 s bulk
+# transfers and 7 s a mode for the daemon's two starts and the five small transfers; olia's
+# table took the 933 s between cubic's last row and its own time stamp, 40 samples (4 pairs x
+# 10) of 23.3 s: the windows (warmup + 2 T + settle, 23 s) and 0.3 s to connect and join the
+# subflows. The boot: the testbed guest and the scenario's namespaces, as a scheduler batch's.
+PCDC_BOOT_S, PCDC_MODE_EXTRA_S, PCDC_SAMPLE_EXTRA_S = 90, 7, 0.3
+
+
+def pcdc_run_s():
+    """One run of one congestion control: every mode's bulk and small transfers."""
+    return len(pcx.MODES) * (pcx.BULK_SECONDS + PCDC_MODE_EXTRA_S)
+
+
+def pcdc_table_s(pairs):
+    """One impact-factor table: every pair's samples, each its two windows, warm-up, settle."""
+    per_sample = pcx.WARMUP_S + 2 * pcx.T_S + pcx.SETTLE_S + PCDC_SAMPLE_EXTRA_S
+    return pairs * pcx.SAMPLES * per_sample
+
+
+def time_limit_min(estimate_s):
+    """A job's time limit: the estimate and a half, and 10 min."""
+    return int(estimate_s * 1.5 / 60) + 10
 
 
 class ConfigError(Exception):
@@ -61,27 +100,38 @@ class ConfigError(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Job:
-    kind: str  # "video", "scheduler" or "cc"
-    experiment: str
-    network: str  # the video batch's name, the scenario (and length) of a scheduler job, or
-    # the fairness experiment's one network
-    cells: tuple  # cell names (case/algo for the fairness experiment)
-    runs: tuple  # run numbers
+    kind: str  # "video", "scheduler", "cc" or "pcdc"
+    experiment: str  # (the scenario for PCDC)
+    network: str  # the video batch's name, the scenario (and length) of a scheduler job, the
+    # fairness experiment's one network, PCDC's rate scale (rate<x>)
+    cells: tuple  # cell names (case/algo for the fairness experiment, the control for PCDC)
+    runs: tuple  # run numbers (none: a PCDC job that measures the table)
     store: str  # the runner's --results
-    out_dir: str  # RUNS_DIR/<kind>[/<length>s]
+    out_dir: str  # RUNS_DIR/<kind>[/<length>s | /rate-scale-<x>]
     argv: tuple  # the runner's arguments, --cells and --only-runs included
     estimate_s: float  # machine time, boot included
+    program: tuple = (PY,)  # what argv is given to
+    needs: tuple = ()  # the job's inputs: a PCDC run job's table
 
     @property
     def name(self):
         """The rule's name: unique, letters, digits and underscores."""
         cells = "" if len(self.cells) != 1 else f"_{self.cells[0]}".replace("/", "_")
-        runs = "_".join(map(str, self.runs))
-        raw = f"{self.kind}_{self.experiment}_{self.network}{cells}_r{runs}"
+        runs = "_r" + "_".join(map(str, self.runs)) if self.runs else "_table"
+        raw = f"{self.kind}_{self.experiment}_{self.network}{cells}{runs}"
         return re.sub(r"[^A-Za-z0-9]+", "_", raw)
 
     def copies(self):
         """[(the runner's run document, the workflow's run file)] of every run of the job."""
+        if self.kind == "pcdc":
+            out_dir = os.path.join(self.out_dir, self.experiment, self.cells[0])
+            src = os.path.join(self.store, self.experiment)
+            if not self.runs:
+                return [(pcx.table_path(src, self.cells[0]), os.path.join(out_dir, "table.json"))]
+            return [
+                (pcdc_run_source(src, self.cells[0], k), os.path.join(out_dir, f"run{k}.csv"))
+                for k in self.runs
+            ]
         out = []
         for cell in self.cells:
             for k in self.runs:
@@ -109,14 +159,15 @@ class Job:
             return "video"
         if self.kind == "cc":
             return "cc"
+        if self.kind == "pcdc":
+            return f"pcdc {self.cells[0]}"
         return " ".join(["scheduler", *sorted({c.split(".")[1] for c in self.cells})])
 
     def command(self):
-        return shlex.join([PY, *self.argv])
+        return shlex.join([*self.program, *self.argv])
 
     def runtime_min(self):
-        """A time limit for the job: the estimate and a half, and 10 min."""
-        return int(self.estimate_s * 1.5 / 60) + 10
+        return time_limit_min(self.estimate_s)
 
 
 def path(config, key):
@@ -249,8 +300,149 @@ def publish_cc(config):
     return out
 
 
+def pcdc_run_source(store, cc, k):
+    """collect.py's source of PCDC run k of cc in the driver's output store (a scenario's
+    directory): not a file, the run's result files (pcdc_run_files)."""
+    return os.path.join(store, cc, f"run{k}")
+
+
+def pcdc_run_files(src):
+    """(cc, k, the result files of the run) of a pcdc_run_source, None for anything else."""
+    m = re.fullmatch(r"(.+)/([^/]+)/run([1-9][0-9]*)", src)
+    if not m:
+        return None
+    return m.group(2), int(m.group(3)), pcx.run_paths(m.group(1), m.group(2), int(m.group(3)))
+
+
+def _positive(key, v):
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        x = None
+    if isinstance(v, bool) or x is None or not 0 < x < float("inf"):
+        raise ConfigError(f"{key}: want a positive number, got {v!r}")
+    return x
+
+
+def pcdc_scenarios(config):
+    """{scenario: (rate scale, address pairs)} of config pcdc_scenarios, each a file of
+    pcdc/scenarios, its rates scaled by config pcdc_rate_scale (a number, or per scenario a map
+    whose others get 1); ConfigError naming the key for anything else."""
+    names = config.get("pcdc_scenarios") or []
+    known = sorted(f[: -len(".json")] for f in os.listdir(PCDC_SCENARIOS) if f.endswith(".json"))
+    if not isinstance(names, list):
+        raise ConfigError(
+            f"pcdc_scenarios: want a list of scenarios, e.g. [uib-hin], got {names!r}"
+        )
+    scales = config.get("pcdc_rate_scale", 1)
+    if isinstance(scales, dict):
+        bad = sorted(str(k) for k in scales if k not in known)
+        if bad:
+            raise ConfigError(
+                f"pcdc_rate_scale: unknown scenario {bad[0]!r} (one of {', '.join(known)})"
+            )
+    out = {}
+    for name in names:
+        if name not in known:
+            raise ConfigError(
+                f"pcdc_scenarios: unknown scenario {name!r} (one of {', '.join(known)})"
+            )
+        if name in out:
+            raise ConfigError(f"pcdc_scenarios: {name} twice")
+        scale = _positive(
+            "pcdc_rate_scale", scales.get(name, 1) if isinstance(scales, dict) else scales
+        )
+        try:
+            client, server = pcx.load_scenario(os.path.join(PCDC_SCENARIOS, f"{name}.json"), scale)
+        except ValueError as e:
+            raise ConfigError(f"pcdc_scenarios: {e}") from None
+        out[name] = (scale, len(client) * len(server))
+    return out
+
+
+def pcdc_ccs(config):
+    ccs = config.get("pcdc_ccs")
+    if (
+        not isinstance(ccs, list)
+        or not ccs
+        or not all(isinstance(c, str) and c.isidentifier() for c in ccs)
+    ):
+        raise ConfigError(
+            f"pcdc_ccs: want a list of congestion controls, e.g. [cubic, olia], got {ccs!r}"
+        )
+    return list(dict.fromkeys(ccs))
+
+
+def pcdc_dirs(config, scale):
+    """(the driver's store, the run files' directory) at a rate scale: a store keeps one scale
+    (experiment.py records none), so another scale has directories of its own."""
+    sub = "" if scale == 1 else f"rate-scale-{scale:g}"
+    store, runs_dir = path(config, "pcdc_results"), os.path.join(path(config, "runs_dir"), "pcdc")
+    return (os.path.join(store, sub), os.path.join(runs_dir, sub)) if sub else (store, runs_dir)
+
+
+def pcdc_job(name, scale, store, out, cc, runs, ks, est, args, needs=()):
+    """A job of `make -C pcdc guest` (the driver in the testbed guest, the store at /results;
+    NO_BUILD: the modules and the guest are the node's, preflight checks them) for one scenario
+    and control: its runs ks, or none to measure the table. TIMEOUT, the guest's own limit, is
+    5 min inside the job's, so that the job's last step still reports on a cluster."""
+    argv = ("-C", PCDC, "guest", f"SCENARIO={name}", f"RUNS={runs}", f"CCS={cc}",
+            f"RATE_SCALE={scale:g}", f"OUT={store}", "NO_BUILD=1",
+            f"TIMEOUT={time_limit_min(est) * 60 - 300}", f"ARGS={args}")  # fmt: skip
+    network = f"rate{scale:g}"
+    return Job("pcdc", name, network, (cc,), tuple(ks), store, out, argv, est, ("make",), needs)
+
+
+def pcdc_jobs(config):
+    scenarios = pcdc_scenarios(config)
+    if not scenarios:
+        return []
+    ccs = pcdc_ccs(config)
+    runs = config.get("pcdc_runs")
+    if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= 100:
+        raise ConfigError(f"pcdc_runs: want 1..100, got {runs!r}")
+    jobs = []
+    for name, (scale, pairs) in scenarios.items():
+        store, out = pcdc_dirs(config, scale)
+        for cc in ccs:
+            est = PCDC_BOOT_S + pcdc_table_s(pairs)
+            table = pcdc_job(name, scale, store, out, cc, runs, (), est, "--measure-only")
+            jobs.append(table)
+            guest_table = pcx.table_path(f"/results/{name}", cc)
+            for _cs, ks in chunks([cc], list(range(1, runs + 1)), int(config["batch_runs"])):
+                est = PCDC_BOOT_S + pcdc_run_s() * len(ks)
+                args = f"--only-runs {','.join(map(str, ks))} --table {guest_table}"
+                needs = tuple(table.outputs())
+                jobs.append(pcdc_job(name, scale, store, out, cc, runs, ks, est, args, needs))
+    return jobs
+
+
+def publish_pcdc(config, scenario):
+    """report.py --import of one scenario's store into config pcdc_publish
+    (<root>/<scenario>/data) and the files it writes for the sweep's controls."""
+    scale, _pairs = pcdc_scenarios(config)[scenario]
+    store, _out = pcdc_dirs(config, scale)
+    root = path(config, "pcdc_publish")
+    argv = [PCDC_REPORT, "--import", os.path.join(store, scenario), "--rate-scale", f"{scale:g}"]
+    argv += ["--data", root]
+    data = os.path.join(root, scenario, "data")
+    tables = [
+        os.path.join(data, f"{cc}{x}") for cc in pcdc_ccs(config) for x in (".csv", "-table.json")
+    ]
+    return shlex.join([PY, *argv]), [*tables, os.path.join(data, "scenario.json")]
+
+
+def pcdc_pages(config):
+    """What report.py renders for the sweep's scenarios: each one's page and figures."""
+    out = []
+    for name in pcdc_scenarios(config):
+        out.append(os.path.join(REPO, "docs", "results", f"pcdc-{name}.md"))
+        out += [os.path.join(PCDC_DATA, name, "figures", f"{t}.png") for t in pcx.TESTS]
+    return out
+
+
 def jobs(config):
-    out = video_jobs(config) + scheduler_jobs(config) + cc_jobs(config)
+    out = video_jobs(config) + scheduler_jobs(config) + cc_jobs(config) + pcdc_jobs(config)
     names = [j.name for j in out]
     dup = {n for n in names if names.count(n) > 1}
     if dup:

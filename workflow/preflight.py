@@ -2,6 +2,7 @@
 """What a node needs to make runs of the workflow, checked before a run job starts its runner.
 
     preflight.py video|scheduler|cc [SCHEDULER ...]
+    preflight.py pcdc CC
 
 Exit 0 and one line naming the node when everything is there; otherwise exit 1 with one line
 on stderr: `preflight on NODE: WHAT (how to get it)`, the first thing missing. Cheap (well
@@ -19,7 +20,9 @@ under a second), no guest is booted. What it checks:
 - video runs: Java 17 and the controller's jar, Node.js and dash.js (dashjs-harness), and
   Debian's Chromium;
 - fairness runs (cc): root, QEMU, the coupled controls' modules and Debian's kernel image
-  unpacked in the kernel cache (they boot it with a busybox initramfs, not the testbed guest).
+  unpacked in the kernel cache (they boot it with a busybox initramfs, not the testbed guest);
+- PCDC runs and tables (`make -C pcdc guest NO_BUILD=1`): make, and the congestion control's
+  module where it is one of this project's coupled controls (mpqoe_olia.ko for olia).
 """
 
 import os
@@ -32,6 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 GUEST_MEM_MB = 4096  # testbed/run's default --mem
 HOST_MEM_MB = 1024
+COUPLED = ("lia", "olia", "balia")  # kernel-schedulers' congestion control modules
 
 
 class Missing(Exception):
@@ -103,7 +107,7 @@ def check_cc():
     """The fairness experiment boots Debian's kernel from its own cache through
     kernel-schedulers/smoke/run.sh (a busybox initramfs, not the testbed guest)."""
     mods = os.path.join(REPO, "kernel-schedulers", "build", "modules")
-    gone = [m for m in ("lia", "olia", "balia") if not os.path.isfile(f"{mods}/mpqoe_{m}.ko")]
+    gone = [m for m in COUPLED if not os.path.isfile(f"{mods}/mpqoe_{m}.ko")]
     if gone:
         names = ", ".join(f"mpqoe_{m}.ko" for m in gone)
         raise Missing(f"modules not built: {names} (make -C kernel-schedulers modules)")
@@ -118,9 +122,21 @@ def check_cc():
             raise Missing(f"no {cmd} (apt-get install {pkg})")
 
 
+def check_pcdc(ccs):
+    """The driver runs in the testbed guest through make; a coupled control is loaded there
+    from this project's module (other controls are the guest kernel's)."""
+    if not shutil.which("make"):
+        raise Missing("no make (apt-get install make)")
+    mods = os.path.join(REPO, "kernel-schedulers", "build", "modules")
+    gone = [c for c in ccs if c in COUPLED and not os.path.isfile(f"{mods}/mpqoe_{c}.ko")]
+    if gone:
+        names = ", ".join(f"mpqoe_{c}.ko" for c in gone)
+        raise Missing(f"modules not built: {names} (make -C kernel-schedulers modules)")
+
+
 def main(argv):
-    if not argv or argv[0] not in ("video", "scheduler", "cc"):
-        print("preflight.py: want video|scheduler|cc [SCHEDULER ...]", file=sys.stderr)
+    if not argv or argv[0] not in ("video", "scheduler", "cc", "pcdc"):
+        print("preflight.py: want video|scheduler|cc [SCHEDULER ...] or pcdc CC", file=sys.stderr)
         return 2
     node = socket.gethostname()
     try:
@@ -136,6 +152,8 @@ def main(argv):
             check_video()
         elif argv[0] == "scheduler":
             check_scheduler(argv[1:])
+        elif argv[0] == "pcdc":
+            check_pcdc(argv[1:])
     except Missing as e:
         print(f"preflight on {node}: {e}", file=sys.stderr)
         return 1

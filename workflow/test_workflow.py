@@ -1,6 +1,7 @@
 """The workflow's plan, through Snakemake's own dry run (`snakemake -n`): which jobs a small
 sweep makes, with which outputs and runner commands, at either job size, what a resumed sweep
-still makes, and that the plan is the runners' own. No guest, no root; about 20 s.
+still makes, and that the plan is the runners' own; PCDC's jobs (tables, then runs), their
+estimate and the driver's command line they lead to. No guest, no root; about 60 s.
 
 SNAKEMAKE names the snakemake to use (default: the venv `make workflow-deps` makes)."""
 
@@ -8,10 +9,12 @@ import csv
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -25,7 +28,8 @@ CELLS = "baseline.dft.cubic,baseline.minrtt.cubic"
 
 
 def dry_run(tmp, *config, extra=()):
-    """{rule name: {"outputs": [...], "shell": str}} of the jobs `snakemake -n` lists."""
+    """{rule name: {"inputs": [...], "outputs": [...], "shell": str}} of the jobs `snakemake -n`
+    lists."""
     conf = [
         f"runs_dir={tmp}/runs", f"video_results={tmp}/video", f"scheduler_results={tmp}/sched",
         f"publish={tmp}/pub", "reports=false", "video_experiments=[ci]", "runs=2",
@@ -50,15 +54,17 @@ def dry_run_of(r):
     for i, line in enumerate(lines):
         m = re.match(r"^(?:local)?rule (\S+):$", line)
         if m:
-            cur = jobs.setdefault(m.group(1), {"outputs": [], "shell": ""})
+            cur = jobs.setdefault(m.group(1), {"inputs": [], "outputs": [], "shell": ""})
             continue
         if cur is None:
             continue
-        m = re.match(r"^    output: (.*)$", line)
+        m = re.match(r"^    (in|out)put: (.*)$", line)
         if m:
-            cur["outputs"] = m.group(1).split(", ")
+            cur[f"{m.group(1)}puts"] = m.group(2).split(", ")
         elif line.startswith(f"Shell command: {plan.PY} {HERE}/preflight.py"):
             cur["shell"] = "\n".join(lines[i : i + 3])
+        elif line.startswith("Shell command: "):
+            cur["shell"] = line
     return jobs
 
 
@@ -405,6 +411,277 @@ class SameAsTheRunners(unittest.TestCase):
         }
         self.assertEqual(got, want)
         self.assertEqual(len(got), 5 * 3)  # the shared case's 5 controls
+
+
+class PcdcPlan(unittest.TestCase):
+    """PCDC's jobs through Snakemake's dry run: per scenario and control a table job, then the
+    run jobs that take its table; the plan's estimate; bad values; the driver's command line
+    a job leads to (`make -n`); no report is run (the report's tests are pcdc/tests)."""
+
+    CCS = ("cubic", "olia")
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", self.tmp], check=False)
+
+    def dry_run(self, *config):
+        return dry_run(
+            self.tmp, "video_experiments=[]", "scheduler_experiments=[]",
+            f"pcdc_results={self.tmp}/pcdc", f"pcdc_publish={self.tmp}/pcdcpub",
+            "pcdc_scenarios=[uib-hin]", "pcdc_runs=2", *config,
+        )  # fmt: skip
+
+    def copy(self, cc, name):
+        return f"{self.tmp}/runs/pcdc/uib-hin/{cc}/{name}"
+
+    def config(self, **kw):
+        c = {"runs_dir": "/r", "pcdc_results": "/s", "pcdc_publish": "/p", "batch_runs": 0}
+        c.update(video_results="/v", scheduler_results="/e", scheduler_duration=10)
+        c.update(scheduler_runs=1, video_experiments=[], scheduler_experiments=[])
+        c.update(pcdc_scenarios=["uib-unis"], pcdc_runs=10, pcdc_ccs=list(self.CCS))
+        return {**c, **kw}
+
+    def test_a_table_job_then_one_run_job_per_control(self):
+        jobs = self.dry_run()
+        names = {f"pcdc_uib_hin_rate1_{cc}_{x}" for cc in self.CCS for x in ("table", "r1_2")}
+        self.assertEqual(set(jobs), names | {"publish_pcdc_uib_hin", "all"})
+        make = f"make -C {REPO}/pcdc guest SCENARIO=uib-hin RUNS=2 CCS={{}} RATE_SCALE=1 "
+        make += f"OUT={self.tmp}/pcdc NO_BUILD=1 TIMEOUT="
+        for cc in self.CCS:
+            table = jobs[f"pcdc_uib_hin_rate1_{cc}_table"]
+            self.assertEqual(table["inputs"], [])
+            self.assertEqual(table["outputs"], [self.copy(cc, "table.json")])
+            self.assertIn(f"preflight.py pcdc {cc}\nrc=0; {make.format(cc)}", table["shell"])
+            self.assertIn(" ARGS=--measure-only || rc=$?", table["shell"])
+            src = f"{self.tmp}/pcdc/uib-hin/{cc}/table.json"
+            self.assertIn(f"$rc {src} {self.copy(cc, 'table.json')}", table["shell"])
+            runs = jobs[f"pcdc_uib_hin_rate1_{cc}_r1_2"]
+            self.assertEqual(runs["inputs"], [self.copy(cc, "table.json")])
+            self.assertEqual(set(runs["outputs"]), {self.copy(cc, f"run{k}.csv") for k in (1, 2)})
+            self.assertIn(
+                f"'ARGS=--only-runs 1,2 --table /results/uib-hin/{cc}/table.json'", runs["shell"]
+            )
+            pairs = " ".join(
+                f"{self.tmp}/pcdc/uib-hin/{cc}/run{k} {self.copy(cc, f'run{k}.csv')}"
+                for k in (1, 2)
+            )
+            self.assertTrue(runs["shell"].endswith(f"--runner-exit $rc {pairs}"), runs["shell"])
+        publish = jobs["publish_pcdc_uib_hin"]
+        self.assertEqual(
+            set(publish["inputs"]),
+            {self.copy(cc, f) for cc in self.CCS for f in ("table.json", "run1.csv", "run2.csv")},
+        )
+        data = f"{self.tmp}/pcdcpub/uib-hin/data"
+        self.assertEqual(
+            set(publish["outputs"]),
+            {f"{data}/{f}" for f in ("cubic.csv", "cubic-table.json", "olia.csv",
+                                     "olia-table.json", "scenario.json")},
+        )  # fmt: skip
+        self.assertEqual(
+            publish["shell"],
+            f"Shell command: {plan.PY} {REPO}/pcdc/report.py --import {self.tmp}/pcdc/uib-hin "
+            f"--rate-scale 1 --data {self.tmp}/pcdcpub",
+        )
+
+    def test_one_run_per_job_on_a_cluster_and_a_resumed_sweep(self):
+        jobs = self.dry_run("batch_runs=1")
+        runs = {n: j for n, j in jobs.items() if re.search(r"_r\d+$", n)}
+        self.assertEqual(len(runs), 4)
+        self.assertEqual(len([n for n in jobs if n.endswith("_table")]), 2)
+        for cc in self.CCS:
+            for k in (1, 2):
+                j = runs[f"pcdc_uib_hin_rate1_{cc}_r{k}"]
+                self.assertEqual(j["outputs"], [self.copy(cc, f"run{k}.csv")])
+                self.assertEqual(j["inputs"], [self.copy(cc, "table.json")])
+                self.assertIn(f"CCS={cc} ", j["shell"])
+                self.assertIn(f"'ARGS=--only-runs {k} --table ", j["shell"])
+        # cubic's table and its run 1 made: only the rest
+        for f in (self.copy("cubic", "table.json"), self.copy("cubic", "run1.csv")):
+            os.makedirs(os.path.dirname(f), exist_ok=True)
+            with open(f, "w") as out:
+                out.write("{}\n")
+        jobs = self.dry_run("batch_runs=1")
+        self.assertEqual(
+            {n for n in jobs if n.startswith("pcdc_")},
+            {"pcdc_uib_hin_rate1_olia_table", "pcdc_uib_hin_rate1_cubic_r2"}
+            | {f"pcdc_uib_hin_rate1_olia_r{k}" for k in (1, 2)},
+        )
+
+    def test_a_rate_scale_has_directories_of_its_own(self):
+        jobs = self.dry_run("pcdc_rate_scale={uib-hin: 0.5}", "pcdc_ccs=[cubic]")
+        j = jobs["pcdc_uib_hin_rate0_5_cubic_r1_2"]
+        self.assertIn(f"RATE_SCALE=0.5 OUT={self.tmp}/pcdc/rate-scale-0.5 ", j["shell"])
+        self.assertIn(f"{self.tmp}/runs/pcdc/rate-scale-0.5/uib-hin/cubic/run1.csv", j["outputs"])
+        self.assertIn(
+            f"--import {self.tmp}/pcdc/rate-scale-0.5/uib-hin --rate-scale 0.5",
+            jobs["publish_pcdc_uib_hin"]["shell"],
+        )
+
+    def test_the_pages_follow_the_data(self):
+        jobs = self.dry_run("reports=true", f"pcdc_publish={REPO}/docs/results/pcdc")
+        pages = [f"{REPO}/docs/results/pcdc-uib-hin.md"]
+        pages += [f"{REPO}/docs/results/pcdc/uib-hin/figures/{t}.png" for t in ("bulk", "small")]
+        self.assertEqual(jobs["report_pcdc"]["outputs"], pages)
+        self.assertEqual(
+            jobs["report_pcdc"]["shell"], f"Shell command: {plan.PY} {REPO}/pcdc/report.py"
+        )
+        # data published elsewhere: no page of docs/results from them
+        self.assertNotIn("report_pcdc", self.dry_run("reports=true"))
+
+    def test_the_estimate(self):
+        # a table: 4 pairs x 10 samples x (2 s warm-up + 2 x 10 s + 1 s settle + 0.3 s) = 932 s;
+        # a run: 2 modes x (120 s bulk + 7 s) = 254 s; a guest boot 90 s
+        c = self.config()
+        self.assertEqual(sorted(j.estimate_s for j in plan.pcdc_jobs(c)), [1022] * 2 + [2630] * 2)
+        self.assertEqual(plan.summary(c), {"jobs": 4, "runs": 20, "hours": 2.0})  # 7304 s
+        # on a cluster: 20 run jobs of 90 + 254 s, 8924 s in all
+        self.assertEqual(plan.summary({**c, "batch_runs": 1}), {"jobs": 22, "runs": 20,
+                                                                "hours": 2.5})  # fmt: skip
+        # uib-hin: 6 pairs, a table 1398 s
+        hin = plan.pcdc_jobs(self.config(pcdc_scenarios=["uib-hin"], pcdc_ccs=["olia"]))
+        self.assertEqual([j.estimate_s for j in hin], [1488, 2630])
+        # the guest's limit: 5 min inside the job's, int(1022 x 1.5 / 60) + 10 = 35 min
+        self.assertEqual(plan.pcdc_jobs(c)[0].runtime_min(), 35)
+        self.assertIn("TIMEOUT=1800", plan.pcdc_jobs(c)[0].argv)
+        # it follows the driver's defaults
+        with (
+            mock.patch.object(plan.pcx, "SAMPLES", 5),
+            mock.patch.object(plan.pcx, "BULK_SECONDS", 60.0),
+        ):
+            self.assertEqual(plan.pcdc_table_s(4), 466)
+            self.assertEqual(plan.pcdc_run_s(), 134)
+
+    def test_bad_values_are_one_clear_line(self):
+        r = subprocess.run(
+            [SNAKEMAKE, "-s", os.path.join(HERE, "Snakefile"), "-d", self.tmp, "-n",
+             "--config", "pcdc_scenarios=[uib-hin]", "pcdc_rate_scale=0"],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        self.assertNotEqual(r.returncode, 0)
+        lines = [ln for ln in (r.stdout + r.stderr).splitlines() if "workflow config:" in ln]
+        self.assertEqual(
+            lines, ["workflow config: pcdc_rate_scale: want a positive number, got 0"], r.stderr
+        )
+        for kw, want in (
+            ({"pcdc_scenarios": ["nope"]}, "pcdc_scenarios: unknown scenario 'nope' (one of "),
+            ({"pcdc_scenarios": "uib-hin"}, "pcdc_scenarios: want a list of scenarios"),
+            ({"pcdc_scenarios": ["uib-hin"] * 2}, "pcdc_scenarios: uib-hin twice"),
+            ({"pcdc_rate_scale": "fast"}, "pcdc_rate_scale: want a positive number, got 'fast'"),
+            ({"pcdc_rate_scale": -1}, "pcdc_rate_scale: want a positive number, got -1"),
+            ({"pcdc_rate_scale": {"uib-hn": 0.1}}, "pcdc_rate_scale: unknown scenario 'uib-hn'"),
+            ({"pcdc_rate_scale": 1e-9}, "pcdc_scenarios: "),  # the scenario's rates
+            ({"pcdc_ccs": []}, "pcdc_ccs: want a list of congestion controls"),
+            ({"pcdc_ccs": ["cu bic"]}, "pcdc_ccs: want a list of congestion controls"),
+            ({"pcdc_runs": 0}, "pcdc_runs: want 1..100, got 0"),
+            ({"pcdc_runs": "ten"}, "pcdc_runs: want 1..100, got 'ten'"),
+        ):
+            with self.subTest(kw), self.assertRaises(plan.ConfigError) as e:
+                plan.jobs(self.config(**kw))
+            self.assertTrue(str(e.exception).startswith(want), str(e.exception))
+            self.assertEqual(len(str(e.exception).splitlines()), 1)
+
+    def test_a_job_leads_to_the_drivers_command_line(self):
+        # runs 1-2 and 3 in jobs of 2 runs; 3's estimate 90 + 254 s, its limit 18 min
+        c = self.config(pcdc_scenarios=["uib-hin"], pcdc_runs=3, batch_runs=2)
+        job = next(j for j in plan.pcdc_jobs(c) if j.runs == (3,) and j.cells == ("olia",))
+        r = subprocess.run(["make", "-n", *job.argv], capture_output=True, text=True, check=True)
+        recipe = r.stdout.replace("\\\n", " ")
+        self.assertIn("../testbed/run --timeout 780 --no-build --results /s ", recipe)
+        self.assertNotIn("kernel-schedulers", recipe)  # NO_BUILD: nothing built in a job
+        cmd = shlex.split(recipe.split("python3 pcdc/experiment.py", 1)[1].splitlines()[0])
+        want = "--scenario pcdc/scenarios/uib-hin.json --out /results/uib-hin --runs 3 --cc olia"
+        want += " --rate-scale 1 --only-runs 3 --table /results/uib-hin/olia/table.json"
+        self.assertEqual(cmd, want.split())
+        # what the driver makes of it (the store as the guest sees it, /results, made here)
+        table = os.path.join(self.tmp, "uib-hin", "olia", "table.json")
+        os.makedirs(os.path.dirname(table))
+        open(table, "w").close()
+        argv = [x.replace("/results", self.tmp) for x in cmd]
+        argv[1] = os.path.join(REPO, argv[1])
+        a = plan.pcx.parse_args(argv)
+        self.assertEqual((a.run_list, a.cc, a.table, a.measure_only), ([3], ["olia"], table, False))
+        measure = next(j for j in plan.pcdc_jobs(c) if not j.runs)
+        self.assertEqual(measure.argv[-1], "ARGS=--measure-only")
+
+
+class PcdcCollect(unittest.TestCase):
+    """collect.py on the PCDC driver's output: a run's four result files become one run file,
+    a run that lacks one or mixes code versions none; a table is copied when every pair has
+    a sample."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", self.tmp], check=False)
+        self.store = os.path.join(self.tmp, "pcdc", "uib-hin")
+
+    def put_run(self, cc, k, skip=(), versions=None):
+        """The driver's four result files of run k (but those of skip), every row of code
+        version 0123abcd but those of versions {(mode, test): version}; their rows."""
+        rows = []
+        for path in plan.pcx.run_paths(self.store, cc, k):
+            pm, test = path.split(os.sep)[-3:-1]
+            if (pm, test) in skip:
+                continue
+            sizes = [None] if test == "bulk" else [131072, 262144]
+            version = (versions or {}).get((pm, test), "0123abcd")
+            mine = [
+                {**dict.fromkeys(plan.pcx.COLUMNS, "1"), "experiment": "pcdc", "cc": cc,
+                 "pm": pm, "test": test, "size_bytes": "" if s is None else str(s),
+                 "run": str(k), "pairs": "10.0.0.1>10.0.1.2", "status": "ok",
+                 "code_version": version, "started": "2026-11-24T16:41:31Z"}
+                for s in sizes
+            ]  # fmt: skip
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(plan.pcx.results.csv_text(mine, plan.pcx.COLUMNS))
+            rows += mine
+        return rows
+
+    def put_table(self, cc, omegas):
+        doc = {"schema": "pcdc-impact/1", "cc": cc, "T_s": 10.0, "pairs": [
+            {"local": "10.77.1.1", "remote": f"10.77.10{i}.2", "omega": om, "rtt_ms": [30.0],
+             "errors": []} for i, om in enumerate(omegas, 1)]}  # fmt: skip
+        path = plan.pcx.table_path(self.store, cc)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    def test_runs_and_tables(self):
+        rows = self.put_run("cubic", 1)
+        self.put_run("cubic", 2, skip={("fullmesh", "small")})
+        self.put_run("olia", 1, versions={("fullmesh", "bulk"): "fedcba98"})
+        good, bad = (
+            self.put_table("cubic", [[0.5], [0.1, 0.2]]),
+            self.put_table("olia", [[0.5], []]),
+        )
+        out = os.path.join(self.tmp, "runs")
+        args = []
+        for cc, k in (("cubic", 1), ("cubic", 2), ("olia", 1)):
+            args += [plan.pcdc_run_source(self.store, cc, k), f"{out}/{cc}/run{k}.csv"]
+        args += [good, f"{out}/cubic/table.json", bad, f"{out}/olia/table.json"]
+        r = subprocess.run(
+            [plan.PY, os.path.join(HERE, "collect.py"), "--runner-exit", "1", *args],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        self.assertEqual(r.returncode, 1, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 3, r.stderr)
+        self.assertIn("uib-hin/cubic/run2: missing fullmesh/small/run2.csv", lines[0])
+        self.assertIn("uib-hin/olia/run1: code versions ['0123abcd', 'fedcba98']", lines[1])
+        self.assertIn("olia/table.json: table not complete (no sample of 10.77.1.1 -> 10.77.102.2",
+                      lines[2])  # fmt: skip
+        self.assertIn("workflow: 2 of 5 runs ok (runner exit 1)", r.stdout)
+        self.assertEqual(
+            sorted(
+                os.path.relpath(os.path.join(d, f), out) for d, _s, fs in os.walk(out) for f in fs
+            ),
+            ["cubic/run1.csv", "cubic/table.json"],
+        )
+        with open(f"{out}/cubic/run1.csv", newline="") as f:
+            self.assertEqual(list(csv.DictReader(f)), rows)  # every row of the four, in order
+        with open(f"{out}/cubic/table.json") as f, open(good) as g:
+            self.assertEqual(f.read(), g.read())
 
 
 class Chunks(unittest.TestCase):

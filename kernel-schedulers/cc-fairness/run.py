@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 from mpqoe_lib import files  # noqa: E402
 from mpqoe_lib import results as shared  # noqa: E402
+from mpqoe_lib.runs import ONLY_RUNS_HELP, only_runs  # noqa: E402
 
 KVER = "6.12.117+deb12-amd64"
 MODULES = ("lia", "olia", "balia")
@@ -114,24 +115,15 @@ def main():
     ap.add_argument("--modules", default=os.path.join(KSCHED, "build/modules"))
     ap.add_argument("--cache", default=None)
     ap.add_argument("--only", default="", help="comma-separated case/algo cells")
-    ap.add_argument(
-        "--only-runs",
-        default="",
-        help="comma-separated run numbers (of 1..--runs): what one job of the workflow "
-        "(workflow/Snakefile) makes",
-    )
+    ap.add_argument("--only-runs", default="", help=ONLY_RUNS_HELP)
     ap.add_argument("--dry-run", action="store_true")
     args = ap.parse_args()
     if args.runs < 1:
         ap.error("--runs must be at least 1")
-    args.only_run_numbers = list(range(1, args.runs + 1))
-    if args.only_runs:
-        try:
-            args.only_run_numbers = sorted({int(x) for x in args.only_runs.split(",") if x})
-        except ValueError:
-            ap.error(f"--only-runs: want run numbers, got {args.only_runs!r}")
-        if not args.only_run_numbers or not all(1 <= k <= args.runs for k in args.only_run_numbers):
-            ap.error(f"--only-runs: want numbers of 1..{args.runs}")
+    try:
+        args.only_run_numbers = only_runs(args.only_runs, args.runs)
+    except ValueError as e:
+        ap.error(str(e))
     shas = {}
     for m in MODULES:
         ko = os.path.join(args.modules, f"mpqoe_{m}.ko")

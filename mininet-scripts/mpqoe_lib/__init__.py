@@ -30,4 +30,5 @@ Modules:
 - `flows`: reading the controller's rules back from dumped flows (directions, label stacks).
 - `bulk`: the mptcp_bulk.py server as a collector of reports, and report helpers.
 - `pcap`: a pcap reader and the TCP handshakes (SYN -> SYN/ACK) in a capture.
+- `runs`: the run numbers a runner makes (its --runs, the workflow's --only-runs).
 """

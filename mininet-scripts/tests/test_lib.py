@@ -1,4 +1,5 @@
-"""mpqoe_lib's pure functions: parsers, atomic writes, pcap handshakes, flow helpers (no root)."""
+"""mpqoe_lib's pure functions: parsers, atomic writes, pcap handshakes, flow helpers, run
+numbers (no root)."""
 
 import json
 import os
@@ -9,7 +10,7 @@ import tempfile
 import unittest
 
 from e2e_thresholds import pick_thr_delay, simple_path_delays, simple_path_hops
-from mpqoe_lib import discovered, files, flows, kernel, network, pcap, proc, sockopt
+from mpqoe_lib import discovered, files, flows, kernel, network, pcap, proc, runs, sockopt
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 with open(os.path.join(DATA, "mpqoe_gr_sty.txt")) as _f:
@@ -106,6 +107,25 @@ class KernelParsersTest(unittest.TestCase):
             got,
             {"subflows": 2, "add_addr_accepted": 3, "subflows_max": 8, "flags": 0, "token": 0xABCD},
         )
+
+
+class OnlyRunsTest(unittest.TestCase):
+    def test_every_run_by_default_and_the_named_ones_sorted(self):
+        self.assertEqual(runs.only_runs(None, 3), [1, 2, 3])
+        self.assertEqual(runs.only_runs("", 2), [1, 2])
+        self.assertEqual(runs.only_runs("3, 1,3,", 5), [1, 3])
+
+    def test_bad_lists_are_one_line(self):
+        for text, want in (
+            ("x", "--only-runs: want run numbers, got 'x'"),
+            ("1-2", "--only-runs: want run numbers, got '1-2'"),
+            ("4", "--only-runs: want numbers of 1..3"),
+            ("0,1", "--only-runs: want numbers of 1..3"),
+            (",", "--only-runs: want numbers of 1..3"),
+        ):
+            with self.subTest(text), self.assertRaises(ValueError) as e:
+                runs.only_runs(text, 3)
+            self.assertEqual(str(e.exception), want)
 
 
 class AtomicWriteTest(unittest.TestCase):

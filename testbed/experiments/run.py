@@ -49,6 +49,7 @@ import matrix as mx  # noqa: E402
 import publish as pub  # noqa: E402
 from mpqoe_lib import files  # noqa: E402
 from mpqoe_lib.results import ReportError, code_version  # noqa: E402
+from mpqoe_lib.runs import ONLY_RUNS_HELP, only_runs  # noqa: E402
 
 TESTBED_RUN = os.path.join(REPO, "testbed", "run")
 PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
@@ -81,12 +82,7 @@ def parse_args(argv):
     p.add_argument("--cells", default=None, help="comma-separated patterns over cell names")
     p.add_argument("--results", default=DEFAULT_RESULTS, help=f"(default {DEFAULT_RESULTS})")
     p.add_argument("--batch-runs", type=int, default=40, help="max runs per guest (default 40)")
-    p.add_argument(
-        "--only-runs",
-        default=None,
-        help="comma-separated run numbers (of 1..--runs) to make, e.g. 3 or 1,2: what one job "
-        "of the workflow (workflow/Snakefile) makes; the others are left as they are",
-    )
+    p.add_argument("--only-runs", default=None, help=ONLY_RUNS_HELP)
     p.add_argument("--dry-run", action="store_true", help="print the batches, run nothing")
     p.add_argument("--no-build", action="store_true", help="do not build the modules")
     p.add_argument(
@@ -113,14 +109,11 @@ def parse_args(argv):
         raise Usage("--guests: want 1..4")
     if a.batch_runs < 1:
         raise Usage("--batch-runs: want >= 1")
-    a.only = list(range(1, a.runs + 1))
+    try:
+        a.only = only_runs(a.only_runs, a.runs)
+    except ValueError as e:
+        raise Usage(str(e)) from None
     if a.only_runs:
-        try:
-            a.only = sorted({int(x) for x in a.only_runs.split(",") if x.strip()})
-        except ValueError:
-            raise Usage(f"--only-runs: want run numbers, got {a.only_runs!r}") from None
-        if not a.only or not all(1 <= k <= a.runs for k in a.only):
-            raise Usage(f"--only-runs: want numbers of 1..{a.runs}")
         if a.planned:
             raise Usage("--only-runs and --planned exclude each other")
     if a.publish_only and a.publish is None:

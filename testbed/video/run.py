@@ -49,6 +49,7 @@ from mpqoe_lib import files, floodlight, kernel  # noqa: E402
 from mpqoe_lib.descriptor import override_links  # noqa: E402
 from mpqoe_lib.rest import ERRORS  # noqa: E402
 from mpqoe_lib.results import code_version  # noqa: E402
+from mpqoe_lib.runs import ONLY_RUNS_HELP, only_runs  # noqa: E402
 
 SCHEMA = "mpqoe-video-run/1"
 DEFAULT_RESULTS = os.path.join(REPO, "build", "video")
@@ -79,11 +80,7 @@ def parse_args(argv):
     p.add_argument("--clients", type=int, help="clients of that batch")
     p.add_argument("--algorithms", help="comma-separated algorithms of that batch")
     p.add_argument("--runs", type=int, default=1, help="runs per cell (default 1)")
-    p.add_argument(
-        "--only-runs",
-        help="comma-separated run numbers (of 1..--runs) to make, e.g. 3 or 1,2: what one job "
-        "of the workflow (workflow/Snakefile) makes; the others are left as they are",
-    )
+    p.add_argument("--only-runs", help=ONLY_RUNS_HELP)
     p.add_argument(
         "--retries", type=int, default=0,
         help="make a run that failed its checks again, at once, up to this many times "
@@ -115,14 +112,10 @@ def parse_args(argv):
         raise Usage("--runs: want 1..100")
     if not 0 <= a.retries <= 5:
         raise Usage("--retries: want 0..5")
-    a.only = list(range(1, a.runs + 1))
-    if a.only_runs:
-        try:
-            a.only = sorted({int(x) for x in a.only_runs.split(",") if x.strip()})
-        except ValueError:
-            raise Usage(f"--only-runs: want run numbers, got {a.only_runs!r}") from None
-        if not a.only or not all(1 <= k <= a.runs for k in a.only):
-            raise Usage(f"--only-runs: want numbers of 1..{a.runs}")
+    try:
+        a.only = only_runs(a.only_runs, a.runs)
+    except ValueError as e:
+        raise Usage(str(e)) from None
     if a.video is not None and not 8 <= a.video <= 3600:
         raise Usage("--video: want 8..3600 s")
     if a.topology or a.clients or a.algorithms:

@@ -1,0 +1,25 @@
+"""The run numbers a runner makes: every run of its --runs, or the workflow's --only-runs.
+
+A job of the workflow (workflow/plan.py, docs/workflow.md) makes some run numbers of its
+cells; every runner takes them as `--only-runs K,...` and leaves the other runs as they are.
+"""
+
+ONLY_RUNS_HELP = (
+    "comma-separated run numbers (of 1..--runs) to make, e.g. 3 or 1,2: what one job of the "
+    "workflow (workflow/Snakefile) makes; the others are left as they are"
+)
+
+
+def only_runs(text, runs):
+    """The sorted run numbers --only-runs TEXT names (all of 1..runs when TEXT is empty or
+    None); ValueError with the option's one-line message when TEXT is not a list of numbers
+    of 1..runs."""
+    if not text:
+        return list(range(1, runs + 1))
+    try:
+        out = sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise ValueError(f"--only-runs: want run numbers, got {text!r}") from None
+    if not out or not all(1 <= k <= runs for k in out):
+        raise ValueError(f"--only-runs: want numbers of 1..{runs}")
+    return out

@@ -1,0 +1,151 @@
+"""The experiment driver's plan without a network: which runs, modes and tables an invocation
+makes (--only-runs, --measure-only, --table), with its hosts, the measurement and the cells
+replaced by recorders; the options the workflow passes and their refusals."""
+
+import contextlib
+import io
+import os
+import shutil
+import tempfile
+import unittest
+from unittest import mock
+
+from tests import _path  # noqa: F401
+
+import experiment  # isort: skip
+
+
+class FakeHost:
+    """Offers cubic and olia; records nothing, starts nothing."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+
+    def run(self, *args, timeout=60):
+        return mock.Mock(returncode=0, stdout="reno cubic olia\n", stderr="")
+
+    def spawn(self, log_path, *args):
+        return mock.Mock(poll=mock.Mock(return_value=0))
+
+
+class Recorder:
+    """experiment()'s collaborators: the measurement writes a table, a cell is made."""
+
+    def __init__(self):
+        self.cells, self.measured = [], []
+
+    def measure_table(self, client, a, cc, table, log):
+        self.measured.append((cc, table))
+        os.makedirs(os.path.dirname(table), exist_ok=True)  # as measure.py's atomic write
+        with open(table, "w") as f:
+            f.write("{}\n")
+        return None
+
+    def one_cell(self, client, a, cc, pm, test, run, table, version, workdir, log):
+        self.cells.append((cc, run, pm, test, table))
+        return "made"
+
+
+class PlanTest(unittest.TestCase):
+    def setUp(self):
+        self.out = tempfile.mkdtemp(prefix="pcdc-exp-")
+        self.addCleanup(shutil.rmtree, self.out, True)
+        self.rec = Recorder()
+        for name, new in (
+            ("Host", FakeHost),
+            ("measure_table", self.rec.measure_table),
+            ("one_cell", self.rec.one_cell),
+        ):
+            patcher = mock.patch.object(experiment, name, new)
+            patcher.start()
+            self.addCleanup(patcher.stop)
+        patcher = mock.patch.object(experiment.time, "sleep", lambda s: None)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def args(self, *extra):
+        argv = ["--out", self.out, "--client-exec", "c", "--server-exec", "s"]
+        return experiment.parse_args([*argv, "--server", "10.0.0.1", *extra])
+
+    def test_only_runs_makes_those_runs_in_their_own_mode_order(self):
+        counts = experiment.experiment(self.args("--runs", "4", "--only-runs", "2,3"), log=str)
+        self.assertEqual(counts, (8, 0, 0))
+        table = experiment.table_path(self.out, "cubic")
+        self.assertEqual(self.rec.measured, [("cubic", table)])
+        # run 2 starts with fullmesh, run 3 with pcdc: as in an invocation of every run
+        want = [
+            ("cubic", 2, pm, t, table) for pm in ("fullmesh", "pcdc") for t in ("bulk", "small")
+        ]
+        want += [
+            ("cubic", 3, pm, t, table) for pm in ("pcdc", "fullmesh") for t in ("bulk", "small")
+        ]
+        self.assertEqual(self.rec.cells, want)
+
+    def test_every_run_without_only_runs(self):
+        experiment.experiment(self.args("--runs", "3", "--cc", "cubic,olia"), log=str)
+        runs = sorted({(cc, k) for cc, k, *_ in self.rec.cells})
+        self.assertEqual(runs, [(cc, k) for cc in ("cubic", "olia") for k in (1, 2, 3)])
+        self.assertEqual([cc for cc, _t in self.rec.measured], ["cubic", "olia"])
+
+    def test_measure_only_measures_the_missing_tables_and_makes_no_run(self):
+        os.makedirs(os.path.join(self.out, "olia"))
+        with open(experiment.table_path(self.out, "olia"), "w") as f:
+            f.write("{}\n")
+        a = self.args("--cc", "cubic,olia", "--measure-only")
+        self.assertEqual(experiment.experiment(a, log=str), (1, 1, 0))
+        self.assertEqual(self.rec.measured, [("cubic", experiment.table_path(self.out, "cubic"))])
+        self.assertEqual(self.rec.cells, [])
+
+    def test_a_given_table_is_used_and_nothing_is_measured(self):
+        table = os.path.join(self.out, "given.json")
+        with open(table, "w") as f:
+            f.write("{}\n")
+        experiment.experiment(self.args("--runs", "2", "--only-runs", "1", "--table", table), str)
+        self.assertEqual(self.rec.measured, [])
+        self.assertEqual({c[4] for c in self.rec.cells}, {table})
+        self.assertEqual(len(self.rec.cells), 4)
+
+    def test_run_paths_are_the_cells_of_one_run(self):
+        paths = experiment.run_paths("/o", "olia", 7)
+        self.assertEqual(
+            paths,
+            [experiment.cell_path("/o", "olia", pm, t, 7) for pm in experiment.MODES
+             for t in experiment.TESTS],
+        )  # fmt: skip
+        self.assertEqual(paths[0], "/o/olia/pcdc/bulk/run7.csv")
+
+
+class OptionsTest(unittest.TestCase):
+    def refusal(self, *argv):
+        err = io.StringIO()
+        base = ["--out", "x", "--client-exec", "c", "--server-exec", "s", "--server", "1.2.3.4"]
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as e:
+            experiment.parse_args([*base, *argv])
+        self.assertEqual(e.exception.code, 2)
+        lines = err.getvalue().strip().splitlines()
+        self.assertEqual(len(lines), 1, err.getvalue())
+        return lines[0]
+
+    def test_bad_only_runs_and_measure_only_combinations(self):
+        self.assertIn(
+            "--only-runs: want numbers of 1..3", self.refusal("--runs", "3", "--only-runs", "4")
+        )
+        self.assertIn("--only-runs: want run numbers", self.refusal("--only-runs", "1-3"))
+        with tempfile.NamedTemporaryFile() as t:
+            self.assertIn("--measure-only", self.refusal("--measure-only", "--table", t.name))
+        self.assertIn("--measure-only", self.refusal("--measure-only", "--only-runs", "1"))
+
+    def test_defaults_are_the_module_constants(self):
+        a = experiment.parse_args(["--out", "x", "--host-smoke"])
+        self.assertEqual(a.run_list, list(range(1, 11)))
+        self.assertEqual(a.modes, list(experiment.MODES))
+        self.assertEqual(a.sizes, list(experiment.SIZES_KIB))
+        self.assertEqual(
+            (a.bulk_seconds, a.T, a.warmup, a.settle, a.samples),
+            (experiment.BULK_SECONDS, experiment.T_S, experiment.WARMUP_S, experiment.SETTLE_S,
+             experiment.SAMPLES),
+        )  # fmt: skip
+
+
+if __name__ == "__main__":
+    unittest.main()
