@@ -684,6 +684,51 @@ class PcdcCollect(unittest.TestCase):
             self.assertEqual(f.read(), g.read())
 
 
+class PcdcExecution(unittest.TestCase):
+    """PCDC's import through the workflow for real: a store as the driver leaves it (the PCDC
+    report's own fixture), the run files its jobs' last step makes of it, then Snakemake runs
+    the publish rule alone, whose command is pcdc/report.py --import: the data it declares are
+    the data the report writes, and they agree with the store."""
+
+    def test_the_publish_rule_imports_the_store(self):
+        sys.path.insert(0, plan.PCDC)
+        from tests import test_report as fixture  # the PCDC report's hand-made driver output
+
+        tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", tmp], check=False)
+        store, pub = f"{tmp}/pcdc", f"{tmp}/pub"
+        fixture.write_output(store, runs=2, ccs=("cubic",))
+        conf = {
+            "runs_dir": f"{tmp}/runs", "pcdc_results": store, "pcdc_publish": pub,
+            "batch_runs": 0, "pcdc_scenarios": ["uib-unis"], "pcdc_runs": 2,
+            "pcdc_ccs": ["cubic"],
+        }  # fmt: skip
+        copies = [c for j in plan.pcdc_jobs(conf) for c in j.copies()]
+        self.assertEqual(len(copies), 3)  # the table and two runs
+        r = subprocess.run(
+            [plan.PY, os.path.join(HERE, "collect.py"), "--runner-exit", "0",
+             *[x for c in copies for x in c]],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run(
+            [SNAKEMAKE, "-s", os.path.join(HERE, "Snakefile"), "-d", f"{tmp}/wd", "--cores", "1",
+             "--allowed-rules", "publish_pcdc_uib_unis", "--config", "video_experiments=[]",
+             *[f"{k}={json.dumps(v)}" for k, v in conf.items()], "--",
+             "publish_pcdc_uib_unis"],
+            capture_output=True, text=True, timeout=300, check=False, cwd=REPO,
+        )  # fmt: skip
+        self.assertEqual(r.returncode, 0, (r.stdout + r.stderr)[-3000:])
+        data = os.path.join(pub, "uib-unis", "data")
+        self.assertEqual(
+            sorted(os.listdir(data)), ["cubic-table.json", "cubic.csv", "scenario.json"]
+        )
+        with open(os.path.join(data, "cubic.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 2 * 2 * (1 + len(fixture.SIZES)))  # runs x modes x tests
+        self.assertEqual({r["code_version"] for r in rows}, {"0123456789ab"})
+
+
 class Chunks(unittest.TestCase):
     def test_sizes(self):
         self.assertEqual(plan.chunks(["a", "b"], [1, 2], 0), [(("a", "b"), (1, 2))])
