@@ -137,49 +137,40 @@ def pcdc_table(doc, src):
     return True, None
 
 
+def check(src):
+    """(why src is not a done run or None, the bytes of its run file)."""
+    run = pcdc_source(src)
+    if run:
+        text, why = pcdc_run(*run)
+        return why, text
+    if src.endswith(".csv"):
+        return csv_incomplete(src), None
+    doc = files.read_json(src)
+    if not doc:
+        return "missing", None
+    table, why = pcdc_table(doc, src)
+    if table:
+        return (f"table not complete ({why})" if why else None), None
+    if doc.get("status") != "ok":
+        why = " ".join(str(doc.get("error") or "no error recorded").split())[:200]
+        return f"{doc.get('status')} ({why})", None
+    why = incomplete(doc)
+    return (f"ok but incomplete ({why})" if why else None), None
+
+
 def collect(pairs):
     """Lines about the runs not copied ([] when all were)."""
     bad = []
     for src, dst in pairs:
         where = os.path.relpath(src, REPO) if src.startswith(REPO) else src
-        run = pcdc_source(src)
-        if run:
-            text, why = pcdc_run(*run)
-            if why:
-                bad.append(f"{where}: {why}")
-            else:
-                files.write_atomic(dst, text)
-            continue
-        if src.endswith(".csv"):
-            why = csv_incomplete(src)
-            if why:
-                bad.append(f"{where}: {why}")
-            else:
-                with open(src, "rb") as f:
-                    files.write_atomic(dst, f.read())
-            continue
-        doc = files.read_json(src)
-        if not doc:
-            bad.append(f"{where}: missing")
-            continue
-        table, why = pcdc_table(doc, src)
-        if table:
-            if why:
-                bad.append(f"{where}: table not complete ({why})")
-            else:
-                with open(src, "rb") as f:
-                    files.write_atomic(dst, f.read())
-            continue
-        if doc.get("status") != "ok":
-            why = " ".join(str(doc.get("error") or "no error recorded").split())[:200]
-            bad.append(f"{where}: {doc.get('status')} ({why})")
-            continue
-        why = incomplete(doc)
+        why, text = check(src)
         if why:
-            bad.append(f"{where}: ok but incomplete ({why})")
+            bad.append(f"{where}: {why}")
             continue
-        with open(src, "rb") as f:
-            files.write_atomic(dst, f.read())  # the runner's document as it is
+        if text is None:  # the runner's file as it is
+            with open(src, "rb") as f:
+                text = f.read()
+        files.write_atomic(dst, text)
     return bad
 
 
