@@ -538,6 +538,11 @@ def mbit(rate):
     return netns.rate_bits(rate) / 1e6
 
 
+def fmt_mbit(v):
+    """A rate in Mbit/s with as many decimals as it needs to show (100, 2.5, 0.20)."""
+    return fmt(v, 0 if v >= 10 else 1 if v >= 1 else 2)
+
+
 def capacity(d):
     """Mbit/s that can reach the client: the smaller of the sums of either side's rates."""
     scale = d.scenario.get("rate_scale", 1.0)
@@ -604,7 +609,8 @@ def scenario_table(d):
         for i, link in enumerate(d.scenario[side]):
             out.append(
                 f"| {label} | {link.get('isp', '-')} | {addr(i)} | "
-                f"{fmt(mbit(link['rate']) * scale, 0)} | {fmt(float(link.get('delay_ms', 0)), 2)} |"
+                f"{fmt_mbit(mbit(link['rate']) * scale)} | "
+                f"{fmt(float(link.get('delay_ms', 0)), 2)} |"
             )
     return "\n".join(out)
 
@@ -976,7 +982,7 @@ def resolver(d):
         "hints": lambda: hints_text(d),
         "rate_scale": lambda: f"{d.scenario.get('rate_scale', 1.0):g}",
         "scenario_name": lambda: str(d.scenario.get("name", "-")),
-        "capacity": lambda: fmt(capacity(d), 0),
+        "capacity": lambda: fmt_mbit(capacity(d)),
         "location_tests": lambda: str(sum(c.tested for c in d.location.values())),
         "min_runs": lambda: str(stats.MIN_RUNS),
         "alpha": lambda: f"{stats.ALPHA:g}",
