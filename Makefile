@@ -7,7 +7,7 @@ JAR := floodlight-module/cli/target/mpqoe.jar
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
 	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke \
 	testbed-probe dashjs-harness experiments-test experiments experiments-report py-unit \
-	video-deps video-e2e reproduce pcdc workflow-deps workflow-test slurm-test
+	video-deps video-e2e reproduce pcdc workflow-deps workflow-test slurm-deps slurm-test
 
 ## demo: the main job on embedded defaults: CompuServe with the GA paper's drawn links in the
 ## testbed guest (netem delays, Open vSwitch), the standalone controller choosing paths, 3 dash.js
@@ -67,13 +67,18 @@ workflow-test: workflow-deps testbed
 ## slurm-test: a small sweep (2 cells x 2 runs of 10 s) through the Slurm profile on a
 ## one-node Slurm cluster the test starts on this machine (Debian's slurm-wlm and munge), and
 ## the same sweep locally; their merged tables must match and every run be complete (root,
-## boots 5 guests: about 12 min; not part of make test); SLURM_TEST=--no-guest: all but the
-## sweeps that boot guests (about 2 min)
+## boots 5 guests: about 12 min; not part of make test, CI runs it after, .ci/run);
+## SLURM_TEST=--no-guest: all but the sweeps that boot guests (about 2 min)
 SLURM_TEST ?=
-slurm-test: workflow-deps
+slurm-test: workflow-deps slurm-deps
 	$(MAKE) -C kernel-schedulers modules
 	$(MAKE) -C testbed
 	workflow/slurm-test/run.sh $(SLURM_TEST)
+
+# Debian's Slurm daemons and munge for the test cluster (workflow/slurm-test/cluster.sh)
+slurm-deps:
+	@{ command -v slurmctld && command -v slurmd && command -v munged; } >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge; }
 
 ## test: unit and property tests, formatting and lint, descriptor reproducibility, Mininet/OVS
 ## self-test, the controller's end-to-end test, the kernel modules and the testbed under QEMU, the
