@@ -276,8 +276,8 @@ class NetworkTest(unittest.TestCase):
         self.assertEqual(netns.shaping("c0"), [])
         self.assertEqual(
             netns.shaping("rc0", "20mbit"),
-            [["tc", "qdisc", "replace", "dev", "rc0", "root", "tbf", "rate", "20mbit", "burst",
-              "32768", "latency", "50ms"]],
+            [["tc", "qdisc", "replace", "dev", "rc0", "root", "handle", "10:", "tbf", "rate",
+              "20mbit", "burst", "32768", "latency", "50ms"]],
         )  # fmt: skip
         # netem first, tbf as its child; the bucket holds 10 ms at 1 Gbit/s
         cmds = netns.shaping("s0", "1gbit", 5.0)
