@@ -519,6 +519,11 @@ def load_network(path, rate_scale=1.0):
             doc = json.load(f)
     except (OSError, ValueError) as e:
         raise ValueError(f"{path}: {e}") from e
+    return network_of(doc, path, rate_scale)
+
+
+def network_of(doc, path, rate_scale=1.0):
+    """The Network of a scenario document (load_network), errors naming path."""
     out = []
     for side in ("client", "server"):
         links = doc.get(side) if isinstance(doc, dict) else None
