@@ -253,7 +253,9 @@ def measure_table(client, a, cc, table, log):
     """Measures the impact factors into table, under the volatile pairs' schedule if any
     (written beside it first, then the table); the reason when it failed, else None."""
     log(f"experiment: measuring impact factors for {cc} -> {table}")
-    part = table + ".part"
+    part = table + ".part"  # an earlier invocation's, if any, must not pass for this one's
+    if os.path.exists(part):
+        os.unlink(part)
     args = [PY, os.path.join(HERE, "measure.py"), "measure", "--server", ",".join(a.servers),
             "--port", str(a.probe_port), "--T", str(a.T), "--warmup", str(a.warmup), "--settle",
             str(a.settle), "--samples", str(a.samples), "--cc", cc, "--json", part]  # fmt: skip
