@@ -193,15 +193,12 @@ def run_cell(client, a, cc, pm, test, run, table, version, workdir, vol=None):
             raise RuntimeError(f"pcdcd did not start: {tail}")
         rows = []
         for size in [None] if test == "bulk" else [s * KIB for s in a.sizes]:
-            with vol.window("bulk" if size is None else str(size)) if vol else _nothing():
+            name = "bulk" if size is None else str(size)
+            with vol.window(name) if vol else contextlib.nullcontext():
                 rows.append(transfer_row(client, a, cc, pm, test, run, size, version))
         return rows
     finally:
         stop(d)
-
-
-def _nothing():
-    return contextlib.nullcontext()
 
 
 def volatility(a, run, test):
@@ -209,7 +206,7 @@ def volatility(a, run, test):
     the scenario's seed, the run, the test; run 0 and "measure" for the impact factors), as a
     started-on-entry netns.Volatility; without volatile pairs a context giving None."""
     if a.volatility is None:
-        return _nothing()
+        return contextlib.nullcontext()
     return a.volatility(netns.test_key(a.volatile_seed, run, test))
 
 
