@@ -15,7 +15,8 @@ test shows which subflows are opened, not their effect on completion times).
 - A volatile pair (a testbed of its own, one 40 Mbit/s server link, two 20 Mbit/s client
   links): in its bad state (2 Mbit/s) its download slows to that while the other pair's, on
   the same server link, does not; back in the good state it is fast again; a schedule
-  (Volatility) switches the pair's tbf as its record says, and the teardown stops it.
+  (Volatility) switches the pair's tbf as its record says, and the teardown stops it; the
+  driver's smoke run stopped by SIGTERM leaves no namespace and no process behind.
 
 Root only. The namespaces are pcdc<pid>{c,r,s}, removed in any case; a whole-run alarm stops
 the test after DEADLINE seconds.
@@ -303,6 +304,33 @@ class VolatileNamespaceTest(unittest.TestCase):
         self.assertIsNone(vol._thread)
         self.assertFalse([t for t in threading.enumerate() if t.name == "volatility"])
         self.tb.up()
+
+    def test_3_sigterm_unwinds_the_driver(self):
+        # the driver's smoke run (a volatile pair of its own) stopped while it measures: the
+        # schedule, the daemons and servers and the namespaces go with it
+        out = os.path.join(self.tmp, "smoke")
+        with open(os.path.join(self.tmp, "smoke.log"), "w") as log:
+            p = subprocess.Popen([PY, tool("experiment.py"), "--host-smoke", "--out", out],
+                                 stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+        mine = (f"pcsm{p.pid}", f"pcdc-hint-{p.pid}")
+        self.addCleanup(netns.Testbed(mine[0], [], []).down)  # what a failure would leave
+        self.wait_for(os.path.join(self.tmp, "smoke.log"), "measuring impact factors")
+        p.send_signal(signal.SIGTERM)
+        self.assertEqual(p.wait(timeout=30), 128 + signal.SIGTERM)
+        names = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+        self.assertNotIn(mine[0], names)
+        left = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    cmd = f.read().decode(errors="replace")
+            except OSError:
+                continue
+            if any(m in cmd for m in mine):
+                left.append(cmd.replace("\0", " "))
+        self.assertEqual(left, [])
+
+    wait_for = NamespaceTest.wait_for
 
 
 if __name__ == "__main__":
