@@ -12,7 +12,12 @@ times of small transfers (128-1024 KiB), 10 runs each, per congestion control.
 
 With --scenario (e.g. scenarios/uib-unis.json, the paper's Section VI-A), the driver builds the
 network itself between namespaces (netns.py: the scenario's rates and netem delays; run it in
-the testbed guest, which has netem) and removes it at the end. Otherwise PREFIX runs a program
+the testbed guest, which has netem) and removes it at the end, also on SIGTERM. A scenario's
+volatile pairs (load_network; scenarios/uib-hu.json) follow a random schedule during every
+test and the measurement, keyed by the scenario's seed, the run and the test
+(netns.test_key), so that PCDC and FullMesh of a run face the same one; what was applied is
+recorded beside each result file (run<N>.volatile.json, table.volatile.json), written before
+it, and a schedule that could not be applied makes the cell fail. Otherwise PREFIX runs a program
 on the client or server host: "ip netns exec NAME" for a named
 namespace, "mnexec -a PID" for a Mininet host in the testbed guest. The client's namespace
 must have net.mptcp.pm_type=1 and per-address source routing; the server announces its other
@@ -38,15 +43,18 @@ per cell (mpqoe_lib.stats.mean_ci). Bad options: one line, exit 2.
 """
 
 import argparse
+import contextlib
 import csv
 import glob
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -170,8 +178,9 @@ def transfer_row(client, a, cc, pm, test, run, size, version):
     return row
 
 
-def run_cell(client, a, cc, pm, test, run, table, version, workdir):
-    """Starts pcdcd, makes the cell's transfers, stops it; the rows."""
+def run_cell(client, a, cc, pm, test, run, table, version, workdir, vol=None):
+    """Starts pcdcd, makes the cell's transfers, stops it; the rows. With vol (the test's
+    netns.Volatility) each transfer's time is recorded as a window of its schedule."""
     log = os.path.join(workdir, f"pcdcd-{cc}-{pm}-{test}-{run}.log")
     args = [PY, os.path.join(HERE, "pcdcd.py"), "--mode", pm, "--hint-socket", a.hint_socket]
     if pm == "pcdc":
@@ -182,11 +191,40 @@ def run_cell(client, a, cc, pm, test, run, table, version, workdir):
             with open(log, encoding="utf-8", errors="replace") as f:
                 tail = (f.read().strip().splitlines() or ["no output"])[-1]
             raise RuntimeError(f"pcdcd did not start: {tail}")
-        if test == "bulk":
-            return [transfer_row(client, a, cc, pm, test, run, None, version)]
-        return [transfer_row(client, a, cc, pm, test, run, s * KIB, version) for s in a.sizes]
+        rows = []
+        for size in [None] if test == "bulk" else [s * KIB for s in a.sizes]:
+            name = "bulk" if size is None else str(size)
+            with vol.window(name) if vol else contextlib.nullcontext():
+                rows.append(transfer_row(client, a, cc, pm, test, run, size, version))
+        return rows
     finally:
         stop(d)
+
+
+def volatility(a, run, test):
+    """The schedule of the scenario's volatile pairs for one test of a run (netns.test_key:
+    the scenario's seed, the run, the test; run 0 and "measure" for the impact factors), as a
+    started-on-entry netns.Volatility; without volatile pairs a context giving None."""
+    if a.volatility is None:
+        return contextlib.nullcontext()
+    return a.volatility(netns.test_key(a.volatile_seed, run, test))
+
+
+def volatile_path(path):
+    """Where the volatile record of a result file (run<N>.csv, table.json) goes: beside it,
+    run<N>.volatile.json, table.volatile.json."""
+    return os.path.splitext(path)[0] + ".volatile.json"
+
+
+def write_record(path, vol):
+    """Writes vol's record beside the result file path (before that file, so that a result
+    never lacks its record); the error that makes the result unfit, or None."""
+    if vol is None:
+        return None
+    if vol.record["error"]:
+        return f"volatile pair: {vol.record['error']}"
+    files.write_json(volatile_path(path), vol.record)
+    return None
 
 
 def cell_path(out, cc, pm, test, run):
@@ -209,15 +247,24 @@ def read_rows(path):
 
 
 def measure_table(client, a, cc, table, log):
-    """Measures the impact factors into table; the reason when it failed, else None."""
+    """Measures the impact factors into table, under the volatile pairs' schedule if any
+    (written beside it first, then the table); the reason when it failed, else None."""
     log(f"experiment: measuring impact factors for {cc} -> {table}")
+    part = table + ".part"  # an earlier invocation's, if any, must not pass for this one's
+    if os.path.exists(part):
+        os.unlink(part)
     args = [PY, os.path.join(HERE, "measure.py"), "measure", "--server", ",".join(a.servers),
             "--port", str(a.probe_port), "--T", str(a.T), "--warmup", str(a.warmup), "--settle",
-            str(a.settle), "--samples", str(a.samples), "--cc", cc, "--json", table]  # fmt: skip
-    r = client.run(*args, timeout=3600 * 6)
+            str(a.settle), "--samples", str(a.samples), "--cc", cc, "--json", part]  # fmt: skip
+    with volatility(a, 0, "measure") as vol:
+        r = client.run(*args, timeout=3600 * 6)
     print(r.stdout, end="")
-    if not os.path.exists(table):
+    if not os.path.exists(part):
         return f"measure.py failed: {r.stderr.strip()[-300:]}"
+    why = write_record(table, vol)
+    if why:
+        return why
+    os.replace(part, table)
     return None
 
 
@@ -230,10 +277,14 @@ def one_cell(client, a, cc, pm, test, run, table, version, workdir, log):
             log(f"experiment: kept {path} of code version {sorted(old)}")
         return "kept"
     try:
-        rows = run_cell(client, a, cc, pm, test, run, table, version, workdir)
+        with volatility(a, run, test) as vol:
+            rows = run_cell(client, a, cc, pm, test, run, table, version, workdir, vol)
     except RuntimeError as e:
         rows = [{"size_bytes": "", "status": f"error: {e}"}]
     bad = [r for r in rows if r["status"] != "ok"]
+    why = None if bad else write_record(path, vol)
+    if why:
+        bad = [{"size_bytes": "", "status": f"error: {why}"}]
     if bad:  # no file: the next invocation makes the cell again
         what = ", ".join(f"{r['size_bytes'] or 'bulk'} {r['status']}" for r in bad)
         log(f"experiment: {path} not written: {what}")
@@ -352,7 +403,7 @@ def parse_args(argv):
         if not a.rate_scale > 0:
             _die("--rate-scale must be positive")
         try:
-            a.scenario_links = load_scenario(a.scenario, a.rate_scale)
+            a.network = load_network(a.scenario, a.rate_scale)
         except ValueError as e:
             _die(str(e))
     elif not a.host_smoke and not (a.client_exec and a.server_exec and a.server):
@@ -385,6 +436,9 @@ def parse_args(argv):
     if a.measure_only and (a.table or a.only_runs or a.host_smoke):
         _die("--measure-only measures the tables: no --table, --only-runs, --host-smoke")
     a.servers = a.server.split(",") if a.server else []
+    # set where the driver builds the network with volatile pairs (scenario_run, host_smoke):
+    # a function of a schedule key giving a netns.Volatility, and the scenario's seed
+    a.volatility, a.volatile_seed = None, None
     # not under --out: that may be a 9p share (the testbed guest's /results), which has no
     # sockets, and a socket path has at most 107 bytes
     a.hint_socket = os.path.join(tempfile.gettempdir(), f"pcdc-hint-{os.getpid()}.sock")
@@ -393,11 +447,14 @@ def parse_args(argv):
 
 def host_smoke(a):
     """The driver end to end between namespaces of this host (no delays: this kernel has no
-    netem): 1 run, 2 s bulk, 128 and 768 KiB, measured table; then again, which must keep
-    every file. Exit code 1 when a result is missing or not ok."""
-    tb = netns.Testbed(f"pcsm{os.getpid()}", ["20mbit", "4mbit"], ["40mbit"])
+    netem): 1 run, 2 s bulk, 128 and 768 KiB, measured table, the first pair volatile (means
+    of 1 s good and 0.5 s bad); then again, which must keep every file. Exit code 1 when a
+    result or a volatile record is missing or not ok."""
+    pair = netns.VolatilePair(0, 0, "40mbit", "2mbit", 1.0, 0.5)
+    tb = netns.Testbed(f"pcsm{os.getpid()}", ["20mbit", "4mbit"], ["40mbit"], volatile=[pair])
     a.client_exec, a.server_exec = f"ip netns exec {tb.client}", f"ip netns exec {tb.server}"
     a.servers, a.bind = tb.server_addrs, tb.client_addrs[0]
+    a.volatility, a.volatile_seed = tb.volatility, 1
     a.runs, a.run_list, a.bulk_seconds, a.sizes = 1, [1], 2.0, [128, 768]
     a.T, a.warmup, a.settle, a.samples = 1.0, 0.5, 0.5, 1
     with tb:
@@ -406,7 +463,17 @@ def host_smoke(a):
     problems = []
     if first != (4 * len(a.cc), 0, 0) or again != (0, 4 * len(a.cc), 0):
         problems.append(f"files made/kept/failed {first}, then {again}")
-    for path in sorted(glob.glob(os.path.join(a.out, "*", "*", "*", "run*.csv"))):
+    results_ = sorted(glob.glob(os.path.join(a.out, "*", "*", "*", "run*.csv")))
+    for path in results_ + [table_path(a.out, cc) for cc in a.cc]:
+        try:
+            with open(volatile_path(path), encoding="utf-8") as f:
+                switches = json.load(f)["pairs"][0]["switches"]
+        except (OSError, ValueError, KeyError, IndexError) as e:
+            problems.append(f"{path}: no volatile record ({e})")
+            continue
+        if not switches:
+            problems.append(f"{path}: its volatile record has no switch")
+    for path in results_:
         for r in read_rows(path):
             if r["status"] != "ok":
                 problems.append(f"{path}: {r['size_bytes'] or 'bulk'} {r['status']}")
@@ -419,14 +486,43 @@ def host_smoke(a):
     return 1 if problems else 0
 
 
+@dataclass(frozen=True)
+class Network:
+    """A scenario file's network: client and server links [(rate, delay ms)], the volatile
+    pairs (netns.VolatilePair) and the seed of their schedules (None without any)."""
+
+    client: list
+    server: list
+    volatile: list
+    seed: int | None
+
+
+VOLATILE_KEYS = ("server", "client", "bad_share", "mean_good_s", "mean_bad_s")
+
+
 def load_scenario(path, rate_scale=1.0):
-    """(client links, server links) of a scenario file, each [(rate, delay ms)], rates scaled
-    by rate_scale; ValueError naming what is wrong."""
+    """(client links, server links) of a scenario file (load_network)."""
+    net = load_network(path, rate_scale)
+    return net.client, net.server
+
+
+def load_network(path, rate_scale=1.0):
+    """The Network of a scenario file, rates scaled by rate_scale; ValueError naming what is
+    wrong. A file's "volatile" section (optional) is {"seed": N, "pairs": [{"server": ISP,
+    "client": ISP, "bad_share": X, "mean_good_s": G, "mean_bad_s": B}]}: the pair of those
+    ISPs' links alternates between good (the server link's rate: its own tbf limits nothing)
+    and bad (X times the smaller of its two links' rates) for exponential durations of means
+    G and B seconds (netns.VolatilePair, netns.schedule)."""
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
     except (OSError, ValueError) as e:
         raise ValueError(f"{path}: {e}") from e
+    return network_of(doc, path, rate_scale)
+
+
+def network_of(doc, path, rate_scale=1.0):
+    """The Network of a scenario document (load_network), errors naming path."""
     out = []
     for side in ("client", "server"):
         links = doc.get(side) if isinstance(doc, dict) else None
@@ -445,18 +541,70 @@ def load_scenario(path, rate_scale=1.0):
         out.append(side_links)
     if len(out[0]) * len(out[1]) < 2:
         raise ValueError(f"{path}: at least two address pairs are needed")
-    return out[0], out[1]
+    seed, volatile = _volatile(path, doc, out[0], out[1])
+    return Network(out[0], out[1], volatile, seed)
+
+
+def _number(v):
+    return not isinstance(v, bool) and isinstance(v, int | float)
+
+
+def _volatile(path, doc, client, server):
+    """(seed, [netns.VolatilePair]) of a scenario document's "volatile" section, (None, [])
+    without one (load_network)."""
+    sec = doc.get("volatile")
+    if sec is None:
+        return None, []
+    where = f"{path}: volatile"
+    if not isinstance(sec, dict) or sorted(sec) != ["pairs", "seed"]:
+        raise ValueError(f'{where}: want {{"seed": N, "pairs": [...]}}')
+    if not isinstance(sec["seed"], int) or isinstance(sec["seed"], bool) or sec["seed"] < 0:
+        raise ValueError(f"{where}: seed must be a non-negative integer, got {sec['seed']!r}")
+    if not isinstance(sec["pairs"], list) or not sec["pairs"]:
+        raise ValueError(f"{where}: pairs must be a non-empty list")
+    isps = {side: [link.get("isp") for link in doc[side]] for side in ("client", "server")}
+    pairs = []
+    for n, e in enumerate(sec["pairs"]):
+        w = f"{where} pair {n}"
+        if not isinstance(e, dict) or sorted(e) != sorted(VOLATILE_KEYS):
+            raise ValueError(f"{w}: want the keys {', '.join(VOLATILE_KEYS)}")
+        idx = {}
+        for side in ("server", "client"):
+            if isps[side].count(e[side]) != 1:
+                have = ", ".join(map(str, isps[side]))
+                raise ValueError(f"{w}: {e[side]!r} is not the ISP of one {side} link ({have})")
+            idx[side] = isps[side].index(e[side])
+        w = f"{w} ({e['server']}-{e['client']})"
+        if not _number(e["bad_share"]) or not 0 < e["bad_share"] < 1:
+            raise ValueError(f"{w}: bad_share must be between 0 and 1, got {e['bad_share']!r}")
+        good = server[idx["server"]][0]
+        cap = min(netns.rate_bits(good), netns.rate_bits(client[idx["client"]][0]))
+        bad = int(e["bad_share"] * cap)
+        if bad < 1000:
+            raise ValueError(f"{w}: bad rate {bad} bit/s is below 1 kbit/s")
+        try:
+            p = netns.VolatilePair(idx["server"], idx["client"], good, f"{bad}bit",
+                                   e["mean_good_s"], e["mean_bad_s"])  # fmt: skip
+        except ValueError as ex:
+            raise ValueError(f"{w}: {ex}") from None
+        if any((q.server, q.client) == (p.server, p.client) for q in pairs):
+            raise ValueError(f"{w}: the pair is given twice")
+        pairs.append(p)
+    return sec["seed"], pairs
 
 
 def scenario_run(a):
     """The experiment on the network of a scenario file, built here and removed afterwards.
     Congestion controls the kernel lacks are first loaded from this project's modules
     (kernel.load_modules: mpqoe_olia.ko etc., where built; the testbed guest loads modules)."""
-    client, server = a.scenario_links
-    tb = netns.Testbed(f"pcx{os.getpid()}", [r for r, _ in client], [r for r, _ in server],
-                       [d for _, d in client], [d for _, d in server])  # fmt: skip
+    net = a.network
+    tb = netns.Testbed(f"pcx{os.getpid()}", [r for r, _ in net.client], [r for r, _ in net.server],
+                       [d for _, d in net.client], [d for _, d in net.server],
+                       volatile=net.volatile)  # fmt: skip
     a.client_exec, a.server_exec = f"ip netns exec {tb.client}", f"ip netns exec {tb.server}"
     a.servers, a.bind = tb.server_addrs, tb.client_addrs[0]
+    if net.volatile:
+        a.volatility, a.volatile_seed = tb.volatility, net.seed
     for cc in a.cc:
         try:  # this project's coupled controls (mpqoe_olia.ko...), where built; else skipped
             kernel.load_modules(ccs=[cc])
@@ -474,8 +622,15 @@ def scenario_run(a):
     return 1 if failed else 0
 
 
+def _on_term(signum, _frame):
+    # unwinds like an error: the cells' finally blocks stop the daemons and the volatile
+    # pairs' schedules, the network is torn down
+    raise SystemExit(128 + signum)
+
+
 def main(argv=None):
     a = parse_args(argv)
+    signal.signal(signal.SIGTERM, _on_term)
     if a.host_smoke:
         if os.geteuid() != 0:
             _die("--host-smoke needs root (network namespaces)")

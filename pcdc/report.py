@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The results page of the PCDC experiment (Chen et al., Section VI-A): PCDC against FullMesh.
+"""The results pages of the PCDC experiment (Chen et al., Section VI): PCDC against FullMesh.
 
     /usr/bin/python3 pcdc/report.py --import DIR [--scenario FILE] [--rate-scale X] [--data D]
     /usr/bin/python3 pcdc/report.py [--data D] [--check]
@@ -15,12 +15,17 @@ DIR/<cc>/<pcdc|fullmesh>/<bulk|small>/run<N>.csv) and writes the scenario's data
     <cc>-table.json   the impact factors the runs used (measure.py's document, as it is)
     scenario.json     the scenario file the network was built from (default
                       pcdc/scenarios/<name of DIR>.json) with the --rate-scale it ran with
+    <cc>-volatile.json  where the scenario has volatile pairs: the schedules applied, as the
+                      driver recorded them ({"measure": table.volatile.json, "cells":
+                      {"<mode>/<test>/<run>": run<N>.volatile.json}})
 It refuses, with one line and nothing written, rows of more than one code version, a status
 that is not ok, a row that does not belong to its file, a run twice, a missing or malformed
-table, a table whose addresses are not the scenario's. Cells (cc, mode, test, size) with fewer
-runs than the others are listed; the page marks them partial. Every file is written
-atomically, after all of them were read and checked; files of the directory the import does
-not make are removed.
+table, a table whose addresses are not the scenario's, and for volatile pairs a missing or
+malformed record, one whose schedule key (netns.test_key) or pairs are not the scenario's, one
+whose schedule failed, and records where the scenario has no volatile pair. Cells (cc, mode,
+test, size) with fewer runs than the others are listed; the page marks them partial. Every
+file is written atomically, after all of them were read and checked; files of the directory
+the import does not make are removed.
 
 Without --import: for every scenario with data under the root, its page from its template and
 the committed data, and the figures <root>/<scenario>/figures/{bulk,small}.png (matplotlib
@@ -42,7 +47,8 @@ is below stats.ALPHA. Verdicts on the paper's claims: "agrees" (significant, in 
 direction), "disagrees" (significant, the other way), "not significant", or "not tested (why)".
 The optional set P and the standby pairs per congestion control come from the table as the
 daemon reads it (measure.load_table, policy.optional_set); the paper's P from its table of the
-scenario (Table II for uib-unis, Table III for uib-hin), by the same function.
+scenario (Table II for uib-unis, Table III for uib-hin, Table IV for uib-hu), by the same
+function.
 
 Placeholders ({{...}}, each on one line; mpqoe_lib.results.render):
     {{status}} {{version}} {{ccs}} {{runs}} (most runs of a cell) {{runs_text}} ("10 runs")
@@ -57,15 +63,19 @@ Placeholders ({{...}}, each on one line; mpqoe_lib.results.render):
         (permutation), welch, sig, verdict
     {{spread:<cc>/<KiB>/<field>}}   field: pcdc, fullmesh (mean absolute deviation from the
         median, ms), p (Holm), p_raw, sig, verdict
-    {{verdict:<claim>/<cc>}}   the claim's verdict; claim: bulk (PCDC higher), small (PCDC
-        faster), steady (PCDC steadier), small-same and steady-same (the paper's "not much
-        difference"), P; the small and steady claims over the sizes
+    {{verdict:<claim>/<cc>}}   the claim's verdict (CLAIMS); claim: bulk (PCDC higher),
+        bulk-lower, small (PCDC faster), small-slower, steady (PCDC steadier), bulk-same,
+        small-same and steady-same (the paper's "not much difference"), P; the small and steady
+        claims over the sizes
     {{optional:<cc>}} (P), {{standby:<cc>}}, {{paperset:<cc>}} (the paper's P)
         pairs as <server ISP>-<client ISP>, P in its order
     {{measure:<cc>/<field>}}        field: samples, T, warmup, settle
     {{paper:<field>}}               the paper's scenario: section, table, bulk_figure,
         small_figure, server, client (e.g. VI-A, Table II, Figure 6, Figure 7, UiB, UNIS)
-    {{table:<scenario|impact|bulk|small|spread>}}
+    {{volatile:params}}   the volatile pairs' model and seed ("none" without volatile pairs)
+    {{volatile:<cc>/measure}}   their time in the bad state during cc's measurement
+    {{table:<scenario|impact|bulk|small|spread|volatile>}}   volatile: per run, each bulk
+        test's seconds with a volatile pair in its bad state, and its throughput
 A placeholder naming cubic or olia (the paper's controls) when the data have no runs of it is
 "n/a (no <cc> runs)" and the status says so; any other unknown name is an error.
 Exit 0 when done, 1 on bad data or template or (--check) a difference, 2 on bad options.
@@ -145,9 +155,39 @@ PAPER = {
             ("olia", "Uninett", "Uninett"): (0.25, 22.4),
         },
     ),
+    "uib-hu": dict(
+        section="VI-C",
+        table="Table IV",
+        bulk_figure="Figure 10",
+        small_figure="Figure 11",
+        server="UiB",
+        client="HU",
+        rows={
+            ("cubic", "BKK", "CERNET"): (-0.00, 411.3),
+            ("cubic", "BKK", "CnUnicom"): (-0.05, 346.2),
+            ("cubic", "Uninett", "CERNET"): (0.55, 353.0),
+            ("cubic", "Uninett", "CnUnicom"): (-0.18, 316.4),
+            ("olia", "BKK", "CERNET"): (0.22, 413.1),
+            ("olia", "BKK", "CnUnicom"): (-0.23, 345.7),
+            ("olia", "Uninett", "CERNET"): (0.53, 325.7),
+            ("olia", "Uninett", "CnUnicom"): (-0.23, 315.8),
+        },
+    ),
 }
 PAPER_FIELDS = ("section", "table", "bulk_figure", "small_figure", "server", "client")
 PAPER_CCS = ("cubic", "olia")  # a template may name them before their runs are in the data
+# The claims a page can give a verdict on: (test, the direction the claim says PCDC's value
+# differs in: 1 higher, -1 lower, None steadier, whether the claim is "no difference")
+CLAIMS = {
+    "bulk": ("bulk", 1, False),  # PCDC's bulk throughput higher
+    "bulk-lower": ("bulk", -1, False),
+    "bulk-same": ("bulk", 1, True),
+    "small": ("small", -1, False),  # PCDC's completion times lower (faster)
+    "small-slower": ("small", 1, False),
+    "small-same": ("small", -1, True),
+    "steady": ("spread", None, False),  # PCDC's completion times steadier
+    "steady-same": ("spread", None, True),
+}
 RUN_FILE = re.compile(r"run([1-9][0-9]*)\.csv")
 SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")  # a directory and a page name
 
@@ -237,9 +277,10 @@ def _cell_order(item):
 
 
 def read_scenario(path, rate_scale):
-    """The scenario document with its rates checked (experiment.load_scenario)."""
+    """The scenario document with its rates and volatile pairs checked
+    (experiment.load_network)."""
     try:
-        experiment.load_scenario(path, rate_scale)
+        experiment.load_network(path, rate_scale)
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
     except (OSError, ValueError) as e:
@@ -277,6 +318,123 @@ def read_table(path, scenario, where=None):
                 f"{where}: pair {p['local']} > {p['remote']} is not one of the scenario's"
             )
     return doc, means
+
+
+def network(scenario, rate_scale=None):
+    """The experiment.Network of a scenario document (rate_scale: the document's own, as the
+    data directory's scenario.json records it, unless given)."""
+    scale = scenario.get("rate_scale", 1.0) if rate_scale is None else rate_scale
+    try:
+        return experiment.network_of(scenario, "scenario", scale)
+    except ValueError as e:
+        raise ReportError(str(e)) from None
+
+
+def cell_key(pm, test, run):
+    """A cell's key in a <cc>-volatile.json document."""
+    return f"{pm}/{test}/{run}"
+
+
+def check_record(rec, where, key, pairs):
+    """ReportError naming where unless rec is the record (netns.Volatility) of a schedule key
+    over the scenario's volatile pairs that was applied without error."""
+
+    def bad(why):
+        raise ReportError(f"{where}: {why}")
+
+    if not isinstance(rec, dict) or rec.get("schema") != netns.SCHEMA:
+        bad(f"not a {netns.SCHEMA} record")
+    if rec.get("key") != key:
+        bad(f"schedule key {rec.get('key')!r}, want {key!r} (scenario seed/run/test)")
+    if rec.get("error"):
+        bad(f"the schedule was not applied: {rec['error']}")
+    try:
+        stopped = float(rec["stopped_at"])
+        if len(rec["pairs"]) != len(pairs):
+            bad(f"{len(rec['pairs'])} volatile pairs, the scenario has {len(pairs)}")
+        for i, (p, e) in enumerate(zip(pairs, rec["pairs"], strict=True)):
+            want = {"client": p.addrs[0], "server": p.addrs[1], "good_rate": p.good_rate,
+                    "bad_rate": p.bad_rate, "mean_good_s": p.mean_good_s,
+                    "mean_bad_s": p.mean_bad_s, "key": f"{key}/{i}"}  # fmt: skip
+            got = {k: e[k] for k in want}
+            if got != want:
+                what = ", ".join(f"{k} {got[k]!r}" for k in want if got[k] != want[k])
+                bad(f"pair {i} is not the scenario's ({what})")
+            last = 0.0
+            for sw in e["switches"]:
+                at = float(sw["at"])
+                if sw["state"] not in netns.STATES or sw["rate"] != p.rate(sw["state"]):
+                    bad(f"pair {i}: switch at {at} s to {sw['state']!r} at {sw['rate']!r}")
+                if not last <= at <= stopped:
+                    bad(f"pair {i}: switch at {at} s out of order")
+                last = at
+        for w in rec["windows"]:
+            if not isinstance(w["name"], str) or not 0 <= w["from"] <= w["to"] <= stopped:
+                bad(f"window {w!r} outside the schedule's 0-{stopped} s")
+    except (KeyError, TypeError, ValueError) as e:
+        bad(f"malformed record ({type(e).__name__}: {e})")
+
+
+def bulk_window(rec):
+    """(from, to) of the bulk transfer in a cell's record, None when it has none."""
+    wins = [(w["from"], w["to"]) for w in rec["windows"] if w["name"] == "bulk"]
+    return wins[0] if len(wins) == 1 else None
+
+
+def check_records(doc, where, cc, rows, scenario):
+    """ReportError unless doc, the <cc>-volatile.json document {"measure": record, "cells":
+    {cell_key: record}}, has the record of the measurement and of every cell of cc in rows,
+    each of its schedule key (netns.test_key), and nothing else."""
+    net = network(scenario)
+    if not isinstance(doc, dict) or sorted(doc) != ["cells", "measure"]:
+        raise ReportError(f'{where}: want {{"measure": record, "cells": {{...}}}}')
+    check_record(doc["measure"], f"{where} measure", netns.test_key(net.seed, 0, "measure"),
+                 net.volatile)  # fmt: skip
+    cells = {(r["pm"], r["test"], r["run"]) for r in rows if r["cc"] == cc}
+    keys = {cell_key(*c) for c in cells}
+    if not isinstance(doc["cells"], dict) or set(doc["cells"]) != keys:
+        extra = sorted(set(doc["cells"]) - keys) if isinstance(doc["cells"], dict) else []
+        missing = sorted(keys - set(doc["cells"])) if isinstance(doc["cells"], dict) else []
+        raise ReportError(f"{where}: records of cells {extra} without rows, none of {missing}")
+    for pm, test, run in sorted(cells):
+        rec = doc["cells"][cell_key(pm, test, run)]
+        here = f"{where} {cell_key(pm, test, run)}"
+        check_record(rec, here, netns.test_key(net.seed, run, test), net.volatile)
+        if test == "bulk" and bulk_window(rec) is None:
+            raise ReportError(f"{here}: no window of the bulk transfer")
+
+
+def read_records(src, rows, tables, scenario):
+    """{cc: <cc>-volatile.json document} of the driver's volatile records (run<N>.volatile.json
+    beside each result file, table.volatile.json beside the table), checked; {} for a scenario
+    without volatile pairs, which must have no records."""
+    found = sorted(glob.glob(os.path.join(src, "*", "*.volatile.json")))
+    found += sorted(glob.glob(os.path.join(src, "*", "*", "*", "*.volatile.json")))
+    if not network(scenario).volatile:
+        if found:
+            rel = os.path.relpath(found[0], src)
+            raise ReportError(f"{rel}: a volatile record, but the scenario has no volatile pair")
+        return {}
+
+    def read(path):
+        doc = files.read_json(path)
+        if doc is None:
+            rel = os.path.relpath(path, src)
+            raise ReportError(f"{rel} missing or not JSON: the scenario has volatile pairs")
+        return doc
+
+    out = {}
+    for cc in sorted(tables):
+        cells = {}
+        for r in rows:
+            if r["cc"] == cc:
+                path = experiment.cell_path(src, cc, r["pm"], r["test"], r["run"])
+                key = cell_key(r["pm"], r["test"], r["run"])
+                cells[key] = cells.get(key) or read(experiment.volatile_path(path))
+        doc = {"measure": read(experiment.volatile_path(tables[cc])), "cells": cells}
+        check_records(doc, f"{cc} volatile records", cc, rows, scenario)
+        out[cc] = doc
+    return out
 
 
 def read_source(src, scenario):
@@ -319,14 +477,17 @@ def import_runs(src, data, scenario_path, rate_scale, log=print):
     written when it is not fit."""
     if not os.path.isdir(src):
         raise ReportError(f"{src}: no such directory")
-    scenario = read_scenario(scenario_path, rate_scale)
+    scenario = dict(read_scenario(scenario_path, rate_scale), rate_scale=rate_scale)
     rows, tables = read_source(src, scenario)
+    records = read_records(src, rows, tables, scenario)
     out = {}
     for cc in sorted(tables):
         mine = sorted((r for r in rows if r["cc"] == cc), key=_row_order)
         out[os.path.join(data, f"{cc}.csv")] = shared.csv_text((r["raw"] for r in mine), COLUMNS)
         with open(tables[cc], "rb") as f:
             out[os.path.join(data, f"{cc}-table.json")] = f.read()
+        if cc in records:
+            out[os.path.join(data, f"{cc}-volatile.json")] = files.json_text(records[cc])
     rel = os.path.relpath(os.path.abspath(scenario_path), REPO)
     doc = dict(scenario, file=rel if not rel.startswith("..") else os.path.basename(rel))
     doc["rate_scale"] = rate_scale
@@ -398,10 +559,13 @@ class Data:
     spread: dict  # (cc, size) -> stats.Spread
     partial: list
     most: int
+    network: object  # experiment.Network of the scenario
+    volatile: dict  # cc -> <cc>-volatile.json document ({} without volatile pairs)
 
 
 def load(data):
-    """The committed data, checked as the import checks them; ReportError otherwise."""
+    """(rows, scenario, tables, volatile records) of the committed data, checked as the import
+    checks them; ReportError otherwise."""
     spath = os.path.join(data, "scenario.json")
     scenario = files.read_json(spath)
     if not isinstance(scenario, dict) or "client" not in scenario or "server" not in scenario:
@@ -420,10 +584,20 @@ def load(data):
             raise ReportError(f"{os.path.relpath(tpath, REPO)} missing")
         tables[cc] = read_table(tpath, scenario, os.path.relpath(tpath, REPO))
     check_rows(rows)
-    return rows, scenario, tables
+    volatile = {}
+    if network(scenario).volatile:
+        for cc in tables:
+            vpath = os.path.join(data, f"{cc}-volatile.json")
+            rel = os.path.relpath(vpath, REPO)
+            doc = files.read_json(vpath)
+            if doc is None:
+                raise ReportError(f"{rel} missing or not JSON: the scenario has volatile pairs")
+            check_records(doc, rel, cc, rows, scenario)
+            volatile[cc] = doc
+    return rows, scenario, tables, volatile
 
 
-def summarise(rows, scenario, tables):
+def summarise(rows, scenario, tables, volatile=None):
     from mpqoe_lib import stats  # scipy: not needed by the import, which may run without it
 
     ccs = sorted({r["cc"] for r in rows})
@@ -462,6 +636,8 @@ def summarise(rows, scenario, tables):
         {(cc, s): t for (cc, _, s), t in zip(small, spr, strict=True)},
         partial,
         most,
+        network(scenario),
+        volatile or {},
     )
 
 
@@ -679,6 +855,77 @@ def impact_table(d):
                 )
                 + " |"
             )
+    return "\n".join(out)
+
+
+def volatile_text(d):
+    """The volatile pairs' model in words, with the rates the runs had."""
+    net = d.network
+    if not net.volatile:
+        return "none"
+    names = pair_names(d.scenario)
+    out = []
+    for p in net.volatile:
+        cap = min(mbit(net.server[p.server][0]), mbit(net.client[p.client][0]))
+        bad = mbit(p.bad_rate)
+        out.append(
+            f"{names[p.addrs]}: bad at {fmt(bad, 1)} Mbit/s ({fmt(100 * bad / cap, 0)} % of the "
+            f"{fmt(cap, 0)} Mbit/s of its slower link) for exponential durations of mean "
+            f"{p.mean_bad_s:g} s, good for durations of mean {p.mean_good_s:g} s (its tbf then "
+            f"at the server link's {fmt(mbit(p.good_rate), 0)} Mbit/s, limiting nothing)"
+        )
+    return "; ".join(out) + f"; seed {net.seed}"
+
+
+def _bad(rec, start=0.0, end=None):
+    """[seconds in the bad state of each volatile pair] of a record between start and end."""
+    end = rec["stopped_at"] if end is None else end
+    return [netns.state_seconds(e["switches"], rec["stopped_at"], start, end) for e in rec["pairs"]]
+
+
+def measure_bad_text(d, cc):
+    """How the volatile pairs fared during cc's impact-factor measurement."""
+    rec = d.volatile[cc]["measure"]
+    total = rec["stopped_at"]
+    out = []
+    for e, bad in zip(rec["pairs"], _bad(rec), strict=True):
+        drops = sum(sw["state"] == "bad" for sw in e["switches"])
+        share = fmt(100 * bad / total, 0) if total else "-"
+        out.append(f"{fmt(bad, 0)} of {fmt(total, 0)} s bad ({share} %), {drops} drops")
+    return "; ".join(out)
+
+
+def volatile_table(d):
+    """Per run: each bulk test's seconds with a volatile pair in its bad state and the run's
+    throughput, per congestion control and path manager; their means last."""
+    if not d.network.volatile:
+        return "No volatile pair in this scenario."
+    bulk = {(r["cc"], r["pm"], r["run"]): r["mbps"] for r in d.rows if r["test"] == "bulk"}
+    cols = [(cc, pm) for cc in d.ccs for pm in PMS]
+    head = ["run"] + [f"{cc} {LABEL[pm]}: bad (s), Mbit/s" for cc, pm in cols]
+    out = ["| " + " | ".join(head) + " |", "|---:|" + "---:|" * len(cols)]
+    sums = {c: ([], []) for c in cols}
+    for run in sorted({r["run"] for r in d.rows if r["test"] == "bulk"}):
+        row = [str(run)]
+        for cc, pm in cols:
+            rec = d.volatile[cc]["cells"].get(cell_key(pm, "bulk", run))
+            if rec is None or (cc, pm, run) not in bulk:
+                row.append("-")
+                continue
+            bad = _bad(rec, *bulk_window(rec))
+            sums[(cc, pm)][0].append(bad)
+            sums[(cc, pm)][1].append(bulk[(cc, pm, run)])
+            row.append(f"{' / '.join(fmt(b, 1) for b in bad)}, {fmt(bulk[(cc, pm, run)], 1)}")
+        out.append("| " + " | ".join(row) + " |")
+    row = ["mean"]
+    for c in cols:
+        bads, mbps = sums[c]
+        if not bads:
+            row.append("-")
+            continue
+        per_pair = [statistics.fmean(b[i] for b in bads) for i in range(len(bads[0]))]
+        row.append(f"{' / '.join(fmt(b, 1) for b in per_pair)}, {fmt(statistics.fmean(mbps), 1)}")
+    out.append("| " + " | ".join(row) + " |")
     return "\n".join(out)
 
 
@@ -916,18 +1163,13 @@ def resolver(d):
     def verdict_of(rest):
         claim, cc = _split(rest, 2, "<claim>/<cc>")
         cc = cc_of(cc)
-        if claim == "bulk":
-            return verdict(d.location[(cc, "bulk", None)], 1)
-        if claim in ("small", "small-same"):
-            same = claim == "small-same"
-            return verdict_over_sizes(
-                [(s, verdict(d.location[(cc, "small", s)], -1, same)) for s in d.sizes]
-            )
-        if claim in ("steady", "steady-same"):
-            same = claim == "steady-same"
-            return verdict_over_sizes(
-                [(s, verdict(d.spread[(cc, s)], None, same)) for s in d.sizes]
-            )
+        if claim in CLAIMS:
+            test, sign, same = CLAIMS[claim]
+            if test == "bulk":
+                return verdict(d.location[(cc, "bulk", None)], sign, same)
+            tests = d.location if test == "small" else d.spread
+            key = (lambda s: (cc, "small", s)) if test == "small" else (lambda s: (cc, s))
+            return verdict_over_sizes([(s, verdict(tests[key(s)], sign, same)) for s in d.sizes])
         if claim == "P":
             ours = [names[q] for q in table_sets(d.tables[cc])[0]]
             paper = paper_sets(d.scenario.get("name"), cc)
@@ -935,7 +1177,7 @@ def resolver(d):
                 return "no paper value"
             label = PAPER[d.scenario["name"]]["table"]
             return f"same as {label}" if ours == [f"{a}-{b}" for a, b in paper[0]] else "differs"
-        raise KeyError(f"unknown claim {claim!r} (bulk, small, steady, small-same, steady-same, P)")
+        raise KeyError(f"unknown claim {claim!r} ({', '.join(CLAIMS)}, P)")
 
     def sets(which):
         def resolve(cc):
@@ -966,6 +1208,7 @@ def resolver(d):
             "bulk": lambda d: cell_table(d, "bulk"),
             "small": lambda d: cell_table(d, "small"),
             "spread": spread_table,
+            "volatile": volatile_table,
         }
         if name not in makers:
             raise KeyError(f"unknown table {name!r} ({', '.join(makers)})")
@@ -1011,8 +1254,20 @@ def resolver(d):
             raise KeyError(f"no field {fld!r} ({', '.join(PAPER_FIELDS)})")
         return paper[fld]
 
+    def volatile_of(rest):
+        if rest == "params":
+            return volatile_text(d)
+        cc, fld = _split(rest, 2, "params or <cc>/measure")
+        if fld != "measure":
+            raise KeyError(f"unknown field {fld!r} (measure)")
+        cc = cc_of(cc)
+        if not d.network.volatile:
+            return "none"
+        return measure_bad_text(d, cc)
+
     kinds = {
         "paper": paper_of,
+        "volatile": volatile_of,
         "bulk": bulk,
         "small": small,
         "cmp": cmp,

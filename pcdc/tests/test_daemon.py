@@ -276,8 +276,8 @@ class NetworkTest(unittest.TestCase):
         self.assertEqual(netns.shaping("c0"), [])
         self.assertEqual(
             netns.shaping("rc0", "20mbit"),
-            [["tc", "qdisc", "replace", "dev", "rc0", "root", "tbf", "rate", "20mbit", "burst",
-              "32768", "latency", "50ms"]],
+            [["tc", "qdisc", "replace", "dev", "rc0", "root", "handle", "10:", "tbf", "rate",
+              "20mbit", "burst", "32768", "latency", "50ms"]],
         )  # fmt: skip
         # netem first, tbf as its child; the bucket holds 10 ms at 1 Gbit/s
         cmds = netns.shaping("s0", "1gbit", 5.0)
@@ -307,6 +307,24 @@ class NetworkTest(unittest.TestCase):
         # Uninett-Uninett as Table III measured it, the lowest of the six pairs
         self.assertAlmostEqual(rtt[(0, 0)], 24.3)
         self.assertEqual(min(rtt, key=rtt.get), (0, 0))
+
+    def test_scenario_hu(self):
+        path = os.path.join(_path.PCDC, "scenarios", "uib-hu.json")
+        net = experiment.load_network(path)
+        self.assertEqual([r for r, _ in net.client], ["10000000bit", "10000000bit"])
+        rtt = {
+            (s, c): 2 * (net.server[s][1] + net.client[c][1]) for s in range(2) for c in range(2)
+        }
+        # Table IV, Cubic: (server, client) -> ms; the fit keeps their order within 7.2 ms
+        paper = {(0, 0): 353.0, (0, 1): 316.4, (1, 0): 411.3, (1, 1): 346.2}
+        self.assertEqual(sorted(rtt, key=rtt.get), sorted(paper, key=paper.get))
+        for q, ms in paper.items():
+            self.assertAlmostEqual(rtt[q], ms, delta=7.2)
+        # Uninett-CERNET alone is volatile: 1 Mbit/s of its 10 when bad
+        [p] = net.volatile
+        self.assertEqual((p.server, p.client, p.good_rate, p.bad_rate), (0, 0, "1000000000bit",
+                                                                         "1000000bit"))  # fmt: skip
+        self.assertEqual((p.mean_good_s, p.mean_bad_s, net.seed), (20, 5, 1))
 
     def test_bad_scenarios(self):
         bad = [

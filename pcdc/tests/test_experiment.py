@@ -4,15 +4,18 @@ replaced by recorders; the options the workflow passes and their refusals."""
 
 import contextlib
 import io
+import json
 import os
 import shutil
 import tempfile
+import time
 import unittest
 from unittest import mock
 
 from tests import _path  # noqa: F401
 
 import experiment  # isort: skip
+import netns  # isort: skip
 
 
 class FakeHost:
@@ -113,6 +116,110 @@ class PlanTest(unittest.TestCase):
              for t in experiment.TESTS],
         )  # fmt: skip
         self.assertEqual(paths[0], "/o/olia/pcdc/bulk/run7.csv")
+
+
+def ok_row(pm, test, run):
+    row = dict.fromkeys(experiment.COLUMNS, "1")
+    row.update(experiment="pcdc", cc="cubic", pm=pm, test=test, run=run, status="ok")
+    return row
+
+
+class VolatileTest(unittest.TestCase):
+    """The driver's side of the volatile pairs: each test under its run's schedule (a real
+    netns.Volatility whose tc is a recorder), its record written beside the result and before
+    it, the measurement's beside the table; a schedule that could not be applied makes no file."""
+
+    PAIR = netns.VolatilePair(0, 0, "10mbit", "1mbit", 0.02, 0.01)
+
+    def setUp(self):
+        self.out = tempfile.mkdtemp(prefix="pcdc-vol-")
+        self.addCleanup(shutil.rmtree, self.out, True)
+        self.applied = []
+        self.fail = False
+        self.a = experiment.parse_args(["--out", self.out, "--client-exec", "c", "--server-exec",
+                                        "s", "--server", "10.0.0.1"])  # fmt: skip
+        self.a.volatility = lambda key: netns.Volatility([self.PAIR], self.apply, key)
+        self.a.volatile_seed = 5
+        self.written = []
+        real = experiment.files.write_atomic
+
+        def write(path, data):
+            self.written.append(path)
+            real(path, data)
+
+        spy = mock.patch.object(experiment.files, "write_atomic", side_effect=write)
+        spy.start()
+        self.addCleanup(spy.stop)
+
+    def apply(self, i, rate):
+        if self.fail:
+            raise RuntimeError("tc: Cannot find device")
+        self.applied.append(rate)
+
+    @staticmethod
+    def run_cell(client, a, cc, pm, test, run, table, version, workdir, vol=None):
+        with vol.window("bulk"):
+            time.sleep(0.05)
+        return [ok_row(pm, test, run)]
+
+    def cell(self, pm, test, run):
+        with mock.patch.object(experiment, "run_cell", self.run_cell):
+            return experiment.one_cell(None, self.a, "cubic", pm, test, run, "t.json", "v",
+                                       self.out, log=str)  # fmt: skip
+
+    def record(self, path):
+        with open(experiment.volatile_path(path)) as f:
+            return json.load(f)
+
+    def test_a_cells_record_is_its_runs_schedule_written_before_the_result(self):
+        for pm in ("pcdc", "fullmesh"):
+            self.assertEqual(self.cell(pm, "bulk", 3), "made")
+        self.assertEqual(self.cell("pcdc", "small", 4), "made")
+        paths = {k: experiment.cell_path(self.out, "cubic", *k) for k in
+                 [("pcdc", "bulk", 3), ("fullmesh", "bulk", 3), ("pcdc", "small", 4)]}  # fmt: skip
+        recs = {k: self.record(p) for k, p in paths.items()}
+        where = os.path.join(self.out, "cubic", "pcdc", "bulk", "run3.volatile.json")
+        self.assertEqual(experiment.volatile_path(paths[("pcdc", "bulk", 3)]), where)
+        # PCDC and FullMesh of a run: the same key, so the same schedule
+        self.assertEqual(recs[("pcdc", "bulk", 3)]["key"], "5/3/bulk")
+        self.assertEqual(recs[("fullmesh", "bulk", 3)]["key"], "5/3/bulk")
+        self.assertEqual(recs[("pcdc", "small", 4)]["key"], "5/4/small")
+        for k, rec in recs.items():
+            self.assertTrue(rec["pairs"][0]["switches"], k)
+            self.assertEqual([w["name"] for w in rec["windows"]], ["bulk"])
+            self.assertLess(
+                self.written.index(experiment.volatile_path(paths[k])), self.written.index(paths[k])
+            )
+        self.assertIn("10mbit", self.applied)
+
+    def test_a_schedule_that_failed_makes_no_file(self):
+        self.fail = True
+        self.assertEqual(self.cell("pcdc", "bulk", 1), "failed")
+        self.assertEqual(self.written, [])
+
+    def test_the_measurement_runs_under_its_schedule_and_its_record_comes_first(self):
+        table = experiment.table_path(self.out, "cubic")
+        os.makedirs(os.path.dirname(table))
+
+        class Client:
+            def run(self, *args, timeout=60):
+                time.sleep(0.05)
+                with open(args[args.index("--json") + 1], "w") as f:
+                    f.write("{}\n")
+                return mock.Mock(stdout="", stderr="", returncode=0)
+
+        self.assertIsNone(experiment.measure_table(Client(), self.a, "cubic", table, str))
+        self.assertEqual(self.record(table)["key"], "5/0/measure")
+        self.assertTrue(os.path.exists(table))
+        self.assertEqual(sorted(os.listdir(os.path.dirname(table))),
+                         ["table.json", "table.volatile.json"])  # fmt: skip
+
+    def test_without_volatile_pairs_nothing_is_recorded(self):
+        self.a.volatility = None
+        with mock.patch.object(experiment, "run_cell", lambda *args: [ok_row("pcdc", "bulk", 1)]):
+            self.assertEqual(experiment.one_cell(None, self.a, "cubic", "pcdc", "bulk", 1, "t",
+                                                 "v", self.out, log=str), "made")  # fmt: skip
+        self.assertEqual(self.written, [experiment.cell_path(self.out, "cubic", "pcdc", "bulk", 1)])
 
 
 class OptionsTest(unittest.TestCase):

@@ -12,6 +12,11 @@ test shows which subflows are opened, not their effect on completion times).
   the thin one less; pcdcd with --probe measures at start and then uses only P.
 - pcdcd exits 2 with one line when the namespace's PM is the in-kernel one and without
   CAP_NET_ADMIN; the experiment's scenario (netem delays) exits 2 with one line here.
+- A volatile pair (a testbed of its own, one 40 Mbit/s server link, two 20 Mbit/s client
+  links): in its bad state (2 Mbit/s) its download slows to that while the other pair's, on
+  the same server link, does not; back in the good state it is fast again; a schedule
+  (Volatility) switches the pair's tbf as its record says, and the teardown stops it; the
+  driver's smoke run stopped by SIGTERM leaves no namespace and no process behind.
 
 Root only. The namespaces are pcdc<pid>{c,r,s}, removed in any case; a whole-run alarm stops
 the test after DEADLINE seconds.
@@ -25,6 +30,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -217,6 +223,114 @@ class NamespaceTest(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn("no netem in this kernel", r.stderr)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+
+@unittest.skipIf(os.geteuid() != 0, "needs root (network namespaces)")
+class VolatileNamespaceTest(unittest.TestCase):
+    PAIR = netns.VolatilePair(0, 0, "40mbit", "2mbit", 0.3, 0.2)
+
+    @classmethod
+    def setUpClass(cls):
+        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.alarm(60)
+        cls.tmp = tempfile.mkdtemp(prefix="pcdc-vol-")
+        cls.tb = netns.Testbed(f"pcv{os.getpid()}", ["20mbit", "20mbit"], ["40mbit"],
+                               volatile=[cls.PAIR])  # fmt: skip
+        atexit.register(cls.tb.down)
+        cls.tb.up()
+        log = open(os.path.join(cls.tmp, "serve.log"), "w")  # noqa: SIM115 - the server's
+        cls.server = subprocess.Popen(["ip", "netns", "exec", cls.tb.server, PY,
+                                       tool("transfer.py"), "serve", "--port", str(PORT)],
+                                      stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+        log.close()
+        time.sleep(0.3)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.kill()
+        cls.server.wait(timeout=5)
+        cls.tb.down()
+        signal.alarm(0)
+        subprocess.run(["rm", "-rf", cls.tmp], check=False)
+
+    def mbps(self, *clients, seconds=1.5):
+        """Mbit/s of a download of `seconds` from each client address at once (no path
+        manager runs: each connection keeps its one subflow)."""
+        get = ["ip", "netns", "exec", self.tb.client, PY, tool("transfer.py"), "get",
+               "--connect", f"{S[0]}:{PORT}", "--duration", str(seconds), "--bind"]  # fmt: skip
+        pipe = subprocess.PIPE
+        procs = [subprocess.Popen([*get, c], stdout=pipe, stderr=pipe, text=True) for c in clients]
+        out = []
+        for p in procs:
+            stdout, stderr = p.communicate(timeout=30)
+            self.assertEqual(p.returncode, 0, stderr)
+            out.append(json.loads(stdout)["mbps"])
+        return out
+
+    def pair_rate(self):
+        """The rate of the volatile pair's tbf as tc shows it, bit/s."""
+        r = netns.sh(["tc", "-j", "qdisc", "show", "dev", "s0"], self.tb.server)
+        [q] = [q for q in json.loads(r.stdout) if q.get("handle") == "30:"]
+        return q["options"]["rate"] * 8  # tc's JSON gives bytes per second
+
+    def test_1_the_bad_state_slows_the_pair_and_only_it(self):
+        self.tb.set_volatile_rate(0, self.PAIR.bad_rate)
+        self.assertEqual(self.pair_rate(), 2_000_000)
+        bad, other = self.mbps(C[0], C[1])
+        self.assertLess(bad, 3.0)
+        self.assertGreater(other, 12.0)
+        self.tb.set_volatile_rate(0, self.PAIR.good_rate)
+        self.assertEqual(self.pair_rate(), 40_000_000)
+        [good] = self.mbps(C[0])
+        self.assertGreater(good, 12.0)
+
+    def test_2_a_schedule_switches_the_pairs_tbf_as_recorded(self):
+        seen = []
+        with self.tb.volatility("1/1/bulk") as vol:
+            end = time.monotonic() + 1.5
+            while time.monotonic() < end:
+                seen.append(self.pair_rate())
+                time.sleep(0.02)
+        switches = vol.record["pairs"][0]["switches"]
+        self.assertIsNone(vol.record["error"])
+        self.assertGreaterEqual(len(switches), 3)
+        # tc showed both rates, and the pair is good again after the stop
+        self.assertEqual(set(seen), {2_000_000, 40_000_000})
+        self.assertEqual(self.pair_rate(), 40_000_000)
+        self.assertEqual({s["rate"] for s in switches}, {"2mbit", "40mbit"})
+        # a schedule still running when the network goes is stopped with it
+        vol = self.tb.volatility("1/1/small").start()
+        self.tb.down()
+        self.assertIsNone(vol._thread)
+        self.assertFalse([t for t in threading.enumerate() if t.name == "volatility"])
+        self.tb.up()
+
+    def test_3_sigterm_unwinds_the_driver(self):
+        # the driver's smoke run (a volatile pair of its own) stopped while it measures: the
+        # schedule, the daemons and servers and the namespaces go with it
+        out = os.path.join(self.tmp, "smoke")
+        with open(os.path.join(self.tmp, "smoke.log"), "w") as log:
+            p = subprocess.Popen([PY, tool("experiment.py"), "--host-smoke", "--out", out],
+                                 stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+        mine = (f"pcsm{p.pid}", f"pcdc-hint-{p.pid}")
+        self.addCleanup(netns.Testbed(mine[0], [], []).down)  # what a failure would leave
+        self.wait_for(os.path.join(self.tmp, "smoke.log"), "measuring impact factors")
+        p.send_signal(signal.SIGTERM)
+        self.assertEqual(p.wait(timeout=30), 128 + signal.SIGTERM)
+        names = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+        self.assertNotIn(mine[0], names)
+        left = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    cmd = f.read().decode(errors="replace")
+            except OSError:
+                continue
+            if any(m in cmd for m in mine):
+                left.append(cmd.replace("\0", " "))
+        self.assertEqual(left, [])
+
+    wait_for = NamespaceTest.wait_for
 
 
 if __name__ == "__main__":

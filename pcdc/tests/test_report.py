@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 import unittest
 
 from tests import _path  # noqa: F401
@@ -22,7 +23,7 @@ from mpqoe_lib.results import ReportError  # isort: skip
 KIB = 1024
 TEMPLATE = report.scenario_paths(report.ROOT, "uib-unis")[1]
 SIZES = (128, 256, 512, 768, 1024)
-# the scenario's pairs (client, server) and a table that puts Uninett-Uninett first
+# uib-unis's pairs (client, server) and a table that puts Uninett-Uninett first
 OMEGA = {
     (netns.client_addr(0), netns.server_addr(0)): (0.6, 32.0),  # Uninett-Uninett
     (netns.client_addr(0), netns.server_addr(1)): (-0.1, 58.0),  # BKK-Uninett
@@ -36,7 +37,54 @@ def flat(cc, pm, test, size, run):
     return 200.0 if test == "small" else 100.0
 
 
-def table_doc(cc, samples=3):
+def scenario_file(name):
+    return os.path.join(report.HERE, "scenarios", f"{name}.json")
+
+
+def omegas(scenario, cc):
+    """{(client, server): (Omega, RTT)} of the fixture's table: OMEGA for uib-unis, else the
+    paper's table of the scenario for cc."""
+    if scenario == "uib-unis":
+        return OMEGA
+    with open(scenario_file(scenario)) as f:
+        names = report.pair_names(json.load(f))
+    paper = report.paper_table(scenario, cc)
+    return {q: paper[tuple(name.split("-", 1))] for q, name in names.items()}
+
+
+def volatile_record(key, pairs, bad, stopped_at, windows=()):
+    """A record as netns.Volatility writes it: every pair good from 0.01 s, bad in the spans
+    bad [(from, to)]."""
+    switches = [{"planned": 0.0, "at": 0.01, "state": "good"}]
+    for a, b in bad:
+        switches += [
+            {"planned": a, "at": a, "state": "bad"},
+            {"planned": b, "at": b, "state": "good"},
+        ]
+    return {
+        "schema": netns.SCHEMA,
+        "key": key,
+        "started": "2026-01-01T00:00:00Z",
+        "stopped_at": stopped_at,
+        "error": None,
+        "pairs": [
+            {"client": p.addrs[0], "server": p.addrs[1], "good_rate": p.good_rate,
+             "bad_rate": p.bad_rate, "mean_good_s": p.mean_good_s, "mean_bad_s": p.mean_bad_s,
+             "key": f"{key}/{i}",
+             "switches": [dict(sw, rate=p.rate(sw["state"])) for sw in switches]}
+            for i, p in enumerate(pairs)
+        ],
+        "windows": [{"name": n, "from": a, "to": b} for n, a, b in windows],
+    }  # fmt: skip
+
+
+def write_json(path, doc):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+
+
+def table_doc(cc, samples=3, scenario="uib-unis"):
     return {
         "schema": "pcdc-impact/1",
         "cc": cc,
@@ -54,19 +102,26 @@ def table_doc(cc, samples=3):
                 "omega": [om + 0.01 * (i - 1) for i in range(samples)],
                 "rtt_ms": [rtt] * samples,
             }
-            for (local, remote), (om, rtt) in OMEGA.items()
+            for (local, remote), (om, rtt) in omegas(scenario, cc).items()
         ],
     }
 
 
-def write_output(root, runs=5, ccs=("cubic", "olia"), value=flat, version="0123456789ab"):
-    """A directory as experiment.py leaves it: <root>/uib-unis/<cc>/... ; value gives a bulk
-    run's Mbit/s or a small transfer's milliseconds. Returns the directory."""
-    out = os.path.join(root, "uib-unis")
+def write_output(root, runs=5, ccs=("cubic", "olia"), value=flat, version="0123456789ab",
+                 scenario="uib-unis"):  # fmt: skip
+    """A directory as experiment.py leaves it: <root>/<scenario>/<cc>/... ; value gives a bulk
+    run's Mbit/s or a small transfer's milliseconds. Where the scenario has volatile pairs, the
+    records beside the results: the measurement 900 s with the pairs bad 100-190 and 500-590 s,
+    a cell's test 125 s, the bulk download 1-121 s, bad from 10 s for run seconds. Returns the
+    directory."""
+    out = os.path.join(root, scenario)
+    net = experiment.load_network(scenario_file(scenario))
     for cc in ccs:
-        os.makedirs(os.path.join(out, cc), exist_ok=True)
-        with open(os.path.join(out, cc, "table.json"), "w") as f:
-            json.dump(table_doc(cc), f, indent=1, sort_keys=True)
+        write_json(os.path.join(out, cc, "table.json"), table_doc(cc, scenario=scenario))
+        if net.volatile:
+            rec = volatile_record(netns.test_key(net.seed, 0, "measure"), net.volatile,
+                                  [(100.0, 190.0), (500.0, 590.0)], 900.0)  # fmt: skip
+            write_json(os.path.join(out, cc, "table.volatile.json"), rec)
         for run in range(1, runs + 1):
             for pm in ("pcdc", "fullmesh"):
                 for test in ("bulk", "small"):
@@ -98,6 +153,15 @@ def write_output(root, runs=5, ccs=("cubic", "olia"), value=flat, version="01234
                     os.makedirs(os.path.dirname(path), exist_ok=True)
                     with open(path, "w") as f:
                         f.write(report.shared.csv_text(rows, experiment.COLUMNS))
+                    if net.volatile:
+                        windows = (
+                            [("bulk", 1.0, 121.0)]
+                            if test == "bulk"
+                            else [(str(s * KIB), 1.0 + i, 1.5 + i) for i, s in enumerate(SIZES)]
+                        )
+                        rec = volatile_record(netns.test_key(net.seed, run, test), net.volatile,
+                                              [(10.0, 10.0 + run)], 125.0, windows)  # fmt: skip
+                        write_json(experiment.volatile_path(path), rec)
     return out
 
 
@@ -113,11 +177,20 @@ def edit_csv(path, column, value, line=1):
 
 
 class Case(unittest.TestCase):
+    """A temporary root with the data directory of SCENARIO's import."""
+
+    SCENARIO = "uib-unis"
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.root = self.tmp.name
         self.data = os.path.join(self.root, "data")
-        self.scenario = os.path.join(report.HERE, "scenarios", "uib-unis.json")
+        self.scenario = scenario_file(self.SCENARIO)
+        self.template = report.scenario_paths(report.ROOT, self.SCENARIO)[1]
+
+    def output(self, **kw):
+        """write_output of this case's scenario."""
+        return write_output(self.root, scenario=self.SCENARIO, **kw)
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -127,14 +200,29 @@ class Case(unittest.TestCase):
         report.import_runs(src, self.data, self.scenario, rate_scale, log=log.append)
         return log
 
-    def page(self, src, template=TEMPLATE, **kw):
-        """(page text, Data) of src imported and rendered with template."""
+    def page(self, src, template=None, **kw):
+        """(page text, Data) of src imported and rendered with template (the scenario's)."""
         self.do_import(src, **kw)
+        template = template or self.template
         out = report.build(self.data, template, os.path.join(self.root, "pcdc.md"),
                            os.path.join(self.root, "figures"))  # fmt: skip
         return out[os.path.join(self.root, "pcdc.md")].decode(), report.summarise(
             *report.load(self.data)
         )
+
+    def assert_refused(self, src, words):
+        keep = os.path.join(self.data, "cubic.csv")
+        os.makedirs(self.data, exist_ok=True)
+        with open(keep, "w") as f:
+            f.write("old\n")
+        with self.assertRaises(ReportError) as cm:
+            self.do_import(src)
+        msg = str(cm.exception)
+        self.assertIn(words, msg)
+        self.assertNotIn("\n", msg)
+        self.assertEqual(os.listdir(self.data), ["cubic.csv"])  # nothing written or removed
+        with open(keep) as f:
+            self.assertEqual(f.read(), "old\n")
 
     def render(self, text):
         tpl = os.path.join(self.root, "t.md.in")
@@ -152,7 +240,8 @@ class ImportTest(Case):
             sorted(os.listdir(self.data)),
             ["cubic-table.json", "cubic.csv", "olia-table.json", "olia.csv", "scenario.json"],
         )
-        rows, scenario, tables = report.load(self.data)
+        rows, scenario, tables, volatile = report.load(self.data)
+        self.assertEqual(volatile, {})
         self.assertEqual(len(rows), 2 * 5 * 2 * (1 + len(SIZES)))
         with open(os.path.join(src, "cubic", "table.json"), "rb") as a:
             with open(os.path.join(self.data, "cubic-table.json"), "rb") as b:
@@ -163,20 +252,6 @@ class ImportTest(Case):
         # the driver's text is kept, e.g. "100.000" Mbit/s, not a re-formatted number
         with open(os.path.join(self.data, "cubic.csv")) as f:
             self.assertIn(",100.000,", f.read())
-
-    def assert_refused(self, src, words):
-        keep = os.path.join(self.data, "cubic.csv")
-        os.makedirs(self.data, exist_ok=True)
-        with open(keep, "w") as f:
-            f.write("old\n")
-        with self.assertRaises(ReportError) as cm:
-            self.do_import(src)
-        msg = str(cm.exception)
-        self.assertIn(words, msg)
-        self.assertNotIn("\n", msg)
-        self.assertEqual(os.listdir(self.data), ["cubic.csv"])  # nothing written or removed
-        with open(keep) as f:
-            self.assertEqual(f.read(), "old\n")
 
     def test_rows_of_two_code_versions_are_refused(self):
         src = write_output(self.root)
@@ -381,6 +456,22 @@ class PlaceholderTest(Case):
         )
         self.assertEqual(lines[2], "10 runs 128, 256, 512, 768, 1024 120 110 3 10 12 10")
 
+    def test_every_claim_kind_has_its_direction(self):
+        # PCDC clearly higher in bulk, faster in small transfers, for both controls
+        self.do_import(write_output(self.root, runs=10, value=separated))
+        text = self.render(
+            "{{verdict:bulk/cubic}} | {{verdict:bulk-lower/cubic}} | {{verdict:bulk-same/cubic}}\n"
+            "{{verdict:small/olia}} | {{verdict:small-slower/olia}} | {{verdict:small-same/olia}}\n"
+        )
+        self.assertEqual(
+            text.splitlines(),
+            ["agrees | disagrees | disagrees (PCDC higher)",
+             "agrees at every size | disagrees at every size | "
+             "disagrees (PCDC lower) at every size"],
+        )  # fmt: skip
+        with self.assertRaisesRegex(ReportError, r"unknown claim 'faster' \(bulk, bulk-lower"):
+            self.render("{{verdict:faster/cubic}}\n")
+
     def test_an_unknown_placeholder_is_an_error(self):
         self.do_import(write_output(self.root, runs=3))
         for bad, words in [
@@ -420,6 +511,111 @@ class PageTest(Case):
         # other data, another page
         edit_csv(os.path.join(self.data, "cubic.csv"), "mbps", "55.000")
         self.assertNotEqual(report.build(*args)[args[2]], first[args[2]])
+
+
+def hu_value(cc, pm, test, size, run):
+    """The paper's Section VI-C: with Cubic PCDC lower in bulk and slower in small transfers,
+    with OLIA higher in bulk and alike in small ones."""
+    if test == "bulk":
+        low, high = (35.0, 75.0) if cc == "cubic" else (55.0, 65.0)
+        return (high if (pm == "pcdc") == (cc == "olia") else low) + run
+    if cc == "cubic":
+        return (3400.0 if pm == "pcdc" else 3000.0) + run
+    return 2200.0 + run
+
+
+class VolatileScenarioTest(Case):
+    """The UiB-HU page (Section VI-C): the volatile records through the import, their checks,
+    and the page from its template."""
+
+    SCENARIO = "uib-hu"
+
+    def test_the_page_has_the_claims_the_records_and_every_placeholder(self):
+        src = self.output(runs=10, value=hu_value)
+        text, d = self.page(src)
+        self.assertEqual(
+            sorted(os.listdir(self.data)),
+            ["cubic-table.json", "cubic-volatile.json", "cubic.csv", "olia-table.json",
+             "olia-volatile.json", "olia.csv", "scenario.json"],
+        )  # fmt: skip
+        self.assertNotIn("{{", text)
+        self.assertTrue(text.startswith("<!-- Generated by pcdc/report.py from pcdc-uib-hu.md.in"))
+        claims = {line.split(" | ")[0]: line[:-2].rsplit(" | ", 1)[1] for line in text.splitlines()
+                  if line.startswith("| with ") or line.startswith("| the optional")}  # fmt: skip
+        self.assertEqual(
+            list(claims.values()),
+            ["agrees", "agrees", "same as Table IV", "same as Table IV",
+             "agrees at every size", "consistent (not significant) at every size"],
+        )  # fmt: skip
+        self.assertIn("| 36.9 vs 77.2 Mbit/s | 40.5 vs 80.5 Mbit/s (-49.7 %", text)
+        self.assertIn("| Uninett-CERNET | Uninett-CERNET | same as Table IV |", text)
+        self.assertIn("| Uninett-CERNET, BKK-CERNET | Uninett-CERNET, BKK-CERNET |", text)
+        # the model's parameters, and the measurement's bad time (180 of 900 s, two drops)
+        self.assertIn(
+            "Uninett-CERNET: bad at 1.0 Mbit/s (10 % of the 10 Mbit/s of its slower link) for "
+            "exponential durations of mean 5 s, good for durations of mean 20 s (its tbf then at "
+            "the server link's 1000 Mbit/s, limiting nothing); seed 1", text)  # fmt: skip
+        self.assertIn("Cubic 180 of 900 s bad (20 %), 2 drops; OLIA\n  180 of 900 s", text)
+        # per run: run seconds bad within the bulk window, and the run's throughput
+        self.assertIn("| run | cubic PCDC: bad (s), Mbit/s | cubic FullMesh: bad (s), Mbit/s |",
+                      text)  # fmt: skip
+        self.assertIn("| 3 | 3.0, 38.0 | 3.0, 78.0 | 3.0, 68.0 | 3.0, 58.0 |", text)
+        self.assertIn("| mean | 5.5, 40.5 | 5.5, 80.5 | 5.5, 70.5 | 5.5, 60.5 |", text)
+        self.assertEqual(d.network.seed, 1)
+
+    def test_records_that_do_not_explain_the_runs_are_refused(self):
+        src = self.output(runs=2)
+        cell = experiment.volatile_path(experiment.cell_path(src, "olia", "fullmesh", "bulk", 2))
+        with open(cell) as f:
+            good = json.load(f)
+
+        def edit(doc):
+            with open(cell, "w") as f:
+                json.dump(doc, f)
+
+        os.unlink(cell)
+        self.assert_refused(src, "olia/fullmesh/bulk/run2.volatile.json missing or not JSON")
+        edit(dict(good, key="1/1/bulk"))  # another run's schedule
+        self.assert_refused(src, "fullmesh/bulk/2: schedule key '1/1/bulk', want '1/2/bulk'")
+        edit(dict(good, error="pair 0: setting 1000000bit: tc: no such device"))
+        self.assert_refused(src, "the schedule was not applied: pair 0: setting")
+        edit(dict(good, windows=[]))
+        self.assert_refused(src, "fullmesh/bulk/2: no window of the bulk transfer")
+        edit(good)
+        # made at rate scale 1, so not the network of another scale
+        with self.assertRaisesRegex(ReportError, r"pair 0 is not the scenario's \(good_rate"):
+            self.do_import(src, rate_scale=0.5)
+        # records where the scenario has none: the same addresses, no volatile pair
+        self.scenario = scenario_file("uib-unis")
+        self.assert_refused(src, "a volatile record, but the scenario has no volatile pair")
+
+    def test_the_committed_records_are_checked_too(self):
+        self.do_import(self.output(runs=2))
+        path = os.path.join(self.data, "cubic-volatile.json")
+        with open(path) as f:
+            doc = json.load(f)
+        del doc["cells"]["pcdc/small/2"]
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        with self.assertRaisesRegex(ReportError, r"none of \['pcdc/small/2'\]"):
+            report.load(self.data)
+        os.unlink(path)
+        with self.assertRaisesRegex(ReportError, "cubic-volatile.json missing"):
+            report.load(self.data)
+
+    def test_a_record_the_driver_makes_is_one_the_report_reads(self):
+        net = experiment.load_network(self.scenario)
+        quick = [netns.VolatilePair(p.server, p.client, p.good_rate, p.bad_rate, 0.02, 0.01)
+                 for p in net.volatile]  # fmt: skip
+        key = netns.test_key(net.seed, 4, "bulk")
+        with netns.Volatility(quick, lambda i, rate: None, key) as vol:
+            with vol.window("bulk"):
+                time.sleep(0.1)
+        rec = json.loads(json.dumps(vol.record))
+        report.check_record(rec, "here", key, quick)
+        self.assertIsNotNone(report.bulk_window(rec))
+        with self.assertRaisesRegex(ReportError, "here: pair 0 is not the scenario's"):
+            report.check_record(rec, "here", key, net.volatile)  # other means
 
 
 if __name__ == "__main__":
