@@ -67,7 +67,7 @@ workflow-test: workflow-deps testbed
 ## slurm-test: a small sweep (2 cells x 2 runs of 10 s) through the Slurm profile on a
 ## one-node Slurm cluster the test starts on this machine (Debian's slurm-wlm and munge), and
 ## the same sweep locally; their merged tables must match and every run be complete (root,
-## boots 5 guests: about 12 min; not part of make test, CI runs it after, .ci/run);
+## boots 5 guests: about 8 min; not part of make test, CI runs it after, .ci/run);
 ## SLURM_TEST=--no-guest: all but the sweeps that boot guests (about 2 min)
 SLURM_TEST ?=
 slurm-test: workflow-deps slurm-deps
