@@ -241,6 +241,48 @@ def table_path(out, cc):
     return os.path.join(out, cc, "table.json")
 
 
+# The published layout, one place for pcdc/report.py (which writes it) and workflow/plan.py
+# (which plans it): under a data root (docs/results/pcdc), a scenario's import in
+# <scenario>/data, one file set per congestion control and the scenario; its figures, one per
+# test, in <scenario>/figures; its page docs/results/pcdc-<scenario>.md from the template
+# beside it.
+RESULTS = os.path.join(REPO, "docs", "results")
+PUBLISHED = os.path.join(RESULTS, "pcdc")
+
+
+@dataclass(frozen=True)
+class Published:
+    data: str
+    template: str
+    page: str
+    figures: str
+
+    def figure(self, test):
+        return os.path.join(self.figures, f"{test}.png")
+
+
+def published_files(data, cc, volatile=False):
+    """The files of cc in a data directory: its rows (<cc>.csv), its table, and with volatile
+    pairs the schedules applied."""
+    names = [f"{cc}.csv", f"{cc}-table.json"] + ([f"{cc}-volatile.json"] if volatile else [])
+    return [os.path.join(data, n) for n in names]
+
+
+def published_scenario(data):
+    """The scenario a data directory's runs were made in."""
+    return os.path.join(data, "scenario.json")
+
+
+def published(root, name, results=RESULTS):
+    """The published files of scenario name under the data root."""
+    return Published(
+        data=os.path.join(root, name, "data"),
+        template=os.path.join(results, f"pcdc-{name}.md.in"),
+        page=os.path.join(results, f"pcdc-{name}.md"),
+        figures=os.path.join(root, name, "figures"),
+    )
+
+
 def read_rows(path):
     with open(path, encoding="utf-8", newline="") as f:
         return list(csv.DictReader(f))

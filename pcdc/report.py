@@ -105,8 +105,7 @@ from mpqoe_lib.results import ReportError, fmt, fmt_p  # noqa: E402
 
 WHO = "pcdc/report.py"
 COMMAND = "make results"
-RESULTS = os.path.join(REPO, "docs", "results")
-ROOT = os.path.join(RESULTS, "pcdc")  # <scenario>/data, <scenario>/figures
+ROOT = experiment.PUBLISHED  # the data root: <scenario>/data, <scenario>/figures
 COLUMNS = experiment.COLUMNS
 PMS = ("pcdc", "fullmesh")
 LABEL = {"pcdc": "PCDC", "fullmesh": "FullMesh"}
@@ -472,26 +471,31 @@ def _row_order(r):
     return (r["cc"], r["test"], r["size"] or 0, PMS.index(r["pm"]), r["run"])
 
 
-def import_runs(src, data, scenario_path, rate_scale, log=print):
-    """Copies the driver's output in src into data (module docstring); ReportError and nothing
-    written when it is not fit."""
+def import_runs(src, root, scenario_path, rate_scale, log=print):
+    """Copies the driver's output in src into the scenario's data directory under the data
+    root (module docstring); ReportError and nothing written when it is not fit."""
     if not os.path.isdir(src):
         raise ReportError(f"{src}: no such directory")
     scenario = dict(read_scenario(scenario_path, rate_scale), rate_scale=rate_scale)
+    where = experiment.published(root, scenario["name"])
+    data = where.data
     rows, tables = read_source(src, scenario)
     records = read_records(src, rows, tables, scenario)
     out = {}
     for cc in sorted(tables):
         mine = sorted((r for r in rows if r["cc"] == cc), key=_row_order)
-        out[os.path.join(data, f"{cc}.csv")] = shared.csv_text((r["raw"] for r in mine), COLUMNS)
+        csv_path, table_path, *volatile_path = experiment.published_files(
+            data, cc, volatile=cc in records
+        )
+        out[csv_path] = shared.csv_text((r["raw"] for r in mine), COLUMNS)
         with open(tables[cc], "rb") as f:
-            out[os.path.join(data, f"{cc}-table.json")] = f.read()
-        if cc in records:
-            out[os.path.join(data, f"{cc}-volatile.json")] = files.json_text(records[cc])
+            out[table_path] = f.read()
+        if volatile_path:
+            out[volatile_path[0]] = files.json_text(records[cc])
     rel = os.path.relpath(os.path.abspath(scenario_path), REPO)
     doc = dict(scenario, file=rel if not rel.startswith("..") else os.path.basename(rel))
     doc["rate_scale"] = rate_scale
-    out[os.path.join(data, "scenario.json")] = files.json_text(doc)
+    out[experiment.published_scenario(data)] = files.json_text(doc)
     old = [
         p for p in sorted(glob.glob(os.path.join(data, "*"))) if os.path.isfile(p) and p not in out
     ]
@@ -566,7 +570,7 @@ class Data:
 def load(data):
     """(rows, scenario, tables, volatile records) of the committed data, checked as the import
     checks them; ReportError otherwise."""
-    spath = os.path.join(data, "scenario.json")
+    spath = experiment.published_scenario(data)
     scenario = files.read_json(spath)
     if not isinstance(scenario, dict) or "client" not in scenario or "server" not in scenario:
         raise ReportError(f"{os.path.relpath(spath, REPO)}: missing or not a scenario")
@@ -579,7 +583,7 @@ def load(data):
             if row["cc"] != cc:
                 raise ReportError(f"{rel}:{line}: a {row['cc']} row in the {cc} file")
             rows.append(row)
-        tpath = os.path.join(data, f"{cc}-table.json")
+        tpath = experiment.published_files(data, cc)[1]
         if not os.path.exists(tpath):
             raise ReportError(f"{os.path.relpath(tpath, REPO)} missing")
         tables[cc] = read_table(tpath, scenario, os.path.relpath(tpath, REPO))
@@ -587,7 +591,7 @@ def load(data):
     volatile = {}
     if network(scenario).volatile:
         for cc in tables:
-            vpath = os.path.join(data, f"{cc}-volatile.json")
+            vpath = experiment.published_files(data, cc, volatile=True)[2]
             rel = os.path.relpath(vpath, REPO)
             doc = files.read_json(vpath)
             if doc is None:
@@ -1293,42 +1297,35 @@ def _split(rest, n, form):
     return parts
 
 
-def scenario_paths(root, name, results=RESULTS):
-    """(data, template, page, figures) of a scenario under the data root."""
-    return (
-        os.path.join(root, name, "data"),
-        os.path.join(results, f"pcdc-{name}.md.in"),
-        os.path.join(results, f"pcdc-{name}.md"),
-        os.path.join(root, name, "figures"),
+def build(where):
+    """{path: bytes} of one scenario's page and its figures (an experiment.Published);
+    ReportError on bad data or template (found before any figure is drawn)."""
+    d = summarise(*load(where.data))
+    text = shared.render(
+        shared.read_template(where.template), resolver(d), where.template, WHO, COMMAND
     )
-
-
-def build(data, template, page, figures):
-    """{path: bytes} of one scenario's page and its figures; ReportError on bad data or
-    template (found before any figure is drawn)."""
-    d = summarise(*load(data))
-    text = shared.render(shared.read_template(template), resolver(d), template, WHO, COMMAND)
     plt = debian.pyplot(WHO)
     return {
-        page: text.encode(),
-        os.path.join(figures, "bulk.png"): bulk_figure(plt, d),
-        os.path.join(figures, "small.png"): small_figure(plt, d),
+        where.page: text.encode(),
+        where.figure("bulk"): bulk_figure(plt, d),
+        where.figure("small"): small_figure(plt, d),
     }
 
 
-def build_all(root=ROOT, results=RESULTS):
+def build_all(root=ROOT, results=experiment.RESULTS):
     """(out, old) over every scenario with data under root: the pages and figures, and the
     figures they no longer make. ReportError for data without a template."""
     out, old = {}, []
-    names = sorted(n for n in os.listdir(root) if os.path.isdir(os.path.join(root, n, "data")))
+    names = sorted(n for n in os.listdir(root) if os.path.isdir(experiment.published(root, n).data))
     for name in names:
-        data, template, page, figures = scenario_paths(root, name, results)
-        if not os.path.exists(template):
-            rel = os.path.relpath(template, REPO)
-            raise ReportError(f"{os.path.relpath(data, REPO)}: no template {rel} for its page")
-        mine = build(data, template, page, figures)
+        where = experiment.published(root, name, results)
+        if not os.path.exists(where.template):
+            rel = os.path.relpath(where.template, REPO)
+            data = os.path.relpath(where.data, REPO)
+            raise ReportError(f"{data}: no template {rel} for its page")
+        mine = build(where)
         out.update(mine)
-        old += stale(figures, mine)
+        old += stale(where.figures, mine)
     if not names:
         raise ReportError(f"{os.path.relpath(root, REPO)}: no <scenario>/data directory")
     return out, old
@@ -1360,9 +1357,7 @@ def _import_options(ap):
         name = os.path.basename(os.path.normpath(a.source))
         scenario = a.scenario or os.path.join(HERE, "scenarios", f"{name}.json")
         try:
-            sname = read_scenario(scenario, a.rate_scale)["name"]
-            data = scenario_paths(a.data, sname)[0]
-            import_runs(a.source, data, scenario, a.rate_scale)
+            import_runs(a.source, a.data, scenario, a.rate_scale)
         except ReportError as e:
             print(f"{WHO}: {e} (nothing written)", file=sys.stderr)
             return 1

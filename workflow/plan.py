@@ -60,7 +60,7 @@ PCDC = os.path.join(REPO, "pcdc")
 pcx = _load("mpqoe_pcdc_experiment", os.path.join(PCDC, "experiment.py"))
 PCDC_REPORT = os.path.join(PCDC, "report.py")
 PCDC_SCENARIOS = os.path.join(PCDC, "scenarios")  # <name>.json
-PCDC_DATA = os.path.join(REPO, "docs", "results", "pcdc")  # report.py's data root
+PCDC_DATA = pcx.PUBLISHED  # report.py's data root
 
 # The runners' estimates of machine time (testbed/video/run.py, testbed/experiments/run.py):
 # a guest boot with the network, and per run the video plus start-up and records.
@@ -425,19 +425,17 @@ def publish_pcdc(config, scenario):
     root = path(config, "pcdc_publish")
     argv = [PCDC_REPORT, "--import", os.path.join(store, scenario), "--rate-scale", f"{scale:g}"]
     argv += ["--data", root]
-    data = os.path.join(root, scenario, "data")
-    tables = [
-        os.path.join(data, f"{cc}{x}") for cc in pcdc_ccs(config) for x in (".csv", "-table.json")
-    ]
-    return shlex.join([PY, *argv]), [*tables, os.path.join(data, "scenario.json")]
+    data = pcx.published(root, scenario).data
+    tables = [f for cc in pcdc_ccs(config) for f in pcx.published_files(data, cc)]
+    return shlex.join([PY, *argv]), [*tables, pcx.published_scenario(data)]
 
 
 def pcdc_pages(config):
     """What report.py renders for the sweep's scenarios: each one's page and figures."""
     out = []
     for name in pcdc_scenarios(config):
-        out.append(os.path.join(REPO, "docs", "results", f"pcdc-{name}.md"))
-        out += [os.path.join(PCDC_DATA, name, "figures", f"{t}.png") for t in pcx.TESTS]
+        where = pcx.published(PCDC_DATA, name)
+        out += [where.page, *(where.figure(t) for t in pcx.TESTS)]
     return out
 
 

@@ -21,7 +21,7 @@ import report  # isort: skip
 from mpqoe_lib.results import ReportError  # isort: skip
 
 KIB = 1024
-TEMPLATE = report.scenario_paths(report.ROOT, "uib-unis")[1]
+TEMPLATE = experiment.published(report.ROOT, "uib-unis").template
 SIZES = (128, 256, 512, 768, 1024)
 # uib-unis's pairs (client, server) and a table that puts Uninett-Uninett first
 OMEGA = {
@@ -184,9 +184,9 @@ class Case(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.root = self.tmp.name
-        self.data = os.path.join(self.root, "data")
+        self.data = experiment.published(self.root, self.SCENARIO).data
         self.scenario = scenario_file(self.SCENARIO)
-        self.template = report.scenario_paths(report.ROOT, self.SCENARIO)[1]
+        self.template = experiment.published(report.ROOT, self.SCENARIO).template
 
     def output(self, **kw):
         """write_output of this case's scenario."""
@@ -197,18 +197,20 @@ class Case(unittest.TestCase):
 
     def do_import(self, src, rate_scale=1.0):
         log = []
-        report.import_runs(src, self.data, self.scenario, rate_scale, log=log.append)
+        report.import_runs(src, self.root, self.scenario, rate_scale, log=log.append)
         return log
 
     def page(self, src, template=None, **kw):
         """(page text, Data) of src imported and rendered with template (the scenario's)."""
         self.do_import(src, **kw)
         template = template or self.template
-        out = report.build(self.data, template, os.path.join(self.root, "pcdc.md"),
-                           os.path.join(self.root, "figures"))  # fmt: skip
-        return out[os.path.join(self.root, "pcdc.md")].decode(), report.summarise(
-            *report.load(self.data)
-        )
+        where = self.where(template, "pcdc.md", os.path.join(self.root, "figures"))
+        out = report.build(where)
+        return out[where.page].decode(), report.summarise(*report.load(self.data))
+
+    def where(self, template, page, figures):
+        """The published paths of this case's data with another template, page and figures."""
+        return experiment.Published(self.data, template, os.path.join(self.root, page), figures)
 
     def assert_refused(self, src, words):
         keep = os.path.join(self.data, "cubic.csv")
@@ -228,8 +230,8 @@ class Case(unittest.TestCase):
         tpl = os.path.join(self.root, "t.md.in")
         with open(tpl, "w") as f:
             f.write(text)
-        out = report.build(self.data, tpl, os.path.join(self.root, "t.md"), self.root)
-        return out[os.path.join(self.root, "t.md")].decode().split("\n", 1)[1]
+        where = self.where(tpl, "t.md", self.root)
+        return report.build(where)[where.page].decode().split("\n", 1)[1]
 
 
 class ImportTest(Case):
@@ -308,7 +310,7 @@ class ImportTest(Case):
         # data without a template: one error naming the template
         with self.assertRaisesRegex(ReportError, "no template .*pcdc-uib-unis.md.in"):
             report.build_all(root, results)
-        shutil.copytree(report.RESULTS, results, ignore=shutil.ignore_patterns("*.md", "data"))
+        shutil.copytree(experiment.RESULTS, results, ignore=shutil.ignore_patterns("*.md", "data"))
         out, old = report.build_all(root, results)
         self.assertEqual(
             sorted(os.path.relpath(p, self.root) for p in out),
@@ -497,8 +499,8 @@ class PageTest(Case):
     def test_the_page_regenerates_byte_for_byte_and_fills_every_placeholder(self):
         src = write_output(self.root, runs=4, value=separated)
         self.do_import(src)
-        args = (self.data, TEMPLATE, os.path.join(self.root, "p.md"), self.root)
-        first, second = report.build(*args), report.build(*args)
+        where = self.where(TEMPLATE, "p.md", self.root)
+        first, second = report.build(where), report.build(where)
         self.assertEqual(sorted(first), sorted(second))
         for path in first:
             self.assertEqual(first[path], second[path], path)
@@ -510,7 +512,7 @@ class PageTest(Case):
         self.assertTrue(first[os.path.join(self.root, "bulk.png")].startswith(b"\x89PNG"))
         # other data, another page
         edit_csv(os.path.join(self.data, "cubic.csv"), "mbps", "55.000")
-        self.assertNotEqual(report.build(*args)[args[2]], first[args[2]])
+        self.assertNotEqual(report.build(where)[where.page], first[where.page])
 
 
 def hu_value(cc, pm, test, size, run):
