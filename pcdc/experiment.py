@@ -303,6 +303,9 @@ def measure_table(client, a, cc, table, log):
     print(r.stdout, end="")
     if not os.path.exists(part):
         return f"measure.py failed: {r.stderr.strip()[-300:]}"
+    why = measure.unmeasured(files.read_json(part) or {})
+    if why:  # the .part stays for a look; the next invocation measures again
+        return f"{part}: {why}"
     why = write_record(table, vol)
     if why:
         return why

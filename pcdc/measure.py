@@ -24,6 +24,7 @@ Columns: CC, local and remote address, samples, mean, median, min, max, 10 % and
 """
 
 import argparse
+import errno
 import importlib.util
 import ipaddress
 import json
@@ -110,6 +111,22 @@ def format_table(doc):
                      for r in rows)  # fmt: skip
 
 
+def unmeasured(doc):
+    """Why a measurement document cannot be used, or None: every pair needs a sample (a pair
+    without one could only be guessed into P or out of it); the reason names the pairs and
+    the first error of each."""
+    pairs = doc.get("pairs") if isinstance(doc, dict) else None
+    if not pairs or not isinstance(pairs, list):
+        return "no pairs"
+    missing = [
+        f"{p.get('local')} -> {p.get('remote')}"
+        + (f" ({p['errors'][0]})" if p.get("errors") else "")
+        for p in pairs
+        if not p.get("omega")
+    ]
+    return f"no sample of {', '.join(missing)}" if missing else None
+
+
 def load_table(path):
     """{(local, remote): (mean Omega, mean RTT ms)} of a saved measurement; ValueError with
     the reason when the file is not one."""
@@ -171,6 +188,20 @@ def _subflow(s, pair):
     return None, None
 
 
+def _create(pm, reader, token, local, remote, deadline):
+    """Creates a subflow once the connection is fully established: the kernel refuses with
+    ENOTCONN before (mptcp_pm_nl_subflow_create_doit), which takes an RTT or more after
+    connect() returns, until the server's first data-level ACK; so read and try again until
+    the deadline."""
+    while True:
+        try:
+            return pm.subflow_create(token, local, remote)
+        except OSError as e:
+            if e.errno != errno.ENOTCONN or time.monotonic() > deadline:
+                raise
+        reader.run(0.05)
+
+
 def sample(pm, pairs, i, port, local_ids, t_window, warmup, settle_after, cc=None, establish=5.0):
     """(Omega_i, mean RTT of pair i in ms) of one sample; OSError when it cannot be made."""
     target = pairs[i]
@@ -183,11 +214,10 @@ def sample(pm, pairs, i, port, local_ids, t_window, warmup, settle_after, cc=Non
         token = sockopt.mptcp_info(s.fileno())["token"]
         s.sendall(transfer._COUNT.pack(0))
         r = _Reader(s)
-        r.run(0.05)  # the kernel opens subflows only once the connection is fully established
+        deadline = time.monotonic() + establish
         for q in pairs:
             if q != first:
-                pm.subflow_create(token, (q[0], 0, local_ids[q[0]], 0), (q[1], port))
-        deadline = time.monotonic() + establish
+                _create(pm, r, token, (q[0], 0, local_ids[q[0]], 0), (q[1], port), deadline)
         while set(map(tuple, transfer.live_pairs(s.fileno()))) < set(pairs):
             if time.monotonic() > deadline:
                 missing = set(pairs) - set(map(tuple, transfer.live_pairs(s.fileno())))

@@ -124,12 +124,9 @@ def pcdc_table(doc, src):
 
     if doc.get("schema") != plan.pcx.measure.SCHEMA:
         return False, None
-    pairs = doc.get("pairs") or []
-    unmeasured = [f"{p.get('local')} -> {p.get('remote')}" for p in pairs if not p.get("omega")]
-    if not pairs:
-        return True, "no pairs"
-    if unmeasured:
-        return True, f"no sample of {', '.join(unmeasured)} (remove it to measure again)"
+    why = plan.pcx.measure.unmeasured(doc)
+    if why:
+        return True, f"{why} (remove it to measure again)"
     try:
         plan.pcx.measure.load_table(src)
     except ValueError as e:

@@ -2,10 +2,12 @@
 tool's statistics and table file, the start-up checks, and bad command lines."""
 
 import contextlib
+import errno
 import io
 import json
 import os
 import tempfile
+import time
 import unittest
 
 from tests import _path
@@ -260,6 +262,62 @@ class MeasureTest(unittest.TestCase):
         for b in bad:
             with self.subTest(b), self.assertRaises(ValueError):
                 measure.load_table(self.write(b))
+
+    def test_a_table_needs_a_sample_of_every_pair(self):
+        ok = {"local": L0, "remote": R0, "omega": [0.5], "rtt_ms": [10.0], "errors": []}
+        failed = {"local": L1, "remote": R0, "omega": [], "rtt_ms": [],
+                  "errors": ["[Errno 107] Transport endpoint is not connected"]}  # fmt: skip
+        self.assertIsNone(measure.unmeasured({"pairs": [ok]}))
+        self.assertEqual(
+            measure.unmeasured({"pairs": [ok, failed]}),
+            f"no sample of {L1} -> {R0} ([Errno 107] Transport endpoint is not connected)",
+        )
+        for bad in ({}, {"pairs": []}, [], {"pairs": "x"}):
+            self.assertEqual(measure.unmeasured(bad), "no pairs")
+
+
+class CreateTest(unittest.TestCase):
+    """A sample's subflows are created once the connection is fully established: the kernel
+    refuses them with ENOTCONN before, for an RTT or more after connect() returns."""
+
+    class Pm:
+        def __init__(self, refusals, err=errno.ENOTCONN):
+            self.refusals, self.err, self.tries = refusals, err, 0
+
+        def subflow_create(self, token, local, remote):
+            self.tries += 1
+            if self.tries <= self.refusals:
+                raise OSError(self.err, os.strerror(self.err))
+            return "created"
+
+    class Reader:
+        def __init__(self):
+            self.read = 0.0
+
+        def run(self, seconds):
+            self.read += seconds
+
+    def create(self, pm, deadline):
+        r = self.Reader()
+        return measure._create(pm, r, TOKEN, (L1, 0, 2, 0), (R0, 5201), deadline), r
+
+    def test_refused_while_not_established_then_created(self):
+        pm = self.Pm(refusals=3)
+        got, r = self.create(pm, time.monotonic() + 60)
+        self.assertEqual((got, pm.tries), ("created", 4))
+        self.assertAlmostEqual(r.read, 0.15)  # it read the download meanwhile
+
+    def test_still_refused_at_the_deadline(self):
+        pm = self.Pm(refusals=10**6)
+        with self.assertRaises(OSError) as cm:
+            self.create(pm, time.monotonic() - 1)
+        self.assertEqual((cm.exception.errno, pm.tries), (errno.ENOTCONN, 1))
+
+    def test_other_refusals_are_not_retried(self):
+        pm = self.Pm(refusals=1, err=errno.EINVAL)
+        with self.assertRaises(OSError):
+            self.create(pm, time.monotonic() + 60)
+        self.assertEqual(pm.tries, 1)
 
 
 class NetworkTest(unittest.TestCase):

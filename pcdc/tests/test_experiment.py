@@ -124,6 +124,13 @@ def ok_row(pm, test, run):
     return row
 
 
+# a measurement with a sample of its one pair
+MEASURED = {
+    "schema": experiment.measure.SCHEMA,
+    "pairs": [{"local": "10.77.1.1", "remote": "10.77.101.2", "omega": [0.4], "rtt_ms": [9.0]}],
+}
+
+
 class VolatileTest(unittest.TestCase):
     """The driver's side of the volatile pairs: each test under its run's schedule (a real
     netns.Volatility whose tc is a recorder), its record written beside the result and before
@@ -205,7 +212,7 @@ class VolatileTest(unittest.TestCase):
             def run(self, *args, timeout=60):
                 time.sleep(0.05)
                 with open(args[args.index("--json") + 1], "w") as f:
-                    f.write("{}\n")
+                    json.dump(MEASURED, f)
                 return mock.Mock(stdout="", stderr="", returncode=0)
 
         self.assertIsNone(experiment.measure_table(Client(), self.a, "cubic", table, str))
@@ -213,6 +220,22 @@ class VolatileTest(unittest.TestCase):
         self.assertTrue(os.path.exists(table))
         self.assertEqual(sorted(os.listdir(os.path.dirname(table))),
                          ["table.json", "table.volatile.json"])  # fmt: skip
+
+    def test_a_measurement_without_a_sample_of_every_pair_is_no_table(self):
+        table = experiment.table_path(self.out, "cubic")
+        os.makedirs(os.path.dirname(table))
+        failed = dict(MEASURED["pairs"][0], local="10.77.2.1", omega=[], errors=["[Errno 107] x"])
+        doc = dict(MEASURED, pairs=[*MEASURED["pairs"], failed])
+
+        class Client:
+            def run(self, *args, timeout=60):
+                with open(args[args.index("--json") + 1], "w") as f:
+                    json.dump(doc, f)
+                return mock.Mock(stdout="", stderr="", returncode=0)
+
+        why = experiment.measure_table(Client(), self.a, "cubic", table, str)
+        self.assertIn("no sample of 10.77.2.1 -> 10.77.101.2 ([Errno 107] x)", why)
+        self.assertEqual(os.listdir(os.path.dirname(table)), ["table.json.part"])
 
     def test_without_volatile_pairs_nothing_is_recorded(self):
         self.a.volatility = None
