@@ -2,6 +2,7 @@
 """The results pages of the PCDC experiment (Chen et al., Section VI): PCDC against FullMesh.
 
     /usr/bin/python3 pcdc/report.py --import DIR [--scenario FILE] [--rate-scale X] [--data D]
+    /usr/bin/python3 pcdc/report.py --export DIR [--data D]
     /usr/bin/python3 pcdc/report.py [--data D] [--check]
 
 Each scenario has its own page, docs/results/pcdc-<scenario>.md from the template
@@ -27,10 +28,17 @@ test, size) with fewer runs than the others are listed; the page marks them part
 file is written atomically, after all of them were read and checked; files of the directory
 the import does not make are removed.
 
-Without --import: for every scenario with data under the root, its page from its template and
-the committed data, and the figures <root>/<scenario>/figures/{bulk,small}.png (matplotlib
-Agg): each file written atomically and only when it changed; --check writes nothing and exits 1
-when a file differs from what the data give. Data without a template is an error.
+--export DIR does the reverse for the scenario named by DIR's name: it writes the committed
+data back as the driver's output (result files, tables, volatile records), refusing to replace
+a file. The driver, run on DIR at the data's code version (a checkout of that commit), keeps
+what it finds and makes the missing cells; --import then gives the same rows plus the new ones.
+So a sweep goes on where the last import left it, on any machine.
+
+Without --import or --export: for every scenario with data under the root, its page from its
+template and the committed data, and the figures <root>/<scenario>/figures/{bulk,small}.png
+(matplotlib Agg): each file written atomically and only when it changed; --check writes
+nothing and exits 1 when a file differs from what the data give. Data without a template is an
+error.
 
 Statistics (mininet-scripts/mpqoe_lib/stats.py, shared with the other results pages). The unit
 is the run: a run's bulk throughput (Mbit/s) or its completion time of one size (ms). Per cell
@@ -516,6 +524,41 @@ def import_runs(src, root, scenario_path, rate_scale, log=print):
         log(f"{WHO}: partial: {name} has {n} of {most} runs")
     log(f"{WHO}: now run `{COMMAND}` and commit {os.path.relpath(data, REPO)} with the page")
     return rows
+
+
+def export_runs(data, dest, log=print):
+    """Writes the committed data of one scenario back as the driver's output in dest, the
+    inverse of import_runs: every run's result files, each control's table and, with volatile
+    pairs, their records; so a sweep started on one machine goes on on another (run the driver
+    on dest at the data's code version: it keeps the cells it finds and makes the others).
+    ReportError and nothing written when the data do not load or dest holds a file it would
+    write."""
+    rows, _scenario, tables, volatile = load(data)
+    out = {}
+    cells = {}
+    for r in rows:
+        cells.setdefault((r["cc"], r["pm"], r["test"], r["run"]), []).append(r["raw"])
+    for (cc, pm, test, run), raw in sorted(cells.items()):
+        path = experiment.cell_path(dest, cc, pm, test, run)
+        out[path] = shared.csv_text(raw, COLUMNS)
+        if cc in volatile:
+            rec = volatile[cc]["cells"][cell_key(pm, test, run)]
+            out[experiment.volatile_path(path)] = files.json_text(rec)
+    for cc in tables:
+        table = experiment.table_path(dest, cc)
+        with open(experiment.published_files(data, cc)[1], "rb") as f:
+            out[table] = f.read()
+        if cc in volatile:
+            out[experiment.volatile_path(table)] = files.json_text(volatile[cc]["measure"])
+    there = [p for p in out if os.path.exists(p)]
+    if there:
+        raise ReportError(f"{there[0]} exists: export into a new directory")
+    for path, b in out.items():
+        files.write_atomic(path, b)
+    n = len({(r["cc"], r["run"]) for r in rows})
+    log(f"{WHO}: {len(cells)} cells ({n} runs of {', '.join(sorted(tables))}) of "
+        f"{os.path.relpath(data, REPO)} into {dest}")  # fmt: skip
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1342,12 +1385,27 @@ def stale(figures, out):
 
 
 def _import_options(ap):
-    """The --import mode of the command line (shared.report_cli's extend)."""
+    """The --import and --export modes of the command line (shared.report_cli's extend)."""
     ap.add_argument("--import", dest="source", metavar="DIR", help="the driver's output")
+    ap.add_argument(
+        "--export",
+        metavar="DIR",
+        help="write a scenario's data (by DIR's name) back as the driver's output in DIR",
+    )
     ap.add_argument("--scenario", help="the scenario file it ran (default: by DIR's name)")
     ap.add_argument("--rate-scale", type=float, default=1.0, help="experiment.py --rate-scale")
 
     def run(a):
+        if a.export is not None:
+            if a.source is not None or a.check:
+                ap.error("--export takes neither --import nor --check")
+            name = os.path.basename(os.path.normpath(a.export))
+            try:
+                export_runs(experiment.published(a.data, name).data, a.export)
+            except ReportError as e:
+                print(f"{WHO}: {e} (nothing written)", file=sys.stderr)
+                return 1
+            return 0
         if a.source is None:
             return None
         if a.check:

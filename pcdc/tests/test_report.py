@@ -176,6 +176,39 @@ def edit_csv(path, column, value, line=1):
         f.write("\n".join(lines) + "\n")
 
 
+def store_files(root, skip=None):
+    """{relative path: bytes} of every file under root, but under skip."""
+    out = {}
+    for d, dirs, names in os.walk(root):
+        dirs[:] = [x for x in dirs if os.path.join(d, x) != skip]
+        for n in names:
+            with open(os.path.join(d, n), "rb") as f:
+                out[os.path.relpath(os.path.join(d, n), root)] = f.read()
+    return out
+
+
+def assert_export_round_trip(case, src):
+    """src imported, exported and imported again: the export holds the result files, tables
+    and records src had (rows and records as documents, tables byte for byte), and the second
+    import gives the first one's data byte for byte."""
+    case.do_import(src)
+    first = store_files(case.data)
+    dest = os.path.join(case.root, "exported", case.SCENARIO)
+    report.export_runs(case.data, dest, log=str)
+    got, want = store_files(dest), store_files(src, skip=case.data)  # the import is in src
+    case.assertEqual(sorted(got), sorted(want))
+    for rel, b in want.items():
+        if rel.endswith(".csv"):
+            case.assertEqual(got[rel].decode().splitlines(), b.decode().splitlines(), rel)
+        elif rel.endswith("table.json"):
+            case.assertEqual(got[rel], b, rel)
+        else:
+            case.assertEqual(json.loads(got[rel]), json.loads(b), rel)
+    shutil.rmtree(case.data)
+    case.do_import(dest)
+    case.assertEqual(store_files(case.data), first)
+
+
 class Case(unittest.TestCase):
     """A temporary root with the data directory of SCENARIO's import."""
 
@@ -255,6 +288,21 @@ class ImportTest(Case):
         with open(os.path.join(self.data, "cubic.csv")) as f:
             self.assertIn(",100.000,", f.read())
 
+    def test_an_export_is_the_drivers_output_and_imports_to_the_same_data(self):
+        assert_export_round_trip(self, write_output(self.root, runs=3))
+
+    def test_an_export_into_a_store_that_has_the_files_writes_nothing(self):
+        self.do_import(write_output(self.root, runs=2))
+        dest = os.path.join(self.root, "store", self.SCENARIO)
+        os.makedirs(os.path.join(dest, "cubic"))
+        with open(experiment.table_path(dest, "cubic"), "w") as f:
+            f.write("mine\n")
+        with self.assertRaises(ReportError) as cm:
+            report.export_runs(self.data, dest, log=str)
+        self.assertIn("cubic/table.json exists", str(cm.exception))
+        self.assertEqual(os.listdir(dest), ["cubic"])
+        self.assertEqual(os.listdir(os.path.join(dest, "cubic")), ["table.json"])
+
     def test_rows_of_two_code_versions_are_refused(self):
         src = write_output(self.root)
         edit_csv(
@@ -296,6 +344,23 @@ class ImportTest(Case):
         self.assertEqual(len(err.getvalue().strip().splitlines()), 1)
         self.assertIn("(nothing written)", err.getvalue())
         self.assertFalse(os.path.exists(os.path.join(self.root, "results")))
+
+    def test_the_command_line_exports_by_the_directorys_name(self):
+        src = write_output(self.root, runs=2)
+        root = os.path.join(self.root, "pcdc")
+        dest = os.path.join(self.root, "store", "uib-unis")
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(report.main(["--import", src, "--data", root]), 0)
+            self.assertEqual(report.main(["--export", dest, "--data", root]), 0)
+        self.assertEqual(sorted(os.listdir(dest)), ["cubic", "olia"])
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):  # no data of that name: one line, nothing written
+            other = os.path.join(self.root, "store", "uib-hin")
+            self.assertEqual(report.main(["--export", other, "--data", root]), 1)
+        self.assertEqual(len(err.getvalue().strip().splitlines()), 1)
+        self.assertFalse(os.path.exists(other))
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            report.main(["--export", dest, "--import", src])
 
     def test_the_import_goes_to_its_scenarios_directory_and_every_scenario_has_a_page(self):
         src = write_output(self.root, runs=2)
@@ -531,6 +596,9 @@ class VolatileScenarioTest(Case):
     and the page from its template."""
 
     SCENARIO = "uib-hu"
+
+    def test_an_export_has_the_records_and_imports_to_the_same_data(self):
+        assert_export_round_trip(self, self.output(runs=2, value=hu_value))
 
     def test_the_page_has_the_claims_the_records_and_every_placeholder(self):
         src = self.output(runs=10, value=hu_value)
