@@ -51,6 +51,7 @@ def _load(name, path):
 
 
 vmx = _load("mpqoe_video_matrix", os.path.join(REPO, "testbed", "video", "matrix.py"))
+vrec = _load("mpqoe_video_record", os.path.join(REPO, "testbed", "video", "record.py"))
 smx = _load("mpqoe_sched_matrix", os.path.join(REPO, "testbed", "experiments", "matrix.py"))
 CC_RUN = os.path.join(REPO, "kernel-schedulers", "cc-fairness", "run.py")
 ccx = _load("mpqoe_cc_fairness", CC_RUN)  # its CELLS and PARAMS: the fairness plan
@@ -454,11 +455,7 @@ def publish_video(config, exp):
     argv = list(job.argv[: job.argv.index("--cells")]) + ["--publish-only"]
     if config.get("video_cells"):
         argv += ["--cells", config["video_cells"]]
-    paper = "qomra-paper" if exp.startswith("qomra") else "ga-paper"
-    data = os.path.join(REPO, "docs", "results", paper, "data")
-    tables = [os.path.join(data, f"{exp}.csv")]
-    if exp == "qomra":
-        tables += [os.path.join(data, f"qomra-{x}.csv") for x in ("throughput", "links")]
+    tables = list(vrec.published(exp, os.path.join(REPO, "docs", "results")).values())
     return shlex.join([PY, *argv]), tables
 
 

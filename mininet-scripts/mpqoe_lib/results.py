@@ -96,6 +96,22 @@ def csv_text(rows, columns):
     return buf.getvalue()
 
 
+def run_key(row):
+    """What identifies a run in a committed per-run table: its cell, run number and code
+    version (tables without a code_version column: cell and run)."""
+    return (row["cell"], str(row["run"]), row.get("code_version", ""))
+
+
+def merge_runs(old, new, order):
+    """The rows of a committed per-run table after a publish: the old rows (as read) but those
+    of a run the new rows have again, then the new rows, sorted by order (a row's sort key;
+    the sort is stable, so a run's rows keep their order). So runs published from one store
+    join runs published from another (a sweep made over several machines or days), and a run
+    published again replaces itself."""
+    runs = {run_key(r) for r in new}
+    return sorted([r for r in old if run_key(r) not in runs] + list(new), key=order)
+
+
 # ---------------------------------------------------------------------------------------------
 # Code versions
 

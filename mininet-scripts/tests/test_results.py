@@ -51,6 +51,25 @@ class CsvTest(TempDir):
         with self.assertRaisesRegex(results.ReportError, r"f\.csv:3: 3 fields, expected 2"):
             results.read_csv(self.write("f.csv", "x,y\n1,2\n1,2,3\n"), ("x", "y"))
 
+    def test_merging_a_publish_keeps_other_runs_and_replaces_a_run_published_again(self):
+        def row(cell, run, v, x):
+            return {"cell": cell, "run": str(run), "code_version": v, "x": x}
+
+        old = [row("a", 1, "v1", "old"), row("a", 1, "v1", "old2"), row("a", 2, "v1", "old"),
+               row("b", 1, "v0", "old")]  # fmt: skip
+        new = [row("a", 1, "v1", "new"), row("b", 1, "v1", "new"), row("a", 10, "v1", "new")]
+        got = results.merge_runs(old, new, lambda r: (r["cell"], int(r["run"])))
+        self.assertEqual(
+            [(r["cell"], r["run"], r["code_version"], r["x"]) for r in got],
+            [("a", "1", "v1", "new"), ("a", "2", "v1", "old"), ("a", "10", "v1", "new"),
+             ("b", "1", "v0", "old"), ("b", "1", "v1", "new")],
+        )  # fmt: skip
+        # a table without a code version column (time series): cell and run
+        series = [{"cell": "a", "run": "1", "s": "0"}, {"cell": "a", "run": "2", "s": "0"}]
+        again = [{"cell": "a", "run": "2", "s": "5"}]
+        got = results.merge_runs(series, again, lambda r: (r["cell"], int(r["run"])))
+        self.assertEqual([r["s"] for r in got], ["0", "5"])
+
     def test_numbers(self):
         self.assertEqual(results.number("7", int, "w", "run"), 7)
         self.assertEqual(results.number("0.25", float, "w", "x"), 0.25)

@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "mininet
 
 import matrix as mx  # noqa: E402
 from mpqoe_lib import files, kernel  # noqa: E402
-from mpqoe_lib.results import UNRECORDED, csv_text, read_csv  # noqa: E402
+from mpqoe_lib.results import UNRECORDED, csv_text, merge_runs, read_csv, run_key  # noqa: E402
 
 RUN_COLUMNS = (
     "cell",
@@ -236,10 +236,6 @@ def run_docs(results, cells):
     return out
 
 
-def _key(row):
-    return (row["cell"], str(row["run"]), row["code_version"])
-
-
 def _order(experiment):
     index = {c.name: i for i, c in enumerate(mx.cells(experiment))}
 
@@ -253,9 +249,7 @@ def _order(experiment):
 def merge(old, new, experiment):
     """old rows (as read, text) with new rows in place of old ones of the same run, ordered by
     the matrix's cell order, run, code version (and path)."""
-    runs = {_key(r) for r in new}
-    rows = [r for r in old if _key(r) not in runs] + list(new)
-    return sorted(rows, key=_order(experiment))
+    return merge_runs(old, new, _order(experiment))
 
 
 def publish(results, cells, dest):
@@ -269,8 +263,8 @@ def publish(results, cells, dest):
         old_paths = [r for _l, r in read_csv(os.path.join(d, "paths.csv"), PATH_COLUMNS) or []]
         runs = merge(old_runs, [run_row(doc) for doc in docs], experiment)
         new_paths = [r for doc in docs for r in path_rows(doc)]
-        published = {_key(run_row(doc)) for doc in docs}
-        paths = merge([r for r in old_paths if _key(r) not in published], new_paths, experiment)
+        published = {run_key(run_row(doc)) for doc in docs}
+        paths = merge([r for r in old_paths if run_key(r) not in published], new_paths, experiment)
         files.write_atomic(os.path.join(d, "runs.csv"), csv_text(runs, RUN_COLUMNS))
         files.write_atomic(os.path.join(d, "paths.csv"), csv_text(paths, PATH_COLUMNS))
         done[experiment] = (len(docs), len(runs))

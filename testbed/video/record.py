@@ -4,6 +4,7 @@ docs/results/. Pure functions over plain data (unit-tested in test_record.py).
 
 import csv
 import io
+import os
 import re
 import statistics
 
@@ -15,6 +16,25 @@ COLUMNS = (
     "path_delays_ms,path_bw_mbps,shared_links,host_load,guest_load,bridge_rtt_ms,bridge_lag_ms,"
     "bridge_ratio,redownloads,redownload_share,controller,estimate_error,background"
 ).split(",")
+
+# The time series of QoMRA's 6 s segment cells (throughput_rows, link_rows): table -> columns.
+SERIES = {
+    "qomra-throughput": ("cell", "run", "client", "second", "kbps"),
+    "qomra-links": ("cell", "run", "link", "second", "utilisation"),
+}
+
+
+def paper(experiment):
+    """The results page an experiment's tables belong to."""
+    return "qomra-paper" if experiment.startswith("qomra") else "ga-paper"
+
+
+def published(experiment, results):
+    """{table: path} of an experiment's committed tables under results (docs/results): its
+    per-client table, and for QoMRA the time series."""
+    names = [experiment] + (list(SERIES) if experiment == "qomra" else [])
+    return {n: os.path.join(results, paper(experiment), "data", f"{n}.csv") for n in names}
+
 
 # Harness clients.csv column -> committed column (the rest keep their names).
 QOE = {

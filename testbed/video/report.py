@@ -121,10 +121,7 @@ ALGORITHMS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none", "qomra", "
 SCHEDULERS = ("default", "daps")  # the kernel's built-in scheduler and this project's DAPS
 CONTROLLERS = ("standalone", "floodlight")  # the runtime that hosted the controller core
 STATUSES = ("ok", "failed", "timeout")
-SERIES = {
-    "qomra-throughput": ("cell", "run", "client", "second", "kbps"),
-    "qomra-links": ("cell", "run", "link", "second", "utilisation"),
-}
+SERIES = record.SERIES  # the time-series tables and their columns
 
 
 def _col(name, scale=1.0):

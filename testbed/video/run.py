@@ -19,8 +19,10 @@ time, flow counters, versions, seed, machine load, and the checks of the run.
 Resumable: a run whose run.json says "ok" is skipped; a failed one is moved to failed/ and run
 again (at once with --retries). RESULTS/<experiment>/manifest.json says what is ok, failed or
 missing, and is "partial" until every selected run is ok. --publish writes the ok runs'
-compact table (record.COLUMNS) to docs/results/ga-paper/data/<experiment>.csv. Exit 0 when
-every selected run is ok, 1 otherwise, 2 on bad arguments (one line).
+compact table (record.COLUMNS) to docs/results/ga-paper/data/<experiment>.csv, joined to the
+runs the table has (a run published again replaces itself): so a sweep too long for one
+machine's time is made in parts, from checkouts of one commit, each part published after it.
+Exit 0 when every selected run is ok, 1 otherwise, 2 on bad arguments (one line).
 """
 
 import argparse
@@ -46,13 +48,14 @@ import matrix as mx  # noqa: E402
 import record  # noqa: E402
 import session as ss  # noqa: E402
 from mpqoe_lib import files, floodlight, kernel  # noqa: E402
+from mpqoe_lib import results as shared  # noqa: E402
 from mpqoe_lib.descriptor import override_links  # noqa: E402
 from mpqoe_lib.rest import ERRORS  # noqa: E402
-from mpqoe_lib.results import code_version  # noqa: E402
 from mpqoe_lib.runs import ONLY_RUNS_HELP, only_runs  # noqa: E402
 
 SCHEMA = "mpqoe-video-run/1"
 DEFAULT_RESULTS = os.path.join(REPO, "build", "video")
+PUBLISHED = os.path.join(REPO, "docs", "results")  # where --publish writes (record.published)
 GEN_CONTENT = os.path.join(REPO, "dashjs-harness", "content", "gen_content.py")
 # Machine time beyond a run's video and joins: start-up, records and the stalls, which grow with
 # the clients (measured here, 120 s videos: 1.5 min a run with 5 clients on CompuServe, 2 min on
@@ -298,7 +301,7 @@ def one_run(args, net, cell, k, desc_path, content_dir):
     descriptor = files.read_json(desc_path)
     doc = {
         "schema": SCHEMA, "experiment": cell.batch.experiment, "cell": cell.name, "run": k,
-        "params": cell.params(), "code_version": code_version(), "started": now(),
+        "params": cell.params(), "code_version": shared.code_version(), "started": now(),
         "status": "failed", "error": None, "checks": {}, "network": net.ready,
         "descriptor": os.path.relpath(desc_path, args.results),
         "content": os.path.basename(content_dir),
@@ -654,19 +657,31 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def publish(args):
+def publish(args, results=PUBLISHED):
     """The ok runs' compact table of each experiment, under docs/results/<paper>/data/; for
-    QoMRA also the throughput and link utilisation series of its 6 s segment cells."""
+    QoMRA also the throughput and link utilisation series of its 6 s segment cells. The runs
+    join those the table has already (results.merge_runs): a run published again replaces
+    itself, the others stay, so a sweep can be made in parts on several machines (each part
+    from a checkout of the same commit) and published after each."""
     tables = collect(args, everything=True)
     if "qomra" in tables:
         tables["qomra-throughput"], tables["qomra-links"] = qomra_series(args)
+    paths = {}
+    for exp in tables:
+        paths.update(record.published(exp, results))
     for exp, rows in tables.items():
-        paper = "qomra-paper" if exp.startswith("qomra") else "ga-paper"
-        out = os.path.join(REPO, "docs", "results", paper, "data", f"{exp}.csv")
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        fields = list(rows[0]) if exp.startswith("qomra-") and rows else record.COLUMNS
-        files.write_atomic(out, csv_text(rows, fields))
-        print(f"video: wrote {os.path.relpath(out, REPO)} ({len(rows)} rows)")
+        out = paths[exp]
+        fields = record.SERIES.get(exp, record.COLUMNS)
+        try:
+            old = [r for _line, r in shared.read_csv(out, fields) or []]
+        except shared.ReportError as e:  # another layout: the table is made anew
+            print(f"video: {os.path.relpath(out, REPO)}: {e}; its rows are replaced")
+            old = []
+        merged = shared.merge_runs(old, rows, lambda r: (r["cell"], int(r["run"])))
+        files.write_atomic(out, shared.csv_text(merged, fields))
+        kept = len(merged) - len(rows)
+        print(f"video: wrote {os.path.relpath(out, REPO)} ({len(rows)} rows published, "
+              f"{kept} kept)")  # fmt: skip
     return 0
 
 
@@ -754,17 +769,6 @@ def plot_summary(table, path):
     fig.savefig(tmp, dpi=110)
     os.replace(tmp, path)
     return path
-
-
-def csv_text(rows, fields=record.COLUMNS):
-    import csv
-    import io
-
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    return buf.getvalue()
 
 
 if __name__ == "__main__":

@@ -137,3 +137,50 @@ class BadInput(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Publish(unittest.TestCase):
+    """--publish joins a store's runs to the committed table: a run published again replaces
+    itself, the table's other runs stay (a sweep made in parts on several machines)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="video-publish-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.results = os.path.join(self.tmp, "results")
+        sys.path.insert(0, HERE)
+        import record  # noqa: PLC0415
+        import run  # noqa: PLC0415
+        import test_record  # noqa: PLC0415
+
+        self.run, self.record, self.doc = run, record, test_record.run_doc
+
+    def publish(self, store, runs, bitrate=2400.0):
+        """Publishes a store holding runs of one cell, each client at bitrate; its table."""
+        for k in runs:
+            doc = self.doc()
+            doc["run"] = k
+            doc["status"] = "ok"
+            doc["clients"][0]["qoe"]["avg_bitrate_kbps"] = bitrate
+            d = os.path.join(self.tmp, store, doc["experiment"], doc["cell"], f"run{k}")
+            os.makedirs(d)
+            with open(os.path.join(d, "run.json"), "w") as f:
+                json.dump(doc, f)
+        batch = mock.Mock(experiment="ga-topo")
+        args = mock.Mock(plan=[(batch, [])], results=os.path.join(self.tmp, store))
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(self.run.publish(args, self.results), 0)
+        path = self.record.published("ga-topo", self.results)["ga-topo"]
+        with open(path) as f:
+            return [line.split(",") for line in f.read().splitlines()[1:]]
+
+    def test_runs_of_another_store_join_and_a_run_published_again_replaces_itself(self):
+        cols = self.record.COLUMNS
+        run, rate = cols.index("run"), cols.index("avg_bitrate_kbps")
+        first = self.publish("a", [1, 2])
+        self.assertEqual([r[run] for r in first], ["1", "1", "2", "2"])  # two clients a run
+        both = self.publish("b", [3, 10])
+        self.assertEqual([r[run] for r in both], ["1", "1", "2", "2", "3", "3", "10", "10"])
+        again = self.publish("c", [2], bitrate=1000.0)
+        self.assertEqual([r[run] for r in again], [r[run] for r in both])
+        self.assertEqual([float(r[rate]) for r in again if r[run] == "2"][0], 1000.0)
+        self.assertEqual([float(r[rate]) for r in again if r[run] == "3"][0], 2400.0)
