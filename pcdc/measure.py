@@ -214,6 +214,7 @@ def sample(pm, pairs, i, port, local_ids, t_window, warmup, settle_after, cc=Non
         token = sockopt.mptcp_info(s.fileno())["token"]
         s.sendall(transfer._COUNT.pack(0))
         r = _Reader(s)
+        r.run(0.05)  # on short paths the connection is fully established by now
         deadline = time.monotonic() + establish
         for q in pairs:
             if q != first:
