@@ -261,11 +261,26 @@ class Published:
         return os.path.join(self.figures, f"{test}.png")
 
 
+def published_rows(data, cc):
+    """Every row of cc's runs in a data directory (the rows' file names the control)."""
+    return os.path.join(data, f"{cc}.csv")
+
+
+def published_table(data, cc):
+    """The impact factors cc's runs used."""
+    return os.path.join(data, f"{cc}-table.json")
+
+
+def published_volatile(data, cc):
+    """The schedules of the volatile pairs applied during cc's runs and measurement."""
+    return os.path.join(data, f"{cc}-volatile.json")
+
+
 def published_files(data, cc, volatile=False):
-    """The files of cc in a data directory: its rows (<cc>.csv), its table, and with volatile
-    pairs the schedules applied."""
-    names = [f"{cc}.csv", f"{cc}-table.json"] + ([f"{cc}-volatile.json"] if volatile else [])
-    return [os.path.join(data, n) for n in names]
+    """The files of cc in a data directory: its rows, its table, and with volatile pairs the
+    schedules applied."""
+    out = [published_rows(data, cc), published_table(data, cc)]
+    return out + [published_volatile(data, cc)] if volatile else out
 
 
 def published_scenario(data):
@@ -303,7 +318,7 @@ def measure_table(client, a, cc, table, log):
     print(r.stdout, end="")
     if not os.path.exists(part):
         return f"measure.py failed: {r.stderr.strip()[-300:]}"
-    why = measure.unmeasured(files.read_json(part) or {})
+    why = measure.unmeasured(files.read_json(part))
     if why:  # the .part stays for a look; the next invocation measures again
         return f"{part}: {why}"
     why = write_record(table, vol)

@@ -485,21 +485,18 @@ def import_runs(src, root, scenario_path, rate_scale, log=print):
     if not os.path.isdir(src):
         raise ReportError(f"{src}: no such directory")
     scenario = dict(read_scenario(scenario_path, rate_scale), rate_scale=rate_scale)
-    where = experiment.published(root, scenario["name"])
-    data = where.data
+    data = experiment.published(root, scenario["name"]).data
     rows, tables = read_source(src, scenario)
     records = read_records(src, rows, tables, scenario)
     out = {}
     for cc in sorted(tables):
         mine = sorted((r for r in rows if r["cc"] == cc), key=_row_order)
-        csv_path, table_path, *volatile_path = experiment.published_files(
-            data, cc, volatile=cc in records
-        )
-        out[csv_path] = shared.csv_text((r["raw"] for r in mine), COLUMNS)
+        text = shared.csv_text((r["raw"] for r in mine), COLUMNS)
+        out[experiment.published_rows(data, cc)] = text
         with open(tables[cc], "rb") as f:
-            out[table_path] = f.read()
-        if volatile_path:
-            out[volatile_path[0]] = files.json_text(records[cc])
+            out[experiment.published_table(data, cc)] = f.read()
+        if cc in records:
+            out[experiment.published_volatile(data, cc)] = files.json_text(records[cc])
     rel = os.path.relpath(os.path.abspath(scenario_path), REPO)
     doc = dict(scenario, file=rel if not rel.startswith("..") else os.path.basename(rel))
     doc["rate_scale"] = rate_scale
@@ -546,7 +543,7 @@ def export_runs(data, dest, log=print):
             out[experiment.volatile_path(path)] = files.json_text(rec)
     for cc in tables:
         table = experiment.table_path(dest, cc)
-        with open(experiment.published_files(data, cc)[1], "rb") as f:
+        with open(experiment.published_table(data, cc), "rb") as f:
             out[table] = f.read()
         if cc in volatile:
             out[experiment.volatile_path(table)] = files.json_text(volatile[cc]["measure"])
@@ -626,7 +623,7 @@ def load(data):
             if row["cc"] != cc:
                 raise ReportError(f"{rel}:{line}: a {row['cc']} row in the {cc} file")
             rows.append(row)
-        tpath = experiment.published_files(data, cc)[1]
+        tpath = experiment.published_table(data, cc)
         if not os.path.exists(tpath):
             raise ReportError(f"{os.path.relpath(tpath, REPO)} missing")
         tables[cc] = read_table(tpath, scenario, os.path.relpath(tpath, REPO))
@@ -634,7 +631,7 @@ def load(data):
     volatile = {}
     if network(scenario).volatile:
         for cc in tables:
-            vpath = experiment.published_files(data, cc, volatile=True)[2]
+            vpath = experiment.published_volatile(data, cc)
             rel = os.path.relpath(vpath, REPO)
             doc = files.read_json(vpath)
             if doc is None:

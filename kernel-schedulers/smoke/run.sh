@@ -168,11 +168,12 @@ nfail=$(grep -c '^FAIL ' "$work/verdict" || true)
 status=complete
 # the guest's own tally must agree with the lines seen here; a PASS line lost on the serial
 # line is said, not taken for a failure (the guest counted it passed), a lost FAIL line is
-done=$(sed -nE 's/^SMOKE-DONE pass=([0-9]+) fail=([0-9]+)$/\1 \2/p' "$work/verdict" | tail -1)
-if [[ -z $done || ${done#* } -ne $nfail || ${done% *} -lt $npass ]]; then
+read -r gpass gfail < <(sed -nE 's/^SMOKE-DONE pass=([0-9]+) fail=([0-9]+)$/\1 \2/p' \
+	"$work/verdict" | tail -1) || true
+if [[ -z $gpass || $gfail -ne $nfail || $gpass -lt $npass ]]; then
 	status=partial
-elif [[ ${done% *} -ne $npass ]]; then
-	echo "smoke: $((${done% *} - npass)) PASS line(s) of the guest's ${done% *} did not arrive" >&2
+elif [[ $gpass -ne $npass ]]; then
+	echo "smoke: $((gpass - npass)) PASS line(s) of the guest's $gpass did not arrive" >&2
 fi
 {
 	echo "kernel=$KVER schedulers=\"$schedulers\" ccs=\"$ccs\" status=$status pass=$npass fail=$nfail"

@@ -666,11 +666,8 @@ def publish(args, results=PUBLISHED):
     tables = collect(args, everything=True)
     if "qomra" in tables:
         tables["qomra-throughput"], tables["qomra-links"] = qomra_series(args)
-    paths = {}
-    for exp in tables:
-        paths.update(record.published(exp, results))
     for exp, rows in tables.items():
-        out = paths[exp]
+        out = record.published(exp, results)[exp]
         fields = record.SERIES.get(exp, record.COLUMNS)
         try:
             old = [r for _line, r in shared.read_csv(out, fields) or []]
