@@ -16,9 +16,10 @@ JAR := floodlight-module/cli/target/mpqoe.jar
 demo: build video-deps
 	/usr/bin/python3 testbed/video/run.py --experiment demo --retries 1
 
-## video-deps: what the video experiments need: the testbed guest, the DASH harness (Chromium,
-## ffmpeg, dash.js) and Debian's matplotlib and scipy
+## video-deps: what the video experiments need: the testbed guest, the scheduler modules (DAPS),
+## the DASH harness (Chromium, ffmpeg, dash.js) and Debian's matplotlib and scipy
 video-deps: testbed
+	$(MAKE) -C kernel-schedulers modules
 	$(MAKE) -C dashjs-harness deps
 	@/usr/bin/python3 -c 'import matplotlib, scipy' 2>/dev/null || \
 	  { apt-get update -qq && apt-get install -y -qq python3-matplotlib python3-scipy; }

@@ -33,6 +33,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+from mpqoe_lib.kernel import unbuilt  # noqa: E402
+
 GUEST_MEM_MB = 4096  # testbed/run's default --mem
 HOST_MEM_MB = 1024
 COUPLED = ("lia", "olia", "balia")  # kernel-schedulers' congestion control modules
@@ -79,10 +82,9 @@ def check_common():
 
 
 def check_scheduler(schedulers):
-    mods = os.path.join(REPO, "kernel-schedulers", "build", "modules")
-    gone = [s for s in schedulers if not os.path.isfile(os.path.join(mods, f"mpqoe_{s}.ko"))]
+    gone = unbuilt(schedulers)
     if gone:
-        names = ", ".join(f"mpqoe_{s}.ko" for s in gone)
+        names = ", ".join(gone)
         raise Missing(f"scheduler modules not built: {names} (make -C kernel-schedulers modules)")
     if not os.path.isfile(os.path.join(REPO, "testbed", "probe", "vprobe.py")):
         raise Missing("no testbed/probe/vprobe.py")
@@ -106,10 +108,9 @@ def check_video():
 def check_cc():
     """The fairness experiment boots Debian's kernel from its own cache through
     kernel-schedulers/smoke/run.sh (a busybox initramfs, not the testbed guest)."""
-    mods = os.path.join(REPO, "kernel-schedulers", "build", "modules")
-    gone = [m for m in COUPLED if not os.path.isfile(f"{mods}/mpqoe_{m}.ko")]
+    gone = unbuilt(COUPLED)
     if gone:
-        names = ", ".join(f"mpqoe_{m}.ko" for m in gone)
+        names = ", ".join(gone)
         raise Missing(f"modules not built: {names} (make -C kernel-schedulers modules)")
     smoke = os.path.join(REPO, "kernel-schedulers", "smoke", "run.sh")
     with open(smoke) as f:
@@ -127,10 +128,9 @@ def check_pcdc(ccs):
     from this project's module (other controls are the guest kernel's)."""
     if not shutil.which("make"):
         raise Missing("no make (apt-get install make)")
-    mods = os.path.join(REPO, "kernel-schedulers", "build", "modules")
-    gone = [c for c in ccs if c in COUPLED and not os.path.isfile(f"{mods}/mpqoe_{c}.ko")]
+    gone = unbuilt([c for c in ccs if c in COUPLED])
     if gone:
-        names = ", ".join(f"mpqoe_{c}.ko" for c in gone)
+        names = ", ".join(gone)
         raise Missing(f"modules not built: {names} (make -C kernel-schedulers modules)")
 
 

@@ -311,6 +311,15 @@ class NodeCheckAndCollect(unittest.TestCase):
         self.assertRegex(r.stderr, r"^preflight on \S+: no testbed guest built for this checkout")
         self.assertEqual(self.script("preflight.py", "bogus").returncode, 2)
 
+    def test_an_unbuilt_module_is_named(self):
+        """On this node (root, QEMU, the guest: make workflow-test builds it) a scheduler
+        that has no module file is the one thing missing."""
+        r = self.script("preflight.py", "scheduler", "nosuch")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertRegex(
+            r.stderr, r"^preflight on \S+: scheduler modules not built: mpqoe_nosuch\.ko \(make"
+        )
+
     def test_missing_failed_and_incomplete_video_runs_are_not_copied(self):
         ok = {
             "schema": "mpqoe-video-run/1", "status": "ok", "experiment": "ci",

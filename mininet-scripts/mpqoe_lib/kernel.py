@@ -151,6 +151,15 @@ def find_connection(conns, local=None, remote=None, local_port=None):
     return (live or found)[-1] if found else None
 
 
+def unbuilt(names, modules=None):
+    """File names of this project's modules `mpqoe_<name>.ko` (schedulers and congestion
+    controls) that are not built in `modules` (default MODULES), in the order of `names`."""
+    modules = modules or MODULES
+    return [
+        f"mpqoe_{n}.ko" for n in names if not os.path.isfile(os.path.join(modules, f"mpqoe_{n}.ko"))
+    ]
+
+
 def load_testbed_modules(schedulers=(), modules=MODULES, ccs=()):
     """In the testbed guest: netem, Open vSwitch and BBR from the kernel, then this project's
     scheduler modules `mpqoe_<name>.ko` (built on the host by `make -C kernel-schedulers

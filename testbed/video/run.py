@@ -569,10 +569,15 @@ def collect(args, everything=False):
 DASHJS = os.path.join(REPO, "dashjs-harness", "node_modules", "dashjs", "dist", "modern", "umd")
 
 
-def missing_dependency():
-    """One line naming what `make video-deps` would install and is absent, or None."""
+def missing_dependency(plan):
+    """One line naming what `make video-deps` would install or build and is absent, or None:
+    checked before any guest boots, so that a missing module cannot fail every run of it."""
     if not os.path.isdir(DASHJS):
         return f"dash.js is not installed ({os.path.relpath(DASHJS, REPO)}): run `make video-deps`"
+    schedulers = sorted({c.scheduler for _b, runs in plan for c, _k in runs} - {"default"})
+    gone = kernel.unbuilt(schedulers)
+    if gone:
+        return f"scheduler modules not built: {', '.join(gone)}: run `make video-deps`"
     return None
 
 
@@ -598,7 +603,7 @@ def main(argv):
                 + f" ({len(runs)} runs)"
             )
         return 0
-    missing = missing_dependency()
+    missing = missing_dependency(plan)
     if missing:
         print(f"run.py: {missing}", file=sys.stderr)
         return 2

@@ -107,6 +107,37 @@ class BadInput(unittest.TestCase):
         batch.assert_not_called()
         self.assertFalse(os.path.exists(out))
 
+    def test_an_unbuilt_scheduler_module_is_one_line_before_any_guest(self):
+        """ga-sched's DAPS cells load mpqoe_daps.ko in the guest: without it every one of
+        them would boot and fail, so the runner refuses the plan first."""
+        sys.path.insert(0, HERE)
+        import run  # noqa: PLC0415
+
+        mods = os.path.join(self.tmp, "modules")
+        os.makedirs(mods)
+        out = os.path.join(self.tmp, "results")
+        for built, want in ((False, 2), (True, 0)):
+            if built:
+                open(os.path.join(mods, "mpqoe_daps.ko"), "w").close()
+            err = io.StringIO()
+            with (
+                mock.patch.object(run.kernel, "MODULES", mods),
+                mock.patch.object(run, "DASHJS", self.tmp),
+                mock.patch.object(run, "run_batch") as batch,
+                mock.patch.object(run, "summary", return_value=None),
+                contextlib.redirect_stderr(err),
+                contextlib.redirect_stdout(io.StringIO()),
+            ):
+                rc = run.main(["--experiment", "ga-sched", "--results", out])
+            self.assertEqual(rc == 2, want == 2, err.getvalue())
+            if not built:
+                self.assertIn("mpqoe_daps.ko", err.getvalue())
+                self.assertIn("make video-deps", err.getvalue())
+                self.assertEqual(len(err.getvalue().strip().splitlines()), 1, err.getvalue())
+                batch.assert_not_called()
+            else:
+                self.assertEqual(batch.call_count, 1, "the one ga-sched batch runs")
+
     def test_sigterm_stops_like_ctrl_c_and_leaves_a_partial_manifest(self):
         sys.path.insert(0, HERE)
         import run  # noqa: PLC0415
