@@ -143,8 +143,9 @@ def ga_topo(video_s=120.0, full_length=False):
 def ga_sched(video_s=120.0, algorithms=("ga", "pd-delay", "fd-bw")):
     """GA paper section IV.B.2: the upstream default scheduler and DAPS x the client's receive
     buffer 125 / 256 / 512 KB on CompuServe, bandwidths drawn so that two paths carry the top
-    quality (docs/results/ga-paper.md says how)."""
-    b = Batch("ga-sched", "compuserve", 5, video_s, bandwidth_mean=1.6, bandwidth_std=0.4)
+    quality: the links of ga-topo's 5-client CompuServe network (Table I/II), so only the
+    scheduler and the buffer differ from that batch (docs/video-experiments.md says why)."""
+    b = Batch("ga-sched", "compuserve", 5, video_s)
     cells = [
         Cell(b, a, scheduler=s, rcvbuf_kb=kb)
         for s in ("default", "daps")
