@@ -62,7 +62,7 @@ $(SNAKE_VENV)/stamp: workflow/requirements.txt
 ## runner, run files, tables; a finished sweep stays done at another job size; an incomplete
 ## run is not done). No guest is booted; root, the guest and the modules built; about 20 s
 workflow-test: workflow-deps testbed
-	$(MAKE) -C kernel-schedulers modules
+	$(MAKE) -C kernel-schedulers modules smoke-deps
 	/usr/bin/python3 -m unittest discover -s workflow -p 'test_*.py'
 
 ## slurm-test: a small sweep (2 cells x 2 runs of 10 s) through the Slurm profile on a

@@ -117,7 +117,7 @@ def check_cc():
         debver = next((ln.split("=", 1)[1].strip() for ln in f if ln.startswith("DEBVER=")), "")
     cache = os.path.join(os.path.expanduser("~"), ".cache", "mpqoe", "kernel", debver)
     if not os.path.isfile(os.path.join(cache, ".image.done")):
-        raise Missing(f"no kernel image unpacked in {cache} (make -C kernel-schedulers smoke)")
+        raise Missing(f"no kernel image unpacked in {cache} (make -C kernel-schedulers smoke-deps)")
     for cmd, pkg in (("busybox", "busybox-static"), ("cpio", "cpio"), ("gcc", "gcc")):
         if not shutil.which(cmd):
             raise Missing(f"no {cmd} (apt-get install {pkg})")

@@ -7,11 +7,14 @@
 #
 #   smoke/run.sh --modules DIR [--cache DIR] [--schedulers "dft gr_sty ..."] [--ccs "lia ..."]
 #                [--timeout SEC] [--init FILE] [--extra FILE]... [--save FILE]
+#   smoke/run.sh --deps-only [--cache DIR]
 #
 # --ccs: the congestion control modules mpqoe_<name>.ko tested after the schedulers
 # (guest-cc.sh); either list may be empty. --init replaces guest-init.sh as the guest's /init
 # (the congestion control fairness experiment uses this); --extra copies a file to /mpqoe/ in
-# the guest; --save keeps everything the guest wrote on the second serial port.
+# the guest; --save keeps everything the guest wrote on the second serial port. --deps-only
+# installs the host tools and unpacks the kernel image into the cache, then exits (what the
+# fairness experiment's node check wants, without a guest).
 #
 # Exit 0 when every check passed, 1 on any failure (or a guest that did not finish), 2 on bad
 # usage. The guest's console log and a summary go to DIR/../smoke/ (summary written atomically;
@@ -29,10 +32,11 @@ timeout=900
 init=$here/guest-init.sh
 extras=()
 save=
+deps_only=0
 
 usage() {
 	echo "usage: $0 --modules DIR [--cache DIR] [--schedulers LIST] [--ccs LIST]" \
-		"[--timeout SEC] [--init FILE] [--extra FILE]... [--save FILE]" >&2
+		"[--timeout SEC] [--init FILE] [--extra FILE]... [--save FILE] | --deps-only [--cache DIR]" >&2
 	exit 2
 }
 while [[ $# -gt 0 ]]; do
@@ -45,22 +49,25 @@ while [[ $# -gt 0 ]]; do
 	--extra) extras+=("${2:-}"); shift 2 || usage ;;
 	--save) save=${2:-}; shift 2 || usage ;;
 	--timeout) timeout=${2:-}; shift 2 || usage ;;
+	--deps-only) deps_only=1 && shift ;;
 	*) usage ;;
 	esac
 done
-[[ -n $modules && -d $modules && $timeout =~ ^[0-9]+$ ]] || usage
-for s in $schedulers; do
-	[[ -f $modules/mpqoe_$s.ko ]] || { echo "smoke: $modules/mpqoe_$s.ko missing" >&2; exit 2; }
-done
-for c in $ccs; do
-	[[ -f $modules/mpqoe_$c.ko ]] || { echo "smoke: $modules/mpqoe_$c.ko missing" >&2; exit 2; }
-done
-[[ -z $schedulers || -x $modules/mpqoe-load ]] ||
-	{ echo "smoke: $modules/mpqoe-load missing" >&2; exit 2; }
-[[ -f $init ]] || { echo "smoke: $init missing" >&2; exit 2; }
-for f in "${extras[@]}"; do
-	[[ -f $f ]] || { echo "smoke: $f missing" >&2; exit 2; }
-done
+if ((!deps_only)); then
+	[[ -n $modules && -d $modules && $timeout =~ ^[0-9]+$ ]] || usage
+	for s in $schedulers; do
+		[[ -f $modules/mpqoe_$s.ko ]] || { echo "smoke: $modules/mpqoe_$s.ko missing" >&2; exit 2; }
+	done
+	for c in $ccs; do
+		[[ -f $modules/mpqoe_$c.ko ]] || { echo "smoke: $modules/mpqoe_$c.ko missing" >&2; exit 2; }
+	done
+	[[ -z $schedulers || -x $modules/mpqoe-load ]] ||
+		{ echo "smoke: $modules/mpqoe-load missing" >&2; exit 2; }
+	[[ -f $init ]] || { echo "smoke: $init missing" >&2; exit 2; }
+	for f in "${extras[@]}"; do
+		[[ -f $f ]] || { echo "smoke: $f missing" >&2; exit 2; }
+	done
+fi
 
 t_start=$(date +%s)
 missing=
@@ -77,6 +84,10 @@ if [[ -n $missing ]]; then
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
 "$here/../kmod/kernel-debs.sh" "$cache" image
+if ((deps_only)); then
+	echo "smoke: host tools and the kernel image ($cache/image) are in place"
+	exit 0
+fi
 image=$cache/image
 kmods=$image/lib/modules/$KVER/kernel
 
