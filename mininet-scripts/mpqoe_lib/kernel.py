@@ -11,6 +11,8 @@ import os
 from .proc import sh
 
 NETSTAT = "/proc/net/netstat"
+# MPTCP schedulers the kernel has built in (Linux 6.12: its default); the others are modules
+BUILTIN_SCHEDULERS = ("default",)
 MODULES = os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
     "kernel-schedulers",
@@ -151,12 +153,19 @@ def find_connection(conns, local=None, remote=None, local_port=None):
     return (live or found)[-1] if found else None
 
 
+def module_file(name, modules=None):
+    """The file of this project's module `name` (a scheduler or a congestion control) in
+    `modules` (default MODULES)."""
+    return os.path.join(modules or MODULES, f"mpqoe_{name}.ko")
+
+
 def unbuilt(names, modules=None):
-    """File names of this project's modules `mpqoe_<name>.ko` (schedulers and congestion
-    controls) that are not built in `modules` (default MODULES), in the order of `names`."""
-    modules = modules or MODULES
+    """File names of the modules of these names that are not built in `modules` (default
+    MODULES), in the order of `names`."""
     return [
-        f"mpqoe_{n}.ko" for n in names if not os.path.isfile(os.path.join(modules, f"mpqoe_{n}.ko"))
+        os.path.basename(module_file(n, modules))
+        for n in names
+        if not os.path.isfile(module_file(n, modules))
     ]
 
 
@@ -186,7 +195,7 @@ def load_modules(schedulers=(), ccs=(), modules=MODULES):
             with open(available) as f:
                 if name in f.read().split():
                     continue
-            ko = os.path.join(modules, f"mpqoe_{name}.ko")
+            ko = module_file(name, modules)
             if not os.path.isfile(ko):
                 raise RuntimeError(f"{ko} missing: run make -C kernel-schedulers modules")
             r = sh([*load, ko], timeout=30)

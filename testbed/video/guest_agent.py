@@ -44,7 +44,6 @@ PY = "/usr/bin/python3"
 HARNESS = os.path.join(REPO, "dashjs-harness")
 SERVER = os.path.join(HARNESS, "server", "mptcp_server.py")
 FORWARDER = os.path.join(HERE, "forwarder.py")
-BUILTIN_SCHEDULERS = ("default",)
 
 
 class Usage(Exception):
@@ -190,7 +189,7 @@ class Agent:
             raise ValueError(f"scheduler: bad name {cfg['scheduler']!r}")
         if not isinstance(cfg["rcvbuf"], int) or not 0 <= cfg["rcvbuf"] <= 64 << 20:
             raise ValueError("rcvbuf: want bytes 0..67108864")
-        if cfg["scheduler"] not in BUILTIN_SCHEDULERS:
+        if cfg["scheduler"] not in kernel.BUILTIN_SCHEDULERS:
             kernel.load_testbed_modules([cfg["scheduler"]])
         # The client's receive buffer (the GA paper's section IV.B.2): the autotuning cap of
         # its namespace, net.ipv4.tcp_rmem's maximum, which MPTCP's connection-level buffer

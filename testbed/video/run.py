@@ -574,7 +574,8 @@ def missing_dependency(plan):
     checked before any guest boots, so that a missing module cannot fail every run of it."""
     if not os.path.isdir(DASHJS):
         return f"dash.js is not installed ({os.path.relpath(DASHJS, REPO)}): run `make video-deps`"
-    schedulers = sorted({c.scheduler for _b, runs in plan for c, _k in runs} - {"default"})
+    schedulers = sorted({c.scheduler for _b, runs in plan for c, _k in runs}
+                        - set(kernel.BUILTIN_SCHEDULERS))  # fmt: skip
     gone = kernel.unbuilt(schedulers)
     if gone:
         return f"scheduler modules not built: {', '.join(gone)}: run `make video-deps`"
