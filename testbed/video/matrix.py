@@ -124,19 +124,15 @@ class Cell:
 DEFAULT_VIDEO_S = {"ga-topo": 120.0, "ga-sched": 120.0, "ga-delay": 60.0, "qomra": 120.0}
 
 
-def ga_topo(video_s=120.0, full_length=False):
+def ga_topo(video_s=120.0):
     """GA paper section IV.B.1: CompuServe, Custom and Jellyfish with the paper's four client
-    groups (5, 10, 20, 30; Table I/II), the six algorithms; with full_length also one 9-minute
-    batch per topology (5 clients). run.py's --max-clients keeps what a machine sustains."""
+    groups (5, 10, 20, 30; Table I/II), the six algorithms. run.py's --max-clients keeps what a
+    machine sustains; `--video 540` gives the paper's 9-minute check batches (cells *.v540)."""
     batches = [
         Batch("ga-topo", t, n, video_s)
         for n in (5, 10, 20, 30)
         for t in ("compuserve", "custom12", "jellyfish20")
     ]
-    if full_length:
-        batches += [
-            Batch("ga-topo", t, 5, 540.0) for t in ("compuserve", "custom12", "jellyfish20")
-        ]
     return [(b, [Cell(b, a) for a in GA_ALGORITHMS]) for b in batches]
 
 
