@@ -30,6 +30,7 @@ import vprobe_wire as wire  # noqa: E402
 from vprobe_client import _Pacer  # noqa: E402
 from vprobe_counters import scheduler_counters as counters  # noqa: E402
 from vprobe_playout import Player, playout  # noqa: E402
+from vprobe_server import _file_writes, _Lag  # noqa: E402
 
 VPROBE = os.path.join(HERE, "vprobe.py")
 
@@ -402,6 +403,37 @@ class FrameTest(unittest.TestCase):
             wire.parse_control(b'{"schema": "mpqoe-vprobe/2", "fps": 0}', wire.HELLO_INDEX)
 
 
+class LagTest(unittest.TestCase):
+    """The server's frames written late, on hand-made write times (fps 10: frame i is due at
+    t0 + i/10, late when written more than 0.1 s after that)."""
+
+    def test_late_and_largest_lag(self):
+        lag = _Lag(100.0, FPS)
+        # frame 0 on time, 1 early (a file server's lead), 2 exactly one interval late (not
+        # late), 3 0.15 s late, 4 0.5 s late
+        for i, t in enumerate((100.0, 100.05, 100.3, 100.45, 100.9)):
+            lag.frame(i, t)
+        self.assertEqual(lag.facts(), {"frames_sent_late": 2, "max_send_lag_s": 0.5})
+
+    def test_a_lead_is_not_a_lag(self):
+        lag = _Lag(0.0, FPS)
+        for i in range(10):
+            lag.frame(i, 0.0)  # everything handed to the socket at once
+        self.assertEqual(lag.facts(), {"frames_sent_late": 0, "max_send_lag_s": 0.0})
+
+    def test_file_writes_give_every_frame_to_the_lag_in_order(self):
+        seen = []
+
+        class Seen:
+            def frame(self, i, now):
+                seen.append(i)
+
+        sizes = [wire.HEADER.size + 100] * 30
+        writes = list(_file_writes(b"head", sizes, 1000, Seen()))
+        self.assertEqual(seen, list(range(30)))
+        self.assertEqual(sum(map(len, writes)), 4 + sum(sizes))
+
+
 class HttpTest(unittest.TestCase):
     def test_the_clients_request_is_what_the_server_answers(self):
         req = http.request("10.0.1.2", 5000)
@@ -617,7 +649,9 @@ class LocalProcessTest(unittest.TestCase):
         self.assertEqual(doc["frames"]["received"], 90)
         self.assertEqual(doc["server"]["request"], f"GET {http.TARGET} HTTP/1.1")
         self.assertEqual(doc["server"]["write_size"], 65536)
-        self.assertIsNone(doc["server"]["frames_sent_late"])
+        # the file is handed to the socket ahead of its frames' times: none is late
+        self.assertEqual(doc["server"]["frames_sent_late"], 0)
+        self.assertLess(doc["server"]["max_send_lag_s"], 1 / 30)
         # the whole file is in the kernel's buffers at once over loopback, but the reader
         # keeps at most 1 s (+ one 64 KiB read: 4 frames) ahead of playback, and so reads
         # the trailer only when playback is 1 s from the end

@@ -52,6 +52,29 @@ class _PeerWatch:
         raise RuntimeError(f"the client closed the connection {what}")
 
 
+class _Lag:
+    """How far the writing fell behind the video's own clock, in both modes: frame i is due
+    at t0 + i/fps (t0: the first frame's write); a frame whose first byte is handed to the
+    socket more than one frame interval after that is written late. Live mode cannot write a
+    frame before it is due; file mode writes ahead, so a late frame there means the network
+    delivered less than the video rate for long enough to use up the lead (a frame written
+    late may still arrive before the player shows it: the player's clock starts after its
+    start-up buffer and stops while it stalls)."""
+
+    def __init__(self, t0, fps):
+        self.t0, self.fps = t0, fps
+        self.late, self.max_lag = 0, 0.0
+
+    def frame(self, i, now):
+        lag = now - (self.t0 + i / self.fps)
+        self.max_lag = max(self.max_lag, lag)
+        if lag > 1.0 / self.fps:
+            self.late += 1
+
+    def facts(self):
+        return {"frames_sent_late": self.late, "max_send_lag_s": round(self.max_lag, 6)}
+
+
 def _wait_drained(sock, watch, deadline):
     """Wait until the peer acknowledged all data (so the scheduler counters are final);
     return whether it did before the deadline."""
@@ -117,23 +140,15 @@ def _serve_live(conn, args):
     payload = memoryview(bytes(max(sizes, default=HEADER.size)))
     watch = _PeerWatch(conn)
     t0 = time.monotonic()
-    late = 0
-    max_lag = 0.0
+    lag = _Lag(t0, args.fps)
     for i, size in enumerate(sizes):
         due = t0 + i / args.fps
         now = time.monotonic()
-        if now < due:
-            watch.wait(due - now, f"after {i} of {n} frames")
-        else:
-            watch.wait(0, f"after {i} of {n} frames")
-            lag = now - due
-            max_lag = max(max_lag, lag)
-            if lag > 1.0 / args.fps:
-                late += 1
+        watch.wait(max(0.0, due - now), f"after {i} of {n} frames")
+        lag.frame(i, max(due, now))
         head = HEADER.pack(MAGIC, i, size - HEADER.size, time.time_ns(), 0)
         conn.sendall(head + payload[: size - HEADER.size])
-    facts = {"frames_sent_late": late, "max_send_lag_s": round(max_lag, 6)}
-    return _finish(conn, args, watch, sizes, t0, facts)
+    return _finish(conn, args, watch, sizes, t0, lag.facts())
 
 
 def _read_request(conn, args):
@@ -167,16 +182,19 @@ def _refuse(conn, reason):
             pass
 
 
-def _file_writes(prefix, sizes, size):
+def _file_writes(prefix, sizes, size, lag=None):
     """The stored file in writes of `size` bytes: prefix (response head and hello), then the
     frames, header and zero payload. A frame is appended to a write only if its header starts
-    in it, and stamped then, i.e. with the time its first byte is handed to the socket."""
+    in it, and stamped then, i.e. with the time its first byte is handed to the socket (and
+    given to `lag`, a _Lag, at that time)."""
     zeros = memoryview(bytes(max(sizes, default=HEADER.size)))
     buf = bytearray(prefix)
     for i, fsize in enumerate(sizes):
         while len(buf) >= size:
             yield bytes(buf[:size])
             del buf[:size]
+        if lag is not None:
+            lag.frame(i, time.monotonic())
         buf += HEADER.pack(MAGIC, i, fsize - HEADER.size, time.time_ns(), 0)
         buf += zeros[: fsize - HEADER.size]
     while buf:
@@ -197,8 +215,9 @@ def _serve_file(conn, args):
     prefix = http.response_head() + control_frame(HELLO_INDEX, hello)
     watch = _PeerWatch(conn)
     t0 = time.monotonic()
+    lag = _Lag(t0, args.fps)
     handed = 0
-    for chunk in _file_writes(prefix, sizes, WRITE_SIZE):
+    for chunk in _file_writes(prefix, sizes, WRITE_SIZE, lag):
         what = f"after {max(0, handed - len(prefix))} of {total} video bytes"
         watch.wait(0, what)
         try:
@@ -208,7 +227,7 @@ def _serve_file(conn, args):
         except (BrokenPipeError, ConnectionResetError):
             raise RuntimeError(f"the client closed the connection {what}") from None
         handed += len(chunk)
-    facts = {"request": request_line, "write_size": WRITE_SIZE}
+    facts = {"request": request_line, "write_size": WRITE_SIZE, **lag.facts()}
     return _finish(conn, args, watch, sizes, t0, facts)
 
 
