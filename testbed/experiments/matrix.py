@@ -258,6 +258,29 @@ def planned_duration(cell):
     return PAPER_DURATION[cell.experiment] if headline(cell) else SHORT_DURATION
 
 
+def run_limit_s(duration):
+    """The longest one run may take, s: a stored-file stream plays for its length plus its
+    stalls, so the limit allows stalls as long as the video itself (the network delivering,
+    on average, half the video rate) plus 90 s for start-up and the trailer. A run still
+    playing then is stopped and recorded as failed, with what the probe measured so far."""
+    return 2 * duration + 90
+
+
+def run_config(scn, duration):
+    """The network and video of a run of scenario `scn` (a run document's config, less what
+    the guest adds about the probe)."""
+    return {
+        "duration_s": duration,
+        "bitrate_bps": BITRATE,
+        "fps": FPS,
+        "topology": scn.topology,
+        "links": scn.links,
+        "mptcp": scn.mptcp,
+        "expected_subflows": scn.subflows,
+        "queue_packets": scn.queue or NETEM_LIMIT,
+    }
+
+
 def run_path(results, cell, k):
     return f"{results}/{cell.experiment}/{cell.name}/run{k}.json"
 

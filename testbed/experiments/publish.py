@@ -15,14 +15,18 @@ these files.
 
 runs.csv: the cell and its parts, the outcome (status ok/failed, error), the video length, the
 start time, what identifies the code (code_version: the repository's commit, `-dirty-<hash>`
-when the work tree differed, `unrecorded` when the run did not record it; probe_sha256 and
-module_sha256: the first 16 hex digits of the probe's and the scheduler module's sha256;
+when the work tree differed, `unrecorded` when the run did not record it; probe_sha256,
+module_sha256 and cc_module_sha256: the first 16 hex digits of the sha256 of the probe's
+sources, of the scheduler module and of the coupled congestion control's module, empty for
+the kernel's own cubic and bbr;
 kernel: the guest's release) and, for ok runs, the metrics: path switches (the module's
 counter), picture discards, buffer underflows (count, total s), startup delay, per-path
 throughput (mean over the subflows of their mean rate, and of the standard deviation of their
 0.5 s samples without the first and the last), out-of-order packets (MPTCP OFO queue, subflow
-TCP), the frames' one-way delay (mean, p50, p95, max), the frames the server wrote late and its
-largest send lag.
+TCP), the frames' delay from the server's write to the client's read (mean, p50, p95, max;
+time in both hosts' socket buffers included, which in file mode is most of it: the server
+writes ahead and the client reads at playback's pace), the frames the server wrote late and
+its largest send lag (testbed/probe/README.md).
 
 paths.csv: per path (numbered as the batch's ping check lists them: three-path 1-3 by client
 interface; full mesh and parallel by client then server address): the addresses, the RTT the
@@ -57,6 +61,7 @@ RUN_COLUMNS = (
     "code_version",
     "probe_sha256",
     "module_sha256",
+    "cc_module_sha256",
     "kernel",
     "subflows",
     "switches",
@@ -149,6 +154,7 @@ def run_row(doc):
         "code_version": code_version(doc),
         "probe_sha256": (cfg.get("probe_sha256") or "")[:HASH_DIGITS],
         "module_sha256": module_sha256(doc),
+        "cc_module_sha256": (doc.get("cc_module_sha256") or "")[:HASH_DIGITS],
         "kernel": doc.get("kernel") or "",
     }
     if not ok:

@@ -10,9 +10,12 @@ once per guest boot) and at most --batch-runs runs; each batch runs in a fresh g
 (`testbed/run -- /usr/bin/python3 testbed/experiments/cellrun.py ...`), at most --guests at a
 time. Runs land in DIR/<experiment>/<cell>/run<k>.json (DIR is the guest's /results).
 Resumable: a run whose JSON exists with status "ok" is skipped; failed ones are run again.
-A run that a batch should have made but did not (guest killed, timeout) gets a "failed" JSON
-written here. DIR/manifest.json says, per experiment, which runs are ok, failed or missing,
-and is "partial" until every cell of the whole experiment has --runs ok runs.
+A results directory holds one video length and one code version: a run made with another
+--duration, or an ok run of another code version, makes the command refuse (exit 2), so a
+sweep spread over days never mixes versions. A run that a batch should have made but did not
+(guest killed, timeout) gets a "failed" JSON written here. DIR/manifest.json says, per
+experiment, which runs of the cells the directory holds (and of the selected ones) are ok,
+failed or missing, and is "partial" until each of them has --runs ok runs.
 Batch logs: DIR/logs/ (the guest's output, and its kernel console as <batch>.console.log).
 Every run records the code version of this checkout (commit, `-dirty-<hash>` when the work
 tree differs, taken when this command started and passed to the guest), the sha256 of the
@@ -154,8 +157,9 @@ def planned_argv(argv, args):
     ]
 
 
-def run_state(results, runs, cells, duration):
-    """{cell name: {"ok": [k], "failed": [k], "missing": [k]}}; checks durations match."""
+def run_state(results, runs, cells, duration, version=None):
+    """{cell name: {"ok": [k], "failed": [k], "missing": [k]}}; Usage when a run was made with
+    another duration or (given `version`) an ok run with another code version."""
     state = {}
     for c in cells:
         st = {"ok": [], "failed": [], "missing": []}
@@ -170,7 +174,15 @@ def run_state(results, runs, cells, duration):
                     f"{mx.run_path(results, c, k)} was made with --duration {got:g}, not "
                     f"{duration:g}: use the same duration or another --results directory"
                 )
-            st["ok" if doc.get("status") == "ok" else "failed"].append(k)
+            ok = doc.get("status") == "ok"
+            got = doc.get("code_version")
+            if ok and version is not None and got != version:
+                raise Usage(
+                    f"{mx.run_path(results, c, k)} is an ok run of code version {got}, and this "
+                    f"checkout is {version}: a results directory holds one code version (run "
+                    "from a checkout of that version, or use another --results directory)"
+                )
+            st["ok" if ok else "failed"].append(k)
         state[c.name] = st
     return state
 
@@ -197,12 +209,24 @@ def kernel_reports(console_log, limit=8):
     return hits[:limit]
 
 
+def stored_cells(args, experiment):
+    """The cells of an experiment that this results directory holds runs of or that are
+    selected now (a directory of one planned length holds only that length's cells)."""
+    d = os.path.join(args.results, experiment)
+    held = set(os.listdir(d)) if os.path.isdir(d) else set()
+    chosen = {c.name for c in args.selected}
+    return [c for c in mx.cells(experiment) if c.name in held or c.name in chosen]
+
+
 def write_manifest(args, note=""):
     exps = list(mx.EXPERIMENTS) if args.experiment == "all" else [args.experiment]
     old = files.read_json(os.path.join(args.results, "manifest.json")) or {}
     out = {"schema": "mpqoe-experiments-manifest/1", "experiments": old.get("experiments", {})}
     for e in exps:
-        st = run_state(args.results, args.runs, mx.cells(e), args.duration)
+        cells = stored_cells(args, e)
+        if not cells:
+            continue
+        st = run_state(args.results, args.runs, cells, args.duration)
         done = all(len(s["ok"]) == args.runs for s in st.values())
         out["experiments"][e] = {
             "status": "complete" if done else "partial",
@@ -225,14 +249,14 @@ def write_manifest(args, note=""):
 
 def todo_runs(args):
     """{(cell name, k)} of the selected runs that are not ok yet."""
-    state = run_state(args.results, args.runs, args.selected, args.duration)
+    state = run_state(args.results, args.runs, args.selected, args.duration, args.code_version)
     return {(c, k) for c, s in state.items() for k in s["failed"] + s["missing"] if k in args.only}
 
 
 def plan(args):
     """[(scenario, [cells], [runs])] covering the selected runs that are not ok yet (a batch is
     a cells x runs product; the guest skips the ok runs inside it)."""
-    state = run_state(args.results, args.runs, args.selected, args.duration)
+    state = run_state(args.results, args.runs, args.selected, args.duration, args.code_version)
     batches = []
     for scn in mx.SCENARIOS:
         cells = [c for c in args.selected if c.scenario == scn]
@@ -293,29 +317,33 @@ def preflight(args):
             raise RuntimeError("make -C kernel-schedulers modules failed")
 
 
-def mark_missing(args, scn, cells, runs, rc, log):
+def mark_missing(args, cells, runs, rc, log):
     """Write a failed JSON for every run of a batch that left none."""
     for c in cells:
         for k in runs:
             path = mx.run_path(args.results, c, k)
             if os.path.exists(path):
                 continue
-            files.write_json(
-                path,
-                {
-                    "schema": "mpqoe-experiment-run/1",
-                    "status": "failed",
-                    "error": f"the guest batch ended with exit {rc} before this run; see {log}",
-                    "experiment": c.experiment,
-                    "cell": c.name,
-                    "scenario": scn,
-                    "scheduler": c.scheduler,
-                    "cc": c.cc,
-                    "run": k,
-                    "config": {"duration_s": args.duration},
-                    "ended_utc": mx.now_utc(),
-                },
-            )
+            files.write_json(path, missing_doc(args, c, k, rc, log))
+
+
+def missing_doc(args, cell, k, rc, log):
+    """The failed run document of a run that a guest batch did not make: what the host knows
+    of the run (network, video, code version), so that it publishes as a complete row."""
+    return {
+        "schema": "mpqoe-experiment-run/1",
+        "status": "failed",
+        "error": f"the guest batch ended with exit {rc} before this run; see {log}",
+        "experiment": cell.experiment,
+        "cell": cell.name,
+        "scenario": cell.scenario,
+        "scheduler": cell.scheduler,
+        "cc": cell.cc,
+        "run": k,
+        "config": mx.run_config(mx.SCENARIOS[cell.scenario], args.duration),
+        "code_version": args.code_version,
+        "ended_utc": mx.now_utc(),
+    }
 
 
 def publish(args):
@@ -382,7 +410,9 @@ def main(argv):
             every = args.only == list(range(1, args.runs + 1))
             tag = "" if every else "-r" + "-".join(map(str, runs))
             log = os.path.join(args.results, "logs", f"{stamp}-{scn}{tag}.log")
-            timeout = BOOT_OVERHEAD_S + 120 + len(cells) * len(runs) * (args.duration + 90)
+            # every run may take its limit (matrix.run_limit_s), plus its 1 s settle
+            per_run = mx.run_limit_s(args.duration) + 15
+            timeout = BOOT_OVERHEAD_S + 120 + len(cells) * len(runs) * per_run
             cmd = [TESTBED_RUN, "--timeout", str(int(timeout)), "--results", args.results]
             cmd += ["--log", console_of(log)]  # scanned by kernel_reports
             cmd += ["--", *guest_command(args, scn, cells, runs)]
@@ -399,7 +429,7 @@ def main(argv):
                 continue
             procs.remove(item)
             f.close()
-            mark_missing(args, scn, cells, runs, p.returncode, log)
+            mark_missing(args, cells, runs, p.returncode, log)
             console = console_of(log)
             hits = kernel_reports(console)
             if hits:

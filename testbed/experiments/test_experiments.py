@@ -20,8 +20,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "mininet
 import cellrun  # noqa: E402
 import matrix as mx  # noqa: E402
 import publish  # noqa: E402
+import report  # noqa: E402
 import run  # noqa: E402
-from mpqoe_lib import results  # noqa: E402
+from mpqoe_lib import files, results  # noqa: E402
 
 
 class MatrixTest(unittest.TestCase):
@@ -37,6 +38,14 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual(mx.parse_cell("3p-50.gr_sty.cubic").scheduler, "gr_sty")
         with self.assertRaises(ValueError):
             mx.parse_cell("3p-50.bnaware.cubic")
+
+    def test_a_run_may_stall_as_long_as_its_video(self):
+        self.assertEqual(mx.run_limit_s(624.0), 2 * 624 + 90)
+        self.assertEqual(mx.run_limit_s(10.0), 110.0)
+        cfg = mx.run_config(mx.SCENARIOS["A-1-q50"], 360.0)
+        self.assertEqual((cfg["duration_s"], cfg["queue_packets"]), (360.0, 50))
+        self.assertEqual((cfg["expected_subflows"], cfg["mptcp"]), (4, "fullmesh"))
+        self.assertEqual(mx.run_config(mx.SCENARIOS["A-1"], 10.0)["queue_packets"], 1000)
 
     def test_select_patterns(self):
         got = [c.name for c in mx.select("all", "baseline.gr_sty.*,A-1.*.bbr")]
@@ -167,12 +176,13 @@ class RoutingTest(unittest.TestCase):
             cellrun.scenario_descriptor(bad, mq)
 
 
-def fake_run(cell, k, status="ok", discards=2, duration=10.0):
+def fake_run(cell, k, status="ok", discards=2, duration=10.0, version=None):
     return {
         "status": status,
         "error": None if status == "ok" else "boom",
         "cell": cell.name,
         "run": k,
+        "code_version": version,
         "config": {"duration_s": duration},
         "scheduler_proc": {"switches": "7"},
         "probe": {
@@ -186,6 +196,17 @@ def fake_run(cell, k, status="ok", discards=2, duration=10.0):
             ],
         },
     }
+
+
+class CoupledCheckTest(unittest.TestCase):
+    def test_coupled_acks_are_needed(self):
+        line = {"acks": "51234", "ss_acks": "40", "reno_acks": "12"}
+        self.assertIsNone(cellrun.coupled_problem("lia", line))
+        # every ack in slow start or handled as Reno: the subflows were never coupled
+        line = {"acks": "52", "ss_acks": "40", "reno_acks": "12"}
+        self.assertIn("coupled no acknowledgment", cellrun.coupled_problem("olia", line))
+        self.assertIn("no /proc/net/mpqoe_lia line", cellrun.coupled_problem("lia", None))
+        self.assertIn("no acks", cellrun.coupled_problem("lia", {"acks": "x"}))
 
 
 class KernelReportTest(unittest.TestCase):
@@ -300,7 +321,7 @@ class PublishTest(unittest.TestCase):
             "run": 3, "status": "ok", "error": "", "duration_s": 10.0,
             "links": "ra-sa:30/0.1/3|rb-sb:30/0.1/3", "queue_packets": 1000,
             "started_utc": "2026-11-22T10:00:00.123+00:00", "code_version": "abcdef123456",
-            "probe_sha256": "8d8ef9f8b0b5d5a2", "module_sha256": "f" * 16,
+            "probe_sha256": "8d8ef9f8b0b5d5a2", "module_sha256": "f" * 16, "cc_module_sha256": "",
             "kernel": "6.12.117+deb13-amd64", "subflows": 3, "switches": 301.0,
             "discards": 2.0, "underflows": 1.0, "underflow_s": 0.5, "startup_s": 1.25,
             # mean rates 2.4, 0.8, 0 Mbit/s; stds: (1, 3) without the first and last sample
@@ -311,6 +332,12 @@ class PublishTest(unittest.TestCase):
             "frame_delay_max_s": 0.9, "frames_sent_late": 3.0, "max_send_lag_s": 0.04,
         }  # fmt: skip
         self.assertEqual(row, want)
+
+    def test_a_coupled_control_module_is_identified(self):
+        doc = cellrun_doc()
+        doc.update(cell="A-1.bnaware.lia", cc="lia", cc_module_sha256="e" * 64)
+        row = publish.run_row(doc)
+        self.assertEqual((row["cc"], row["cc_module_sha256"]), ("lia", "e" * 16))
 
     def test_failed_run_keeps_its_error_on_one_line_and_no_metrics(self):
         doc = cellrun_doc("failed")
@@ -344,9 +371,9 @@ class PublishTest(unittest.TestCase):
             old = "\n".join(
                 [",".join(publish.RUN_COLUMNS),
                  "A-1.dft.cubic,A-1,dft,cubic,1,ok,,10.0,ra-sa:60/0.1/3|rb-sb:60/0.1/3,1000,"
-                 + ",unrecorded,,,,4,336.0,0,0,0,1.4,1.26,0.26,4409.0,164.0" + "," * 6,
+                 + ",unrecorded,,,,,4,336.0,0,0,0,1.4,1.26,0.26,4409.0,164.0" + "," * 6,
                  "A-1.bnaware.cubic,A-1,bnaware,cubic,3,failed,x,10.0,ra-sa:60/0.1/3|rb-sb:60"
-                 + "/0.1/3,1000,,abcdef123456,,," + "," * 16]
+                 + "/0.1/3,1000,,abcdef123456,,,," + "," * 16]
             ) + "\n"  # fmt: skip
             os.makedirs(os.path.join(dest, "bnaware", "data"))
             with open(os.path.join(dest, "bnaware", "data", "runs.csv"), "w") as f:
@@ -378,12 +405,12 @@ class PlanTest(unittest.TestCase):
             c = mx.parse_cell("baseline.dft.cubic")
             path = mx.run_path(d, c, 1)
             os.makedirs(os.path.dirname(path))
-            with open(path, "w") as f:
-                json.dump(fake_run(c, 1), f)
             args = run.parse_args(
                 ["--experiment", "sticky", "--cells", "baseline.dft.*", "--runs", "2"]
                 + ["--duration", "10", "--results", d]
             )
+            with open(path, "w") as f:
+                json.dump(fake_run(c, 1, version=args.code_version), f)
             todo = run.todo_runs(args)
             want = {("baseline.dft.cubic", 2)} | {
                 (f"baseline.dft.{cc}", k) for cc in ("bbr", "lia", "olia") for k in (1, 2)
@@ -395,6 +422,68 @@ class PlanTest(unittest.TestCase):
             args.duration = 30.0
             with self.assertRaises(run.Usage):
                 run.plan(args)
+
+    def test_a_results_directory_holds_one_code_version(self):
+        with tempfile.TemporaryDirectory() as d:
+            args = run.parse_args(
+                ["--experiment", "sticky", "--cells", "baseline.dft.cubic", "--runs", "2"]
+                + ["--duration", "10", "--results", d]
+            )
+            c = args.selected[0]
+            os.makedirs(os.path.dirname(mx.run_path(d, c, 1)))
+            # a failed run of another version is simply made again
+            with open(mx.run_path(d, c, 1), "w") as f:
+                json.dump(fake_run(c, 1, "failed", version="0123456789ab"), f)
+            self.assertEqual(run.todo_runs(args), {("baseline.dft.cubic", 1), (c.name, 2)})
+            # an ok one is refused: the directory would hold two versions
+            with open(mx.run_path(d, c, 2), "w") as f:
+                json.dump(fake_run(c, 2, version="0123456789ab"), f)
+            with self.assertRaisesRegex(run.Usage, "ok run of code version 0123456789ab"):
+                run.todo_runs(args)
+            with self.assertRaises(run.Usage):
+                run.plan(args)
+            args.code_version = "0123456789ab"
+            self.assertEqual(run.todo_runs(args), {(c.name, 1)})
+
+    def test_a_run_the_guest_did_not_make_publishes_as_a_row_the_report_reads(self):
+        with tempfile.TemporaryDirectory() as d:
+            args = run.parse_args(
+                ["--experiment", "bnaware", "--cells", "A-1.dft.lia", "--runs", "1"]
+                + ["--duration", "360", "--results", os.path.join(d, "raw")]
+            )
+            args.code_version = "0123456789ab"
+            run.mark_missing(args, args.selected, [1], 124, "logs/x.log")
+            path = mx.run_path(args.results, args.selected[0], 1)
+            doc = files.read_json(path)
+            self.assertEqual((doc["status"], doc["code_version"]), ("failed", "0123456789ab"))
+            self.assertIn("exit 124", doc["error"])
+            run.mark_missing(args, args.selected, [1], 0, "other.log")  # an existing one stays
+            self.assertIn("exit 124", files.read_json(path)["error"])
+            publish.publish(args.results, args.selected, os.path.join(d, "docs"))
+            path = os.path.join(d, "docs", "bnaware", "data", "runs.csv")
+            raw = results.read_csv(path, publish.RUN_COLUMNS)
+            (row,) = report.parse_runs("bnaware", path, raw)
+            self.assertEqual((row["status"], row["duration_s"]), ("failed", 360.0))
+            self.assertEqual(
+                (row["links"], row["queue_packets"]), ("ra-sa:30/0.1/3|rb-sb:30/0.1/3", 1000)
+            )
+
+    def test_the_manifest_counts_the_cells_the_directory_holds(self):
+        with tempfile.TemporaryDirectory() as d:
+            argv = ["--experiment", "sticky", "--runs", "1", "--duration", "10", "--results", d]
+            args = run.parse_args(argv + ["--cells", "baseline.dft.cubic"])
+            c = args.selected[0]
+            os.makedirs(os.path.dirname(mx.run_path(d, c, 1)))
+            with open(mx.run_path(d, c, 1), "w") as f:
+                json.dump(fake_run(c, 1, version=args.code_version), f)
+            m = run.write_manifest(args)
+            self.assertEqual(m["experiments"]["sticky"]["status"], "complete")
+            self.assertEqual(list(m["experiments"]["sticky"]["cells"]), [c.name])
+            self.assertNotIn("bnaware", m["experiments"])
+            args = run.parse_args(argv + ["--cells", "baseline.dft.*"])
+            m = run.write_manifest(args)
+            self.assertEqual(m["experiments"]["sticky"]["status"], "partial")
+            self.assertEqual(m["experiments"]["sticky"]["missing"], 3)  # bbr, lia, olia
 
     def test_only_runs_plans_those_runs_and_no_other(self):
         with tempfile.TemporaryDirectory() as d:
