@@ -181,7 +181,9 @@ class TwoSubflowTest(unittest.TestCase):
         self.assertLessEqual(r["max_ahead_s"], 1.0 + 4 / 30 + 1e-6)
         self.assertGreater(r["paused_s"], 2.0)
         self.assertGreater(doc["duration_s"], doc["startup_delay_s"] + 4.5)
-        self.assertEqual(doc["server"]["frames_sent_late"], 0)  # written ahead of time
+        # measured in file mode too (slow start may hold the first writes back a little)
+        self.assertGreaterEqual(doc["server"]["frames_sent_late"], 0)
+        self.assertLess(doc["server"]["max_send_lag_s"], 2.0)
 
     def test_2_constrained_below_the_video_rate(self):
         doc = self.stream("slow", 4, "1500kbit")
