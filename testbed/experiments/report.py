@@ -763,6 +763,16 @@ def _colors(plt, names):
     return {n: tab[i % len(tab)] for i, n in enumerate(names)}
 
 
+def scenario_ticks(res, cc, scns):
+    """The x labels of one congestion control's panel: the scenarios, each with its video
+    length when the set mixes lengths (run at the planned lengths, the headline cells have the
+    paper's): counts grow with the length, so such panels do not share their y axis either."""
+    if len({c.duration for c in res.cells}) == 1:
+        return list(scns)
+    lengths = {c.scenario: c.duration for c in res.cells if c.cc == cc}
+    return [f"{s}\n{fmt_seconds(lengths[s])} s" if s in lengths else s for s in scns]
+
+
 def bar_figure(plt, res, metric):
     """Panels per congestion control, groups per scenario, one bar per scheduler, 95 % CI."""
     scns = list(dict.fromkeys(c.scenario for c in res.cells))
@@ -771,8 +781,9 @@ def bar_figure(plt, res, metric):
     idx = {(c.scenario, c.scheduler, c.cc): c for c in res.cells}
     colors = _colors(plt, SCHEDULER_ORDER + tuple(s for s in scheds if s not in SCHEDULER_ORDER))
     mt = metric_of(metric)
+    mixed = len({c.duration for c in res.cells}) > 1
     fig, axes = plt.subplots(
-        1, len(ccs), figsize=(max(5.2 * len(ccs), 6.5), 3.8), sharey=True, squeeze=False
+        1, len(ccs), figsize=(max(5.2 * len(ccs), 6.5), 3.8), sharey=not mixed, squeeze=False
     )
     width = 0.8 / len(scheds)
     for ax, cc in zip(axes[0], ccs, strict=True):
@@ -794,7 +805,9 @@ def bar_figure(plt, res, metric):
                     text, (x, iv.mean + (iv.half or 0)), ha="center", va="bottom", fontsize=6
                 )
             ax.bar(pos, ys, width, yerr=err, capsize=3, label=s, color=colors[s])
-        ax.set_xticks(range(len(scns)), scns)
+        ax.set_xticks(
+            range(len(scns)), scenario_ticks(res, cc, scns), fontsize=7 if mixed else None
+        )
         ax.set_title(cc)
         ax.grid(axis="y", alpha=0.3)
         ax.set_ylim(bottom=0)

@@ -125,6 +125,23 @@ class StatisticsTest(Case):
         self.assertAlmostEqual(iv.mean, 320.0)
         self.assertAlmostEqual(iv.half, T_975_4 * math.sqrt(250) / math.sqrt(5), places=9)
 
+    def test_figures_name_each_scenarios_length_when_a_set_mixes_lengths(self):
+        res = self.load()["sticky"]
+        self.assertEqual(report.scenario_ticks(res, "cubic", ["baseline", "3p-50"]),
+                         ["baseline", "3p-50"])  # fmt: skip
+        # the planned lengths: baseline at the paper's 624 s, its bbr cells at 120 s
+        rows = [run_row("baseline.minrtt.cubic", k) for k in (1, 2)]
+        rows += [dict(run_row("baseline.minrtt.bbr", k), duration_s=120.0) for k in (1, 2)]
+        rows += [dict(run_row("3p-50.minrtt.bbr", k), duration_s=120.0) for k in (1, 2)]
+        for r in rows[:2]:
+            r["duration_s"] = 624.0
+        self.write_set("sticky", rows)
+        res = self.load()["sticky"]
+        self.assertEqual(report.scenario_ticks(res, "cubic", ["baseline", "3p-50"]),
+                         ["baseline\n624 s", "3p-50"])  # fmt: skip
+        self.assertEqual(report.scenario_ticks(res, "bbr", ["baseline", "3p-50"]),
+                         ["baseline\n120 s", "3p-50\n120 s"])  # fmt: skip
+
     def test_baseline_is_minrtt_where_a_group_has_one_else_dft(self):
         res = self.load()["sticky"]
         base = res.group("baseline.cubic")
