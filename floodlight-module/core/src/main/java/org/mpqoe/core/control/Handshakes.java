@@ -127,8 +127,8 @@ final class Handshakes {
   }
 
   /**
-   * Under the router's lock: a retransmitted SYN is held back ({@link #heldBack}); a client with an
-   * assignment gets its connection; null when the client must be selected for first.
+   * Under the router's lock: a retransmitted SYN is sent on; a client with an assignment gets its
+   * connection; null when the client must be selected for first.
    */
   private Reaction openIfAssigned(
       Network n,
@@ -141,7 +141,7 @@ final class Handshakes {
     }
     Connection known = r.table.bySubflow(s.match());
     if (known != null) {
-      return heldBack(known, "MP_CAPABLE");
+      return resend(s, "retransmitted MP_CAPABLE SYN of connection " + known.id());
     }
     Assignment a = r.assignments.get(client.host(), server.host());
     if (a == null) {
@@ -257,7 +257,7 @@ final class Handshakes {
       }
       Connection known = r.table.bySubflow(s.match());
       if (known != null) {
-        return heldBack(known, "MP_JOIN");
+        return resend(s, "retransmitted MP_JOIN SYN of connection " + known.id());
       }
       Connection c = r.table.byToken(j.token());
       Connection.MatchedBy how = Connection.MatchedBy.TOKEN;
@@ -346,23 +346,6 @@ final class Handshakes {
   private static Reaction replaced(String what) {
     return Reaction.dropped(
         what + " SYN: topology replaced meanwhile, its retransmission is routed");
-  }
-
-  /**
-   * A retransmission of a SYN whose subflow is routed: not sent on. It reaches the controller only
-   * while the switch has no rule of that subflow yet (or still its cached table miss), so the
-   * original SYN is being held for its rules or was just sent on, and the retransmission would be a
-   * second copy of the SYN at the server, which a network rarely delivers. In the testbed guest,
-   * every connection that fell back to plain TCP at its start (MPCapableDataFallback at the client,
-   * DssFallback at the server) had had such a retransmission sent on (docs/video-experiments.md).
-   * Should the original be lost after it was sent on, the client's next retransmission meets the
-   * subflow's rule and does not come here.
-   */
-  private static Reaction heldBack(Connection c, String handshake) {
-    return new Reaction(
-        Reaction.Kind.MPTCP,
-        FlowPlan.EMPTY,
-        "retransmitted " + handshake + " SYN of connection " + c.id() + ": not sent on again");
   }
 
   private static Reaction resend(TcpSegment s, String why) {
