@@ -32,8 +32,24 @@ _INT_FIELDS = {
     "room_limited",
     "no_room",
     "bytes_other",
+    # a coupled control's (docs/coupled-cc.md)
+    "members",
+    "usable",
+    "acks",
+    "ss_acks",
+    "reno_acks",
+    "increases",
+    "decreases",
+    "losses",
+    "rtos",
+    "undos",
+    "samples",
+    "samples_lost",
+    "collected",
 }
-_REQUIRED = ("conn", "local", "remote", "decisions", "switches")
+_REQUIRED = ("conn", "local", "remote")
+# what makes a line a scheduler's or a coupled control's: one of the two it must have
+_KIND_FIELDS = (("decisions", "switches"), ("acks",))
 
 
 def parse_netstat(text, group="MPTcpExt"):
@@ -68,8 +84,9 @@ def counter_deltas(before, after):
 
 
 def parse_mpqoe_line(line):
-    """One connection line of /proc/net/mpqoe_<name> as a dict (integer fields as int, bytes as
-    {subflow id (str): bytes}); ValueError when malformed."""
+    """One connection line of /proc/net/mpqoe_<name>, a scheduler's or a coupled control's, as a
+    dict (integer fields as int, bytes as {subflow id (str): bytes}, other per-subflow lists such
+    as a coupled control's cwnd as text); ValueError when malformed."""
     out = {}
     for item in line.split():
         key, sep, value = item.partition("=")
@@ -90,6 +107,10 @@ def parse_mpqoe_line(line):
     for key in _REQUIRED:
         if key not in out:
             raise ValueError(f"missing field {key!r}")
+    if not any(all(k in out for k in kind) for kind in _KIND_FIELDS):
+        raise ValueError(
+            "missing fields: a scheduler's decisions and switches, or a coupled control's acks"
+        )
     return out
 
 

@@ -15,6 +15,8 @@ from mpqoe_lib import discovered, files, flows, kernel, network, pcap, proc, run
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 with open(os.path.join(DATA, "mpqoe_gr_sty.txt")) as _f:
     PROC = _f.read()  # three connections: closed and live on one address pair, a third
+with open(os.path.join(DATA, "mpqoe_olia.txt")) as _f:
+    PROC_CC = _f.read()  # a coupled control's file, as the testbed guest wrote it
 
 
 class KernelParsersTest(unittest.TestCase):
@@ -51,6 +53,19 @@ class KernelParsersTest(unittest.TestCase):
         ):
             with self.subTest(bad=bad[:40]), self.assertRaises(ValueError):
                 kernel.parse_mpqoe(bad)
+
+    def test_mpqoe_coupled_control_file(self):
+        header, conns = kernel.parse_mpqoe(PROC_CC)
+        self.assertEqual(header["module"], "mpqoe_olia")
+        c = conns[0]
+        self.assertEqual((c["acks"], c["ss_acks"], c["reno_acks"]), (16190, 6965, 0))
+        self.assertEqual(c["cwnd"], "1:326,2:262,3:256")
+        self.assertEqual(kernel.find_connection(conns, local_port=5001)["conn"], 2)
+        # a line with neither a scheduler's nor a coupled control's counters is malformed
+        with self.assertRaises(ValueError):
+            kernel.parse_mpqoe(PROC_CC.replace(" acks=16190 ", " "))
+        with self.assertRaises(ValueError):
+            kernel.parse_mpqoe(PROC_CC.replace("acks=16190", "acks=many"))
 
     def test_find_connection(self):
         _, conns = kernel.parse_mpqoe(PROC)
