@@ -369,9 +369,7 @@ class Run:
         for h in hosts:
             for intf, _ip in mq.host_interfaces(h):
                 out = os.path.join(self.tmp, f"{intf}.pcap")
-                cmd = ["tcpdump", "-n", "-i", intf, "-s", "128", "-c", "3000", "-U", "-w", out]
-                cmd += ["tcp", "port", str(bulk.PORT)]
-                self.procs.append(h.popen(cmd, stderr=subprocess.DEVNULL))
+                self.procs.append(network.tcpdump(h, intf, out, bulk.PORT, count=3000))
         time.sleep(1)
 
     def save(self, host, cmd, name):

@@ -6,6 +6,7 @@ Cleanup removes only what a topology made: its bridges (`s<dpid>`), its switch-s
 only when a network is built.
 """
 
+import subprocess
 import sys
 import time
 
@@ -103,6 +104,15 @@ def teardown(net, topo, procs=()):
             print(f"  (net.stop: {e!r}; sweeping)", file=sys.stderr)
     if topo is not None:
         sweep(topo)
+
+
+def tcpdump(host, intf, out, port, snaplen=128, count=None):
+    """tcpdump of TCP port `port` on one interface of a Mininet host into the pcap `out`: the
+    first `snaplen` bytes of each frame (headers and options), written frame by frame (-U), so
+    that stopping it loses at most the frame being written; at most `count` frames if given."""
+    limit = ["-c", str(count)] if count else []
+    cmd = ["tcpdump", "-n", "-i", intf, "-s", str(snaplen), *limit, "-U", "-w", out]
+    return host.popen([*cmd, "tcp", "port", str(port)], stderr=subprocess.DEVNULL)
 
 
 def start_net(topo, controller=None):

@@ -5,6 +5,7 @@ in the high nibble of its third byte)."""
 
 import socket
 import struct
+import sys
 
 ETHERNET, LINUX_SLL, LINUX_SLL2 = 1, 113, 276
 _MAGIC = {
@@ -13,9 +14,9 @@ _MAGIC = {
     b"\x4d\x3c\xb2\xa1": ("<", 1e-9),
     b"\xa1\xb2\x3c\x4d": (">", 1e-9),
 }
-SYN, ACK = 0x02, 0x10
+SYN, RST, ACK = 0x02, 0x04, 0x10
 MPTCP_OPTION = 30
-MP_CAPABLE, MP_JOIN = 0, 1
+MP_CAPABLE, MP_JOIN, DSS = 0, 1, 2
 
 
 def read_pcap(data):
@@ -53,8 +54,9 @@ def _ip_payload(linktype, frame):
     return frame[off:] if ethertype == 0x0800 else None
 
 
-def mptcp_kind(options):
-    """'MP_CAPABLE', 'MP_JOIN', 'MPTCP' (another subtype) or None for TCP options bytes."""
+def mptcp_option(options):
+    """The first MPTCP option (kind 30) in TCP options bytes, as bytes from its kind on, or
+    None."""
     i = 0
     while i < len(options):
         kind = options[i]
@@ -67,14 +69,33 @@ def mptcp_kind(options):
             break
         length = options[i + 1]
         if kind == MPTCP_OPTION and length >= 3 and i + 2 < len(options):
-            sub = options[i + 2] >> 4
-            return {MP_CAPABLE: "MP_CAPABLE", MP_JOIN: "MP_JOIN"}.get(sub, "MPTCP")
+            return options[i : i + length]
         i += length
     return None
 
 
+def mptcp_kind(options):
+    """'MP_CAPABLE', 'MP_JOIN', 'DSS', 'MPTCP' (another subtype) or None for TCP options
+    bytes."""
+    opt = mptcp_option(options)
+    if opt is None:
+        return None
+    return {MP_CAPABLE: "MP_CAPABLE", MP_JOIN: "MP_JOIN", DSS: "DSS"}.get(opt[2] >> 4, "MPTCP")
+
+
+def dss_flags(options):
+    """The flags byte of a DSS option (RFC 8684 section 3.3: A 0x01 data ACK present, M 0x04
+    mapping present, F 0x10 DATA_FIN), or None when the segment has no DSS."""
+    opt = mptcp_option(options)
+    if opt is None or opt[2] >> 4 != DSS or len(opt) < 4:
+        return None
+    return opt[3]
+
+
 def tcp_segments(linktype, frames):
-    """[{t, src, dst, sport, dport, seq, ack, flags, mptcp}] of the IPv4 TCP frames."""
+    """[{t, src, dst, sport, dport, seq, ack, flags, len (payload bytes, from the IP header, so
+    right for frames cut short by the capture), mptcp (mptcp_kind), dss (dss_flags)}] of the
+    IPv4 TCP frames."""
     out = []
     for t, frame in frames:
         ip = _ip_payload(linktype, frame)
@@ -86,6 +107,7 @@ def tcp_segments(linktype, frames):
             continue
         sport, dport, seq, ack, off_flags = struct.unpack_from("!HHIIH", tcp, 0)
         doff = (off_flags >> 12) * 4
+        options = tcp[20:doff]
         out.append(
             {
                 "t": t,
@@ -96,7 +118,9 @@ def tcp_segments(linktype, frames):
                 "seq": seq,
                 "ack": ack,
                 "flags": off_flags & 0x1FF,
-                "mptcp": mptcp_kind(tcp[20:doff]),
+                "len": struct.unpack_from("!H", ip, 2)[0] - ihl - doff,
+                "mptcp": mptcp_kind(options),
+                "dss": dss_flags(options),
             }
         )
     return out
@@ -133,8 +157,8 @@ def handshakes(segments):
     return order
 
 
-def capture_handshakes(paths):
-    """handshakes() over the TCP segments of several pcap files (unreadable ones skipped)."""
+def capture_segments(paths):
+    """tcp_segments() of several pcap files (unreadable ones skipped)."""
     segments = []
     for path in paths:
         try:
@@ -143,4 +167,87 @@ def capture_handshakes(paths):
         except (OSError, ValueError):
             continue
         segments += tcp_segments(linktype, frames)
-    return handshakes(segments)
+    return segments
+
+
+def capture_handshakes(paths):
+    """handshakes() over the TCP segments of several pcap files (unreadable ones skipped)."""
+    return handshakes(capture_segments(paths))
+
+
+def _brief(s, isn, t0):
+    """One segment of a connection: ms after its SYN, direction, flags, relative sequence and
+    acknowledgement numbers, payload bytes, MPTCP option (with the DSS flags)."""
+    mine, theirs = isn[s["from_client"]], isn[not s["from_client"]]
+    opt = s["mptcp"] or "-"
+    if s["dss"] is not None:
+        opt += f"(0x{s['dss']:02x})"
+    acked = theirs is not None and s["flags"] & ACK
+    return {
+        "ms": round((s["t"] - t0) * 1000, 1),
+        "way": "c>s" if s["from_client"] else "s>c",
+        "flags": s["flags"],
+        "seq": (s["seq"] - mine) & 0xFFFFFFFF if mine is not None else None,
+        "ack": (s["ack"] - theirs) & 0xFFFFFFFF if acked else None,
+        "len": s["len"],
+        "mptcp": opt,
+    }
+
+
+def lost_mptcp(segments, context=8):
+    """The connections of a capture that began with an MP_CAPABLE SYN and then carried a
+    segment without any MPTCP option, resets apart (a fallback to TCP, RFC 8684 section 3.7):
+    per connection client, server, syn_t, the first such segment after the handshake
+    (`first_plain`, see _brief: `seq` counts from the sender's SYN) and the `context` segments
+    before it."""
+    conns, order = {}, []
+    for s in sorted(segments, key=lambda x: x["t"]):
+        fwd = (s["src"], s["sport"], s["dst"], s["dport"])
+        rev = (s["dst"], s["dport"], s["src"], s["sport"])
+        if s["flags"] & SYN and not s["flags"] & ACK and s["mptcp"] == "MP_CAPABLE":
+            if fwd not in conns:
+                conns[fwd] = {"isn": {True: s["seq"], False: None}, "t0": s["t"], "segs": []}
+                order.append(fwd)
+        c, from_client = (conns[fwd], True) if fwd in conns else (conns.get(rev), False)
+        if c is None:
+            continue
+        if s["flags"] & SYN and s["flags"] & ACK:
+            c["isn"][False] = s["seq"]
+        c["segs"].append({**s, "from_client": from_client})
+    out = []
+    for key in order:
+        c = conns[key]
+        segs = c["segs"]
+        plain = [
+            i for i, s in enumerate(segs) if not s["flags"] & (SYN | RST) and s["mptcp"] is None
+        ]  # fmt: skip
+        if not plain:
+            continue
+        i = plain[0]
+        out.append(
+            {
+                "client": f"{key[0]}:{key[1]}",
+                "server": f"{key[2]}:{key[3]}",
+                "syn_t": c["t0"],
+                "first_plain": _brief(segs[i], c["isn"], c["t0"]),
+                "before": [_brief(s, c["isn"], c["t0"]) for s in segs[max(0, i - context) : i]],
+            }
+        )
+    return out
+
+
+def main(argv):
+    """pcap.py FILE...: per file, the connections that lost MPTCP (lost_mptcp), as JSON lines."""
+    import json  # noqa: PLC0415 - only the command line prints
+
+    if not argv:
+        print("usage: pcap.py FILE.pcap...", file=sys.stderr)
+        return 2
+    for path in argv:
+        for c in lost_mptcp(capture_segments([path])):
+            print(json.dumps({"file": path, **c}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -254,6 +254,41 @@ class PcapTest(unittest.TestCase):
         self.assertIsNone(got[2][3])
         self.assertIsNone(got[3][3])  # a SYN/ACK for another sequence number is not its answer
 
+    def test_lost_mptcp(self):
+        c, s = "10.0.1.13", "10.0.1.1"
+        mpc_ack = bytes([30, 20, 0x01, 0x01]) + b"\x00" * 16  # v1 third ACK: both keys
+        dss_ack_map = bytes([30, 20, 0x20, 0x05]) + b"\x00" * 16  # A and M flags
+        dss_ack = bytes([30, 8, 0x20, 0x01]) + b"\x00" * 4
+        recs = [
+            (10.0, tcp_frame(c, s, 50000, 8000, 100, 0, 0x02, MP_CAPABLE)),
+            (10.1, tcp_frame(s, c, 8000, 50000, 900, 101, 0x12, MP_CAPABLE)),
+            (10.2, tcp_frame(c, s, 50000, 8000, 101, 901, 0x10, mpc_ack)),
+            (10.3, tcp_frame(s, c, 8000, 50000, 901, 101, 0x10, dss_ack)),
+            (10.4, tcp_frame(s, c, 8000, 50000, 901, 101, 0x10)),  # no option: lost here
+            (10.5, tcp_frame(c, s, 50000, 8000, 101, 901, 0x10)),
+            # a connection that keeps MPTCP and ends with a reset without options
+            (11.0, tcp_frame(c, s, 50001, 8000, 7, 0, 0x02, MP_CAPABLE)),
+            (11.1, tcp_frame(s, c, 8000, 50001, 70, 8, 0x12, MP_CAPABLE)),
+            (11.2, tcp_frame(c, s, 50001, 8000, 8, 71, 0x18, dss_ack_map)),
+            (11.3, tcp_frame(s, c, 8000, 50001, 71, 8, 0x04)),
+            # plain TCP from the start: not a loss
+            (12.0, tcp_frame(c, s, 50002, 8000, 1, 0, 0x02, MSS)),
+            (12.1, tcp_frame(c, s, 50002, 8000, 2, 0, 0x10)),
+        ]
+        with tempfile.NamedTemporaryFile(suffix=".pcap") as f:
+            f.write(pcap_file(recs))
+            f.flush()
+            lost = pcap.lost_mptcp(pcap.capture_segments([f.name]), context=2)
+        self.assertEqual([x["client"] for x in lost], ["10.0.1.13:50000"])
+        first = lost[0]["first_plain"]
+        self.assertEqual((first["way"], first["seq"], first["ack"], first["mptcp"]),
+                         ("s>c", 1, 1, "-"))  # fmt: skip
+        self.assertAlmostEqual(first["ms"], 400.0, places=3)
+        self.assertEqual(
+            [(b["way"], b["mptcp"]) for b in lost[0]["before"]],
+            [("c>s", "MP_CAPABLE"), ("s>c", "DSS(0x01)")],
+        )
+
     def test_not_pcap(self):
         with self.assertRaises(ValueError):
             pcap.read_pcap(b"\x00" * 40)

@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -44,6 +45,7 @@ PY = "/usr/bin/python3"
 HARNESS = os.path.join(REPO, "dashjs-harness")
 SERVER = os.path.join(HARNESS, "server", "mptcp_server.py")
 FORWARDER = os.path.join(HERE, "forwarder.py")
+CAPTURE_DIR = "/tmp/mpqoe-video-capture"
 
 
 class Usage(Exception):
@@ -87,6 +89,8 @@ class Agent:
         self.server_log = "/tmp/mpqoe-video-server.log"
         self.built = {}
         self.config = {"scheduler": "default", "rcvbuf": 0, "tcp": False}
+        self.captures = []  # [(tcpdump, pcap path)] while a capture runs
+        self.captured = []  # the last capture's, until stop moves them
 
     # -- set-up
 
@@ -314,11 +318,48 @@ class Agent:
         )
         return {"background": {"from": src.name, "to": dst.name, "server_ip": ip}}
 
+    def cmd_capture(self, cmd):
+        """start: tcpdump of the video port's headers (128 bytes a frame) on every interface
+        of the servers and on each client's first interface (where its MP_CAPABLE handshake
+        leaves), into CAPTURE_DIR; stop: ends them and moves the pcaps into `dir` (absolute: a
+        directory the host reads, under /results in the guest). Returns the files moved."""
+        self.stop_captures()
+        if cmd.get("action") == "stop":
+            dest = str(cmd.get("dir", ""))
+            if not os.path.isabs(dest):
+                raise ValueError(f"capture: want an absolute dir, got {dest!r}")
+            os.makedirs(dest, exist_ok=True)
+            moved = {}
+            for _p, path in self.captured:
+                if os.path.exists(path):
+                    moved[os.path.basename(path)] = os.path.getsize(path)
+                    shutil.move(path, os.path.join(dest, os.path.basename(path)))
+            self.captured = []
+            return {"capture": moved}
+        shutil.rmtree(CAPTURE_DIR, ignore_errors=True)
+        os.makedirs(CAPTURE_DIR)
+        where = [(h, intf) for h in self.server_hosts() for intf, _ip in self.mq.host_interfaces(h)]
+        where += [(h, self.mq.host_interfaces(h)[0][0]) for h in self.clients()]
+        for h, intf in where:
+            out = os.path.join(CAPTURE_DIR, f"{intf}.pcap")
+            self.captures.append((network.tcpdump(h, intf, out, self.args.server_port), out))
+        time.sleep(1)  # tcpdump's socket opens before the players' first SYN
+        self.captured = list(self.captures)
+        return {"capture": [intf for _h, intf in where]}
+
+    def stop_captures(self):
+        for p, _path in self.captures:
+            if p.poll() is None:
+                p.terminate()  # tcpdump writes out what it holds
+                p.wait(timeout=10)
+        self.captures = []
+
     def stop_background(self):
         kill_all(getattr(self, "background", []))
         self.background = []
 
     def teardown(self):
+        self.stop_captures()
         self.stop_background()
         self.stop_forwarders()
         for s in self.listeners.values():
@@ -346,6 +387,7 @@ COMMANDS = (
     "mptcp",
     "configure",
     "background",
+    "capture",
     "ping",
     "sockets",
     "quit",

@@ -3,7 +3,8 @@
 network with real link delays, real dash.js players, QoE per algorithm.
 
     testbed/video/run.py [--experiment demo|ci|ga-topo|ga-sched] [--runs K] [--video S]
-        [--cells PATTERNS] [--only-runs K,...] [--results DIR] [--local] [--dry-run] [--publish]
+        [--cells PATTERNS] [--only-runs K,...] [--results DIR] [--local] [--capture] [--dry-run]
+        [--publish]
     testbed/video/run.py --topology T --clients N --algorithms A,B [--runs K] [--video S] ...
 
 Per batch (one network, matrix.py) it writes the descriptor (`bin/mpqoe topology with-clients
@@ -105,6 +106,12 @@ def parse_args(argv):
         "(docs/floodlight.md)",
     )  # fmt: skip
     p.add_argument("--floodlight-jar", help="your Floodlight jar (with --controller floodlight)")
+    p.add_argument(
+        "--capture", action="store_true",
+        help="diagnostics: tcpdump of the video port's headers at the servers and at each "
+        "client's first interface, per run into its capture/ (not for measured runs: it loads "
+        "the guest)",
+    )  # fmt: skip
     p.add_argument("--dry-run", action="store_true", help="print the plan and its duration")
     p.add_argument("--publish", action="store_true", help="write the committed per-run table")
     p.add_argument("--publish-only", action="store_true", help="only that: run nothing")
@@ -334,6 +341,8 @@ def one_run(args, net, cell, k, desc_path, content_dir):
                 )  # fmt: skip
                 background.start()
                 doc["background"] = {"from": src, "to": dst, "start_s": start_s}
+            if args.capture:
+                net.agent.call("capture", action="start")
             mpd = f"/content/{os.path.basename(content_dir)}/manifest.mpd"
             rc = ss.play(
                 net.client_urls, mpd, b, mx.JOIN_INTERVAL_S,
@@ -344,6 +353,8 @@ def one_run(args, net, cell, k, desc_path, content_dir):
                 net.agent.call("background", action="stop")
             # the players' connections close while this run's controller still routes them
             doc["sockets_after"] = ss.wait_closed(net.agent, timeout=15)
+            if args.capture:
+                doc["capture"] = save_capture(net, d, f"capture-{cell.name}-run{k}")
             flows = net.agent.call("flows")["flows"]
             sampler.finish(flows)
             doc["players_exit"] = rc
@@ -374,6 +385,18 @@ def one_run(args, net, cell, k, desc_path, content_dir):
     doc["ended"] = now()
     files.write_json(os.path.join(d, "run.json"), doc)
     return doc
+
+
+def save_capture(net, d, rel):
+    """Stops the run's capture and moves its pcaps from the network's work directory into the
+    run's capture/; {pcap: bytes}."""
+    got = net.agent.call("capture", action="stop", dir=net.agent_path(rel))["capture"]
+    src, dest = os.path.join(net.workdir, rel), os.path.join(d, "capture")
+    os.makedirs(dest, exist_ok=True)
+    for name in got:
+        shutil.move(os.path.join(src, name), os.path.join(dest, name))
+    shutil.rmtree(src, ignore_errors=True)
+    return got
 
 
 def finish_doc(doc, d, descriptor, sampler, flows, server_log):

@@ -154,6 +154,11 @@ class Network:
         self.log.close()
         return False
 
+    def agent_path(self, rel):
+        """Where the agent writes a file the host reads as workdir/rel: the guest mounts the
+        work directory at /results; a local agent writes there directly."""
+        return os.path.join(self.workdir if self.local else "/results", rel)
+
     def exit_code(self):
         return None if self.proc is None else self.proc.poll()
 
