@@ -102,14 +102,14 @@ def run_key(row):
     return (row["cell"], str(row["run"]), row.get("code_version", ""))
 
 
-def merge_runs(old, new, order):
+def merge_runs(old, new, order, identity=run_key):
     """The rows of a committed per-run table after a publish: the old rows (as read) but those
     of a run the new rows have again, then the new rows, sorted by order (a row's sort key;
     the sort is stable, so a run's rows keep their order). So runs published from one store
     join runs published from another (a sweep made over several machines or days), and a run
-    published again replaces itself."""
-    runs = {run_key(r) for r in new}
-    return sorted([r for r in old if run_key(r) not in runs] + list(new), key=order)
+    published again replaces itself. identity: what makes rows the same run's (run_key)."""
+    runs = {identity(r) for r in new}
+    return sorted([r for r in old if identity(r) not in runs] + list(new), key=order)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -31,9 +31,14 @@ def paper(experiment):
 
 def published(experiment, results):
     """{table: path} of an experiment's committed tables under results (docs/results): its
-    per-client table, and for QoMRA the time series."""
-    names = [experiment] + (list(SERIES) if experiment == "qomra" else [])
+    per-client table, its attempts (<experiment>-attempts), and for QoMRA the time series."""
+    names = [experiment, attempts_table(experiment)]
+    names += list(SERIES) if experiment == "qomra" else []
     return {n: os.path.join(results, paper(experiment), "data", f"{n}.csv") for n in names}
+
+
+def attempts_table(experiment):
+    return f"{experiment}-attempts"
 
 
 # Harness clients.csv column -> committed column (the rest keep their names).
@@ -228,6 +233,48 @@ def failure_details(doc):
             if c.get("status") != "ok":
                 out.append(f"{c.get('name')}: {c.get('status')} {c.get('error') or ''}".rstrip())
     return out
+
+
+# The committed table of attempts (run.py --publish): one row per attempt at a run, ok or
+# failed, so that the failure counts the docs quote can be recomputed. client_fallbacks and
+# server_fallbacks sum the FALLBACK_COUNTERS that moved on the clients and on the other hosts,
+# fallback_counters names them ("c5 MPCapableDataFallback=1; server DssFallback=1");
+# resent_syns counts the retransmitted MP_CAPABLE SYNs the controller sent on (RESENT_SYN).
+ATTEMPT_COLUMNS = (
+    "experiment,cell,run,attempt,code_version,started,status,failed_checks,client_fallbacks,"
+    "server_fallbacks,fallback_counters,resent_syns,error"
+).split(",")
+# The controller's log line when it sends on a retransmitted MP_CAPABLE SYN (core Handshakes:
+# "... retransmitted MP_CAPABLE SYN of connection N [decided ..., packet-out ...]")
+RESENT_SYN = re.compile(r"retransmitted MP_CAPABLE SYN of connection \d+ \[")
+
+
+def attempt_row(doc, attempt, controller_log):
+    """The ATTEMPT_COLUMNS row of one attempt: its run.json document, its directory's name
+    (run<k> for the current attempt, run<k>-<time> for one moved to failed/) and the text of its
+    controller.log ("" when there is none)."""
+    clients = {c.get("name") for c in (doc.get("network") or {}).get("clients", [])}
+    fallbacks, named = {True: 0, False: 0}, []
+    for host, counters in sorted((doc.get("mptcp_counters") or {}).items()):
+        moved = {n: v for n, v in sorted(counters.items()) if FALLBACK_COUNTERS.search(n) and v}
+        fallbacks[host in clients] += sum(moved.values())
+        named += [f"{host} {n}={v}" for n, v in moved.items()]
+    failed = sorted(name for name, ok in (doc.get("checks") or {}).items() if not ok)
+    return {
+        "experiment": doc.get("experiment", ""),
+        "cell": doc.get("cell", ""),
+        "run": doc.get("run", ""),
+        "attempt": attempt,
+        "code_version": doc.get("code_version", ""),
+        "started": doc.get("started", ""),
+        "status": doc.get("status", ""),
+        "failed_checks": "; ".join(failed),
+        "client_fallbacks": fallbacks[True],
+        "server_fallbacks": fallbacks[False],
+        "fallback_counters": "; ".join(named),
+        "resent_syns": len(RESENT_SYN.findall(controller_log)),
+        "error": " ".join(str(doc.get("error") or "").split())[:160],
+    }
 
 
 def throughput_rows(doc, series_by_client):

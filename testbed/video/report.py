@@ -8,6 +8,8 @@ Reads the committed per-client CSVs (one row per client per run, header HEADER):
     <data>/qomra-paper/data/qomra.csv
     <data>/qomra-paper/data/qomra-throughput.csv   cell,run,client,second,kbps      (optional)
     <data>/qomra-paper/data/qomra-links.csv        cell,run,link,second,utilisation (optional)
+    <data>/<paper>/data/<experiment>-attempts.csv  one row per attempt at a run, ok or failed
+                                                   (record.ATTEMPT_COLUMNS; optional)
 and writes, per paper (ga-paper, qomra-paper):
     <data>/<paper>/tables.md         per cell mean +- 95 % CI, comparisons with p-values
     <data>/<paper>/figures/*.png     the papers' figures' shapes (matplotlib Agg)
@@ -42,6 +44,10 @@ brace pair, is an error naming it):
                  both), sig, top and bottom (the algorithm with the highest or lowest mean in
                  each group: "ga" when the two agree, "ga / none" when not)
     {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
+    {{attempts:<experiment>[+<experiment>...][/<filter>...]}}
+                 how many attempts at runs, ok or failed (<data>/ga-paper/data/
+                 <experiment>-attempts.csv, record.ATTEMPT_COLUMNS), pass every filter:
+                 <column>=<shell pattern> or <column>><number> (e.g. client_fallbacks>0)
 A group is a cell name without its algorithm component (compuserve.c5.ga -> compuserve.c5).
 Metrics: the keys of METRICS that the experiment reports (e.g. avg_bitrate_kbps, switches_ga,
 outage_pct). Numbers are printed as in the tables. An experiment without a CSV renders its
@@ -60,8 +66,10 @@ template, or (--check) a difference; nothing is written on an error. 2 on usage 
 Debian's python3-scipy and python3-matplotlib (installed when missing and run as root).
 """
 
+import fnmatch
 import math
 import os
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -500,6 +508,7 @@ class Result:
     runs: set = field(default_factory=set)  # (cell, run) of the kept runs
     series: dict = field(default_factory=dict)  # name -> {(cell, run): {second: [values]}}
     trends: dict = field(default_factory=dict)  # metric -> stats.Trend (experiments with one)
+    attempts: list = field(default_factory=list)  # record.ATTEMPT_COLUMNS rows, ok or failed
 
     @property
     def missing(self):
@@ -620,6 +629,8 @@ def load(data, newest):
             sraw = read_csv(spath, SERIES[sname])
             if sraw is not None:
                 res.series[sname] = parse_series(sname, spath, sraw, res.runs)
+        apath = os.path.join(data, ex.paper, "data", f"{record.attempts_table(name)}.csv")
+        res.attempts = [row for _line, row in read_csv(apath, record.ATTEMPT_COLUMNS) or []]
         out[name] = res
     return out
 
@@ -1068,9 +1079,43 @@ def _order(results, name):
     return _trend_field(stats.trend(*means), fld)
 
 
+ATTEMPT_FILTER = re.compile(r"([a-z_]+)(=|>)(.*)")
+
+
+def _attempts(results, name):
+    """{{attempts:<experiment>[+<experiment>...][/<filter>...]}}: how many attempts of those
+    experiments (their <experiment>-attempts tables) pass every filter, <column>=<shell
+    pattern> or <column>><number>."""
+    exps, *filters = name.split("/")
+    rows = []
+    for exp in exps.split("+"):
+        rows += _experiment(results, exp).attempts
+    tests = []
+    for f in filters:
+        m = ATTEMPT_FILTER.fullmatch(f)
+        if not m or m.group(1) not in record.ATTEMPT_COLUMNS:
+            raise KeyError(
+                f"filter {f!r} is not <column>=<pattern> or <column>><number> over "
+                + ", ".join(record.ATTEMPT_COLUMNS)
+            )
+        col, op, value = m.groups()
+        if op == ">":
+            try:
+                limit = float(value)
+            except ValueError:
+                raise KeyError(f"filter {f!r}: {value!r} is not a number") from None
+            tests.append(lambda r, c=col, x=limit: float(r[c] or 0) > x)
+        else:
+            tests.append(lambda r, c=col, x=value: fnmatch.fnmatchcase(r[c], x))
+    if not rows:
+        return NO_RUNS
+    return str(sum(all(t(r) for t in tests) for r in rows))
+
+
 def resolve(results, name):
     """The text of one placeholder; KeyError saying what is wrong with it."""
     kinds = {
+        "attempts": lambda rest: _attempts(results, rest),
         "cmp": lambda rest: _comparison(results, rest),
         "trend": lambda rest: _trend(results, rest),
         "order": lambda rest: _order(results, rest),

@@ -688,27 +688,65 @@ def _interrupt(signum, frame):
 
 def publish(args, results=PUBLISHED):
     """The ok runs' compact table of each experiment, under docs/results/<paper>/data/; for
-    QoMRA also the throughput and link utilisation series of its 6 s segment cells. The runs
-    join those the table has already (results.merge_runs): a run published again replaces
+    QoMRA also the throughput and link utilisation series of its 6 s segment cells; and the
+    table of every attempt, ok or failed (record.ATTEMPT_COLUMNS). The rows join those the
+    tables have already (results.merge_runs): a run or attempt published again replaces
     itself, the others stay, so a sweep can be made in parts on several machines (each part
     from a checkout of the same commit) and published after each."""
-    tables = collect(args, everything=True)
-    if "qomra" in tables:
-        tables["qomra-throughput"], tables["qomra-links"] = qomra_series(args)
-    for exp, rows in tables.items():
-        out = record.published(exp, results)[exp]
-        fields = record.SERIES.get(exp, record.COLUMNS)
+    by_run = (lambda r: (r["cell"], int(r["run"])), shared.run_key)
+    by_attempt = (
+        lambda r: (r["cell"], int(r["run"]), r["attempt"]),
+        lambda r: (r["cell"], r["attempt"], r["code_version"]),
+    )
+    tables = []  # (path, rows, fields, (sort key, identity))
+    for exp, rows in collect(args, everything=True).items():
+        out = record.published(exp, results)
+        tables.append((out[exp], rows, record.COLUMNS, by_run))
+        if exp == "qomra":
+            for name, series in zip(record.SERIES, qomra_series(args), strict=True):
+                tables.append((out[name], series, record.SERIES[name], by_run))
+    for exp, rows in attempts(args).items():
+        out = record.published(exp, results)[record.attempts_table(exp)]
+        tables.append((out, rows, record.ATTEMPT_COLUMNS, by_attempt))
+    for out, rows, fields, (order, identity) in tables:
         try:
             old = [r for _line, r in shared.read_csv(out, fields) or []]
         except shared.ReportError as e:  # another layout: the table is made anew
             print(f"video: {os.path.relpath(out, REPO)}: {e}; its rows are replaced")
             old = []
-        merged = shared.merge_runs(old, rows, lambda r: (r["cell"], int(r["run"])))
+        merged = shared.merge_runs(old, rows, order, identity)
         files.write_atomic(out, shared.csv_text(merged, fields))
         kept = len(merged) - len(rows)
         print(f"video: wrote {os.path.relpath(out, REPO)} ({len(rows)} rows published, "
               f"{kept} kept)")  # fmt: skip
     return 0
+
+
+def attempts(args):
+    """{experiment: [record.attempt_row]} of every attempt under RESULTS/<experiment>/ of the
+    plan's experiments: each cell's run<k>/ and failed/run<k>-<time>/ with a run.json."""
+    out = {}
+    for exp in sorted({b.experiment for b, _c in args.plan}):
+        top = os.path.join(args.results, exp)
+        for cell in sorted(os.listdir(top) if os.path.isdir(top) else []):
+            base = os.path.join(top, cell)
+            if cell == "batches" or not os.path.isdir(base):
+                continue
+            failed = os.path.join(base, "failed")
+            dirs = [(base, x) for x in os.listdir(base) if re.fullmatch(r"run\d+", x)]
+            if os.path.isdir(failed):
+                dirs += [(failed, x) for x in os.listdir(failed) if re.fullmatch(r"run\d+-\d+", x)]
+            for parent, name in sorted(dirs):
+                doc = files.read_json(os.path.join(parent, name, "run.json"))
+                if not doc:
+                    continue
+                try:
+                    with open(os.path.join(parent, name, "controller.log"), encoding="utf-8") as f:
+                        log = f.read()
+                except OSError:
+                    log = ""
+                out.setdefault(exp, []).append(record.attempt_row(doc, name, log))
+    return out
 
 
 def qomra_series(args):

@@ -21,6 +21,48 @@ DESC = {
 }
 
 
+class AttemptRow(unittest.TestCase):
+    def test_fallbacks_by_side_and_syns_sent_on(self):
+        doc = {
+            "experiment": "ga-sched", "cell": "compuserve.c5.default.b125.ga", "run": 3,
+            "code_version": "abc", "started": "t0", "status": "failed",
+            "error": "checks failed:\n every server connection was MPTCP",
+            "network": {"clients": [{"name": "c1"}, {"name": "c2"}]},
+            "checks": {"every client finished": True, "every server connection was MPTCP": False},
+            "mptcp_counters": {
+                "c2": {"MPCapableDataFallback": 1, "OFOQueue": 40, "MPCapableSYNTXDrop": 0},
+                "c1": {"MPCapableSYNTXDrop": 2},
+                "server": {"DssFallback": 3, "MPCapableSYNRX": 10},
+            },
+        }  # fmt: skip
+        log = (
+            "10:00:01 packet-in A port 4: MPTCP retransmitted MP_CAPABLE SYN of connection 5 "
+            "[decided 0.5, packet-out 0.7 ms]\n"
+            "10:00:02 packet-in A port 4: MPTCP retransmitted MP_CAPABLE SYN of connection 6: "
+            "not sent on again\n"
+            "10:00:03 packet-in B port 3: MPTCP retransmitted MP_JOIN SYN of connection 5 [x]\n"
+            "10:00:04 packet-in A port 4: MPTCP retransmitted MP_CAPABLE SYN of connection 12 [y]\n"
+        )
+        row = record.attempt_row(doc, "run3-1795755034", log)
+        self.assertEqual(list(row), record.ATTEMPT_COLUMNS)
+        self.assertEqual((row["client_fallbacks"], row["server_fallbacks"]), (3, 3))
+        self.assertEqual(
+            row["fallback_counters"],
+            "c1 MPCapableSYNTXDrop=2; c2 MPCapableDataFallback=1; server DssFallback=3",
+        )
+        self.assertEqual(row["resent_syns"], 2)  # held back and MP_JOIN lines do not count
+        self.assertEqual(row["failed_checks"], "every server connection was MPTCP")
+        self.assertEqual(row["error"], "checks failed: every server connection was MPTCP")
+        self.assertEqual(row["attempt"], "run3-1795755034")
+
+    def test_an_attempt_that_recorded_little(self):
+        doc = {"status": "failed", "error": "[Errno 32] Broken pipe"}
+        row = record.attempt_row(doc, "run1", "")
+        self.assertEqual((row["client_fallbacks"], row["server_fallbacks"], row["resent_syns"]),
+                         (0, 0, 0))  # fmt: skip
+        self.assertEqual((row["failed_checks"], row["fallback_counters"]), ("", ""))
+
+
 class PathMetrics(unittest.TestCase):
     def test_delay_bottleneck_and_shared_links(self):
         m = record.path_metrics(DESC, [["a", "b", "c"], ["a", "c"], ["d", "a", "b", "c"]])

@@ -519,6 +519,51 @@ class OrderTest(unittest.TestCase):
             self.assertIn(why, cm.exception.args[0])
 
 
+class AttemptsTest(ReportCase):
+    def setUp(self):
+        super().setUp()
+        rows = [  # cell, attempt, version, status, client and server fallbacks, SYNs sent on
+            ("default.b125.ga", "run1", "v1", "ok", 0, 0, 0),
+            ("default.b125.ga", "run2-17", "v1", "failed", 1, 1, 1),
+            ("default.b125.ga", "run2", "v1", "ok", 0, 0, 2),
+            ("daps.b512.ga", "run1-18", "v1", "failed", 2, 2, 3),
+            ("daps.b512.ga", "run1", "v2", "failed", 1, 1, 0),
+        ]
+        lines = [",".join(report.record.ATTEMPT_COLUMNS)]
+        for cell, att, ver, status, cf, sf, syns in rows:
+            run = att[3:].split("-")[0]
+            lines.append(f"ga-sched,{cell},{run},{att},{ver},t,{status},,{cf},{sf},,{syns},")
+        with open(self.path("ga-paper/data/ga-sched-attempts.csv"), "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        self.results = report.load(self.data, lambda versions: max(versions))
+
+    def count(self, name):
+        return report.resolve(self.results, "attempts:" + name)
+
+    def test_counts_pass_every_filter(self):
+        self.assertEqual(self.count("ga-sched"), "5")
+        self.assertEqual(self.count("ga-sched/status=failed"), "3")
+        self.assertEqual(self.count("ga-sched/resent_syns>0"), "3")
+        self.assertEqual(self.count("ga-sched/resent_syns>0/client_fallbacks>0"), "2")
+        self.assertEqual(self.count("ga-sched/resent_syns=0/client_fallbacks>0"), "1")
+        self.assertEqual(self.count("ga-sched/cell=daps.*/code_version=v1"), "1")
+        self.assertEqual(self.count("ga-sched/attempt=run?-*"), "2")
+        # an experiment without an attempts table, alone and added to one with it
+        self.assertEqual(self.count("ga-topo"), report.NO_RUNS)
+        self.assertEqual(self.count("ga-sched+ga-topo/status=ok"), "2")
+
+    def test_bad_names(self):
+        for bad, why in (
+            ("ga-sched/nosuch=1", "is not <column>=<pattern>"),
+            ("ga-sched/status~ok", "is not <column>=<pattern>"),
+            ("ga-sched/resent_syns>many", "is not a number"),
+            ("nosuch/status=ok", "unknown experiment"),
+        ):
+            with self.assertRaises(KeyError) as cm:
+                self.count(bad)
+            self.assertIn(why, cm.exception.args[0])
+
+
 class HelpersTest(unittest.TestCase):
     def test_group_name_drops_the_algorithm_component(self):
         self.assertEqual(report.group_name("compuserve.c5.pd-bw", "pd-bw"), "compuserve.c5")
