@@ -72,9 +72,7 @@ class FloodlightSwitchesTest {
             packetOut(1));
     writer(s1, s4).apply(plan);
 
-    assertEquals(List.of(FLOW_MOD, FLOW_MOD, BARRIER_REQUEST), s1.types());
-    assertInstanceOf(OFFlowDelete.class, s1.written.get(0));
-    assertInstanceOf(OFFlowAdd.class, s1.written.get(1));
+    assertEquals(List.of(), s1.types(), "the packet-out's switch comes last");
     assertEquals(List.of(FLOW_MOD, FLOW_MOD, BARRIER_REQUEST), s4.types());
     assertInstanceOf(OFFlowAdd.class, s4.written.get(0));
     assertInstanceOf(OFFlowModifyStrict.class, s4.written.get(1));
@@ -82,10 +80,10 @@ class FloodlightSwitchesTest {
     assertEquals(U64.of(COOKIE), add.getCookie());
     assertEquals(40000, add.getPriority());
 
-    s1.answerBarriers();
-    assertTrue(s1.ofType(PACKET_OUT).isEmpty(), "s4's barrier is still open");
     s4.answerBarriers();
     assertEquals(List.of(FLOW_MOD, FLOW_MOD, BARRIER_REQUEST, PACKET_OUT), s1.types());
+    assertInstanceOf(OFFlowDelete.class, s1.written.get(0));
+    assertInstanceOf(OFFlowAdd.class, s1.written.get(1));
     OFPacketOut po = (OFPacketOut) s1.written.get(3);
     assertEquals(3, po.getData().length);
 

@@ -17,8 +17,18 @@ import org.slf4j.LoggerFactory;
  * Applies the core's plans to switches, the same way in both runtimes and in the order {@link
  * FlowPlan} prescribes: per switch its removals, installs and modifications, then a barrier on
  * every switch touched; the packet-out goes out only once every one of those barriers completed, so
- * the released packet never overtakes the rules it needs. Never blocks: the barriers' completions
- * count down. Thread-safe if {@link Switches} is.
+ * the released packet never overtakes the rules it needs.
+ *
+ * <p>The packet-out's own switch (the first hop of a held SYN) gets its flow mods last: once the
+ * other switches confirmed theirs, followed by a barrier and then, on the same connection, the
+ * packet-out, which the switch may not handle before the barrier (OpenFlow 1.3.5, section 6.2). Its
+ * rules would otherwise forward the client's retransmission of the held packet while the original
+ * still waits for the other switches, and the copies would reach the server in the wrong order (a
+ * SYN and its retransmission: the server answers the older one, second, with a bare ACK, and the
+ * client falls back from MPTCP). Until then the retransmission comes to the controller, which holds
+ * it back.
+ *
+ * <p>Never blocks: the barriers' completions count down. Thread-safe if {@link Switches} is.
  */
 public final class PlanApplier {
   private static final Logger LOG = LoggerFactory.getLogger(PlanApplier.class);
@@ -42,8 +52,10 @@ public final class PlanApplier {
    *
    * @param switches switches that got flow mods (each also a barrier)
    * @param flowMods flow mods sent
-   * @param sentNanos the flow mods and barriers of every switch handed to the connections
-   * @param confirmedNanos the last barrier completed (= sentNanos when there was none)
+   * @param sentNanos the flow mods and barriers of every switch but the packet-out's handed to the
+   *     connections
+   * @param confirmedNanos the last of their barriers completed (= sentNanos when there was none);
+   *     the packet-out's switch then gets its flow mods, a barrier and the packet-out
    * @param packetOutNanos the packet-out handed to its switch (-1 when the plan has none or it was
    *     dropped)
    */
@@ -87,6 +99,17 @@ public final class PlanApplier {
     int flowMods = 0;
     List<OfSwitch> touched = new ArrayList<>();
     Map<Long, List<OFMessage>> mods = translator.flowMods(plan, switches.managed());
+    FlowPlan.PacketOut po = plan.packetOut();
+    List<OFMessage> last = po == null ? null : mods.remove(po.dpid());
+    OfSwitch lastSwitch = last == null ? null : switches.get(po.dpid());
+    if (last != null && lastSwitch == null) {
+      LOG.warn(
+          "switch {} is not connected: {} flow mod(s) not sent",
+          switches.name(po.dpid()),
+          last.size());
+    } else if (last != null) {
+      flowMods += last.size();
+    }
     for (Map.Entry<Long, List<OFMessage>> e : mods.entrySet()) {
       OfSwitch sw = switches.get(e.getKey());
       if (sw == null) {
@@ -100,13 +123,16 @@ public final class PlanApplier {
       flowMods += e.getValue().size();
       touched.add(sw);
     }
-    FlowPlan.PacketOut po = plan.packetOut();
-    int n = touched.size();
+    int n = touched.size() + (lastSwitch != null ? 1 : 0);
     int sentMods = flowMods;
     long[] sent = {0};
     Runnable release =
         () -> {
           long confirmed = System.nanoTime() - start;
+          if (lastSwitch != null) {
+            lastSwitch.send(last);
+            lastSwitch.barrier(() -> {});
+          }
           boolean out = po != null && packetOut(po);
           if (done != null) {
             long released = out ? System.nanoTime() - start : -1;

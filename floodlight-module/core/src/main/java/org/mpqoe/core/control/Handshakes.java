@@ -127,8 +127,8 @@ final class Handshakes {
   }
 
   /**
-   * Under the router's lock: a retransmitted SYN is sent on; a client with an assignment gets its
-   * connection; null when the client must be selected for first.
+   * Under the router's lock: a retransmitted SYN is held back ({@link #heldBack}); a client with an
+   * assignment gets its connection; null when the client must be selected for first.
    */
   private Reaction openIfAssigned(
       Network n,
@@ -141,7 +141,7 @@ final class Handshakes {
     }
     Connection known = r.table.bySubflow(s.match());
     if (known != null) {
-      return resend(s, "retransmitted MP_CAPABLE SYN of connection " + known.id());
+      return heldBack(known, "MP_CAPABLE");
     }
     Assignment a = r.assignments.get(client.host(), server.host());
     if (a == null) {
@@ -257,7 +257,7 @@ final class Handshakes {
       }
       Connection known = r.table.bySubflow(s.match());
       if (known != null) {
-        return resend(s, "retransmitted MP_JOIN SYN of connection " + known.id());
+        return heldBack(known, "MP_JOIN");
       }
       Connection c = r.table.byToken(j.token());
       Connection.MatchedBy how = Connection.MatchedBy.TOKEN;
@@ -346,6 +346,24 @@ final class Handshakes {
   private static Reaction replaced(String what) {
     return Reaction.dropped(
         what + " SYN: topology replaced meanwhile, its retransmission is routed");
+  }
+
+  /**
+   * A retransmission of a SYN whose subflow is routed: not sent on. It reaches the controller only
+   * while the first-hop switch has no rule of that subflow yet ({@code PlanApplier} installs that
+   * switch's rules last, right before it releases the original), i.e. while the original SYN is
+   * held for its rules or was just released. Sent on, it would overtake the original; the server
+   * would then take the retransmission first and meet the older original second, whose timestamp
+   * fails PAWS (RFC 7323, section 5), so Linux answers it with a bare ACK from the request socket,
+   * without MPTCP options, which makes the client fall back to TCP (docs/video-experiments.md).
+   * Should the original be lost after its release, the client's next retransmission meets the
+   * subflow's rule and does not come here.
+   */
+  private static Reaction heldBack(Connection c, String handshake) {
+    return new Reaction(
+        Reaction.Kind.MPTCP,
+        FlowPlan.EMPTY,
+        "retransmitted " + handshake + " SYN of connection " + c.id() + ": not sent on again");
   }
 
   private static Reaction resend(TcpSegment s, String why) {

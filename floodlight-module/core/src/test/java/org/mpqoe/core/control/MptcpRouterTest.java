@@ -223,13 +223,25 @@ class MptcpRouterTest {
   }
 
   @Test
-  void retransmittedSynIsSentOnWithoutNewRules() {
+  void retransmittedSynsAreHeldBackSoThatTheServerGetsOneCopy() {
     MptcpRouter r = router();
-    r.handle(syn(CL1, 5000));
+    Reaction first = r.handle(syn(CL1, 5000)).orElseThrow();
+    assertEquals(A, first.plan().packetOut().dpid());
     Reaction again = r.handle(syn(CL1, 5000)).orElseThrow();
-    assertTrue(again.plan().installs().isEmpty());
-    assertEquals(A, again.plan().packetOut().dpid());
+    assertEquals(Reaction.Kind.MPTCP, again.kind());
+    assertTrue(again.plan().isEmpty(), again.plan().toString());
+    assertTrue(again.log().contains("not sent on again"), again.log());
     assertEquals(1, r.connections().size());
+    assertEquals(1, r.connections().get(0).subflows().size());
+
+    r.handle(synAck(CL1, 5000, 0x1234));
+    int token = Tokens.token(0x1234, 1);
+    Reaction join = r.handle(join(CL2, 5001, token)).orElseThrow();
+    assertEquals(A, join.plan().packetOut().dpid());
+    Reaction joinAgain = r.handle(join(CL2, 5001, token)).orElseThrow();
+    assertEquals(Reaction.Kind.MPTCP, joinAgain.kind());
+    assertTrue(joinAgain.plan().isEmpty(), joinAgain.plan().toString());
+    assertEquals(2, r.connections().get(0).subflows().size());
   }
 
   @Test
