@@ -564,14 +564,7 @@ def collect(args, everything=False):
     by_exp = {}
     for exp in sorted({b.experiment for b, _c in args.plan}):
         if everything:
-            top = os.path.join(args.results, exp)
-            dirs = sorted(
-                os.path.join(top, cell, run)
-                for cell in (os.listdir(top) if os.path.isdir(top) else [])
-                if cell != "batches" and os.path.isdir(os.path.join(top, cell))
-                for run in os.listdir(os.path.join(top, cell))
-                if re.fullmatch(r"run\d+", run)
-            )
+            dirs = stored_runs(args.results, exp)
         else:
             dirs = [
                 run_dir(args.results, c, k)
@@ -722,30 +715,39 @@ def publish(args, results=PUBLISHED):
     return 0
 
 
+def stored_runs(results, exp, failed=False):
+    """The run directories under RESULTS/<experiment>/, sorted: each cell's run<k>/, and with
+    failed also its failed/run<k>-<time>/ (the attempts that failed their checks)."""
+    top = os.path.join(results, exp)
+    dirs = []
+    for cell in os.listdir(top) if os.path.isdir(top) else []:
+        base = os.path.join(top, cell)
+        if cell == "batches" or not os.path.isdir(base):
+            continue
+        dirs += [os.path.join(base, x) for x in os.listdir(base) if re.fullmatch(r"run\d+", x)]
+        gone = os.path.join(base, "failed")
+        if failed and os.path.isdir(gone):
+            dirs += [
+                os.path.join(gone, x) for x in os.listdir(gone) if re.fullmatch(r"run\d+-\d+", x)
+            ]
+    return sorted(dirs)
+
+
 def attempts(args):
     """{experiment: [record.attempt_row]} of every attempt under RESULTS/<experiment>/ of the
-    plan's experiments: each cell's run<k>/ and failed/run<k>-<time>/ with a run.json."""
+    plan's experiments (stored_runs with the failed ones) that has a run.json."""
     out = {}
     for exp in sorted({b.experiment for b, _c in args.plan}):
-        top = os.path.join(args.results, exp)
-        for cell in sorted(os.listdir(top) if os.path.isdir(top) else []):
-            base = os.path.join(top, cell)
-            if cell == "batches" or not os.path.isdir(base):
+        for d in stored_runs(args.results, exp, failed=True):
+            doc = files.read_json(os.path.join(d, "run.json"))
+            if not doc:
                 continue
-            failed = os.path.join(base, "failed")
-            dirs = [(base, x) for x in os.listdir(base) if re.fullmatch(r"run\d+", x)]
-            if os.path.isdir(failed):
-                dirs += [(failed, x) for x in os.listdir(failed) if re.fullmatch(r"run\d+-\d+", x)]
-            for parent, name in sorted(dirs):
-                doc = files.read_json(os.path.join(parent, name, "run.json"))
-                if not doc:
-                    continue
-                try:
-                    with open(os.path.join(parent, name, "controller.log"), encoding="utf-8") as f:
-                        log = f.read()
-                except OSError:
-                    log = ""
-                out.setdefault(exp, []).append(record.attempt_row(doc, name, log))
+            try:
+                with open(os.path.join(d, "controller.log"), encoding="utf-8") as f:
+                    log = f.read()
+            except OSError:
+                log = ""
+            out.setdefault(exp, []).append(record.attempt_row(doc, os.path.basename(d), log))
     return out
 
 

@@ -1,6 +1,7 @@
 """run.py's bad input: one line on stderr, exit 2, nothing written (no guest, no network)."""
 
 import contextlib
+import csv
 import io
 import json
 import os
@@ -166,10 +167,6 @@ class BadInput(unittest.TestCase):
             self.assertTrue(json.load(f)["partial"])
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class Publish(unittest.TestCase):
     """--publish joins a store's runs to the committed table: a run published again replaces
     itself, the table's other runs stay (a sweep made in parts on several machines)."""
@@ -215,3 +212,30 @@ class Publish(unittest.TestCase):
         self.assertEqual([r[run] for r in again], [r[run] for r in both])
         self.assertEqual([float(r[rate]) for r in again if r[run] == "2"][0], 1000.0)
         self.assertEqual([float(r[rate]) for r in again if r[run] == "3"][0], 2400.0)
+
+    def test_the_attempts_table_holds_failed_attempts_beside_the_runs(self):
+        self.publish("a", [1])
+        doc = self.doc()
+        doc.update(run=2, status="failed", checks={"every client finished": False})
+        d = os.path.join(self.tmp, "a", doc["experiment"], doc["cell"], "failed", "run2-1700000000")
+        os.makedirs(d)
+        with open(os.path.join(d, "run.json"), "w") as f:
+            json.dump(doc, f)
+        with open(os.path.join(d, "controller.log"), "w") as f:
+            f.write("retransmitted MP_CAPABLE SYN of connection 3 [decided 1 ms ago]\n")
+        self.publish("a", [])
+        exp = doc["experiment"]
+        path = self.record.published(exp, self.results)[self.record.attempts_table(exp)]
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        got = sorted(
+            (r["attempt"], r["status"], r["failed_checks"], r["resent_syns"]) for r in rows
+        )
+        self.assertEqual(
+            got,
+            [("run1", "ok", "", "0"), ("run2-1700000000", "failed", "every client finished", "1")],
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
