@@ -89,8 +89,8 @@ class Agent:
         self.server_log = "/tmp/mpqoe-video-server.log"
         self.built = {}
         self.config = {"scheduler": "default", "rcvbuf": 0, "tcp": False}
-        self.captures = []  # [(tcpdump, pcap path)] while a capture runs
-        self.captured = []  # the last capture's, until stop moves them
+        self.tcpdumps = []  # the running capture's processes
+        self.pcaps = []  # the last capture's files, until stop moves them
 
     # -- set-up
 
@@ -330,29 +330,28 @@ class Agent:
                 raise ValueError(f"capture: want an absolute dir, got {dest!r}")
             os.makedirs(dest, exist_ok=True)
             moved = {}
-            for _p, path in self.captured:
+            for path in self.pcaps:
                 if os.path.exists(path):
                     moved[os.path.basename(path)] = os.path.getsize(path)
                     shutil.move(path, os.path.join(dest, os.path.basename(path)))
-            self.captured = []
+            self.pcaps = []
             return {"capture": moved}
         shutil.rmtree(CAPTURE_DIR, ignore_errors=True)
         os.makedirs(CAPTURE_DIR)
         where = [(h, intf) for h in self.server_hosts() for intf, _ip in self.mq.host_interfaces(h)]
         where += [(h, self.mq.host_interfaces(h)[0][0]) for h in self.clients()]
-        for h, intf in where:
-            out = os.path.join(CAPTURE_DIR, f"{intf}.pcap")
-            self.captures.append((network.tcpdump(h, intf, out, self.args.server_port), out))
+        self.pcaps = [os.path.join(CAPTURE_DIR, f"{intf}.pcap") for _h, intf in where]
+        for (h, intf), out in zip(where, self.pcaps, strict=True):
+            self.tcpdumps.append(network.tcpdump(h, intf, out, self.args.server_port))
         time.sleep(1)  # tcpdump's socket opens before the players' first SYN
-        self.captured = list(self.captures)
         return {"capture": [intf for _h, intf in where]}
 
     def stop_captures(self):
-        for p, _path in self.captures:
+        for p in self.tcpdumps:
             if p.poll() is None:
                 p.terminate()  # tcpdump writes out what it holds
                 p.wait(timeout=10)
-        self.captures = []
+        self.tcpdumps = []
 
     def stop_background(self):
         kill_all(getattr(self, "background", []))

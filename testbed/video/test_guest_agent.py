@@ -1,0 +1,86 @@
+"""The guest agent's capture command, with fake Mininet hosts in place of the network: which
+interfaces it captures on, that stop ends every tcpdump and moves its pcap, and that bad
+input changes nothing."""
+
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import guest_agent  # noqa: E402
+
+
+class FakeProcess:
+    def __init__(self):
+        self.running = True
+
+    def poll(self):
+        return None if self.running else 0
+
+    def terminate(self):
+        self.running = False
+
+    def wait(self, timeout=None):
+        return 0
+
+
+class FakeHost:
+    """A Mininet host whose popen stands for tcpdump: it writes the pcap named after -w."""
+
+    def __init__(self, name, intfs):
+        self.name, self.intfs, self.started = name, intfs, []
+
+    def popen(self, cmd, **_kw):
+        with open(cmd[cmd.index("-w") + 1], "wb") as f:
+            f.write(b"pcap")
+        self.started.append(FakeProcess())
+        return self.started[-1]
+
+
+class Capture(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="agent-capture-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        capture_dir = os.path.join(self.tmp, "capture")
+        for patch in (
+            mock.patch.object(guest_agent, "CAPTURE_DIR", capture_dir),
+            mock.patch.object(guest_agent.time, "sleep"),
+        ):
+            patch.start()
+            self.addCleanup(patch.stop)
+        self.server = FakeHost("srv", ["srv-eth0", "srv-eth1"])
+        self.clients = [FakeHost(f"c{i}", [f"c{i}-eth0", f"c{i}-eth1"]) for i in (1, 2)]
+        mq = mock.Mock()
+        mq.host_interfaces.side_effect = lambda h: [(i, "10.0.0.1") for i in h.intfs]
+        self.agent = guest_agent.Agent(mock.Mock(server_port=8080), mq)
+        self.agent.server_hosts = lambda: [self.server]
+        self.agent.clients = lambda: self.clients
+
+    def test_stop_ends_every_tcpdump_and_moves_its_pcap(self):
+        started = self.agent.cmd_capture({"action": "start"})
+        self.assertEqual(started["capture"], ["srv-eth0", "srv-eth1", "c1-eth0", "c2-eth0"])
+        dest = os.path.join(self.tmp, "run1", "capture")
+        stopped = self.agent.cmd_capture({"action": "stop", "dir": dest})
+        pcaps = ["c1-eth0.pcap", "c2-eth0.pcap", "srv-eth0.pcap", "srv-eth1.pcap"]
+        self.assertEqual(sorted(stopped["capture"]), pcaps)
+        self.assertEqual(sorted(os.listdir(dest)), pcaps)
+        hosts = [self.server, *self.clients]
+        self.assertFalse(any(p.running for h in hosts for p in h.started))
+        # a second stop has nothing left to move
+        self.assertEqual(self.agent.cmd_capture({"action": "stop", "dir": dest}), {"capture": {}})
+
+    def test_a_relative_dir_is_refused_and_keeps_the_pcaps(self):
+        self.agent.cmd_capture({"action": "start"})
+        with self.assertRaisesRegex(ValueError, "absolute"):
+            self.agent.cmd_capture({"action": "stop", "dir": "run1/capture"})
+        dest = os.path.join(self.tmp, "later")
+        self.assertEqual(len(self.agent.cmd_capture({"action": "stop", "dir": dest})["capture"]), 4)
+
+
+if __name__ == "__main__":
+    unittest.main()
