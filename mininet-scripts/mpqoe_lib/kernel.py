@@ -7,6 +7,7 @@ subflow id, `1:689936,2:353536`).
 """
 
 import os
+import re
 
 from .proc import sh
 
@@ -81,6 +82,52 @@ def netstat_counters(host, group="MPTcpExt"):
 def counter_deltas(before, after):
     """{counter: after - before} of the counters that changed."""
     return {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}
+
+
+TAINTED = "/proc/sys/kernel/tainted"
+# Taint flags that mean something went wrong (Documentation/admin-guide/tainted-kernels.rst),
+# bit: letter. Loading this project's modules sets O (out of tree) and E (unsigned), which say
+# nothing about the kernel's health, so they are left out.
+TROUBLE_TAINTS = {4: "M", 5: "B", 7: "D", 9: "W", 14: "L"}
+# Kernel log lines that report trouble: a WARN_ON, a BUG or oops, a fault, a lockup or stall.
+TROUBLE_LINE = re.compile(
+    r"WARNING:|BUG:|Oops|general protection fault|double fault|soft lockup|"
+    r"blocked for more than|rcu_\w+ detected stall|rcu: INFO"
+)
+
+
+def parse_health(tainted, log):
+    """{"tainted": the taint mask, "taints": letters of its TROUBLE_TAINTS, "lines": the kernel
+    log's lines that report trouble} of /proc/sys/kernel/tainted's text and the kernel log's;
+    ValueError when the mask is not a number."""
+    mask = int(tainted.strip())
+    return {
+        "tainted": mask,
+        "taints": "".join(c for bit, c in sorted(TROUBLE_TAINTS.items()) if mask >> bit & 1),
+        "lines": [ln.strip() for ln in log.splitlines() if TROUBLE_LINE.search(ln)],
+    }
+
+
+def read_health():
+    """parse_health of this machine's kernel: its taint mask and its log (dmesg);
+    RuntimeError when the log cannot be read (dmesg needs root where dmesg_restrict is set)."""
+    with open(TAINTED) as f:
+        tainted = f.read()
+    log = sh(["dmesg"], timeout=30)
+    if log.returncode:
+        raise RuntimeError(f"dmesg: {log.stderr.strip() or f'exit status {log.returncode}'}")
+    return parse_health(tainted, log.stdout)
+
+
+def health_change(before, after):
+    """What went wrong in the kernel between two read_health results: the taint letters and
+    trouble lines of after that before lacked (a line is known by its text, with its time)."""
+    seen = set(before["lines"])
+    return {
+        "tainted": after["tainted"],
+        "new_taints": "".join(c for c in after["taints"] if c not in before["taints"]),
+        "new_lines": [ln for ln in after["lines"] if ln not in seen],
+    }
 
 
 def parse_mpqoe_line(line):

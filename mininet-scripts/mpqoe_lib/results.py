@@ -44,16 +44,20 @@ class ReportError(Exception):
 # Committed CSVs
 
 
-def read_csv(path, header):
+def read_csv(path, header, grown=False):
     """[(line number, {column: text})] of the CSV at path, None when the file is absent;
-    ReportError when its header is not exactly `header` or a row has another field count."""
+    ReportError when its header is not exactly `header` or a row has another field count.
+    With grown, a file written before columns were appended to `header` (its header a prefix
+    of it) is read too, the missing columns "" (not recorded)."""
     if not os.path.exists(path):
         return None
     try:
         with open(path, encoding="utf-8", newline="") as f:
             reader = csv.reader(f)
             got = next(reader, None)
-            if got != list(header):
+            header = list(header)
+            width = len(got) if grown and got and got == header[: len(got)] else len(header)
+            if got != header[:width]:
                 raise ReportError(
                     f"{path}: header must be exactly {','.join(header)}"
                     + (f"; got {','.join(got)}" if got else "; the file is empty")
@@ -62,11 +66,13 @@ def read_csv(path, header):
             for line in reader:
                 if not line:
                     continue
-                if len(line) != len(header):
+                if len(line) != width:
                     raise ReportError(
-                        f"{path}:{reader.line_num}: {len(line)} fields, expected {len(header)}"
+                        f"{path}:{reader.line_num}: {len(line)} fields, expected {width}"
                     )
-                rows.append((reader.line_num, dict(zip(header, line, strict=True))))
+                row = dict(zip(header[:width], line, strict=True))
+                row.update((col, "") for col in header[width:])
+                rows.append((reader.line_num, row))
             return rows
     except (OSError, UnicodeDecodeError, csv.Error) as e:
         raise ReportError(f"{path}: {e}") from e

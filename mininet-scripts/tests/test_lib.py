@@ -124,6 +124,32 @@ class KernelParsersTest(unittest.TestCase):
         )
 
 
+class KernelHealthTest(unittest.TestCase):
+    LOG = (
+        "[    1.000000] Linux version 6.12.0\n"
+        "[  599.100000] traps: PANIC: double fault, error_code: 0x0\n"
+        "[  600.000000] WARNING: CPU: 1 PID: 9 at net/mptcp/protocol.c:1234 x+0x1/0x2\n"
+        "[  601.000000] mptcp: subflow closed\n"
+    )
+
+    def test_trouble_taints_and_lines_are_picked_and_module_taints_ignored(self):
+        # 4096 (O, out of tree) + 8192 (E, unsigned) + 512 (W)
+        h = kernel.parse_health("12800\n", self.LOG)
+        self.assertEqual((h["tainted"], h["taints"]), (12800, "W"))
+        self.assertEqual(len(h["lines"]), 2)
+        self.assertIn("double fault", h["lines"][0])
+        self.assertEqual(kernel.parse_health("12288", self.LOG.splitlines()[0])["taints"], "")
+        with self.assertRaises(ValueError):
+            kernel.parse_health("x", "")
+
+    def test_a_change_holds_only_what_the_run_added(self):
+        before = kernel.parse_health("4096", "\n".join(self.LOG.splitlines()[:2]))
+        after = kernel.parse_health("4736", self.LOG)  # + W (512) + D (128)
+        change = kernel.health_change(before, after)
+        self.assertEqual(change["new_taints"], "DW")
+        self.assertEqual([ln[:16] for ln in change["new_lines"]], ["[  600.000000] W"])
+
+
 class OnlyRunsTest(unittest.TestCase):
     def test_every_run_by_default_and_the_named_ones_sorted(self):
         self.assertEqual(runs.only_runs(None, 3), [1, 2, 3])

@@ -51,6 +51,19 @@ class CsvTest(TempDir):
         with self.assertRaisesRegex(results.ReportError, r"f\.csv:3: 3 fields, expected 2"):
             results.read_csv(self.write("f.csv", "x,y\n1,2\n1,2,3\n"), ("x", "y"))
 
+    def test_a_table_from_before_columns_were_appended_is_read_only_when_grown(self):
+        path = self.write("g.csv", "x,y\n1,2\n")
+        with self.assertRaisesRegex(results.ReportError, "header must be exactly x,y,z; got x,y"):
+            results.read_csv(path, ("x", "y", "z"))
+        self.assertEqual(
+            results.read_csv(path, ("x", "y", "z"), grown=True),
+            [(2, {"x": "1", "y": "2", "z": ""})],
+        )
+        with self.assertRaisesRegex(results.ReportError, "got y,x"):  # not a prefix
+            results.read_csv(self.write("h.csv", "y,x\n1,2\n"), ("x", "y", "z"), grown=True)
+        with self.assertRaisesRegex(results.ReportError, r"i\.csv:3: 3 fields, expected 2"):
+            results.read_csv(self.write("i.csv", "x,y\n1,2\n1,2,3\n"), ("x", "y", "z"), grown=True)
+
     def test_merging_a_publish_keeps_other_runs_and_replaces_a_run_published_again(self):
         def row(cell, run, v, x):
             return {"cell": cell, "run": str(run), "code_version": v, "x": x}

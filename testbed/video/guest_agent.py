@@ -295,6 +295,11 @@ class Agent:
     def cmd_mptcp(self, _cmd):
         return {h.name: kernel.netstat_counters(h) for h in self.net.hosts}
 
+    def cmd_kernel(self, _cmd):
+        """The guest kernel's taint mask and the log lines that report trouble
+        (kernel.read_health): the host compares a run's end with its start."""
+        return kernel.read_health()
+
     def cmd_configure(self, cmd):
         return self.configure(cmd)
 
@@ -384,6 +389,7 @@ COMMANDS = (
     "log",
     "load",
     "mptcp",
+    "kernel",
     "configure",
     "background",
     "capture",

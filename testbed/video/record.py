@@ -242,7 +242,7 @@ def failure_details(doc):
 # resent_syns counts the retransmitted MP_CAPABLE SYNs the controller sent on (RESENT_SYN).
 ATTEMPT_COLUMNS = (
     "experiment,cell,run,attempt,code_version,started,status,failed_checks,client_fallbacks,"
-    "server_fallbacks,fallback_counters,resent_syns,error"
+    "server_fallbacks,fallback_counters,resent_syns,error,kernel_taints,kernel_warnings"
 ).split(",")
 # The controller's log line when it sends on a retransmitted MP_CAPABLE SYN (core Handshakes:
 # "... retransmitted MP_CAPABLE SYN of connection N [decided ..., packet-out ...]")
@@ -274,6 +274,10 @@ def attempt_row(doc, attempt, controller_log):
         "fallback_counters": "; ".join(named),
         "resent_syns": len(RESENT_SYN.findall(controller_log)),
         "error": " ".join(str(doc.get("error") or "").split())[:160],
+        # the guest kernel's trouble during the run (kernel.health_change); "" where the run
+        # predates the record or ended before it was taken
+        "kernel_taints": (doc.get("guest_kernel") or {}).get("new_taints", ""),
+        "kernel_warnings": len(doc["guest_kernel"]["new_lines"]) if "guest_kernel" in doc else "",
     }
 
 

@@ -630,7 +630,9 @@ def load(data, newest):
             if sraw is not None:
                 res.series[sname] = parse_series(sname, spath, sraw, res.runs)
         apath = os.path.join(data, ex.paper, "data", f"{record.attempts_table(name)}.csv")
-        res.attempts = [row for _line, row in read_csv(apath, record.ATTEMPT_COLUMNS) or []]
+        res.attempts = [
+            row for _line, row in read_csv(apath, record.ATTEMPT_COLUMNS, grown=True) or []
+        ]
         out[name] = res
     return out
 

@@ -328,6 +328,7 @@ def one_run(args, net, cell, k, desc_path, content_dir):
             doc["sockets_before"] = ss.wait_closed(net.agent, kill=True)
             log_from = net.agent.call("log", which="server", since=0)["next"]
             counters_before = net.agent.call("mptcp")
+            health_before = net.agent.call("kernel")
             names = [c["name"] for c in net.ready["clients"]]
             fwd_from = {n: net.agent.call("log", which=n, since=0)["next"] for n in names}
             sampler = ss.Sampler(ctl, net.agent, segment_routing=cell.segment_routing)
@@ -370,6 +371,8 @@ def one_run(args, net, cell, k, desc_path, content_dir):
                 for h in after
                 if h != "ok"
             }
+            # a warning or oops in the guest's kernel during the run (its health before and after)
+            doc["guest_kernel"] = kernel.health_change(health_before, net.agent.call("kernel"))
             server_log = net.agent.call("log", which="server", since=log_from)["lines"]
             time.sleep(1)  # the forwarders write a connection's line once it has closed
             fwd_log = {n: net.agent.call("log", which=n, since=fwd_from[n])["lines"] for n in names}
@@ -703,7 +706,7 @@ def publish(args, results=PUBLISHED):
         tables.append((out, rows, record.ATTEMPT_COLUMNS, by_attempt))
     for out, rows, fields, (order, identity) in tables:
         try:
-            old = [r for _line, r in shared.read_csv(out, fields) or []]
+            old = [r for _line, r in shared.read_csv(out, fields, grown=True) or []]
         except shared.ReportError as e:  # another layout: the table is made anew
             print(f"video: {os.path.relpath(out, REPO)}: {e}; its rows are replaced")
             old = []

@@ -34,6 +34,7 @@ class AttemptRow(unittest.TestCase):
                 "c1": {"MPCapableSYNTXDrop": 2},
                 "server": {"DssFallback": 3, "MPCapableSYNRX": 10},
             },
+            "guest_kernel": {"tainted": 4608, "new_taints": "W", "new_lines": ["WARN", "BUG"]},
         }  # fmt: skip
         log = (
             "10:00:01 packet-in A port 4: MPTCP retransmitted MP_CAPABLE SYN of connection 5 "
@@ -54,6 +55,7 @@ class AttemptRow(unittest.TestCase):
         self.assertEqual(row["failed_checks"], "every server connection was MPTCP")
         self.assertEqual(row["error"], "checks failed: every server connection was MPTCP")
         self.assertEqual(row["attempt"], "run3-1795755034")
+        self.assertEqual((row["kernel_taints"], row["kernel_warnings"]), ("W", 2))
 
     def test_an_attempt_that_recorded_little(self):
         doc = {"status": "failed", "error": "[Errno 32] Broken pipe"}
@@ -61,6 +63,8 @@ class AttemptRow(unittest.TestCase):
         self.assertEqual((row["client_fallbacks"], row["server_fallbacks"], row["resent_syns"]),
                          (0, 0, 0))  # fmt: skip
         self.assertEqual((row["failed_checks"], row["fallback_counters"]), ("", ""))
+        # no record of the guest's kernel: unknown, not zero
+        self.assertEqual((row["kernel_taints"], row["kernel_warnings"]), ("", ""))
 
 
 class PathMetrics(unittest.TestCase):
