@@ -477,7 +477,10 @@ class DescriptorTopo(Topo):
 
 
 def _run(args, timeout=10):
-    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+    try:
+        r = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise MpqoeError(f"{' '.join(args)}: no answer within {timeout} s") from None
     if r.returncode != 0:
         raise MpqoeError(f"{' '.join(args)}: {r.stderr.strip() or r.returncode}")
     return r.stdout

@@ -420,8 +420,9 @@ def serve(agent, port, bind):
                         f.flush()
                         return
                     reply = {"ok": True, **getattr(agent, f"cmd_{name}")(cmd)}
-                except (ValueError, KeyError, RuntimeError, OSError) as e:
-                    reply = {"ok": False, "error": str(e)}
+                except Exception as e:  # a failed command must not end the agent
+                    # (an ovs-ofctl that timed out in a loaded guest once ended a whole batch)
+                    reply = {"ok": False, "error": f"{type(e).__name__}: {e}"}
                 f.write(json.dumps(reply).encode() + b"\n")
                 f.flush()
 

@@ -2,10 +2,14 @@
 interfaces it captures on, that stop ends every tcpdump and moves its pcap, and that bad
 input changes nothing."""
 
+import json
 import os
 import shutil
+import socket
+import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 from unittest import mock
 
@@ -13,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import guest_agent  # noqa: E402
+from mpqoe_lib.proc import free_port  # noqa: E402
 
 
 class FakeProcess:
@@ -80,6 +85,46 @@ class Capture(unittest.TestCase):
             self.agent.cmd_capture({"action": "stop", "dir": "run1/capture"})
         dest = os.path.join(self.tmp, "later")
         self.assertEqual(len(self.agent.cmd_capture({"action": "stop", "dir": dest})["capture"]), 4)
+
+
+class Serve(unittest.TestCase):
+    """The command loop over a socket: a command that fails in any way answers with its error
+    and the agent goes on serving."""
+
+    def test_a_command_that_fails_does_not_end_the_agent(self):
+        class Agent:
+            calls = 0
+
+            def cmd_flows(self, _cmd):
+                self.calls += 1
+                if self.calls == 1:
+                    raise subprocess.TimeoutExpired(["ovs-ofctl", "dump-flows", "s4"], 10)
+                return {"flows": {}}
+
+        port = free_port()
+        t = threading.Thread(target=guest_agent.serve, args=(Agent(), port, "127.0.0.1"))
+        t.start()
+        for _ in range(100):
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+                break
+            except ConnectionRefusedError:
+                threading.Event().wait(0.05)
+        with sock, sock.makefile("rwb") as f:
+
+            def call(**cmd):
+                f.write(json.dumps(cmd).encode() + b"\n")
+                f.flush()
+                return json.loads(f.readline())
+
+            first = call(cmd="flows")
+            self.assertFalse(first["ok"])
+            self.assertIn("TimeoutExpired", first["error"])
+            self.assertEqual(call(cmd="flows"), {"ok": True, "flows": {}})
+            self.assertIn("unknown command", call(cmd="nosuch")["error"])
+            self.assertEqual(call(cmd="quit"), {"ok": True})
+        t.join(timeout=10)
+        self.assertFalse(t.is_alive())
 
 
 if __name__ == "__main__":
