@@ -552,10 +552,17 @@ def run_batch(args, b, runs, progress):
         for cell, k in runs:
             for attempt in range(args.retries + 1):
                 doc = one_run(args, net, cell, k, desc, content)
-                final = doc["status"] == "ok" or attempt == args.retries
+                gone = None
+                if doc["status"] != "ok" and not net.answers():
+                    # the network side died: say why in the run's record, and stop the batch
+                    # rather than fail its remaining runs at once on the broken connection
+                    gone = net.gone_cause()
+                    doc["error"] = f"{doc.get('error') or 'failed'}; {gone}"
+                    files.write_json(os.path.join(run_dir(args.results, cell, k), "run.json"), doc)
+                final = doc["status"] == "ok" or attempt == args.retries or gone is not None
                 progress(cell, k, doc, final)
-                if net.exit_code() is not None:
-                    raise ss.SessionError(f"the network side exited ({net.exit_code()})")
+                if gone is not None:
+                    raise ss.SessionError(gone)
                 if final:
                     break
 

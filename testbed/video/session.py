@@ -6,6 +6,7 @@ Used by run.py; no command line of its own. Standard library only (the host's py
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -161,6 +162,57 @@ class Network:
 
     def exit_code(self):
         return None if self.proc is None else self.proc.poll()
+
+    def answers(self):
+        """Whether the agent still answers a command (after a failed run: the network lives)."""
+        try:
+            self.agent.call("load")
+            return True
+        except (OSError, ValueError, SessionError):
+            return False
+
+    def gone_cause(self, timeout=120):
+        """Why the network side stopped answering (death_cause of its logs), once it has
+        exited or after timeout seconds."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        texts = []
+        for name in ("console.log", "network.log"):
+            try:
+                with open(
+                    os.path.join(self.workdir, name), encoding="utf-8", errors="replace"
+                ) as f:
+                    texts.append(f.read())
+            except OSError:
+                texts.append("")
+        return death_cause(*texts, self.exit_code())
+
+
+# The console's line when the guest's kernel dies, and the last line of a Python traceback (the
+# exception) in the network side's log.
+_PANIC = re.compile(r"Kernel panic - not syncing: (.*)")
+_EXCEPTION = re.compile(
+    r"^([A-Za-z_][\w.]*(?:Error|Exception|Expired|Interrupt|Exit))(?::\s*(.*))?$"
+)
+
+
+def death_cause(console, network_log, code):
+    """One line saying why the network side stopped answering, from the guest's console log,
+    the network side's log and its exit code (None while it runs): a kernel panic, else the
+    exception that ended the guest agent, else the exit code."""
+    panic = _PANIC.findall(console)
+    if panic:
+        return f"the guest's kernel panicked ({panic[-1].strip()})"
+    lines = network_log.splitlines()
+    if any(ln.startswith("Traceback") for ln in lines):
+        last = [m for m in map(_EXCEPTION.match, lines) if m]
+        if last:
+            return f"the guest agent died: {last[-1].group(0).strip()}"
+    if code is None:
+        return "the network side stopped answering and has not exited"
+    return f"the network side exited ({code})"
 
 
 class Controller(ControllerProcess):

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import types
 import unittest
 from unittest import mock
 
@@ -235,6 +236,48 @@ class Publish(unittest.TestCase):
             got,
             [("run1", "ok", "", "0"), ("run2-1700000000", "failed", "every client finished", "1")],
         )
+
+
+class DeadNetwork(unittest.TestCase):
+    """A run that fails because the network side died ends its batch, without retries or the
+    batch's other runs failing at once on the broken connection, and its record says why."""
+
+    def test_the_batch_stops_and_the_run_names_the_cause(self):
+        tmp = tempfile.mkdtemp(prefix="video-dead-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        sys.path.insert(0, HERE)
+        import run  # noqa: PLC0415
+
+        net = mock.MagicMock(ready={"built": {}})
+        net.__enter__.return_value = net
+        net.answers.return_value = False
+        net.gone_cause.return_value = "the guest agent died: subprocess.TimeoutExpired: x"
+
+        def one_run(args, _net, cell, k, *_):
+            os.makedirs(run.run_dir(args.results, cell, k))
+            return {"status": "failed", "error": "[Errno 32] Broken pipe"}
+
+        batch = types.SimpleNamespace(experiment="ga-topo", name="batch")
+        cells = [types.SimpleNamespace(batch=batch, name=n) for n in ("a", "b")]
+        args = mock.Mock(results=tmp, retries=2, runs=1, only=[1], local=False)
+        progress = mock.Mock()
+        with (
+            mock.patch.object(run, "prepare_batch", return_value=("d.json", "content")),
+            mock.patch.object(run.ss, "Network", return_value=net),
+            mock.patch.object(run, "one_run", side_effect=one_run) as made,
+            contextlib.redirect_stdout(io.StringIO()),
+            self.assertRaisesRegex(run.ss.SessionError, "agent died"),
+        ):
+            run.run_batch(args, batch, [(cells[0], 1), (cells[1], 1)], progress)
+        self.assertEqual(made.call_count, 1)  # no retry, no second run
+        doc = progress.call_args.args[2]
+        self.assertTrue(progress.call_args.args[3])  # the attempt is final
+        self.assertEqual(
+            doc["error"],
+            "[Errno 32] Broken pipe; the guest agent died: subprocess.TimeoutExpired: x",
+        )
+        with open(os.path.join(run.run_dir(tmp, cells[0], 1), "run.json")) as f:
+            self.assertEqual(json.load(f)["error"], doc["error"])
 
 
 if __name__ == "__main__":

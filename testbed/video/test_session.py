@@ -182,3 +182,40 @@ class AgentClientClosed(unittest.TestCase):
         c.close()
         with self.assertRaisesRegex(session.SessionError, "no connection to the agent for 'flows'"):
             c.call("flows")
+
+
+class DeathCause(unittest.TestCase):
+    """Why the network side stopped answering, from logs as the guest writes them."""
+
+    CONSOLE_PANIC = (
+        "mpqoe-init: ready after 8.74 s\n"
+        "[  599.054538] traps: PANIC: double fault, error_code: 0x0\n"
+        "[  599.060070] Oops: double fault: 0000 [#1] PREEMPT SMP NOPTI\n"
+        "[  599.078782] Kernel panic - not syncing: Fatal exception in interrupt\n"
+    )
+    CONSOLE_CLEAN = (
+        "mpqoe-init: command exited with 1 after 575.53 s\n[  575.760587] sysrq: Power Off\n"
+    )
+    AGENT_DIED = (
+        "agent: listening on 0.0.0.0:7000\n"
+        "Traceback (most recent call last):\n"
+        '  File "/mpqoe/testbed/video/guest_agent.py", line 459, in <module>\n'
+        "    raise TimeoutExpired(\n"
+        "subprocess.TimeoutExpired: Command '['ovs-ofctl', 'dump-flows', 's4']' timed out\n"
+        "testbed: exit 1, guest ready after 8.74 s (guest uptime), 578.0 s in QEMU\n"
+    )
+
+    def test_a_panic_an_agent_that_died_or_only_an_exit_code(self):
+        self.assertEqual(
+            session.death_cause(self.CONSOLE_PANIC, self.AGENT_DIED, 1),
+            "the guest's kernel panicked (Fatal exception in interrupt)",
+        )
+        self.assertEqual(
+            session.death_cause(self.CONSOLE_CLEAN, self.AGENT_DIED, 1),
+            "the guest agent died: subprocess.TimeoutExpired: Command "
+            "'['ovs-ofctl', 'dump-flows', 's4']' timed out",
+        )
+        self.assertEqual(
+            session.death_cause("", "agent: listening\n", 125), "the network side exited (125)"
+        )
+        self.assertIn("has not exited", session.death_cause("", "", None))
