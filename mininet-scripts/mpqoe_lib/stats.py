@@ -254,6 +254,43 @@ def trend(xs, ys, versions=None):
     return Trend(n, float(res.statistic), float(res.pvalue), exact)
 
 
+def pooled_trend(pairings):
+    """Spearman's rho averaged over several independent pairings [(xs, ys)], e.g. the same
+    algorithms ranked on each topology, with its exact two-sided permutation p: under the null
+    each pairing's ys are permuted on their own, so the statistic's distribution is the
+    convolution of each pairing's exact rho distribution (its n! orderings, at most
+    EXACT_LIMIT). Trend.n is the number of pairs in all; a pairing with too few pairs or without
+    variation leaves the whole untested."""
+    observed, dists = [], []
+    for xs, ys in pairings:
+        n = len(xs)
+        if n < MIN_TREND or len(set(xs)) < 2:
+            return Trend(sum(len(x) for x, _y in pairings), reason=TOO_FEW)
+        if len(set(ys)) < 2:
+            return Trend(sum(len(x) for x, _y in pairings), reason="no variation")
+        if math.factorial(n) > EXACT_LIMIT:
+            raise ValueError(f"pooled_trend: {n}! orderings of one pairing are too many")
+        perms = np.array(list(itertools.permutations(range(n))))
+        x = np.broadcast_to(np.asarray(xs, float), perms.shape)
+        with np.errstate(all="ignore"):
+            observed.append(float(_rank_correlation(np.asarray(xs, float), np.asarray(ys, float))))
+            rhos = _rank_correlation(x, np.asarray(ys, float)[perms])
+        values, counts = np.unique(np.round(rhos, 9), return_counts=True)
+        dists.append(dict(zip(values.tolist(), (counts / counts.sum()).tolist(), strict=True)))
+    total = {0.0: 1.0}
+    for dist in dists:
+        grown = {}
+        for a, pa in total.items():
+            for b, pb in dist.items():
+                key = round(a + b, 9)
+                grown[key] = grown.get(key, 0.0) + pa * pb
+        total = grown
+    obs = sum(observed)
+    p = sum(q for v, q in total.items() if abs(v) >= abs(obs) - 1e-9)
+    n = sum(len(x) for x, _y in pairings)
+    return Trend(n, obs / len(observed), min(1.0, p), exact=True)
+
+
 @dataclass(frozen=True)
 class Comparison(_Test):
     """The reference algorithm against another in one group, for one metric. diff is

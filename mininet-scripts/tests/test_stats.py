@@ -356,5 +356,40 @@ class TrendTest(unittest.TestCase):
         self.assertFalse(t.sig)
 
 
+class PooledTrendTest(unittest.TestCase):
+    def test_one_pairing_is_the_plain_exact_test(self):
+        xs, ys = [0, 50, 100, 150, 200], [3.0, 1.0, 2.0, 5.0, 4.0]
+        one, plain = stats.pooled_trend([(xs, ys)]), stats.trend(xs, ys)
+        self.assertAlmostEqual(one.rho, plain.rho)
+        self.assertAlmostEqual(one.p, plain.p)
+
+    def test_p_by_enumerating_both_pairings(self):
+        a = ([1, 2, 3, 4, 5], [2.0, 1.0, 3.0, 5.0, 4.0])
+        b = ([5, 4, 3, 2, 1, 6], [1.0, 3.0, 2.0, 6.0, 5.0, 4.0])
+
+        def rho(x, y):
+            return stats.st.spearmanr(x, y).statistic
+
+        obs = rho(*a) + rho(*b)
+        ra = [rho(a[0], list(p)) for p in itertools.permutations(a[1])]
+        rb = [rho(b[0], list(p)) for p in itertools.permutations(b[1])]
+        want = sum(1 for x in ra for y in rb if abs(x + y) >= abs(obs) - 1e-9) / (120 * 720)
+        t = stats.pooled_trend([a, b])
+        self.assertAlmostEqual(t.rho, obs / 2)
+        self.assertAlmostEqual(t.p, want, places=9)
+        self.assertEqual(t.n, 11)
+
+    def test_agreement_on_three_topologies_is_significant_where_one_is_not(self):
+        xs = [1, 2, 3, 4, 5, 6]
+        ys = [1.0, 3.0, 2.0, 4.0, 6.0, 5.0]  # rho 0.89 on each
+        self.assertFalse(stats.trend(xs, ys).p < 0.01)
+        self.assertLess(stats.pooled_trend([(xs, ys)] * 3).p, 0.01)
+
+    def test_untested_when_a_pairing_is_too_short(self):
+        t = stats.pooled_trend([([1, 2, 3, 4, 5], [1, 2, 3, 4, 5]), ([1, 2, 3], [1, 2, 3])])
+        self.assertEqual(t.reason, stats.TOO_FEW)
+        self.assertEqual(stats.pooled_trend([(range(5), [1] * 5)]).reason, "no variation")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -42,7 +42,9 @@ brace pair, is an error naming it):
                  Spearman's rho between the algorithms' means in the two groups, with the exact
                  permutation p over the algorithms' pairings: field: rho, p, n (algorithms in
                  both), sig, top and bottom (the algorithm with the highest or lowest mean in
-                 each group: "ga" when the two agree, "ga / none" when not)
+                 each group: "ga" when the two agree, "ga / none" when not); groups joined
+                 by + on both sides (a1+a2/b1+b2, e.g. one pair per topology) are tested
+                 together: the mean rho, each pair permuted on its own (rho, p, n, sig only)
     {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
     {{attempts:<experiment>[+<experiment>...][/<filter>...]}}
                  how many attempts at runs, ok or failed (<data>/ga-paper/data/
@@ -1051,6 +1053,11 @@ def _trend_field(t, fld):
 
 
 def _order(results, name):
+    """{{order:<experiment>/<group>/<other group>/<metric>/<field>}}: do the two groups rank
+    the algorithms alike by their cells' means of metric (Spearman's rho, exact permutation
+    p; top and bottom: the first and last algorithm of each). Groups joined by + on both sides
+    (g1+g2/h1+h2) pair up in order and are tested together (stats.pooled_trend: the mean rho,
+    each pair permuted on its own); top and bottom then have no meaning."""
     parts = name.split("/")
     if len(parts) != 5:
         raise KeyError("expected order:<experiment>/<group>/<other group>/<metric>/<field>")
@@ -1058,27 +1065,37 @@ def _order(results, name):
     res = _experiment(results, exp, metric)
     if fld not in ("rho", "p", "n", "sig", "top", "bottom"):
         raise KeyError(f"field {fld!r} is not rho, p, n, sig, top or bottom")
+    firsts, seconds = ga.split("+"), gb.split("+")
+    if len(firsts) != len(seconds):
+        raise KeyError(f"{ga} and {gb} join different numbers of groups")
+    if len(firsts) > 1 and fld in ("top", "bottom"):
+        raise KeyError(f"field {fld!r} needs one group a side, not {ga}")
     if res.missing:
         return NO_RUNS
-    groups = []
-    for gname in (ga, gb):
-        g = res.group(gname)
-        if g is None:
-            raise KeyError(f"{exp} has no group {gname!r}")
-        groups.append(g)
-    if ga == gb:
-        raise KeyError(f"order compares two different groups, not {ga} with itself")
-    algs = [a for a in ALGORITHMS if all(a in g.cells for g in groups)]
-    means = [[g.cells[a].intervals[metric].mean for a in algs] for g in groups]
-    if fld in ("top", "bottom"):
-        if not algs:
-            return "n/a"
-        pick = max if fld == "top" else min
-        ends = [algs[pick(range(len(algs)), key=m.__getitem__)] for m in means]
-        return ends[0] if ends[0] == ends[1] else " / ".join(ends)
+    pairings = []
+    for first, second in zip(firsts, seconds, strict=True):
+        groups = []
+        for gname in (first, second):
+            g = res.group(gname)
+            if g is None:
+                raise KeyError(f"{exp} has no group {gname!r}")
+            groups.append(g)
+        if first == second:
+            raise KeyError(f"order compares two different groups, not {first} with itself")
+        algs = [a for a in ALGORITHMS if all(a in g.cells for g in groups)]
+        means = [[g.cells[a].intervals[metric].mean for a in algs] for g in groups]
+        if fld in ("top", "bottom"):
+            if not algs:
+                return "n/a"
+            pick = max if fld == "top" else min
+            ends = [algs[pick(range(len(algs)), key=m.__getitem__)] for m in means]
+            return ends[0] if ends[0] == ends[1] else " / ".join(ends)
+        pairings.append(means)
     # two groups of different code versions may be ranked against each other: each mean comes
     # from one version; the test is of the ranking, not of a difference between the groups
-    return _trend_field(stats.trend(*means), fld)
+    if len(pairings) == 1:
+        return _trend_field(stats.trend(*pairings[0]), fld)
+    return _trend_field(stats.pooled_trend(pairings), fld)
 
 
 ATTEMPT_FILTER = re.compile(r"([a-z_]+)(=|>)(.*)")

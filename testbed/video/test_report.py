@@ -472,10 +472,13 @@ class OrderTest(unittest.TestCase):
 
     ALGS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none")
 
-    def results(self, short, long):
+    def results(self, short, long, topologies=("compuserve",)):
         ex = report.EXPERIMENTS["ga-topo"]
         res = report.Result(ex)
-        for gname, means in (("compuserve.c5", short), ("compuserve.c5.v540", long)):
+        named = [(f"{t}.c5", short) for t in topologies] + [
+            (f"{t}.c5.v540", long) for t in topologies
+        ]
+        for gname, means in named:
             cells = {}
             for a, m in zip(self.ALGS, means, strict=True):
                 iv = {k: stats.mean_ci([m]) for k in ex.tabulated}
@@ -505,6 +508,28 @@ class OrderTest(unittest.TestCase):
         self.assertEqual(self.order(r, "rho"), "-1.00")
         self.assertEqual(self.order(r, "top"), "none / ga")
         self.assertEqual(self.order(r, "bottom"), "ga / none")
+
+    def test_groups_joined_by_plus_are_tested_together(self):
+        # rho 0.77 on each of three topologies: not significant alone, jointly it is
+        r = self.results((3, 1, 2, 4, 6, 5), (1, 2, 3, 4, 5, 6), ("compuserve", "custom12", "x"))
+        one = "ga-topo/compuserve.c5/compuserve.c5.v540/avg_bitrate_kbps"
+        three = (
+            "ga-topo/compuserve.c5+custom12.c5+x.c5/compuserve.c5.v540+custom12.c5.v540+x.c5.v540"
+        )
+        self.assertEqual(report.resolve(r, f"order:{one}/sig"), "no")
+        self.assertEqual(report.resolve(r, f"order:{three}/avg_bitrate_kbps/rho"), "+0.77")
+        self.assertEqual(report.resolve(r, f"order:{three}/avg_bitrate_kbps/n"), "18")
+        self.assertEqual(report.resolve(r, f"order:{three}/avg_bitrate_kbps/sig"), "yes")
+        for bad, why in [
+            (f"{three}/avg_bitrate_kbps/top", "one group a side"),
+            (
+                "ga-topo/compuserve.c5+custom12.c5/compuserve.c5.v540/outage_s/rho",
+                "different numbers",
+            ),
+        ]:
+            with self.subTest(bad=bad), self.assertRaises(KeyError) as cm:
+                report.resolve(r, "order:" + bad)
+            self.assertIn(why, cm.exception.args[0])
 
     def test_bad_names(self):
         r = self.results((1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6))
