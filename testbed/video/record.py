@@ -242,7 +242,8 @@ def failure_details(doc):
 # resent_syns counts the retransmitted MP_CAPABLE SYNs the controller sent on (RESENT_SYN).
 ATTEMPT_COLUMNS = (
     "experiment,cell,run,attempt,code_version,started,status,failed_checks,client_fallbacks,"
-    "server_fallbacks,fallback_counters,resent_syns,error,kernel_taints,kernel_warnings"
+    "server_fallbacks,fallback_counters,resent_syns,error,kernel_taints,kernel_warnings,"
+    "reconnects"
 ).split(",")
 # The controller's log line when it sends on a retransmitted MP_CAPABLE SYN (core Handshakes:
 # "... retransmitted MP_CAPABLE SYN of connection N [decided ..., packet-out ...]")
@@ -278,7 +279,16 @@ def attempt_row(doc, attempt, controller_log):
         # predates the record or ended before it was taken
         "kernel_taints": (doc.get("guest_kernel") or {}).get("new_taints", ""),
         "kernel_warnings": len(doc["guest_kernel"]["new_lines"]) if "guest_kernel" in doc else "",
+        # connections the forwarders made again after a fallback in the handshake; "" where the
+        # forwarders did not yet count them
+        "reconnects": _reconnects(doc),
     }
+
+
+def _reconnects(doc):
+    conns = [c for cs in (doc.get("forwarder_connections") or {}).values() for c in cs]
+    counted = [c[4] for c in conns if len(c) > 4 and c[4] is not None]
+    return sum(counted) if counted else ""
 
 
 def throughput_rows(doc, series_by_client):

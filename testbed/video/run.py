@@ -379,7 +379,16 @@ def one_run(args, net, cell, k, desc_path, content_dir):
         fwd = {n: json_lines(lines) for n, lines in fwd_log.items()}
         doc["bridge"] = bridge(d, net.ready["clients"], fwd, sampler.load)
         doc["forwarder_connections"] = {
-            n: [[r.get("start"), r.get("local"), r.get("mptcp"), r.get("error")] for r in recs]
+            n: [
+                [
+                    r.get("start"),
+                    r.get("local"),
+                    r.get("mptcp"),
+                    r.get("error"),
+                    r.get("reconnects"),
+                ]
+                for r in recs
+            ]
             for n, recs in fwd.items()
         }
         finish_doc(doc, d, descriptor, sampler, flows, server_log)

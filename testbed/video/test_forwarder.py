@@ -1,5 +1,7 @@
 """The forwarder: its response watcher on hand-made streams, and a real copy over loopback."""
 
+import contextlib
+import io
 import json
 import os
 import socket
@@ -92,6 +94,60 @@ class Copy(unittest.TestCase):
         self.assertEqual((n, status), (len(body), 200))
         self.assertLessEqual(first, last)
         self.assertLess(abs(last - time.time()), 60)
+
+
+class Reconnect(unittest.TestCase):
+    """A connection the kernel made plain TCP in its handshake is made again, unused, up to
+    --reconnects times (on loopback, a plain TCP listener makes every MPTCP connect fall back;
+    an MPTCP listener keeps it)."""
+
+    def connects(self, server, reconnects):
+        accepted = []
+
+        def accept():
+            while True:
+                try:
+                    c, _ = server.accept()
+                except OSError:
+                    return
+                accepted.append(c)
+
+        threading.Thread(target=accept, daemon=True).start()
+        args = forwarder.parse_args(
+            ["--listen-fd", "0", "--server", f"127.0.0.1:{server.getsockname()[1]}",
+             "--reconnects", str(reconnects)]
+        )  # fmt: skip
+        s, mptcp, again = forwarder.connect(args)
+        s.close()
+        time.sleep(0.2)
+        return mptcp, again, len(accepted)
+
+    def listener(self, proto):
+        try:
+            server = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
+        except OSError as e:
+            self.skipTest(f"no MPTCP sockets on this kernel: {e}")
+        self.addCleanup(server.close)
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        return server
+
+    def test_a_fallback_is_made_again_up_to_the_limit(self):
+        self.listener(forwarder.IPPROTO_MPTCP).close()  # skips where MPTCP is missing
+        self.assertEqual(self.connects(self.listener(socket.IPPROTO_TCP), 2), (False, 2, 3))
+        self.assertEqual(self.connects(self.listener(socket.IPPROTO_TCP), 0), (False, 0, 1))
+
+    def test_an_mptcp_connection_is_kept(self):
+        server = self.listener(forwarder.IPPROTO_MPTCP)
+        self.assertEqual(self.connects(server, 2), (True, 0, 1))
+
+    def test_bad_limits_are_refused(self):
+        for bad in ("-1", "11", "x"):
+            with self.subTest(bad=bad), self.assertRaises(SystemExit):
+                with contextlib.redirect_stderr(io.StringIO()):
+                    forwarder.parse_args(
+                        ["--listen-fd", "0", "--server", "127.0.0.1:1", "--reconnects", bad]
+                    )
 
 
 if __name__ == "__main__":

@@ -35,6 +35,8 @@ class AttemptRow(unittest.TestCase):
                 "server": {"DssFallback": 3, "MPCapableSYNRX": 10},
             },
             "guest_kernel": {"tainted": 4608, "new_taints": "W", "new_lines": ["WARN", "BUG"]},
+            "forwarder_connections": {"c1": [[1.0, "a", True, None, 1], [2.0, "b", True, None, 0]],
+                                      "c2": [[1.5, "c", True, None, 1]]},
         }  # fmt: skip
         log = (
             "10:00:01 packet-in A port 4: MPTCP retransmitted MP_CAPABLE SYN of connection 5 "
@@ -56,6 +58,7 @@ class AttemptRow(unittest.TestCase):
         self.assertEqual(row["error"], "checks failed: every server connection was MPTCP")
         self.assertEqual(row["attempt"], "run3-1795755034")
         self.assertEqual((row["kernel_taints"], row["kernel_warnings"]), ("W", 2))
+        self.assertEqual(row["reconnects"], 2)
 
     def test_an_attempt_that_recorded_little(self):
         doc = {"status": "failed", "error": "[Errno 32] Broken pipe"}
@@ -65,6 +68,9 @@ class AttemptRow(unittest.TestCase):
         self.assertEqual((row["failed_checks"], row["fallback_counters"]), ("", ""))
         # no record of the guest's kernel: unknown, not zero
         self.assertEqual((row["kernel_taints"], row["kernel_warnings"]), ("", ""))
+        self.assertEqual(row["reconnects"], "")
+        old = {"forwarder_connections": {"c1": [[1.0, "a", True, None]]}}  # before the count
+        self.assertEqual(record.attempt_row(old, "run1", "")["reconnects"], "")
 
 
 class PathMetrics(unittest.TestCase):
