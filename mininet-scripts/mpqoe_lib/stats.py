@@ -238,16 +238,23 @@ def _rank_correlation(x, y, axis=-1):
     return (rx * ry).sum(axis=-1) / np.sqrt((rx * rx).sum(axis=-1) * (ry * ry).sum(axis=-1))
 
 
+def _untestable(xs, ys):
+    """Why a rank correlation of ys against xs cannot be tested, or None."""
+    if len(xs) < MIN_TREND or len(set(xs)) < 2:
+        return TOO_FEW
+    if len(set(ys)) < 2:
+        return "no variation"
+    return None
+
+
 def trend(xs, ys, versions=None):
     """Trend of per-run values ys along parameter values xs (pairs in the same order); with
     versions (one per pair), runs of several code versions are not tested."""
     n = len(xs)
     if versions is not None and len(set(versions)) > 1:
         return Trend(n, reason=VERSIONS_DIFFER)
-    if n < MIN_TREND or len(set(xs)) < 2:
-        return Trend(n, reason=TOO_FEW)
-    if len(set(ys)) < 2:
-        return Trend(n, reason="no variation")
+    if why := _untestable(xs, ys):
+        return Trend(n, reason=why)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         res, exact = _permutation_test((xs, ys), _rank_correlation, "pairings", math.factorial(n))
@@ -261,13 +268,12 @@ def pooled_trend(pairings):
     convolution of each pairing's exact rho distribution (its n! orderings, at most
     EXACT_LIMIT). Trend.n is the number of pairs in all; a pairing with too few pairs or without
     variation leaves the whole untested."""
+    total_n = sum(len(xs) for xs, _ys in pairings)
     observed, dists = [], []
     for xs, ys in pairings:
         n = len(xs)
-        if n < MIN_TREND or len(set(xs)) < 2:
-            return Trend(sum(len(x) for x, _y in pairings), reason=TOO_FEW)
-        if len(set(ys)) < 2:
-            return Trend(sum(len(x) for x, _y in pairings), reason="no variation")
+        if why := _untestable(xs, ys):
+            return Trend(total_n, reason=why)
         if math.factorial(n) > EXACT_LIMIT:
             raise ValueError(f"pooled_trend: {n}! orderings of one pairing are too many")
         perms = np.array(list(itertools.permutations(range(n))))
@@ -287,8 +293,7 @@ def pooled_trend(pairings):
         total = grown
     obs = sum(observed)
     p = sum(q for v, q in total.items() if abs(v) >= abs(obs) - 1e-9)
-    n = sum(len(x) for x, _y in pairings)
-    return Trend(n, obs / len(observed), min(1.0, p), exact=True)
+    return Trend(total_n, obs / len(observed), min(1.0, p), exact=True)
 
 
 @dataclass(frozen=True)
