@@ -116,6 +116,20 @@ cpu_busy() { # busy and total jiffies of all CPUs so far
 # pick <file> <key>: the value of key=value in the first line of the file
 pick() { tr ' ' '\n' <"$1" | sed -n "s/^$2=//p" | head -1; }
 
+# queues: the bytes and drops so far of the two bottleneck queues (ra, rb) and the time in
+# centiseconds: "<ra bytes> <ra drops> <rb bytes> <rb drops> <cs>"
+queues() {
+	for d in ra rb; do
+		tc -n rtr -s qdisc show dev $d | awk '/Sent/ { sub(",", "", $7); print $2, $7; exit }'
+	done | tr '\n' ' '
+	awk '{ sub("\\.", "", $1); print $1 }' /proc/uptime
+}
+
+# path_rate <bytes before> <bytes after> <cs before> <cs after>: Mbit/s, 3 decimals
+path_rate() {
+	awk -v a=$1 -v b=$2 -v s=$3 -v e=$4 'BEGIN { printf "%.3f", (b - a) * 8 / ((e - s) * 10000) }'
+}
+
 run_one() {
 	case=$1
 	algo=$2
@@ -142,13 +156,22 @@ run_one() {
 			>/tmp/st.out 2>&1 &
 		st_pid=$!
 	fi
-	sleep $((DURATION / 2))
+	# each bottleneck queue's rate and drops from $WARM s after the start to the sender's end,
+	# in frame bytes (what netem's rate counts): how much of each path was used
+	sleep $WARM
+	q0=$(queues)
+	sleep $((DURATION / 2 - WARM))
 	# the connection's line in the middle of the run (coupled algorithms only)
 	line=
 	[ -f /proc/net/mpqoe_$algo ] 2>/dev/null &&
 		line=$(/usr/sbin/ip netns exec cli grep 'state=live' /proc/net/mpqoe_$algo | tail -1)
 	wait $sm_pid
 	src=$?
+	set -- $q0 $(queues)
+	path1_mbps=$(path_rate $1 $6 $5 ${10})
+	path2_mbps=$(path_rate $3 $8 $5 ${10})
+	path1_drops=$(($7 - $2))
+	path2_drops=$(($9 - $4))
 	set -- $(cpu_busy)
 	busy=$(((($1 - b0) * 100) / ($2 - t0 + 1)))
 	wait $rm_pid
@@ -166,7 +189,8 @@ run_one() {
 	members=$(echo "$line" | tr ' ' '\n' | sed -n 's/^members=//p')
 	verdict "RESULT case=$case algo=$algo tcp_cc=${tcpcc:--} run=$run mptcp_mbps=$mptcp_mbps" \
 		"tcp_mbps=${tcp_mbps:--} subflows=$sf cc=$got members=${members:--}" \
-		"guest_cpu_pct=$busy"
+		"guest_cpu_pct=$busy path1_mbps=$path1_mbps path2_mbps=$path2_mbps" \
+		"path1_drops=$path1_drops path2_drops=$path2_drops"
 	echo "  $(cat /tmp/sm.out) / $(cat /tmp/rm.out)"
 	[ "$case" = shared ] && echo "  $(cat /tmp/st.out) / $(cat /tmp/rt.out)"
 	[ -n "$line" ] && echo "  $line"

@@ -9,7 +9,9 @@ docs/results/cc.md.in (placeholders below), each atomically and only when change
 writes nothing and exits 1 when a file differs from what the data give.
 
 Per run: shared case, ratio = MPTCP goodput / regular TCP goodput and util_pct = both / the
-bottleneck rate; disjoint case, agg_pct = MPTCP goodput / (sum of the two bottleneck rates).
+bottleneck rate; disjoint case, agg_pct = MPTCP goodput / (sum of the two bottleneck rates)
+and path<k>_pct = what left bottleneck k's queue (frame bytes, netem's measure) / its rate, in
+runs that recorded it.
 Per cell (case, algorithm): n runs, mean and 95 % Student t interval over the runs
 (mininet-scripts/mpqoe_lib/stats.py). In the shared case each coupled algorithm's ratio is
 compared with uncoupled reno's (exact two-sided permutation test on the difference of the means,
@@ -47,7 +49,7 @@ TARGETS = {
 }
 METRICS = {
     "shared": [("ratio", 2), ("mptcp_mbps", 2), ("tcp_mbps", 2), ("util_pct", 1), ("cpu", 0)],
-    "disjoint": [("agg_pct", 1), ("mptcp_mbps", 2), ("cpu", 0)],
+    "disjoint": [("agg_pct", 1), ("mptcp_mbps", 2), ("path1_pct", 1), ("path2_pct", 1), ("cpu", 0)],
 }
 LABEL = {
     "ratio": "MPTCP/TCP",
@@ -55,6 +57,8 @@ LABEL = {
     "tcp_mbps": "TCP Mbit/s",
     "util_pct": "bottleneck used %",
     "agg_pct": "aggregate % of 15 Mbit/s",
+    "path1_pct": "10 Mbit/s path used %",
+    "path2_pct": "5 Mbit/s path used %",
     "cpu": "guest CPU %",
 }
 
@@ -62,7 +66,7 @@ LABEL = {
 def load(data):
     rows = []
     for path in sorted(glob.glob(os.path.join(data, "*.csv"))):
-        for line, r in shared.read_csv(path, COLUMNS):
+        for line, r in shared.read_csv(path, COLUMNS, grown=True):
             where = f"{os.path.relpath(path, REPO)}:{line}"
             m = shared.number(r["mptcp_mbps"], float, where, "mptcp_mbps")
             v = {"mptcp_mbps": m, "cpu": shared.number(r["guest_cpu_pct"], float, where, "cpu")}
@@ -75,6 +79,11 @@ def load(data):
                     r["rate2_mbps"], float, where, "rate2_mbps"
                 )
                 v["agg_pct"] = 100 * m / cap
+                for k in (1, 2):  # not recorded before the queues were read: left out
+                    if r[f"path{k}_mbps"]:
+                        rate = shared.number(r[f"rate{k}_mbps"], float, where, f"rate{k}_mbps")
+                        used = shared.number(r[f"path{k}_mbps"], float, where, f"path{k}_mbps")
+                        v[f"path{k}_pct"] = 100 * used / rate
             else:
                 raise ReportError(f"{where}: unknown case {r['case']!r}")
             rows.append(

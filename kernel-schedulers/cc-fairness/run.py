@@ -80,6 +80,12 @@ COLUMNS = [
     "module_sha256",
     "kernel",
     "finished_utc",
+    # appended later (older CSVs end before them): each bottleneck queue's rate in frame bytes
+    # and its drops, from WARM s after the start to the sender's end
+    "path1_mbps",
+    "path2_mbps",
+    "path1_drops",
+    "path2_drops",
 ]
 
 
@@ -186,6 +192,7 @@ def main():
             "module_sha256": shas.get(kv["algo"], "builtin"),
             "kernel": KVER,
             "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            **{k: kv[k] for k in ("path1_mbps", "path2_mbps", "path1_drops", "path2_drops")},
         }
         path = run_path(args.data, kv["case"], kv["algo"], int(kv["run"]))
         files.write_atomic(path, shared.csv_text([row], COLUMNS))
