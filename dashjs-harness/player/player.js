@@ -19,6 +19,8 @@
 //   sample            every sampleMs: position, buffer (s), level, throughputKbps (dash.js's
 //                     estimate), droppedFrames, totalFrames
 //   error             message
+//   stopped_at_end    playback stopped at the end without 'ended' (player/end.js): position,
+//                     duration; the end event that follows has reason ended
 //   end               reason (ended | timeout | error), position, droppedFrames, totalFrames
 (function () {
   'use strict';
@@ -91,9 +93,12 @@
   const maxSeconds = Number(q.get('maxSeconds') || 600);
   const sampleMs = Number(q.get('sampleMs') || 1000);
 
+  let pausedAt = null; // now() of the last 'pause' not followed by a 'play'
   for (const ev of ['play', 'playing', 'waiting', 'pause', 'seeking', 'ended']) {
     video.addEventListener(ev, () => {
       log(ev, { position: video.currentTime });
+      if (ev === 'pause') pausedAt = now();
+      else if (ev === 'play') pausedAt = null;
       if (ev === 'ended') finish('ended');
     });
   }
@@ -166,6 +171,11 @@
     }, frames()));
     const s = window.__qoe.status();
     statusEl.textContent = JSON.stringify(s);
+    if (mpqoeEnd.stoppedAtEnd(video.currentTime, video.duration, video.paused,
+      pausedAt === null ? null : now() - pausedAt)) {
+      log('stopped_at_end', { position: video.currentTime, duration: video.duration });
+      finish('ended');
+    }
     if (now() > maxSeconds) finish('timeout');
   }, sampleMs);
 
