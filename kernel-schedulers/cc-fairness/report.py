@@ -144,7 +144,13 @@ def cell_text(iv, d):
 def table(cells, cmps):
     out = []
     for case, title in (("shared", "Shared bottleneck"), ("disjoint", "Disjoint paths")):
-        ms = METRICS[case]
+        # a metric that no run of the case recorded (added after its runs) gets no column
+        algos = [a for c, a, _ in CELLS if c == case]
+        ms = [
+            (m, d)
+            for m, d in METRICS[case]
+            if any(cells[f"{case}/{a}"]["metrics"][m].n for a in algos)
+        ]
         head = ["MPTCP algorithm", *(["TCP flow"] if case == "shared" else []), "runs"]
         head += [LABEL[m] for m, _ in ms] + ["target", "met"]
         out += [f"### {title}", "", "| " + " | ".join(head) + " |"]
