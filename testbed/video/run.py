@@ -231,6 +231,14 @@ def estimate_s(plan):
     return total
 
 
+def network_timeout_s(batch, n_runs, retries):
+    """The network side's own time limit (it stops itself after this, should the runner be
+    lost): twice the estimate of the batch with every run retried as often as allowed, and
+    at least the two hours a short batch always had. A fixed two hours cut off the last run
+    of a batch of six 540 s runs that had needed one retry."""
+    return max(ss.NETWORK_TIMEOUT_S, 2 * estimate_s([(batch, range(n_runs * (retries + 1)))]))
+
+
 def fmt_s(s):
     return f"{s / 3600:.1f} h" if s >= 5400 else f"{s / 60:.0f} min"
 
@@ -556,7 +564,8 @@ def run_batch(args, b, runs, progress):
     workdir = os.path.join(args.results, b.experiment, "batches", b.name + part)
     desc, content = prepare_batch(b, workdir)
     print(f"video: batch {b.name}: {len(runs)} runs, booting the network", flush=True)
-    with ss.Network(desc, content, workdir, local=args.local) as net:
+    timeout = network_timeout_s(b, len(runs), args.retries)
+    with ss.Network(desc, content, workdir, local=args.local, timeout=timeout) as net:
         print(f"video: network ready ({net.ready.get('built')})", flush=True)
         for cell, k in runs:
             for attempt in range(args.retries + 1):

@@ -32,6 +32,8 @@ HOST_FROM_GUEST = "10.0.2.2"  # QEMU user networking: the host's 127.0.0.1
 # Subflow rules outlive dash.js's pauses between segment requests (a few seconds with a full
 # buffer): an expired rule would end the subflow (docs/results/ga-paper.md).
 IDLE_TIMEOUT_S = 60
+# the network side stops itself after this long unless the batch asks for more (run.py)
+NETWORK_TIMEOUT_S = 7200
 
 
 class SessionError(Exception):
@@ -90,7 +92,7 @@ class Network:
     this machine. Context manager; `agent` is the AgentClient, `client_urls` the players'.
     content_dir is one content entry; the server serves its parent as /content."""
 
-    def __init__(self, descriptor, content_dir, workdir, local=False, timeout=7200):
+    def __init__(self, descriptor, content_dir, workdir, local=False, timeout=NETWORK_TIMEOUT_S):
         self.descriptor, self.content_dir, self.workdir = descriptor, content_dir, workdir
         self.local, self.timeout = local, timeout
         self.proc = self.agent = None

@@ -257,7 +257,7 @@ class DeadNetwork(unittest.TestCase):
             os.makedirs(run.run_dir(args.results, cell, k))
             return {"status": "failed", "error": "[Errno 32] Broken pipe"}
 
-        batch = types.SimpleNamespace(experiment="ga-topo", name="batch")
+        batch = types.SimpleNamespace(experiment="ga-topo", name="batch", video_s=120, clients=5)
         cells = [types.SimpleNamespace(batch=batch, name=n) for n in ("a", "b")]
         args = mock.Mock(results=tmp, retries=2, runs=1, only=[1], local=False)
         progress = mock.Mock()
@@ -278,6 +278,42 @@ class DeadNetwork(unittest.TestCase):
         )
         with open(os.path.join(run.run_dir(tmp, cells[0], 1), "run.json")) as f:
             self.assertEqual(json.load(f)["error"], doc["error"])
+
+
+class NetworkTimeout(unittest.TestCase):
+    """The network side's own time limit covers the batch it serves, retries included."""
+
+    def setUp(self):
+        sys.path.insert(0, HERE)
+        import run  # noqa: PLC0415
+
+        self.run = run
+
+    def batch(self, video_s):
+        return types.SimpleNamespace(video_s=video_s, clients=5)
+
+    def test_a_short_batch_keeps_two_hours(self):
+        self.assertEqual(self.run.network_timeout_s(self.batch(120), 6, 1), 7200)
+
+    def test_six_nine_minute_runs_with_a_retry_each_get_more(self):
+        # such a batch took 7500 s with one retry and was cut off at 7200 s
+        got = self.run.network_timeout_s(self.batch(540), 6, 1)
+        self.assertEqual(got, 2 * (150 + 12 * (540 + 4 * 4 + 20 + 5 * 20)))
+        self.assertGreater(got, 7500)
+        self.assertLess(self.run.network_timeout_s(self.batch(540), 6, 0), got)
+
+    def test_the_batch_starts_its_network_with_it(self):
+        net = mock.MagicMock(ready={"built": {}})
+        net.__enter__.return_value = net
+        batch = types.SimpleNamespace(experiment="ga-topo", name="b", video_s=540, clients=5)
+        args = mock.Mock(results="/nonexistent", retries=1, runs=1, only=[1], local=False)
+        with (
+            mock.patch.object(self.run, "prepare_batch", return_value=("d.json", "content")),
+            mock.patch.object(self.run.ss, "Network", return_value=net) as made,
+            contextlib.redirect_stdout(io.StringIO()),
+        ):
+            self.run.run_batch(args, batch, [], mock.Mock())
+        self.assertEqual(made.call_args.kwargs["timeout"], self.run.network_timeout_s(batch, 0, 1))
 
 
 if __name__ == "__main__":
