@@ -7,6 +7,7 @@ Used by run.py; no command line of its own. Standard library only (the host's py
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -138,6 +139,9 @@ class Network:
         except SessionError:
             self.__exit__()
             raise
+        except BaseException:  # stopped while it boots (SIGTERM, ^C): no guest left behind
+            self.abort()
+            raise
         self.client_urls = [f"http://127.0.0.1:{p}" for p in self.client_ports]
         return self
 
@@ -156,6 +160,23 @@ class Network:
                 self.proc.wait(timeout=30)
         self.log.close()
         return False
+
+    def abort(self):
+        """Ends the network side at once, every process of it (its own session: the testbed's
+        shell and QEMU, or the local agent), and closes the log."""
+        if self.agent is not None:
+            self.agent.close()
+        for sig, wait in ((signal.SIGTERM, 30), (signal.SIGKILL, 10)):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                self.proc.wait(timeout=wait)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        self.log.close()
 
     def agent_path(self, rel):
         """Where the agent writes a file the host reads as workdir/rel: the guest mounts the

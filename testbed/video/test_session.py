@@ -1,7 +1,10 @@
 """session.py's pure helpers against a fake guest agent (no guest, no network)."""
 
+import json
 import os
 import sys
+import tempfile
+import time
 import unittest
 from unittest import mock
 
@@ -219,3 +222,49 @@ class DeathCause(unittest.TestCase):
             session.death_cause("", "agent: listening\n", 125), "the network side exited (125)"
         )
         self.assertIn("has not exited", session.death_cause("", "", None))
+
+
+class StoppedWhileBooting(unittest.TestCase):
+    """A runner stopped (SIGTERM, ^C) while its network boots leaves no process behind: the
+    testbed's shell and the QEMU it started (here a shell and its sleeping child)."""
+
+    def test_the_whole_network_side_ends(self):
+        tmp = tempfile.mkdtemp(prefix="video-abort-")
+        self.addCleanup(lambda: __import__("shutil").rmtree(tmp, True))
+        desc = os.path.join(tmp, "d.json")
+        with open(desc, "w") as f:
+            json.dump({"hosts": [{"role": "client"}, {"role": "server"}]}, f)
+        pids = os.path.join(tmp, "pids")
+        script = os.path.join(tmp, "run")
+        with open(script, "w") as f:  # like testbed/run: a shell that waits for its QEMU
+            f.write(f"#!/bin/sh\nsleep 300 &\necho $$ $! > {pids}.tmp\nmv {pids}.tmp {pids}\n")
+            f.write("wait\n")
+        os.chmod(script, 0o755)
+
+        def connect(*_):
+            for _ in range(100):
+                if os.path.exists(pids):
+                    raise KeyboardInterrupt
+                time.sleep(0.05)
+            self.fail("the fake network side did not start")
+
+        net = session.Network(desc, os.path.join(tmp, "content", "x"), tmp)
+        with (
+            mock.patch.object(session, "TESTBED_RUN", script),
+            mock.patch.object(session.AgentClient, "connect", connect),
+            self.assertRaises(KeyboardInterrupt),
+        ):
+            net.__enter__()
+        with open(pids) as f:
+            shell, child = map(int, f.read().split())
+        self.assertIsNotNone(net.proc.poll())  # the shell was reaped
+        for _ in range(100):  # the child is reparented; it ends on the signal
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(child, 9)
+            self.fail(f"process {child} of the network side outlived the runner")
+        self.assertTrue(net.log.closed)
