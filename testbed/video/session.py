@@ -153,11 +153,7 @@ class Network:
                 pass
             self.agent.close()
         if self.proc is not None:
-            try:
-                self.proc.wait(timeout=120)
-            except subprocess.TimeoutExpired:
-                self.proc.terminate()
-                self.proc.wait(timeout=30)
+            self._end(grace=120)
         self.log.close()
         return False
 
@@ -166,17 +162,23 @@ class Network:
         shell and QEMU, or the local agent), and closes the log."""
         if self.agent is not None:
             self.agent.close()
-        for sig, wait in ((signal.SIGTERM, 30), (signal.SIGKILL, 10)):
-            try:
-                os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                break
+        self._end(grace=0)
+        self.log.close()
+
+    def _end(self, grace):
+        """Waits grace s for the network side to exit by itself, then signals its whole
+        process group (its own session), SIGTERM and then SIGKILL, until it has exited."""
+        for sig, wait in ((None, grace), (signal.SIGTERM, 30), (signal.SIGKILL, 10)):
+            if sig is not None:
+                try:
+                    os.killpg(self.proc.pid, sig)
+                except ProcessLookupError:
+                    return
             try:
                 self.proc.wait(timeout=wait)
-                break
+                return
             except subprocess.TimeoutExpired:
                 continue
-        self.log.close()
 
     def agent_path(self, rel):
         """Where the agent writes a file the host reads as workdir/rel: the guest mounts the

@@ -256,7 +256,7 @@ class StoppedWhileBooting(unittest.TestCase):
         ):
             net.__enter__()
         with open(pids) as f:
-            shell, child = map(int, f.read().split())
+            _shell, child = map(int, f.read().split())
         self.assertIsNotNone(net.proc.poll())  # the shell was reaped
         for _ in range(100):  # the child is reparented; it ends on the signal
             try:
