@@ -60,6 +60,10 @@ PARAMS = {
 }
 RATE_MBPS = {"RATE1": 10.0, "RATE2": 5.0}
 
+# appended to COLUMNS later (older CSVs end before them): each bottleneck queue's rate in frame
+# bytes and its drops, from WARM s after the start to the sender's end (guest-init.sh)
+PATH_COLUMNS = ("path1_mbps", "path2_mbps", "path1_drops", "path2_drops")
+
 COLUMNS = [
     "case",
     "algo",
@@ -80,12 +84,7 @@ COLUMNS = [
     "module_sha256",
     "kernel",
     "finished_utc",
-    # appended later (older CSVs end before them): each bottleneck queue's rate in frame bytes
-    # and its drops, from WARM s after the start to the sender's end
-    "path1_mbps",
-    "path2_mbps",
-    "path1_drops",
-    "path2_drops",
+    *PATH_COLUMNS,
 ]
 
 
@@ -192,7 +191,7 @@ def main():
             "module_sha256": shas.get(kv["algo"], "builtin"),
             "kernel": KVER,
             "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            **{k: kv[k] for k in ("path1_mbps", "path2_mbps", "path1_drops", "path2_drops")},
+            **{k: kv[k] for k in PATH_COLUMNS},
         }
         path = run_path(args.data, kv["case"], kv["algo"], int(kv["run"]))
         files.write_atomic(path, shared.csv_text([row], COLUMNS))
