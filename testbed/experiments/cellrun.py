@@ -62,6 +62,10 @@ from mpqoe_lib.results import tree_sha256  # noqa: E402
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
 PY = "/usr/bin/python3"
+# How long the probe server may take to listen. Python starts in a few seconds under QEMU TCG,
+# but a loaded host (a Slurm node running its daemons beside the guest) has taken over 10 s;
+# a server that exits instead fails the run at once.
+LISTEN_TIMEOUT_S = 60
 SCHEMA = "mpqoe-experiment-run/2"
 BASE_PORT = 5000
 
@@ -375,10 +379,16 @@ def stream(args, scn, cell, port, server, client, mq, work):
     )
     cli = None
     try:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + LISTEN_TIMEOUT_S
         while not server.cmd(f"ss -ltnH '( sport = :{port} )'").strip():
             if srv.poll() is not None or time.monotonic() > deadline:
-                raise RunError(f"probe server not listening on {port} (exit {srv.poll()})")
+                srv_log.flush()
+                with open(srv_log.name, errors="replace") as f:
+                    said = f.read()[-300:].strip() or "nothing"
+                raise RunError(
+                    f"probe server not listening on {port} after {LISTEN_TIMEOUT_S} s "
+                    f"(exit {srv.poll()}; it printed: {said})"
+                )
             time.sleep(0.1)
         t0 = time.monotonic()
         cli = client.popen(
