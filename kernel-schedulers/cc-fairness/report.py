@@ -13,13 +13,17 @@ bottleneck rate; disjoint case, agg_pct = MPTCP goodput / (sum of the two bottle
 and path<k>_pct = what left bottleneck k's queue (frame bytes, netem's measure) / its rate, in
 runs that recorded it.
 Per cell (case, algorithm): n runs, mean and 95 % Student t interval over the runs
-(mininet-scripts/mpqoe_lib/stats.py). In the shared case each coupled algorithm's ratio is
-compared with uncoupled reno's (exact two-sided permutation test on the difference of the means,
-Welch's p beside it, Holm over the three). A cell keeps the runs of its newest code version.
+(mininet-scripts/mpqoe_lib/stats.py). Each coupled algorithm is compared with uncoupled reno
+(exact two-sided permutation test on the difference of the means, Welch's p beside it, Holm
+over the three algorithms) on each metric of COMPARED: the shared case's ratio, and on the
+disjoint paths how much of each path was used (once runs have it). A cell keeps the runs of its
+newest code version.
 
 Placeholders: {{<case>/<algo>/<metric>/<field>}} (field mean, ci, lo, hi, n), {{target:<case>/
 <algo>}} (met / not met / no data, against TARGETS), {{cmp:<algo>/<field>}} (field p, p_raw,
-welch, diff, sig: the algorithm's ratio against uncoupled reno), {{status}}, {{table}}.
+welch, diff, sig: the algorithm's shared-case ratio against uncoupled reno's),
+{{cmp:<case>/<metric>/<algo>/<field>}} (the same for another metric of COMPARED), {{status}},
+{{table}}.
 Exit 0 when done, 1 on malformed data, an unknown placeholder or (--check) a difference.
 """
 
@@ -46,6 +50,12 @@ TARGETS = {
     ("shared", "reno"): ("ratio", 1.6, 2.4),
     ("shared", "cubic"): ("ratio", 1.6, 2.4),
     **{("disjoint", a): ("agg_pct", 90.0, None) for a in (*COUPLED, "reno")},
+}
+# (case, metric): compared between each coupled algorithm and uncoupled reno, with a title
+COMPARED = {
+    ("shared", "ratio"): "shared bottleneck, MPTCP/TCP ratio",
+    ("disjoint", "path1_pct"): "disjoint paths, 10 Mbit/s path used %",
+    ("disjoint", "path2_pct"): "disjoint paths, 5 Mbit/s path used %",
 }
 METRICS = {
     "shared": [("ratio", 2), ("mptcp_mbps", 2), ("tcp_mbps", 2), ("util_pct", 1), ("cpu", 0)],
@@ -105,19 +115,27 @@ def summarise(rows):
     for case, algo, _ in CELLS:
         cell = f"{case}/{algo}"
         mine = [r for r in rows if r["cell"] == cell]
-        out = {}
+        out, runs = {}, {}
         for metric, _ in METRICS[case]:
             vals = stats.per_run(mine, lambda r, m=metric: r["values"].get(m))
-            out[metric] = stats.mean_ci(vals.get(cell, {}).values())
+            runs[metric] = list(vals.get(cell, {}).values())
+            out[metric] = stats.mean_ci(runs[metric])
         cells[cell] = {
             "metrics": out,
             "versions": sorted({r["code_version"] for r in mine}),
             "tcp_cc": mine[0]["tcp_cc"] if mine else "-",
-            "per_run": stats.per_run(mine, lambda r: r["values"].get("ratio")).get(cell, {}),
+            "runs": runs,
         }
-    samples = {a: list(cells[f"shared/{a}"]["per_run"].values()) for a in ("reno", *COUPLED)}
-    versions = {a: tuple(cells[f"shared/{a}"]["versions"]) for a in samples}
-    cmps = {c.other: c for c in stats.compare_group("reno", samples, versions)}
+    cmps = {}
+    for case, metric in COMPARED:
+        samples = {
+            a: cells[f"{case}/{a}"]["runs"][metric]
+            for a in ("reno", *COUPLED)
+            if cells[f"{case}/{a}"]["runs"][metric]
+        }
+        versions = {a: tuple(cells[f"{case}/{a}"]["versions"]) for a in samples}
+        got = stats.compare_group("reno", samples, versions)
+        cmps[(case, metric)] = {c.other: c for c in got}
     return cells, cmps, dropped
 
 
@@ -166,19 +184,24 @@ def table(cells, cmps):
             row += [target_text(case, algo), judge(cells, case, algo)]
             out.append("| " + " | ".join(row) + " |")
         out.append("")
-    out += ["### Coupled against uncoupled reno (shared bottleneck, MPTCP/TCP ratio)", ""]
-    out += ["| algorithm | diff (reno - algorithm) | p (Holm) | p (permutation) | Welch p |"]
-    out.append("|---|---|---|---|---|")
-    for a in COUPLED:
-        c = cmps.get(a)
-        if c is None:
-            out.append(f"| {a} | - | - | - | - |")
-            continue
-        out.append(
-            f"| {a} | {shared.fmt_diff(c.diff, 2)} | {fmt_p(c.p_holm) if c.tested else 'n/a'}"
-            f" | {fmt_p(c.p_perm)} | {fmt_p(c.p_welch)} |"
-        )
-    return "\n".join(out) + "\n"
+    for (case, metric), title in COMPARED.items():
+        if not cmps[(case, metric)] and case != "shared":
+            continue  # a metric no run recorded yet
+        d = dict(METRICS[case])[metric]
+        out += [f"### Coupled against uncoupled reno ({title})", ""]
+        out += ["| algorithm | diff (reno - algorithm) | p (Holm) | p (permutation) | Welch p |"]
+        out.append("|---|---|---|---|---|")
+        for a in COUPLED:
+            c = cmps[(case, metric)].get(a)
+            if c is None:
+                out.append(f"| {a} | - | - | - | - |")
+                continue
+            out.append(
+                f"| {a} | {shared.fmt_diff(c.diff, d)} | {fmt_p(c.p_holm) if c.tested else 'n/a'}"
+                f" | {fmt_p(c.p_perm)} | {fmt_p(c.p_welch)} |"
+            )
+        out.append("")
+    return "\n".join(out)
 
 
 def make(data):
@@ -218,12 +241,17 @@ def make(data):
         return judge(cells, case, algo)
 
     def cmp(rest):
-        algo, _, fld = rest.partition("/")
-        c = cmps.get(algo)
+        parts = rest.split("/")
+        if len(parts) == 2:
+            parts = ["shared", "ratio", *parts]
+        if len(parts) != 4:
+            raise KeyError("expected cmp:<algo>/<field> or cmp:<case>/<metric>/<algo>/<field>")
+        case, metric, algo, fld = parts
+        c = cmps.get((case, metric), {}).get(algo)
         if c is None:
-            raise KeyError(f"no comparison for {algo}")
+            raise KeyError(f"no comparison of {algo} on {case}/{metric}")
         ps = {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}
-        return shared.test_field(c, fld, 2, ps, stats.ALPHA)
+        return shared.test_field(c, fld, dict(METRICS[case])[metric], ps, stats.ALPHA)
 
     resolve = shared.resolver(
         {"target": target, "cmp": cmp},
