@@ -440,6 +440,15 @@ def pcdc_pages(config):
     return out
 
 
+def job_retries(config):
+    """config job_retries: how often a failed run job is submitted again (a whole number >= 0;
+    absent: 1)."""
+    v = config.get("job_retries", 1)
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise ConfigError(f"job_retries: want a whole number >= 0, got {v!r}")
+    return v
+
+
 def jobs(config):
     out = video_jobs(config) + scheduler_jobs(config) + cc_jobs(config) + pcdc_jobs(config)
     names = [j.name for j in out]

@@ -216,11 +216,12 @@ class Execution(unittest.TestCase):
         r = self.snakemake("batch_runs=1")
         self.assertNotEqual(r.returncode, 0)
         out = r.stdout + r.stderr
-        self.assertIn(
+        line = (
             "workflow: run not done: " + f"{self.store}/sticky/baseline.dft.cubic/run2.json: "
-            "ok but incomplete (no subflows, thr_mean_mbps in its probe record)",
-            out,
+            "ok but incomplete (no subflows, thr_mean_mbps in its probe record)"
         )
+        # the job is submitted again once (config job_retries), and fails again
+        self.assertEqual(out.count(line), 2, out[-3000:])
         self.assertFalse(
             os.path.exists(run_file(self.tmp, "scheduler", "sticky", "baseline.dft.cubic", 2))
         )
@@ -736,6 +737,16 @@ class PcdcExecution(unittest.TestCase):
             rows = list(csv.DictReader(f))
         self.assertEqual(len(rows), 2 * 2 * (1 + len(fixture.SIZES)))  # runs x modes x tests
         self.assertEqual({r["code_version"] for r in rows}, {"0123456789ab"})
+
+
+class JobRetries(unittest.TestCase):
+    def test_whole_numbers_only(self):
+        self.assertEqual(plan.job_retries({}), 1)
+        self.assertEqual(plan.job_retries({"job_retries": 0}), 0)
+        for v in (-1, 1.5, "2", True, None):
+            with self.subTest(v), self.assertRaises(plan.ConfigError) as e:
+                plan.job_retries({"job_retries": v})
+            self.assertEqual(str(e.exception), f"job_retries: want a whole number >= 0, got {v!r}")
 
 
 class Chunks(unittest.TestCase):
