@@ -382,12 +382,10 @@ def stream(args, scn, cell, port, server, client, mq, work):
         deadline = time.monotonic() + LISTEN_TIMEOUT_S
         while not server.cmd(f"ss -ltnH '( sport = :{port} )'").strip():
             if srv.poll() is not None or time.monotonic() > deadline:
-                srv_log.flush()
-                with open(srv_log.name, errors="replace") as f:
-                    said = f.read()[-300:].strip() or "nothing"
                 raise RunError(
                     f"probe server not listening on {port} after {LISTEN_TIMEOUT_S} s "
-                    f"(exit {srv.poll()}; it printed: {said})"
+                    f"(exit {srv.poll()})",
+                    facts,  # with the probe's log tails (below), also on this failure
                 )
             time.sleep(0.1)
         t0 = time.monotonic()
@@ -416,7 +414,7 @@ def stream(args, scn, cell, port, server, client, mq, work):
         try:
             srv.wait(timeout=20)
         except subprocess.TimeoutExpired as e:
-            raise RunError("probe server did not exit 20 s after the client") from e
+            raise RunError("probe server did not exit 20 s after the client", facts) from e
     finally:
         for p in (cli, srv):
             if p is not None and p.poll() is None:
@@ -424,10 +422,10 @@ def stream(args, scn, cell, port, server, client, mq, work):
                 p.wait(timeout=5)
         srv_log.close()
         cli_log.close()
+        for name in ("client", "server"):  # what the probe printed, whatever ended the stream
+            with open(os.path.join(work, f"{name}.log"), errors="replace") as f:
+                facts[f"probe_{name}_log_tail"] = f.read()[-1500:]
     facts["probe_exit"] = {"client": cli.returncode, "server": srv.returncode}
-    for name in ("client", "server"):
-        with open(os.path.join(work, f"{name}.log"), errors="replace") as f:
-            facts[f"probe_{name}_log_tail"] = f.read()[-1500:]
     after = kernel.netstat_counters(server)
     facts["server_mptcp_counters"] = kernel.counter_deltas(before, after)
     facts["probe"] = files.read_json(out_json)
