@@ -4,7 +4,6 @@ against uncoupled reno, the shared ratio's and the disjoint paths' per-path use.
     /usr/bin/python3 -m unittest discover -s kernel-schedulers/cc-fairness -p 'test_*.py'
 """
 
-import csv
 import os
 import sys
 import tempfile
@@ -14,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import report  # noqa: E402
-from run import CELLS, COLUMNS  # noqa: E402
+from run import CELLS, COLUMNS, run_path  # noqa: E402
 
 RUNS = 5
 
@@ -57,10 +56,8 @@ def write(data, paths_for):
             else:
                 p = paths_for(algo, run)
                 r = row(case, algo, tcp, run, 14.0, paths=p)
-            with open(os.path.join(data, f"{case}_{algo}_run{run}.csv"), "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=COLUMNS)
-                w.writeheader()
-                w.writerow(r)
+            with open(run_path(data, case, algo, run), "w") as f:  # as run.py writes a run
+                f.write(report.shared.csv_text([r], COLUMNS))
 
 
 class PerPath(unittest.TestCase):
@@ -90,7 +87,7 @@ class PerPath(unittest.TestCase):
         self.assertNotIn("path used %", t)
         self.assertIn("(shared bottleneck, MPTCP/TCP ratio)", t)
 
-    def test_the_placeholder_names_case_and_metric(self):
+    def test_comparisons_are_keyed_by_case_and_metric(self):
         with tempfile.TemporaryDirectory() as data:
             write(data, lambda algo, run: (9.9, 4.3 if algo == "balia" else 4.9 + run / 50))
             rows = report.load(data)
