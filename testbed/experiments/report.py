@@ -30,6 +30,9 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
     {{ref:<set>/<group>}}                 the group's baseline scheduler
     {{status:<set>}}                      runs, cells, video length, code version(s)
     {{figure:<set>/<name>}}               the figure's image link, or why there is none
+    {{pace:<set>/<patterns>}}             machine time per run, s: the mean time between the
+        starts of consecutive runs of one batch, over the cells matching the patterns (one
+        video length); runs of one batch follow each other within matrix.run_limit_s
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
@@ -47,7 +50,9 @@ template or (--check) a difference, with nothing written; 2 on usage errors. Nee
 python3-scipy and python3-matplotlib (installed when missing and run as root).
 """
 
+import datetime
 import fnmatch
+import itertools
 import os
 import re
 import sys
@@ -244,6 +249,16 @@ def parse_runs(experiment, path, raw):
         if not LINKS.fullmatch(r["links"]):
             raise ReportError(f"{where}: links {r['links']!r} is not a-b:delay/loss/Mbit|...")
         t["queue_packets"] = shared.number(r["queue_packets"], int, where, "queue_packets")
+        t["started_utc"] = None  # runs published before it was recorded have none
+        if r["started_utc"]:
+            try:
+                t["started_utc"] = datetime.datetime.fromisoformat(r["started_utc"])
+            except ValueError:
+                raise ReportError(
+                    f"{where}: started_utc {r['started_utc']!r} is not an ISO 8601 time"
+                ) from None
+            if t["started_utc"].tzinfo is None:
+                raise ReportError(f"{where}: started_utc {r['started_utc']!r} has no UTC offset")
         ok = r["status"] == "ok"
         for col in ("subflows", *METRICS):
             if not r[col] or not ok:
@@ -349,6 +364,7 @@ class SetResult:
     path_metrics: list = field(default_factory=list)
     figures: dict = field(default_factory=dict)  # stem -> PNG bytes, None when not made
     notes: dict = field(default_factory=dict)  # stem -> why the figure is not made
+    starts: list = field(default_factory=list)  # (start time, cell, scenario) of kept runs
 
     def cell(self, name):
         return next((c for c in self.cells if c.name == name), None)
@@ -381,6 +397,9 @@ def summarize(name, experiment, path, rows, paths, newest):
         rows, res.dropped = stats.keep_newest(rows, newest)
     except ValueError as e:
         raise ReportError(f"{path}: {e}") from e
+    res.starts = sorted(
+        (r["started_utc"], r["cell"], r["scenario"]) for r in rows if r["started_utc"]
+    )
     for r in rows:
         if r["status"] == "ok":
             r.update(path_values(paths.get((r["cell"], r["run"], r["code_version"]), {})))
@@ -723,6 +742,33 @@ def _range(sets, name):
     return lo if lo == hi else f"{lo}-{hi}"
 
 
+def pace_s(res, patterns):
+    """(mean s between the starts of consecutive runs of one batch, number of such gaps) over
+    the cells matching the comma-separated patterns; two runs follow each other in a batch
+    when they are next to each other in the set's start order, of one scenario, and started
+    within matrix.run_limit_s of each other. The mean is None without a gap."""
+    pats = [p for p in patterns.split(",") if p]
+    cells = {c.name: c for c in res.cells if any(fnmatch.fnmatchcase(c.name, p) for p in pats)}
+    if not cells:
+        raise KeyError(f"no cell of {res.name} matches {patterns!r}")
+    lengths = {c.duration for c in cells.values()}
+    if len(lengths) > 1:
+        raise KeyError(f"the cells matching {patterns!r} have several video lengths {lengths}")
+    limit = mx.run_limit_s(lengths.pop())
+    gaps = []
+    for (t0, c0, s0), (t1, c1, s1) in itertools.pairwise(res.starts):
+        gap = (t1 - t0).total_seconds()
+        if c0 in cells and c1 in cells and s0 == s1 and gap <= limit:
+            gaps.append(gap)
+    return (sum(gaps) / len(gaps) if gaps else None), len(gaps)
+
+
+def _pace(sets, name):
+    sname, patterns = _split(name, 1, "pace:<set>/<patterns>")
+    mean, _n = pace_s(_set(sets, sname), patterns)
+    return "n/a (no two runs of one batch)" if mean is None else fmt(mean, 0)
+
+
 def _ref(sets, name):
     sname, gname = _split(name, 1, "ref:<set>/<group>")
     g = _set(sets, sname).group(gname)
@@ -750,6 +796,7 @@ def resolve(sets, name):
         "ref": lambda rest: _ref(sets, rest),
         "status": lambda rest: status_text(_set(sets, rest)),
         "figure": lambda rest: _figure(sets, rest),
+        "pace": lambda rest: _pace(sets, rest),
     }
     return shared.resolver(kinds, lambda n: _value(sets, n))(name)
 

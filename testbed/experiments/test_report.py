@@ -162,6 +162,32 @@ class StatisticsTest(Case):
         self.assertAlmostEqual(c.p_perm, 0.1)
         self.assertFalse(c.sig)
 
+    def test_pace_is_the_mean_gap_between_runs_of_one_batch(self):
+        # 10 s videos: runs of one batch follow each other within 2 * 10 + 90 = 110 s
+        starts = [("baseline.dft.cubic", 1, 0), ("baseline.gr_sty.cubic", 1, 20),
+                  ("baseline.dft.cubic", 2, 50),
+                  ("baseline.gr_sty.cubic", 2, 200),  # 150 s later: another batch
+                  ("3p-50.dft.cubic", 1, 230),  # another scenario between two baseline runs
+                  ("baseline.dft.cubic", 3, 260), ("baseline.gr_sty.cubic", 3, 300)]  # fmt: skip
+        rows = [dict(run_row(c, k), started_utc=f"2026-11-22T10:{t // 60:02d}:{t % 60:02d}+00:00")
+                for c, k, t in starts]  # fmt: skip
+        rows.append(run_row("baseline.tp_sty.cubic", 1))  # published before starts were kept
+        self.write_set("sticky", rows)
+        sets = report.load(self.data, newest)
+        (res,) = sets
+        self.assertEqual(report.pace_s(res, "baseline.*.cubic"), (30.0, 3))  # 20, 30, 40
+        self.assertEqual(report.pace_s(res, "baseline.*.cubic,3p-50.*"), (30.0, 3))
+        self.assertEqual(report.pace_s(res, "baseline.dft.cubic"), (None, 0))
+        self.assertEqual(report.resolve(sets, "pace:sticky/baseline.*.cubic"), "30")
+        self.assertEqual(report.resolve(sets, "pace:sticky/baseline.dft.cubic"),
+                         "n/a (no two runs of one batch)")  # fmt: skip
+        with self.assertRaisesRegex(KeyError, "no cell of sticky matches"):
+            report.pace_s(res, "A-1.*")
+        rows.append(dict(run_row("3p-150.dft.cubic", 1), duration_s=120.0))
+        self.write_set("sticky", rows)
+        with self.assertRaisesRegex(KeyError, "several video lengths"):
+            report.pace_s(self.load()["sticky"], "*")
+
     def test_metrics_without_values_are_listed_not_tabulated(self):
         res = self.load()["sticky"]
         self.assertNotIn("frame_delay_mean_s", res.metrics)
@@ -253,6 +279,9 @@ class ReaderTest(Case):
                              "scenario 'A-1' is not one of sticky's")  # fmt: skip
         self.assert_rejected([good[0], dict(good[0])], "runs.csv:3: a second row for cell")
         self.assert_rejected([dict(good[0], run="x")], "run 'x' is not an integer")
+        self.assert_rejected([dict(good[0], started_utc="noon")],
+                             "runs.csv:2: started_utc 'noon' is not an ISO 8601 time")  # fmt: skip
+        self.assert_rejected([dict(good[0], started_utc="2026-11-22T10:00:00")], "no UTC offset")
         self.assert_rejected(
             [good[0], dict(good[1], cell="baseline.dft.cubic", scheduler="dft", run=9,
                            duration_s=120)],
