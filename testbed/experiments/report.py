@@ -746,7 +746,9 @@ def pace_s(res, patterns):
     """(mean s between the starts of consecutive runs of one batch, number of such gaps) over
     the cells matching the comma-separated patterns; two runs follow each other in a batch
     when they are next to each other in the set's start order, of one scenario, and started
-    within matrix.run_limit_s of each other. The mean is None without a gap."""
+    within matrix.run_limit_s of each other. The mean is None without a gap. Meant for runs
+    made one guest at a time: runs of concurrent guests interleave, and their gaps are not a
+    run's time."""
     pats = [p for p in patterns.split(",") if p]
     cells = {c.name: c for c in res.cells if any(fnmatch.fnmatchcase(c.name, p) for p in pats)}
     if not cells:
