@@ -727,14 +727,21 @@ def _pair(sets, name):
     return shared.test_field(c, fld, mt.decimals, {"p": c.p_perm, "welch": c.p_welch}, stats.ALPHA)
 
 
+def matching_cells(res, patterns):
+    """The cells of res whose names match one of the comma-separated shell patterns;
+    KeyError when none does."""
+    pats = [p for p in patterns.split(",") if p]
+    cells = [c for c in res.cells if any(fnmatch.fnmatchcase(c.name, p) for p in pats)]
+    if not cells:
+        raise KeyError(f"no cell of {res.name} matches {patterns!r}")
+    return cells
+
+
 def _range(sets, name):
     sname, patterns, m = _split(name, 2, "range:<set>/<patterns>/<metric>")
     res = _set(sets, sname)
     mt = _metric(res, m)
-    pats = [p for p in patterns.split(",") if p]
-    cells = [c for c in res.cells if any(fnmatch.fnmatchcase(c.name, p) for p in pats)]
-    if not cells:
-        raise KeyError(f"no cell of {sname} matches {patterns!r}")
+    cells = matching_cells(res, patterns)
     means = [c.intervals[m].mean for c in cells if c.intervals[m].n]
     if not means:
         return NO_OK
@@ -749,18 +756,16 @@ def pace_s(res, patterns):
     within matrix.run_limit_s of each other. The mean is None without a gap. Meant for runs
     made one guest at a time: runs of concurrent guests interleave, and their gaps are not a
     run's time."""
-    pats = [p for p in patterns.split(",") if p]
-    cells = {c.name: c for c in res.cells if any(fnmatch.fnmatchcase(c.name, p) for p in pats)}
-    if not cells:
-        raise KeyError(f"no cell of {res.name} matches {patterns!r}")
-    lengths = {c.duration for c in cells.values()}
+    cells = matching_cells(res, patterns)
+    lengths = {c.duration for c in cells}
     if len(lengths) > 1:
         raise KeyError(f"the cells matching {patterns!r} have several video lengths {lengths}")
     limit = mx.run_limit_s(lengths.pop())
+    names = {c.name for c in cells}
     gaps = []
     for (t0, c0, s0), (t1, c1, s1) in itertools.pairwise(res.starts):
         gap = (t1 - t0).total_seconds()
-        if c0 in cells and c1 in cells and s0 == s1 and gap <= limit:
+        if c0 in names and c1 in names and s0 == s1 and gap <= limit:
             gaps.append(gap)
     return (sum(gaps) / len(gaps) if gaps else None), len(gaps)
 
