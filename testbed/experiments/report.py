@@ -33,6 +33,10 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
     {{pace:<set>/<patterns>}}             machine time per run, s: the mean time between the
         starts of consecutive runs of one batch, over the cells matching the patterns (one
         video length); runs of one batch follow each other within matrix.run_limit_s
+    {{sig:<set>/<group patterns>/<metric>}}  how many of the comparisons with the baseline in
+        the groups matching the patterns (e.g. 3p-50.lia,3p-50.olia) are significant after
+        Holm, and which, with direction and p: "none of 8", "1 of 8 (gr_sty lower in
+        3p-50.lia, p 0.008)", ", 2 untested" appended when some could not be tested
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
@@ -727,14 +731,20 @@ def _pair(sets, name):
     return shared.test_field(c, fld, mt.decimals, {"p": c.p_perm, "welch": c.p_welch}, stats.ALPHA)
 
 
+def matching(items, patterns, what):
+    """The items (cells or groups, by name) that match one of the comma-separated shell
+    patterns; KeyError naming `what` when none does."""
+    pats = [p for p in patterns.split(",") if p]
+    found = [i for i in items if any(fnmatch.fnmatchcase(i.name, p) for p in pats)]
+    if not found:
+        raise KeyError(f"no {what} matches {patterns!r}")
+    return found
+
+
 def matching_cells(res, patterns):
     """The cells of res whose names match one of the comma-separated shell patterns;
     KeyError when none does."""
-    pats = [p for p in patterns.split(",") if p]
-    cells = [c for c in res.cells if any(fnmatch.fnmatchcase(c.name, p) for p in pats)]
-    if not cells:
-        raise KeyError(f"no cell of {res.name} matches {patterns!r}")
-    return cells
+    return matching(res.cells, patterns, f"cell of {res.name}")
 
 
 def _range(sets, name):
@@ -776,6 +786,36 @@ def _pace(sets, name):
     return "n/a (no two runs of one batch)" if mean is None else fmt(mean, 0)
 
 
+def significant(res, patterns, metric):
+    """Over the groups matching the comma-separated patterns, the comparisons of metric with
+    each group's baseline: (tested, untested, [(other, group, "lower"/"higher", Holm p)] of
+    those with a Holm-adjusted p below stats.ALPHA, the direction being the other scheduler's
+    mean against the baseline's)."""
+    tested, untested, sig = 0, 0, []
+    for g in matching(res.groups, patterns, f"group of {res.name}"):
+        for c in g.comparisons.get(metric, []):
+            if not c.tested:
+                untested += 1
+                continue
+            tested += 1
+            if c.sig:
+                sig.append((c.other, g.name, "lower" if c.diff > 0 else "higher", c.p_holm))
+    return tested, untested, sig
+
+
+def _sig(sets, name):
+    sname, patterns, m = _split(name, 2, "sig:<set>/<group patterns>/<metric>")
+    res = _set(sets, sname)
+    _metric(res, m)
+    tested, untested, sig = significant(res, patterns, m)
+    text = f"{len(sig) or 'none'} of {tested}"
+    if sig:
+        text += " (" + "; ".join(f"{o} {d} in {g}, p {fmt_p(p)}" for o, g, d, p in sig) + ")"
+    if untested:
+        text += f", {untested} untested"
+    return text
+
+
 def _ref(sets, name):
     sname, gname = _split(name, 1, "ref:<set>/<group>")
     g = _set(sets, sname).group(gname)
@@ -804,6 +844,7 @@ def resolve(sets, name):
         "status": lambda rest: status_text(_set(sets, rest)),
         "figure": lambda rest: _figure(sets, rest),
         "pace": lambda rest: _pace(sets, rest),
+        "sig": lambda rest: _sig(sets, rest),
     }
     return shared.resolver(kinds, lambda n: _value(sets, n))(name)
 

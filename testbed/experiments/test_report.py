@@ -73,6 +73,7 @@ disc {{cmp:sticky/baseline.cubic/discards/dft-vs-gr_sty/p}}
 ref {{ref:sticky/3p-50.cubic}} {{cmp:sticky/3p-50.cubic/switches/minrtt-vs-dft/p}}
 pair {{pair:sticky/baseline.tp_sty.cubic/baseline.gr_sty.cubic/switches/diff}}
 range {{range:sticky/baseline.*.cubic/switches}}
+sig {{sig:sticky/*.cubic/switches}} | {{sig:sticky/3p-50.*/switches}}
 {{status:sticky}}
 {{figure:sticky/subflow_throughput}}
 """
@@ -194,6 +195,31 @@ class StatisticsTest(Case):
         self.assertIn("frame_delay_mean_s", res.absent)
         self.assertEqual(res.path_metrics, [])
 
+    def test_significant_counts_untested_comparisons_apart_and_gives_the_direction(self):
+        rows = fixture()
+        rows += [run_row("3p-50.gr_sty.cubic", k, switches=40) for k in (1, 2)]  # n too small
+        rows += [run_row("3p-50.tp_sty.cubic", k, switches=400 + k) for k in range(1, 6)]
+        rows += [run_row("3p-50.minrtt.cubic", k, switches=50 + k) for k in (4, 5)]
+        self.write_set("sticky", rows)
+        res = self.load()["sticky"]
+        # minrtt 51..55 against dft 301..303: exact 2 / C(8, 3) = 2/56; against tp_sty
+        # 401..405: 2/252; Holm over the two tested: 2 * 2/252, then max(that, 2/56)
+        tested, untested, sig = report.significant(res, "3p-50.cubic", "switches")
+        self.assertEqual((tested, untested), (2, 1))
+        self.assertEqual([s[:3] for s in sig], [("dft", "3p-50.cubic", "higher"),
+                                                ("tp_sty", "3p-50.cubic", "higher")])  # fmt: skip
+        self.assertAlmostEqual(sig[0][3], 2 / 56)
+        self.assertAlmostEqual(sig[1][3], 4 / 252)
+        # gr_sty's third run: tested now, 2/56 as dft; Holm over three: tp_sty 3 * 2/252,
+        # then 2 * 2/56 = 0.071 for dft and gr_sty, no longer significant
+        rows += [run_row("3p-50.gr_sty.cubic", 3, switches=40)]
+        self.write_set("sticky", rows)
+        res = self.load()["sticky"]
+        self.assertEqual(
+            report.resolve([res], "sig:sticky/3p-50.cubic/switches"),
+            "1 of 3 (tp_sty higher in 3p-50.cubic, p 0.024)",
+        )
+
 
 class PageTest(Case):
     def test_placeholders_render_the_values_worked_out_by_hand(self):
@@ -211,6 +237,12 @@ class PageTest(Case):
         self.assertIn("ref minrtt 0.100\n", page)
         self.assertIn("pair +2\n", page)  # tp_sty 102 - gr_sty 100
         self.assertIn("range 100-320\n", page)
+        # dft against gr_sty and tp_sty both Holm 4/252 (above); 3p-50's minrtt-dft p 0.1
+        self.assertIn(
+            "sig 2 of 3 (gr_sty lower in baseline.cubic, p 0.016; tp_sty lower in "
+            "baseline.cubic, p 0.016) | none of 1\n",
+            page,
+        )
         # 5 + 5 (the older run dropped) + 6 (one failed) + 3 + 3
         self.assertIn("22 runs (1 failed) in 5 cells (3-6 per cell), 10 s videos", page)
         self.assertIn("subflow_throughput.png is not made", page)
@@ -226,6 +258,8 @@ class PageTest(Case):
             "{{cmp:sticky/baseline.cubic/switches/minrtt-vs-gr_sty/p}}",
             "{{sticky/baseline.nope.cubic/switches/mean}}",
             "{{what:sticky}}",
+            "{{sig:sticky/nope.*/switches}}",
+            "{{sig:sticky/*.cubic/nope}}",
             "{{long120/sticky/baseline.dft.cubic/switches/mean}}",
         ):
             with open(os.path.join(self.data, "README.md.in"), "w", encoding="utf-8") as f:
