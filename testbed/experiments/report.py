@@ -807,6 +807,8 @@ def _sig(sets, name):
     sname, patterns, m = _split(name, 2, "sig:<set>/<group patterns>/<metric>")
     res = _set(sets, sname)
     _metric(res, m)
+    if m not in res.metrics:
+        raise KeyError(f"{m} is not compared between schedulers (per-path metrics are not)")
     tested, untested, sig = significant(res, patterns, m)
     text = f"{len(sig) or 'none'} of {tested}"
     if sig:

@@ -367,6 +367,11 @@ class ReaderTest(Case):
         self.assertIn("![sticky subflow_throughput](sticky/subflow_throughput.png)",
                       self.read("README.md"))  # fmt: skip
         self.assertIn("Path 1: share of the bytes (%)", self.read("sticky/tables.md"))
+        # per-path values are described, not compared: counting their tests is an error
+        self.assertEqual(report.resolve([res], "range:sticky/baseline.dft.cubic/path1_share_pct"),
+                         "60.0")  # fmt: skip
+        with self.assertRaisesRegex(KeyError, "not compared"):
+            report.resolve([res], "sig:sticky/baseline.cubic/path1_share_pct")
 
 
 if __name__ == "__main__":
