@@ -37,6 +37,10 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         the groups matching the patterns (e.g. 3p-50.lia,3p-50.olia) are significant after
         Holm, and which, with direction and p: "none of 8", "1 of 8 (gr_sty lower in
         3p-50.lia, p 0.008)", ", 2 untested" appended when some could not be tested
+    {{ccsig:<set>/<cell patterns>/<cc>-vs-<other cc>/<metric>}}  the same count for another
+        family: each cell of control <cc> matching the patterns against the cell of <other cc>
+        with its scenario and scheduler, Holm over all of them: "1 of 15 (olia lower with
+        3p-50.minrtt, p 0.003)"
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
@@ -803,19 +807,68 @@ def significant(res, patterns, metric):
     return tested, untested, sig
 
 
-def _sig(sets, name):
-    sname, patterns, m = _split(name, 2, "sig:<set>/<group patterns>/<metric>")
-    res = _set(sets, sname)
-    _metric(res, m)
-    if m not in res.metrics:
-        raise KeyError(f"{m} is not compared between schedulers (per-path metrics are not)")
-    tested, untested, sig = significant(res, patterns, m)
-    text = f"{len(sig) or 'none'} of {tested}"
-    if sig:
-        text += " (" + "; ".join(f"{o} {d} in {g}, p {fmt_p(p)}" for o, g, d, p in sig) + ")"
+def control_comparisons(res, patterns, ref_cc, other_cc, metric):
+    """The cells of control ref_cc matching the comma-separated patterns, each against the
+    cell of other_cc with the same scenario and scheduler: [(<scenario>.<scheduler>,
+    Comparison)] in the set's cell order, Holm-adjusted as one family. Cells of two code
+    versions are not compared (untested); a cell without a counterpart is left out, and
+    KeyError when none has one."""
+    pairs = []
+    for a in matching_cells(res, patterns):
+        key = (a.scenario, a.scheduler, other_cc)
+        b = next((b for b in res.cells if (b.scenario, b.scheduler, b.cc) == key), None)
+        if a.cc != ref_cc or b is None:
+            continue
+        if a.version != b.version:
+            c = stats.Comparison(a.name, b.name, 0, 0, None, reason=stats.VERSIONS_DIFFER)
+        else:
+            c = stats.compare(a.name, b.name, a.values[metric], b.values[metric])
+        pairs.append((f"{a.scenario}.{a.scheduler}", c))
+    if not pairs:
+        raise KeyError(f"no {ref_cc} cell matching {patterns!r} has a {other_cc} cell beside it")
+    adjusted = stats.holm_adjusted(c for _l, c in pairs)
+    return [(label, c) for (label, _c), c in zip(pairs, adjusted, strict=True)]
+
+
+def sig_text(tested, untested, hits):
+    """The count of significant comparisons: "none of 8", "2 of 8 (<hit>, p 0.008; <hit>, p
+    0.012)", with ", 1 untested" appended when some could not be made; hits are (text, Holm
+    p)."""
+    text = f"{len(hits) or 'none'} of {tested}"
+    if hits:
+        text += " (" + "; ".join(f"{h}, p {fmt_p(p)}" for h, p in hits) + ")"
     if untested:
         text += f", {untested} untested"
     return text
+
+
+def _compared_metric(res, m):
+    _metric(res, m)
+    if m not in res.metrics:
+        raise KeyError(f"{m} is not compared between cells (per-path metrics are not)")
+
+
+def _sig(sets, name):
+    sname, patterns, m = _split(name, 2, "sig:<set>/<group patterns>/<metric>")
+    res = _set(sets, sname)
+    _compared_metric(res, m)
+    tested, untested, sig = significant(res, patterns, m)
+    return sig_text(tested, untested, [(f"{o} {d} in {g}", p) for o, g, d, p in sig])
+
+
+def _ccsig(sets, name):
+    form = "ccsig:<set>/<cell patterns>/<cc>-vs-<other cc>/<metric>"
+    sname, patterns, ccs, m = _split(name, 3, form)
+    res = _set(sets, sname)
+    _compared_metric(res, m)
+    ref_cc, _, other_cc = ccs.partition("-vs-")
+    if not ref_cc or not other_cc:
+        raise KeyError(f"{ccs!r} is not <cc>-vs-<other cc>")
+    pairs = control_comparisons(res, patterns, ref_cc, other_cc, m)
+    tested = [(label, c) for label, c in pairs if c.tested]
+    hits = [(f"{other_cc} {'lower' if c.diff > 0 else 'higher'} with {label}", c.p_holm)
+            for label, c in tested if c.sig]  # fmt: skip
+    return sig_text(len(tested), len(pairs) - len(tested), hits)
 
 
 def _ref(sets, name):
@@ -847,6 +900,7 @@ def resolve(sets, name):
         "figure": lambda rest: _figure(sets, rest),
         "pace": lambda rest: _pace(sets, rest),
         "sig": lambda rest: _sig(sets, rest),
+        "ccsig": lambda rest: _ccsig(sets, rest),
     }
     return shared.resolver(kinds, lambda n: _value(sets, n))(name)
 

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "mininet
 import matrix as mx  # noqa: E402
 import publish  # noqa: E402
 import report  # noqa: E402
-from mpqoe_lib import results  # noqa: E402
+from mpqoe_lib import results, stats  # noqa: E402
 
 T_975_4 = 2.7764451051977987  # Student t, 97.5 % quantile, 4 degrees of freedom
 V1 = "v1"
@@ -219,6 +219,52 @@ class StatisticsTest(Case):
             report.resolve([res], "sig:sticky/3p-50.cubic/switches"),
             "1 of 3 (tp_sty higher in 3p-50.cubic, p 0.024)",
         )
+
+    def test_controls_are_compared_per_scheduler_as_one_family(self):
+        rows = []
+        for k in range(1, 6):  # 10..14 against 0..4: exact 2 / C(10, 5) = 2/252
+            rows.append(run_row("baseline.dft.lia", k, discards=9 + k))
+            rows.append(run_row("baseline.dft.olia", k, discards=k - 1))
+        for k in range(1, 4):  # 3 vs 3 wholly apart: 2/20 = 0.1
+            rows.append(run_row("baseline.minrtt.lia", k, discards=k))
+            rows.append(run_row("baseline.minrtt.olia", k, discards=10 + k))
+            rows.append(run_row("baseline.gr_sty.olia", k, discards=k))
+            rows.append(run_row("baseline.tr_sty.lia", k, version="v2", discards=50))
+            rows.append(run_row("baseline.tr_sty.olia", k, discards=0))
+        rows += [run_row("baseline.gr_sty.lia", k, discards=40) for k in (1, 2)]  # too few
+        rows += [run_row("baseline.tp_sty.lia", k, discards=90) for k in (1, 2, 3)]  # no olia
+        self.write_set("sticky", rows)
+        res = self.load()["sticky"]
+        pairs = report.control_comparisons(res, "baseline.*", "lia", "olia", "discards")
+        self.assertEqual([label for label, _c in pairs],
+                         ["baseline.minrtt", "baseline.dft", "baseline.gr_sty",
+                          "baseline.tr_sty"])  # fmt: skip
+        self.assertEqual([c.reason for _l, c in pairs[2:]],
+                         [stats.TOO_FEW, stats.VERSIONS_DIFFER])  # fmt: skip
+        # Holm over the two tested: 2 * 2/252 for dft, then max(that, 0.1) for minrtt
+        self.assertAlmostEqual(pairs[1][1].p_holm, 4 / 252)
+        self.assertAlmostEqual(pairs[0][1].p_holm, 0.1)
+        self.assertEqual(
+            report.resolve([res], "ccsig:sticky/baseline.*/lia-vs-olia/discards"),
+            "1 of 2 (olia lower with baseline.dft, p 0.016), 2 untested",
+        )
+        self.assertEqual(
+            report.resolve([res], "ccsig:sticky/*.dft.*/olia-vs-lia/discards"),
+            "1 of 1 (lia higher with baseline.dft, p 0.008)",
+        )
+        self.assertEqual(
+            report.resolve([res], "ccsig:sticky/baseline.minrtt.*/lia-vs-olia/discards"),
+            "none of 1",
+        )
+        bad_names = (
+            "baseline.*/lia-vs-cubic/discards",
+            "baseline.*/lia/discards",
+            "baseline.*/lia-vs-olia/path1_share_pct",
+            "nope.*/lia-vs-olia/discards",
+        )
+        for bad in bad_names:
+            with self.assertRaises(KeyError, msg=bad):
+                report.resolve([res], "ccsig:sticky/" + bad)
 
 
 class PageTest(Case):
