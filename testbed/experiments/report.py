@@ -717,6 +717,19 @@ def _comparison(sets, name):
     return shared.test_field(c, fld, mt.decimals, ps, stats.ALPHA)
 
 
+def compare_cells(a, b, m):
+    """Cell a against cell b on metric m, unadjusted; untested when their code versions
+    differ (comparisons across versions are not made)."""
+    if a.version != b.version:
+        return stats.Comparison(a.name, b.name, 0, 0, None, reason=stats.VERSIONS_DIFFER)
+    return stats.compare(a.name, b.name, a.values[m], b.values[m])
+
+
+def direction(c):
+    """A comparison's other side against its reference: "lower" or "higher"."""
+    return "lower" if c.diff > 0 else "higher"
+
+
 def _pair(sets, name):
     form = "pair:<set>/<cell>/<other cell>/<metric>/<field>"
     sname, a, b, m, fld = _split(name, 4, form)
@@ -728,10 +741,7 @@ def _pair(sets, name):
     for n, c in ((a, ca), (b, cb)):
         if c is None:
             raise KeyError(f"{sname} has no cell {n!r}")
-    if ca.version != cb.version:
-        c = stats.Comparison(a, b, 0, 0, None, reason=stats.VERSIONS_DIFFER)
-    else:
-        c = stats.compare(a, b, ca.values[m], cb.values[m])
+    c = compare_cells(ca, cb, m)
     return shared.test_field(c, fld, mt.decimals, {"p": c.p_perm, "welch": c.p_welch}, stats.ALPHA)
 
 
@@ -803,7 +813,7 @@ def significant(res, patterns, metric):
                 continue
             tested += 1
             if c.sig:
-                sig.append((c.other, g.name, "lower" if c.diff > 0 else "higher", c.p_holm))
+                sig.append((c.other, g.name, direction(c), c.p_holm))
     return tested, untested, sig
 
 
@@ -813,17 +823,12 @@ def control_comparisons(res, patterns, ref_cc, other_cc, metric):
     Comparison)] in the set's cell order, Holm-adjusted as one family. Cells of two code
     versions are not compared (untested); a cell without a counterpart is left out, and
     KeyError when none has one."""
+    by_key = {(c.scenario, c.scheduler, c.cc): c for c in res.cells}
     pairs = []
     for a in matching_cells(res, patterns):
-        key = (a.scenario, a.scheduler, other_cc)
-        b = next((b for b in res.cells if (b.scenario, b.scheduler, b.cc) == key), None)
-        if a.cc != ref_cc or b is None:
-            continue
-        if a.version != b.version:
-            c = stats.Comparison(a.name, b.name, 0, 0, None, reason=stats.VERSIONS_DIFFER)
-        else:
-            c = stats.compare(a.name, b.name, a.values[metric], b.values[metric])
-        pairs.append((f"{a.scenario}.{a.scheduler}", c))
+        b = by_key.get((a.scenario, a.scheduler, other_cc)) if a.cc == ref_cc else None
+        if b is not None:
+            pairs.append((f"{a.scenario}.{a.scheduler}", compare_cells(a, b, metric)))
     if not pairs:
         raise KeyError(f"no {ref_cc} cell matching {patterns!r} has a {other_cc} cell beside it")
     adjusted = stats.holm_adjusted(c for _l, c in pairs)
@@ -866,8 +871,7 @@ def _ccsig(sets, name):
         raise KeyError(f"{ccs!r} is not <cc>-vs-<other cc>")
     pairs = control_comparisons(res, patterns, ref_cc, other_cc, m)
     tested = [(label, c) for label, c in pairs if c.tested]
-    hits = [(f"{other_cc} {'lower' if c.diff > 0 else 'higher'} with {label}", c.p_holm)
-            for label, c in tested if c.sig]  # fmt: skip
+    hits = [(f"{other_cc} {direction(c)} with {label}", c.p_holm) for label, c in tested if c.sig]
     return sig_text(len(tested), len(pairs) - len(tested), hits)
 
 
