@@ -31,7 +31,13 @@ class Checks:
         print(f"== {title}", flush=True)
 
     def summary(self, prog, extra=""):
-        """`prog: N passed, M failed in S s` (+ extra); returns the exit code (1 on failure)."""
+        """The failed checks again, then `prog: N passed, M failed in S s` (+ extra); returns
+        the exit code (1 on failure). The repeat puts the failures in the last lines of the
+        output, after any log tail, where a CI excerpt of the output's end shows them."""
+        for name, ok, detail in self.results:
+            if not ok:
+                line = f"{prog}: FAILED {name}" + (f": {detail}" if detail else "")
+                print(line if len(line) <= 300 else line[:297] + "...", flush=True)
         print(
             f"{prog}: {len(self.results) - self.failed} passed, {self.failed} failed "
             f"in {time.monotonic() - self.start:.1f} s" + (f" {extra}" if extra else ""),

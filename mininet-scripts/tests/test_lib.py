@@ -1,6 +1,8 @@
 """mpqoe_lib's pure functions: parsers, atomic writes, pcap handshakes, flow helpers, run
 numbers (no root)."""
 
+import contextlib
+import io
 import json
 import os
 import socket
@@ -10,7 +12,7 @@ import tempfile
 import unittest
 
 from e2e_thresholds import pick_thr_delay, simple_path_delays, simple_path_hops
-from mpqoe_lib import discovered, files, flows, kernel, network, pcap, proc, runs, sockopt
+from mpqoe_lib import checks, discovered, files, flows, kernel, network, pcap, proc, runs, sockopt
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 with open(os.path.join(DATA, "mpqoe_gr_sty.txt")) as _f:
@@ -122,6 +124,32 @@ class KernelParsersTest(unittest.TestCase):
             got,
             {"subflows": 2, "add_addr_accepted": 3, "subflows_max": 8, "flags": 0, "token": 0xABCD},
         )
+
+
+class ChecksSummaryTest(unittest.TestCase):
+    def test_summary_repeats_the_failed_checks_last(self):
+        t = checks.Checks()
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            t.check("first", True)
+            t.check("second", False, "x" * 400)
+            t.check("third", False)
+            rc = t.summary("e2e", "(seed 1)")
+        lines = out.getvalue().splitlines()
+        self.assertEqual(rc, 1)
+        self.assertTrue(lines[-3].startswith("e2e: FAILED second: xxx"), lines[-3])
+        self.assertLessEqual(len(lines[-3]), 300)
+        self.assertEqual(lines[-2], "e2e: FAILED third")
+        self.assertTrue(lines[-1].startswith("e2e: 1 passed, 2 failed in "), lines[-1])
+
+    def test_summary_of_a_clean_run_is_one_line(self):
+        t = checks.Checks()
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            t.check("only", True)
+            rc = t.summary("selftest")
+        self.assertEqual(rc, 0)
+        self.assertEqual(len(out.getvalue().splitlines()), 2)
 
 
 class KernelHealthTest(unittest.TestCase):
