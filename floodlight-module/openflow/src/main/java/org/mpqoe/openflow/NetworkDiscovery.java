@@ -347,12 +347,12 @@ final class NetworkDiscovery implements AutoCloseable {
         return;
       }
       FlowPlan plan = controller.plane().replaceTopology(b.topology(), b.mismatches());
-      // A rebuilt topology has every link up: tell it again which ports are down.
+      // A rebuilt topology has every link up: tell it again the state of every port, so that a
+      // link with a port down is down again and a port that came back while its switch was away
+      // no longer counts as down.
       for (var e : changed ? ports.entrySet() : Set.<Map.Entry<Long, Map<Integer, PortView>>>of()) {
         for (PortView p : e.getValue().values()) {
-          if (!p.up()) {
-            plan = plan.then(controller.plane().portStatus(e.getKey(), p.port(), false));
-          }
+          plan = plan.then(controller.plane().portStatus(e.getKey(), p.port(), p.up()));
         }
       }
       controller.apply(plan);

@@ -1,7 +1,9 @@
 package org.mpqoe.core.control;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.mpqoe.core.path.LinkState;
 import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.Topology;
@@ -21,6 +23,9 @@ public final class LinkStateTracker {
   private final Map<PortKey, Integer> linkOfPort = new HashMap<>();
   private final Map<PortKey, Sample> last = new HashMap<>();
   private final Map<PortKey, Double> rateMbps = new HashMap<>();
+
+  /** Ports of links that reported themselves down (port status) and have not come up since. */
+  private final Set<PortKey> downPorts = new HashSet<>();
 
   /** Latencies given by {@link #latency}, by link key: they outlive a rebuild of the topology. */
   private final Map<Topology.LinkKey, Double> measured = new HashMap<>();
@@ -52,6 +57,30 @@ public final class LinkStateTracker {
     measured.keySet().removeIf(k -> next.indexOf(k) < 0);
     last.keySet().retainAll(linkOfPort.keySet());
     rateMbps.keySet().retainAll(linkOfPort.keySet());
+    downPorts.retainAll(linkOfPort.keySet());
+  }
+
+  /**
+   * A port of a link went up or down; returns whether that link is now up, which it is only while
+   * both of its ends are. The two ends report separately and in either order: when a link is taken
+   * down, one end's status can still say "up" after the other end's said "down", and that must not
+   * bring the link back. Ports on no link (host ports, unknown ports) are not recorded; for them
+   * the port's own state is returned.
+   */
+  public synchronized boolean portChanged(long dpid, int port, boolean up) {
+    PortKey key = new PortKey(dpid, port);
+    Integer link = linkOfPort.get(key);
+    if (link == null) {
+      return up;
+    }
+    if (up) {
+      downPorts.remove(key);
+    } else {
+      downPorts.add(key);
+    }
+    Link l = topology.links().get(link);
+    return !downPorts.contains(new PortKey(l.a().dpid(), l.portA()))
+        && !downPorts.contains(new PortKey(l.b().dpid(), l.portB()));
   }
 
   /** The link behind a switch port, or -1 for host ports and unknown ports. */

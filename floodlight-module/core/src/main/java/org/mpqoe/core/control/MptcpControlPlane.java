@@ -55,6 +55,7 @@ public final class MptcpControlPlane {
   }
 
   private final LinkStateTracker links;
+  private final Object portLock = new Object();
   private final MptcpRouter router;
   private final RestApi rest;
   private final ControlStats stats = new ControlStats();
@@ -498,10 +499,22 @@ public final class MptcpControlPlane {
         "IPv4 to " + Addresses.formatIpv4(dstIp) + " via " + p.describe(topology));
   }
 
-  /** A port went down or up; a switch-to-switch link follows its ports. */
+  /**
+   * A port went down or up; a switch-to-switch link is up while both of its ports are, and the
+   * subflows on a link that went down are moved ({@link LinkStateTracker#portChanged}).
+   */
   public FlowPlan portStatus(long dpid, int port, boolean up) {
     int link = links.linkAt(dpid, port);
-    FlowPlan plan = link < 0 ? FlowPlan.EMPTY : router.linkChanged(link, up);
+    FlowPlan plan;
+    if (link < 0) {
+      plan = FlowPlan.EMPTY;
+    } else {
+      // The ends of a link report on their switches' own threads: deciding the link's state and
+      // marking it is one step, so that an end's "up" cannot overtake the other end's "down".
+      synchronized (portLock) {
+        plan = router.linkChanged(link, links.portChanged(dpid, port, up));
+      }
+    }
     stats.plan(plan);
     return plan;
   }

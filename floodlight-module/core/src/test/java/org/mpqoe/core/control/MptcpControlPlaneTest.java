@@ -1,6 +1,7 @@
 package org.mpqoe.core.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -210,5 +211,29 @@ class MptcpControlPlaneTest {
         topo.json()
             .contains("\"index\":0,\"a\":\"a\",\"portA\":1,\"b\":\"b\",\"portB\":1,\"up\":false"),
         topo.json());
+  }
+
+  /** Whether GET /mpqoe/topology shows link 0 (a port 1 - b port 1) up. */
+  private boolean linkAbUp() {
+    String json = cp.rest().handle("GET", "/mpqoe/topology", null).json();
+    String link = "\"index\":0,\"a\":\"a\",\"portA\":1,\"b\":\"b\",\"portB\":1,\"up\":";
+    boolean up = json.contains(link + "true");
+    assertTrue(up != json.contains(link + "false"), json);
+    return up;
+  }
+
+  @Test
+  void aLinkIsUpOnlyWhileBothOfItsPortsAre() {
+    // Link 0 joins a (dpid 1) port 1 and b (dpid 2) port 1. Taking it down, b's "down" can come
+    // before a's last "up": the link stays down.
+    assertTrue(linkAbUp());
+    cp.portStatus(2, 1, false);
+    cp.portStatus(1, 1, true);
+    assertFalse(linkAbUp(), "a's late up must not bring the link back while b is down");
+    cp.portStatus(1, 1, false);
+    cp.portStatus(2, 1, true);
+    assertFalse(linkAbUp(), "b is up again, a is still down");
+    cp.portStatus(1, 1, true);
+    assertTrue(linkAbUp(), "both ends up");
   }
 }
