@@ -2,12 +2,13 @@
 they read the controller's REST answers, the switches' flow counters and the logs."""
 
 import json
+import os
 import re
 import subprocess
 import time
 
 import mpqoe_topo as mq
-from mpqoe_lib import bulk, cookies
+from mpqoe_lib import bulk, cookies, files
 from mpqoe_lib.bulk import describe_subflows, subflows_of
 from mpqoe_lib.flows import cookie_switches, edge_walk, fmt_path, link_pairs
 from mpqoe_lib.network import OVS_LOG
@@ -35,7 +36,13 @@ def plain_counts(flows):
 class E2eChecks:
     """Needs from the Run: t (checks.Checks), args, topo, net, rest, ctl, bridges, clients,
     ips, sip, server (bulk.BulkServer), first, procs, t_start, ovs_log, seed, log_from and
-    plain_before (the discovery pings' log and plain rules, which e does not count)."""
+    plain_before (the discovery pings' log and plain rules, which e does not count), and tmp
+    (the work directory, kept when a check fails)."""
+
+    def keep_evidence(self, name, doc):
+        """What checks read, as TMP/<name>.json: the work directory outlives a failed run, the
+        switches and the controller do not."""
+        files.write_json(os.path.join(self.tmp, f"{name}.json"), doc)
 
     def check_topology(self):
         """GET /mpqoe/topology: the descriptor confirmed by discovery (source
@@ -315,6 +322,10 @@ class E2eChecks:
         )
         conns2 = self.rest.get("/mpqoe/connections")
         flows = all_flows(self.bridges)
+        self.keep_evidence(
+            "d-failure",
+            {"client": rep, "server": srep, "connections": conns2, "flows": flows, "link": link},
+        )
         now = next((x for x in conns2 if x["id"] == conn["id"]), None)
         new = next(
             (s for s in (now or {}).get("subflows", []) if s["index"] == old["index"]),

@@ -67,7 +67,9 @@ Run as root with Debian's python3. Steps:
       packet-out).
 
 Files: this one (options, set-up, transfers), e2e_checks.py (checks a-e), e2e_thresholds.py
-(--thr-delay auto), e2e_setup_latency.py (f); shared helpers in mpqoe_lib.
+(--thr-delay auto), e2e_setup_latency.py (f); shared helpers in mpqoe_lib. In the work directory,
+beside the controller log and the captures: b-c-transfers.json and d-failure.json, the REST
+answers, transfer reports and flow counters that checks b-d read.
 
 Ends with `e2e: N passed, M failed` (exit code 1 on any failure). Stops itself after --timeout
 seconds. Cleans up with mpqoe_lib.network (its bridges, veths and processes, not `mn -c`) and kills
@@ -361,6 +363,15 @@ class Run(E2eChecks):
         conns = self.rest.get("/mpqoe/connections")
         assigned = self.rest.get("/mpqoe/clients")
         flows = all_flows(self.bridges)
+        self.keep_evidence(
+            "b-c-transfers",
+            {
+                "transfers": {c: {"client": r, "server": s} for c, (r, s) in self.first.items()},
+                "connections": conns,
+                "clients": assigned,
+                "flows": flows,
+            },
+        )
         self.print_state(conns, assigned)
 
         # Is there a client with 2 or more paths, but fewer than interfaces ("a
