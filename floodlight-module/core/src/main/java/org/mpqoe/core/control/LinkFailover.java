@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 import org.mpqoe.core.path.LinkState;
@@ -36,8 +37,22 @@ final class LinkFailover {
   }
 
   FlowPlan linkChanged(int link, boolean up) {
+    return changed(link, () -> up);
+  }
+
+  /**
+   * A port of {@code link} went up or down: the link is up while both of its ports are ({@link
+   * LinkStateTracker#portChanged}), decided under the router's lock with the marking, so that one
+   * end's late "up" cannot overtake the other end's "down".
+   */
+  FlowPlan portChanged(int link, long dpid, int port, boolean up) {
+    return changed(link, () -> links.portChanged(dpid, port, up));
+  }
+
+  private FlowPlan changed(int link, BooleanSupplier linkUp) {
     List<Assignment> affected;
     synchronized (r.lock) {
+      boolean up = linkUp.getAsBoolean();
       // Marked under the lock, so a selection recorded later sees the link down (Handshakes).
       r.paths().setLinkUp(link, up);
       if (up) {

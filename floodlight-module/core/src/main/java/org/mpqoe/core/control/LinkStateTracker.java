@@ -2,6 +2,7 @@ package org.mpqoe.core.control;
 
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.mpqoe.core.path.LinkState;
@@ -51,8 +52,9 @@ public final class LinkStateTracker {
     for (Link l : next.links()) {
       capacity[l.index()] = l.capacityMbps();
       delay[l.index()] = measured.getOrDefault(Topology.LinkKey.of(l), l.delayMs());
-      linkOfPort.put(new PortKey(l.a().dpid(), l.portA()), l.index());
-      linkOfPort.put(new PortKey(l.b().dpid(), l.portB()), l.index());
+      for (PortKey end : ends(l)) {
+        linkOfPort.put(end, l.index());
+      }
     }
     measured.keySet().removeIf(k -> next.indexOf(k) < 0);
     last.keySet().retainAll(linkOfPort.keySet());
@@ -78,9 +80,12 @@ public final class LinkStateTracker {
     } else {
       downPorts.add(key);
     }
-    Link l = topology.links().get(link);
-    return !downPorts.contains(new PortKey(l.a().dpid(), l.portA()))
-        && !downPorts.contains(new PortKey(l.b().dpid(), l.portB()));
+    return ends(topology.links().get(link)).stream().noneMatch(downPorts::contains);
+  }
+
+  /** The two switch ports of a link. */
+  private static List<PortKey> ends(Link l) {
+    return List.of(new PortKey(l.a().dpid(), l.portA()), new PortKey(l.b().dpid(), l.portB()));
   }
 
   /** The link behind a switch port, or -1 for host ports and unknown ports. */
@@ -115,10 +120,11 @@ public final class LinkStateTracker {
 
   /** Current load of a link in Mbit/s. */
   public synchronized double loadMbps(int link) {
-    Link l = topology.links().get(link);
-    return Math.max(
-        rateMbps.getOrDefault(new PortKey(l.a().dpid(), l.portA()), 0.0),
-        rateMbps.getOrDefault(new PortKey(l.b().dpid(), l.portB()), 0.0));
+    double load = 0;
+    for (PortKey end : ends(topology.links().get(link))) {
+      load = Math.max(load, rateMbps.getOrDefault(end, 0.0));
+    }
+    return load;
   }
 
   /** A snapshot for the selectors. */

@@ -55,7 +55,6 @@ public final class MptcpControlPlane {
   }
 
   private final LinkStateTracker links;
-  private final Object portLock = new Object();
   private final MptcpRouter router;
   private final RestApi rest;
   private final ControlStats stats = new ControlStats();
@@ -505,16 +504,7 @@ public final class MptcpControlPlane {
    */
   public FlowPlan portStatus(long dpid, int port, boolean up) {
     int link = links.linkAt(dpid, port);
-    FlowPlan plan;
-    if (link < 0) {
-      plan = FlowPlan.EMPTY;
-    } else {
-      // The ends of a link report on their switches' own threads: deciding the link's state and
-      // marking it is one step, so that an end's "up" cannot overtake the other end's "down".
-      synchronized (portLock) {
-        plan = router.linkChanged(link, links.portChanged(dpid, port, up));
-      }
-    }
+    FlowPlan plan = link < 0 ? FlowPlan.EMPTY : router.portChanged(link, dpid, port, up);
     stats.plan(plan);
     return plan;
   }

@@ -136,6 +136,11 @@ public final class MptcpRouter {
     return failover.linkChanged(link, up);
   }
 
+  /** A port of {@code link} went up or down; the link follows both of its ports. */
+  public FlowPlan portChanged(int link, long dpid, int port, boolean up) {
+    return failover.portChanged(link, dpid, port, up);
+  }
+
   /**
    * A rule of ours was removed by the switch. The first removal of a subflow's current rules (its
    * idle timeout) ends the subflow; a connection without subflows ends, and a client without
