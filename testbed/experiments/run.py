@@ -20,6 +20,9 @@ Batch logs: DIR/logs/ (the guest's output, and its kernel console as <batch>.con
 Every run records the code version of this checkout (commit, `-dirty-<hash>` when the work
 tree differs, taken when this command started and passed to the guest), the sha256 of the
 scheduler module it loaded and of the probe's sources (cellrun.py).
+Before it starts it prints the plan's machine time in one guest at a time: per batch about
+90 s of boot, per run the median wall time of the ok runs of its scenario and video length
+that DIR holds, or its video length plus 7 s before DIR holds any.
 Exit 0 when every selected run is ok, 1 otherwise, 2 on usage errors.
 
 --publish [DEST] then writes the selected cells' runs (ok and failed) into the committed
@@ -39,6 +42,7 @@ import os
 import re
 import shlex
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -59,8 +63,11 @@ PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_RESULTS = os.path.join(REPO, "build", "experiments")
 DEFAULT_PUBLISH = os.path.join(REPO, "docs", "results")
-BOOT_OVERHEAD_S = 90  # boot, modules, OVS, Mininet build and teardown (measured about 75 s)
+BOOT_OVERHEAD_S = 90  # boot, modules, OVS, Mininet build and teardown (measured 75-105 s)
 PER_RUN_OVERHEAD_S = 7  # probe start, startup buffer, trailer, settle (measured 5-6 s)
+# A run's time before any is measured: its video length plus PER_RUN_OVERHEAD_S. A stored-file
+# stream plays for its length plus its stalls, so once the results directory holds ok runs of a
+# scenario, the plan takes their median wall time instead (measured_pace).
 
 
 class Usage(Exception):
@@ -278,6 +285,49 @@ def plan(args):
     return batches
 
 
+def measured_pace(results, cells, duration):
+    """{scenario: (median wall time of one run, s; number of runs)} over the ok runs of this
+    video length that `results` holds, in every cell of the scenarios of `cells` (the
+    scheduler and control change a run's stalls less than the scenario does)."""
+    scenarios = {c.scenario for c in cells}
+    walls = {}
+    for e in sorted({c.experiment for c in cells}):
+        for c in mx.cells(e):
+            if c.scenario not in scenarios:
+                continue
+            d = os.path.dirname(mx.run_path(results, c, 1))
+            names = os.listdir(d) if os.path.isdir(d) else []
+            for name in sorted(n for n in names if re.fullmatch(r"run\d+\.json", n)):
+                doc = files.read_json(os.path.join(d, name)) or {}
+                got = (doc.get("config") or {}).get("duration_s")
+                wall = doc.get("wall_s")
+                if doc.get("status") != "ok" or got is None or float(got) != float(duration):
+                    continue
+                if isinstance(wall, (int, float)) and wall > 0:
+                    walls.setdefault(c.scenario, []).append(float(wall))
+    return {s: (statistics.median(w), len(w)) for s, w in walls.items()}
+
+
+def estimate_s(batches, todo, duration, pace):
+    """Machine time of the plan in one guest at a time, s: per batch BOOT_OVERHEAD_S, per run
+    to make its scenario's measured pace, or the video length plus PER_RUN_OVERHEAD_S."""
+    total = 0.0
+    for scn, cells, runs in batches:
+        n = sum((c.name, k) in todo for c in cells for k in runs)
+        per_run = pace[scn][0] if scn in pace else duration + PER_RUN_OVERHEAD_S
+        total += BOOT_OVERHEAD_S + n * per_run
+    return total
+
+
+def pace_text(batches, pace):
+    scns = list(dict.fromkeys(scn for scn, _c, _r in batches))
+    got = [f"{s} {pace[s][0]:.0f} s ({pace[s][1]} runs)" for s in scns if s in pace]
+    if not got:
+        return f"a run taken as its length + {PER_RUN_OVERHEAD_S} s"
+    rest = "" if len(got) == len(scns) else f", others length + {PER_RUN_OVERHEAD_S} s"
+    return "median run time measured here: " + ", ".join(got) + rest
+
+
 def guest_command(args, scn, cells, runs):
     return [
         "/usr/bin/python3",
@@ -378,11 +428,12 @@ def main(argv):
     except (RuntimeError, ReportError) as e:
         print(f"run.py: {e}", file=sys.stderr)
         return 1
-    n_runs = len(todo_runs(args))
-    est = len(batches) * BOOT_OVERHEAD_S + n_runs * (args.duration + PER_RUN_OVERHEAD_S)
+    todo = todo_runs(args)
+    pace = measured_pace(args.results, args.selected, args.duration)
+    est = estimate_s(batches, todo, args.duration, pace)
     print(
-        f"run.py: {len(batches)} batch(es), {n_runs} run(s) to do, about {est / 60:.0f} min "
-        f"in one guest at a time; results in {args.results}",
+        f"run.py: {len(batches)} batch(es), {len(todo)} run(s) to do, about {est / 60:.0f} min "
+        f"in one guest at a time ({pace_text(batches, pace)}); results in {args.results}",
         flush=True,
     )
     if args.dry_run:

@@ -485,6 +485,37 @@ class PlanTest(unittest.TestCase):
             self.assertEqual(m["experiments"]["sticky"]["status"], "partial")
             self.assertEqual(m["experiments"]["sticky"]["missing"], 3)  # bbr, lia, olia
 
+    def test_the_estimate_takes_the_measured_pace_of_each_scenario(self):
+        with tempfile.TemporaryDirectory() as d:
+            args = run.parse_args(
+                ["--experiment", "sticky", "--cells", "baseline.dft.lia,3p-50.dft.lia"]
+                + ["--runs", "3", "--duration", "10", "--results", d]
+            )
+            stored = [  # (cell, run, status, wall_s): another cell of the scenario counts too
+                ("baseline.dft.lia", 1, "ok", 20.0),
+                ("baseline.gr_sty.cubic", 1, "ok", 30.0),
+                ("baseline.gr_sty.cubic", 2, "ok", 90.0),
+                ("baseline.gr_sty.cubic", 3, "failed", 500.0),
+            ]
+            for name, k, status, wall in stored:
+                c = mx.parse_cell(name)
+                os.makedirs(os.path.dirname(mx.run_path(d, c, k)), exist_ok=True)
+                doc = fake_run(c, k, status, version=args.code_version)
+                doc["wall_s"] = wall
+                with open(mx.run_path(d, c, k), "w") as f:
+                    json.dump(doc, f)
+            pace = run.measured_pace(d, args.selected, args.duration)
+            self.assertEqual(pace, {"baseline": (30.0, 3)})
+            batches = run.plan(args)
+            todo = run.todo_runs(args)
+            self.assertEqual(len(todo), 5)
+            want = 2 * run.BOOT_OVERHEAD_S + 2 * 30.0 + 3 * (10 + run.PER_RUN_OVERHEAD_S)
+            self.assertEqual(run.estimate_s(batches, todo, args.duration, pace), want)
+            text = run.pace_text(batches, pace)
+            self.assertIn("baseline 30 s (3 runs), others length + 7 s", text)
+            # runs of another video length say nothing of this one's pace
+            self.assertEqual(run.measured_pace(d, args.selected, 20.0), {})
+
     def test_only_runs_plans_those_runs_and_no_other(self):
         with tempfile.TemporaryDirectory() as d:
             args = run.parse_args(
