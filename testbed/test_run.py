@@ -11,6 +11,9 @@ import unittest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "experiments"))
+
+import run as experiments_run  # noqa: E402
 
 FAKE_QEMU = textwrap.dedent(
     """\
@@ -101,9 +104,13 @@ class Run(unittest.TestCase):
         self.assertIn("command output", res.stdout)
         self.assertIn("Oops: int3", res.stderr)
         self.assertIn("booting again (2 of 3)", res.stderr)
-        # The log keeps the console of both boots.
+        # The log keeps the console of both boots, and run.py tells the boot that died from
+        # the one that ran the command.
         self.assertIn("Kernel panic", log)
         self.assertIn("ready after", log)
+        reports, retried = experiments_run.kernel_reports(str(self.tmp / "console.log"))
+        self.assertEqual(reports, [])
+        self.assertEqual(len(retried), 2)
 
     def test_three_boots_that_die_give_125(self):
         res, boots, _ = self.run_guest("oops")

@@ -130,6 +130,7 @@ def parse_args(argv):
         a.publish = DEFAULT_PUBLISH
     a.selected = mx.select(a.experiment, a.cells)
     a.kernel_reports = []  # [{"batch": log name, "lines": [...]}] of this invocation
+    a.boot_retries = []  # the same, of boots that died before their batch started
     if not a.selected:
         raise Usage(f"--cells {a.cells!r} matches no cell of {a.experiment}")
     a.results = os.path.abspath(a.results)
@@ -205,15 +206,27 @@ def console_of(log):
     return log[: -len(".log")] + ".console.log"
 
 
+# testbed/run writes this line into the console log when a boot died before the command
+# started, and boots the guest again: nothing of the command ran in the boot that died
+_BOOT_RETRIED = re.compile(r"testbed: boot \d+ died before COMMAND started")
+
+
 def kernel_reports(console_log, limit=8):
-    """The first lines of a guest's kernel console that report a kernel problem (BUG, oops,
-    warning, panic, stall); [] when there are none or the log is missing."""
+    """(reports, retried): the first lines of a guest's kernel console that report a kernel
+    problem (BUG, oops, warning, panic, stall), from the boot that ran the command and from
+    boots that died before it started and were booted again; ([], []) when there are none or
+    the log is missing."""
     try:
         with open(console_log, errors="replace") as f:
-            hits = [line.rstrip() for line in f if _KERNEL_REPORT.search(line)]
+            lines = [line.rstrip() for line in f]
     except OSError:
-        return []
-    return hits[:limit]
+        return [], []
+    cut = max((i + 1 for i, line in enumerate(lines) if _BOOT_RETRIED.match(line)), default=0)
+
+    def hits(part):
+        return [line for line in part if _KERNEL_REPORT.search(line)][:limit]
+
+    return hits(lines[cut:]), hits(lines[:cut])
 
 
 def stored_cells(args, experiment):
@@ -247,8 +260,9 @@ def write_manifest(args, note=""):
         }
     statuses = [v["status"] for v in out["experiments"].values()]
     out["status"] = "complete" if statuses and all(s == "complete" for s in statuses) else "partial"
-    reports = {r["batch"]: r for r in old.get("kernel_reports", []) + args.kernel_reports}
-    out["kernel_reports"] = list(reports.values())
+    for key in ("kernel_reports", "boot_retries"):
+        reports = {r["batch"]: r for r in old.get(key, []) + getattr(args, key)}
+        out[key] = list(reports.values())
     out["note"] = note
     files.write_json(os.path.join(args.results, "manifest.json"), out)
     return out
@@ -482,7 +496,14 @@ def main(argv):
             f.close()
             mark_missing(args, cells, runs, p.returncode, log)
             console = console_of(log)
-            hits = kernel_reports(console)
+            hits, retried = kernel_reports(console)
+            if retried:
+                print(
+                    f"run.py: {scn}: a boot died before the batch started and the guest was"
+                    f" booted again (see {console}): {retried[0]}",
+                    flush=True,
+                )
+                args.boot_retries.append({"batch": os.path.basename(log), "lines": retried})
             if hits:
                 print(f"run.py: {scn}: the guest kernel reported (see {console}):", flush=True)
                 for line in hits:
