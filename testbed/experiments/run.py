@@ -301,8 +301,9 @@ def plan(args):
 
 def measured_pace(results, cells, duration):
     """{scenario: (median wall time of one run, s; number of runs)} over the ok runs of this
-    video length that `results` holds, in every cell of the scenarios of `cells` (the
-    scheduler and control change a run's stalls less than the scenario does)."""
+    video length that `results` holds, in every cell of the scenarios of `cells`. A plan
+    estimate, not a prediction per cell: the scheduler and the control move a run's stalls
+    too, and the median keeps one long stall from moving the estimate of every run."""
     scenarios = {c.scenario for c in cells}
     walls = {}
     for e in sorted({c.experiment for c in cells}):
@@ -315,9 +316,9 @@ def measured_pace(results, cells, duration):
                 doc = files.read_json(os.path.join(d, name)) or {}
                 got = (doc.get("config") or {}).get("duration_s")
                 wall = doc.get("wall_s")
-                if doc.get("status") != "ok" or got is None or float(got) != float(duration):
+                if doc.get("status") != "ok" or not isinstance(got, (int, float)):
                     continue
-                if isinstance(wall, (int, float)) and wall > 0:
+                if float(got) == float(duration) and isinstance(wall, (int, float)) and wall > 0:
                     walls.setdefault(c.scenario, []).append(float(wall))
     return {s: (statistics.median(w), len(w)) for s, w in walls.items()}
 
