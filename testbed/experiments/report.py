@@ -41,6 +41,13 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         family: each cell of control <cc> matching the patterns against the cell of <other cc>
         with its scenario and scheduler, Holm over all of them: "1 of 15 (olia lower with
         3p-50.minrtt, p 0.003)"
+    {{claim:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>:<expectation>[,...]}}
+        a claim's verdict, "**agrees** (...)", from the comparisons with each group's baseline:
+        each named scheduler higher, lower or the same (no significant difference) as the
+        baseline, in every matching group and metric; **pending** until each cell the claim
+        rests on has matrix.PLANNED_RUNS runs; **disagrees**, **agrees in part**, **not
+        significant** or **untested** otherwise (claim_verdict), with the comparisons that
+        decide it
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
@@ -875,6 +882,103 @@ def _ccsig(sets, name):
     return sig_text(len(tested), len(pairs) - len(tested), hits)
 
 
+EXPECTATIONS = ("higher", "lower", "same")
+
+
+def parse_expectations(text):
+    """`gr_sty:higher,tr_sty:same` -> {"gr_sty": "higher", "tr_sty": "same"}: each scheduler's
+    mean against its group's baseline as a claim states it; KeyError when malformed."""
+    expected = {}
+    for item in text.split(","):
+        sched, _, exp = item.partition(":")
+        if not sched or exp not in EXPECTATIONS or sched in expected:
+            raise KeyError(
+                f"expected <scheduler>:{'|'.join(EXPECTATIONS)}, each scheduler once, not {item!r}"
+            )
+        expected[sched] = exp
+    return expected
+
+
+def claim_verdict(res, patterns, metrics, expected):
+    """The verdict on a claim about schedulers against the baseline: over the groups matching
+    the comma-separated patterns and each of the metrics, each scheduler named in expected
+    should be "higher" or "lower" than the group's baseline (a significant difference that
+    way, Holm-adjusted as in the tables) or the "same" (no significant difference).
+
+    Returns (verdict, text): "pending" while a cell the claim rests on (a baseline's or a
+    named scheduler's) has fewer than matrix.PLANNED_RUNS ok runs of a metric; else
+    "disagrees" when a comparison is significant against the claim (the other way, or at all
+    where "same" is expected); "agrees" when every expected difference is significant and
+    every comparison was tested; "agrees in part" when some are; "not significant" when none
+    is; "untested" when no comparison could be made. A claim of only "same" that nothing
+    contradicts agrees (consistent with it, which a test cannot prove). KeyError for an
+    unknown metric or a group without a named scheduler."""
+    for m in metrics:
+        _compared_metric(res, m)
+    groups = matching(res.groups, patterns, f"group of {res.name}")
+    short, cells = 0, 0
+    hits, against = [], []
+    missing, same, same_against, diffs, untested = 0, 0, 0, 0, 0
+    for g in groups:
+        if g.ref is None or any(s not in g.cells for s in expected):
+            raise KeyError(f"group {g.name} of {res.name} lacks its baseline or a named scheduler")
+        for cell in [g.cells[g.ref]] + [g.cells[s] for s in expected]:
+            cells += 1
+            short += min(cell.intervals[m].n for m in metrics) < mx.PLANNED_RUNS
+        for m in metrics:
+            for c in g.comparisons.get(m, []):
+                exp = expected.get(c.other)
+                if exp is None:
+                    continue
+                if not c.tested:
+                    untested += 1
+                    continue
+                where = (f"{c.other} {direction(c)} in {g.name} {m}", c.p_holm)
+                same += exp == "same"
+                diffs += exp != "same"
+                if c.sig and direction(c) == exp:
+                    hits.append(where)
+                elif c.sig:
+                    against.append(where)
+                    same_against += exp == "same"
+                elif exp != "same":
+                    missing += 1
+    if short:
+        return "pending", f"{short} of {cells} cells below {mx.PLANNED_RUNS} runs"
+
+    def listed(items):
+        return "; ".join(f"{h}, p {fmt_p(p)}" for h, p in items)
+
+    parts = []
+    if diffs:
+        found = f"{len(hits) or 'none'} of {diffs} expected differences significant"
+        parts.append(found + (f" ({listed(hits)})" if hits else ""))
+    if same:
+        parts.append(f"{same - same_against} of {same} without a difference as expected")
+    if against:
+        parts.append(f"against the claim: {listed(against)}")
+    if untested:
+        parts.append(f"{untested} untested")
+    text = "; ".join(parts)
+    if not same and not diffs:
+        return "untested", text
+    if against:
+        return "disagrees", text
+    if not hits and diffs:
+        return "not significant", text
+    return ("agrees" if not missing and not untested else "agrees in part"), text
+
+
+def _claim(sets, name):
+    form = "claim:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>:<expectation>[,...]"
+    sname, patterns, metrics, expectations = _split(name, 3, form)
+    res = _set(sets, sname)
+    verdict, text = claim_verdict(
+        res, patterns, metrics.split(","), parse_expectations(expectations)
+    )
+    return f"**{verdict}** ({text})"
+
+
 def _ref(sets, name):
     sname, gname = _split(name, 1, "ref:<set>/<group>")
     g = _set(sets, sname).group(gname)
@@ -905,6 +1009,7 @@ def resolve(sets, name):
         "pace": lambda rest: _pace(sets, rest),
         "sig": lambda rest: _sig(sets, rest),
         "ccsig": lambda rest: _ccsig(sets, rest),
+        "claim": lambda rest: _claim(sets, rest),
     }
     return shared.resolver(kinds, lambda n: _value(sets, n))(name)
 

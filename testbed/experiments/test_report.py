@@ -14,6 +14,7 @@ import shutil
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -219,6 +220,84 @@ class StatisticsTest(Case):
             report.resolve([res], "sig:sticky/3p-50.cubic/switches"),
             "1 of 3 (tp_sty higher in 3p-50.cubic, p 0.024)",
         )
+
+    def claim_set(self, tr_version=V1):
+        """baseline.lia, 5 runs a cell: minrtt and tr_sty 0 discards, gr_sty and tp_sty 11..15
+        (each against minrtt 2/252, Holm over the three: 3 * 2/252 = 0.024, tr_sty 1); no
+        underflows."""
+        rows = []
+        for k in range(1, 6):
+            rows.append(run_row("baseline.minrtt.lia", k))
+            rows.append(run_row("baseline.gr_sty.lia", k, discards=10 + k))
+            rows.append(run_row("baseline.tp_sty.lia", k, discards=10 + k))
+            rows.append(run_row("baseline.tr_sty.lia", k, version=tr_version))
+        self.write_set("sticky", rows)
+        return self.load()["sticky"]
+
+    def test_a_claims_verdict_follows_the_comparisons_with_the_baseline(self):
+        res = self.claim_set()
+
+        def claim(metrics, expected):
+            return report.resolve([res], f"claim:sticky/baseline.*/{metrics}/{expected}")
+
+        hits = (
+            "gr_sty higher in baseline.lia discards, p 0.024; "
+            "tp_sty higher in baseline.lia discards, p 0.024"
+        )
+        with mock.patch.object(mx, "PLANNED_RUNS", 5):
+            self.assertEqual(
+                claim("discards", "gr_sty:higher,tp_sty:higher,tr_sty:same"),
+                f"**agrees** (2 of 2 expected differences significant ({hits}); "
+                "1 of 1 without a difference as expected)",
+            )
+            self.assertEqual(
+                claim("discards,underflows", "gr_sty:higher,tp_sty:higher,tr_sty:same"),
+                f"**agrees in part** (2 of 4 expected differences significant ({hits}); "
+                "2 of 2 without a difference as expected)",
+            )
+            self.assertEqual(
+                claim("underflows", "gr_sty:same,tp_sty:same,tr_sty:same"),
+                "**agrees** (3 of 3 without a difference as expected)",
+            )
+            self.assertEqual(
+                claim("discards", "tr_sty:higher"),
+                "**not significant** (none of 1 expected differences significant)",
+            )
+            self.assertEqual(
+                claim("discards", "gr_sty:lower,tr_sty:same"),
+                "**disagrees** (none of 1 expected differences significant; 1 of 1 without a "
+                "difference as expected; against the claim: gr_sty higher in baseline.lia "
+                "discards, p 0.024)",
+            )
+            self.assertEqual(
+                claim("discards", "tp_sty:same"),
+                "**disagrees** (0 of 1 without a difference as expected; against the claim: "
+                "tp_sty higher in baseline.lia discards, p 0.024)",
+            )
+            # tr_sty's runs of another code version: its comparisons cannot be made
+            res = self.claim_set(tr_version="v2")
+            self.assertEqual(claim("discards", "tr_sty:same"), "**untested** (1 untested)")
+            self.assertTrue(
+                claim("discards", "gr_sty:higher,tr_sty:same").startswith(
+                    "**agrees in part** (1 of 1 expected differences significant"
+                )
+            )
+        # at the plan's 10 runs a cell, 5 are not enough for a verdict
+        self.assertEqual(
+            claim("discards", "gr_sty:higher,tr_sty:same"),
+            f"**pending** (3 of 3 cells below {mx.PLANNED_RUNS} runs)",
+        )
+        bad = (
+            "discards/gr_sty:bigger",
+            "discards/gr_sty",
+            "discards/gr_sty:higher,gr_sty:lower",
+            "discards/nope:same",
+            "path1_share_pct/gr_sty:same",
+            "nope/gr_sty:same",
+        )
+        for b in bad:
+            with self.assertRaises(KeyError, msg=b):
+                report.resolve([res], "claim:sticky/baseline.*/" + b)
 
     def test_controls_are_compared_per_scheduler_as_one_family(self):
         rows = []
