@@ -110,6 +110,12 @@ class Case(unittest.TestCase):
         with open(os.path.join(self.data, rel), encoding="utf-8") as f:
             return f.read()
 
+    def assert_refused(self, res, prefix, names):
+        """Each placeholder prefix + name is a KeyError."""
+        for name in names:
+            with self.assertRaises(KeyError, msg=name):
+                report.resolve([res], prefix + name)
+
     def load(self):
         return {s.name: s for s in report.load(self.data, newest)}
 
@@ -287,17 +293,12 @@ class StatisticsTest(Case):
             claim("discards", "gr_sty:higher,tr_sty:same"),
             f"**pending** (3 of 3 cells below {mx.PLANNED_RUNS} runs)",
         )
-        bad = (
-            "discards/gr_sty:bigger",
-            "discards/gr_sty",
-            "discards/gr_sty:higher,gr_sty:lower",
-            "discards/nope:same",
-            "path1_share_pct/gr_sty:same",
-            "nope/gr_sty:same",
-        )
-        for b in bad:
-            with self.assertRaises(KeyError, msg=b):
-                report.resolve([res], "claim:sticky/baseline.*/" + b)
+        self.assert_refused(
+            res,
+            "claim:sticky/baseline.*/",
+            ("discards/gr_sty:bigger", "discards/gr_sty", "discards/gr_sty:higher,gr_sty:lower",
+             "discards/nope:same", "path1_share_pct/gr_sty:same", "nope/gr_sty:same"),
+        )  # fmt: skip
 
     def test_controls_are_compared_per_scheduler_as_one_family(self):
         rows = []
@@ -335,15 +336,12 @@ class StatisticsTest(Case):
             report.resolve([res], "ccsig:sticky/baseline.minrtt.*/lia-vs-olia/discards"),
             "none of 1",
         )
-        bad_names = (
-            "baseline.*/lia-vs-cubic/discards",
-            "baseline.*/lia/discards",
-            "baseline.*/lia-vs-olia/path1_share_pct",
-            "nope.*/lia-vs-olia/discards",
-        )
-        for bad in bad_names:
-            with self.assertRaises(KeyError, msg=bad):
-                report.resolve([res], "ccsig:sticky/" + bad)
+        self.assert_refused(
+            res,
+            "ccsig:sticky/",
+            ("baseline.*/lia-vs-cubic/discards", "baseline.*/lia/discards",
+             "baseline.*/lia-vs-olia/path1_share_pct", "nope.*/lia-vs-olia/discards"),
+        )  # fmt: skip
 
 
 class PageTest(Case):
