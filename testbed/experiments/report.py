@@ -842,13 +842,18 @@ def control_comparisons(res, patterns, ref_cc, other_cc, metric):
     return [(label, c) for (label, _c), c in zip(pairs, adjusted, strict=True)]
 
 
+def hits_text(hits):
+    """Comparisons as text, "<hit>, p 0.008; <hit>, p 0.012"; hits are (text, Holm p)."""
+    return "; ".join(f"{h}, p {fmt_p(p)}" for h, p in hits)
+
+
 def sig_text(tested, untested, hits):
     """The count of significant comparisons: "none of 8", "2 of 8 (<hit>, p 0.008; <hit>, p
     0.012)", with ", 1 untested" appended when some could not be made; hits are (text, Holm
     p)."""
     text = f"{len(hits) or 'none'} of {tested}"
     if hits:
-        text += " (" + "; ".join(f"{h}, p {fmt_p(p)}" for h, p in hits) + ")"
+        text += f" ({hits_text(hits)})"
     if untested:
         text += f", {untested} untested"
     return text
@@ -946,17 +951,14 @@ def claim_verdict(res, patterns, metrics, expected):
     if short:
         return "pending", f"{short} of {cells} cells below {mx.PLANNED_RUNS} runs"
 
-    def listed(items):
-        return "; ".join(f"{h}, p {fmt_p(p)}" for h, p in items)
-
     parts = []
     if diffs:
         found = f"{len(hits) or 'none'} of {diffs} expected differences significant"
-        parts.append(found + (f" ({listed(hits)})" if hits else ""))
+        parts.append(found + (f" ({hits_text(hits)})" if hits else ""))
     if same:
         parts.append(f"{same - same_against} of {same} without a difference as expected")
     if against:
-        parts.append(f"against the claim: {listed(against)}")
+        parts.append(f"against the claim: {hits_text(against)}")
     if untested:
         parts.append(f"{untested} untested")
     text = "; ".join(parts)
