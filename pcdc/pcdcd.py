@@ -4,6 +4,7 @@
     pcdcd.py [--mode pcdc|fullmesh] [--table FILE] [--probe ADDR[,ADDR...] --probe-port N]
              [--local ADDR[,ADDR...]] [--hint-socket PATH] [--remeasure S] [--min-gap S]
              [--T S] [--warmup S] [--settle S] [--samples N] [--poll S]
+             [--announce-wait S]
 
 Runs in the client's network namespace with net.mptcp.pm_type=1 and CAP_NET_ADMIN. It listens
 to the "mptcp_pm_events" netlink group and, for every connection this host opened (the
@@ -16,7 +17,10 @@ server side and connections to --probe-port are left alone):
   the connection's last one and never the application's first subflow.
 - fullmesh: one subflow per pair, for comparison.
 
-Remote addresses are the connection's own and those the peer announces (ADD_ADDR). The
+Remote addresses are the connection's own and those the peer announces (ADD_ADDR). For
+--announce-wait seconds after a connection is established its announcements may still be on
+the way, so a pair of P that it cannot use yet is waited for rather than replaced by the next
+pair of P (which would be opened only to be closed when the address arrives). The
 impact-factor table comes from --table (a `measure.py --json` file) and, with --probe, from
 measure.py run by the daemon: at start when there is no --table, every --remeasure seconds,
 and after subflow events (a subflow of a connection closing with an error, a pair to a probe
@@ -79,6 +83,8 @@ class Conn:
         self.pending = {}  # pair -> time asked
         self.failed = set()
         self.established = False
+        self.settle_by = None  # until then the target waits for the peer's addresses
+        self.deferred = False  # whether that wait held back a pair
         self.carried = 0
         self.hint = None
         self.cls = policy.L1
@@ -101,8 +107,9 @@ def parse_hint(data):
 
 class Daemon:
     def __init__(self, mode, table, locals_, pm, log, probe=None, probe_port=None,
-                 measure_args=(), remeasure=600.0, min_gap=60.0):  # fmt: skip
+                 measure_args=(), remeasure=600.0, min_gap=60.0, announce_wait=1.0):  # fmt: skip
         self.mode, self.table, self.pm, self.log = mode, dict(table), pm, log
+        self.announce_wait = announce_wait
         self.local_ids = {a: k + 1 for k, a in enumerate(locals_)}
         self.probe, self.probe_port = probe, probe_port
         self.measure_args, self.remeasure, self.min_gap = list(measure_args), remeasure, min_gap
@@ -176,11 +183,18 @@ class Daemon:
     def available(self, c):
         return {(a, b) for a in self.local_ids for b in c.remotes if (":" in a) == (":" in b)}
 
-    def target(self, c):
+    def target(self, c, now):
+        """(target, held): the pairs the connection should have, and those of them not to
+        open yet because it may still learn the addresses of better ones (policy.pcdc_target)."""
         avail = self.available(c)
         if self.mode == "fullmesh":
-            return policy.fullmesh_target(avail)
-        return policy.pcdc_target(self.stats(), c.cls, avail)
+            return policy.fullmesh_target(avail), ()
+        stats = self.stats()
+        target = policy.pcdc_target(stats, c.cls, avail)
+        if c.settle_by is None or now >= c.settle_by:
+            return target, ()
+        waiting = policy.pcdc_target(stats, c.cls, avail, settled=False)
+        return target, tuple(q for q in target if q not in waiting)
 
     def reconcile(self, c, why):
         if not c.established:
@@ -192,8 +206,13 @@ class Daemon:
                 c.failed.add(pair)
                 self.log(f"[token {c.token:08x}] {pair[0]} -> {pair[1]} did not establish: "
                          "not asked again on this connection")  # fmt: skip
-        target = self.target(c)
-        p = policy.plan(target, c.initial, c.opened, c.pending, c.failed, len(c.others))
+        target, held = self.target(c, now)
+        p = policy.plan(target, c.initial, c.opened, c.pending, c.failed, len(c.others), held)
+        if p.held and not c.deferred:
+            c.deferred = True
+            self.log(f"[token {c.token:08x}] waiting up to {self.announce_wait:g} s for the peer's "
+                     f"addresses before opening {_pairs(p.held)} in place of pairs of P it has "
+                     "not announced")  # fmt: skip
         if self.mode == "fullmesh":
             reason = f"fullmesh ({why})"
         else:
@@ -246,6 +265,8 @@ class Daemon:
         pair = (ev.get("saddr"), ev.get("daddr"))
         if ev.name == "established":
             c.established = True
+            if self.mode == "pcdc" and self.announce_wait > 0:
+                c.settle_by = time.monotonic() + self.announce_wait
             if self.unknown_addresses(c):
                 self.want_measurement("a pair without an impact factor")
             self.reconcile(c, "connection established")
@@ -305,6 +326,15 @@ class Daemon:
             c.cls = new
         self.reconcile(c, f"size hint {_kib(size)}")
 
+    def announce_tick(self, now):
+        """Ends the wait for the peer's addresses of the connections whose time is up and
+        opens what it held back."""
+        for c in list(self.conns.values()):
+            if c.settle_by is not None and now >= c.settle_by:
+                c.settle_by = None
+                if c.deferred:
+                    self.reconcile(c, f"no address announced within {self.announce_wait:g} s")
+
     def poll_bytes(self, now):
         for t, (_size, at) in list(self.hints.items()):
             if now - at > HINT_TTL:
@@ -360,6 +390,9 @@ def parse_args(argv):
     ap.add_argument("--hint-socket", help="Unix datagram socket for size hints")
     ap.add_argument("--remeasure", type=float, default=600.0, help="s between measurements")
     ap.add_argument("--min-gap", type=float, default=60.0, help="s at least between two")
+    ap.add_argument("--announce-wait", type=float, default=1.0,
+                    help="s a new connection waits for the peer's addresses before opening "
+                         "other pairs in place of P's (0: no wait)")  # fmt: skip
     ap.add_argument("--T", dest="t_window", type=float, default=5.0, help="measure.py --T")
     ap.add_argument("--warmup", type=float, default=2.0, help="measure.py --warmup")
     ap.add_argument("--settle", type=float, default=1.0, help="measure.py --settle")
@@ -371,9 +404,10 @@ def parse_args(argv):
     if a.probe_port is not None and not 0 < a.probe_port < 65536:
         _die("--probe-port must be 1-65535")
     if not (a.remeasure > 0 and a.min_gap >= 0 and a.t_window > 0 and a.warmup >= 0
-            and a.settle >= 0 and a.samples >= 1 and 0 < a.poll <= 10):  # fmt: skip
+            and a.settle >= 0 and a.samples >= 1 and 0 < a.poll <= 10
+            and 0 <= a.announce_wait <= 60):  # fmt: skip
         _die("--remeasure, --T, --samples and --poll (<= 10) must be positive, --min-gap, "
-             "--warmup and --settle not negative")  # fmt: skip
+             "--warmup and --settle not negative, --announce-wait 0-60")  # fmt: skip
     a.probes = _addrs(a.probe, "--probe") if a.probe else None
     a.locals = _addrs(a.local, "--local") if a.local else None
     if a.table:
@@ -411,7 +445,7 @@ def main(argv=None):
     measure_args = ["--T", str(a.t_window), "--warmup", str(a.warmup), "--settle", str(a.settle),
                     "--samples", str(a.samples)]  # fmt: skip
     d = Daemon(a.mode, a.table_data, locals_, pm, _log, a.probes, a.probe_port, measure_args,
-               a.remeasure, a.min_gap)  # fmt: skip
+               a.remeasure, a.min_gap, a.announce_wait)  # fmt: skip
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))
@@ -440,6 +474,7 @@ def main(argv=None):
                         d.handle(ev)
             if hint_sock is not None and hint_sock in ready:
                 d.on_hint(hint_sock.recv(512), now)
+            d.announce_tick(now)
             d.poll_bytes(now)
             d.measurement_tick(now)
     finally:

@@ -95,10 +95,21 @@ def select(p, cls):
     raise ValueError(f"unknown class {cls}")
 
 
-def pcdc_target(table, cls, available):
+def pcdc_target(table, cls, available, settled=True):
     """The pairs a connection of class cls should have: equation 2 over P restricted to the
     pairs this connection can use (`available`: its local addresses x the remote addresses
-    it knows). Pairs without a measurement are standby."""
+    it knows). Pairs without a measurement are standby.
+
+    While the connection may still learn remote addresses (settled False: the peer's
+    ADD_ADDR may be on its way), only the pairs that stay in the target whatever it learns:
+    those of equation 2 over the whole table's P that are available. A pair of that choice
+    which the connection cannot use yet is then waited for, not replaced by the next pair of
+    P, which would be opened only to be closed when the address arrives. (Any available pair
+    among the first k of P is among the first k of P restricted, so this is a subset of the
+    settled target, and equal to it once every pair of the choice is available.)"""
+    if not settled:
+        p, _ = optional_set(table)
+        return [q for q in select(p, cls) if q in available]
     p, _ = optional_set({q: s for q, s in table.items() if q in available})
     return select(p, cls)
 
@@ -110,13 +121,15 @@ def fullmesh_target(available):
 
 @dataclass(frozen=True)
 class Plan:
-    """What to do on one connection: pairs to open and opened subflows (keys) to close."""
+    """What to do on one connection: pairs to open, opened subflows (keys) to close, and
+    pairs of the target that hold kept from being opened."""
 
     create: tuple
     destroy: tuple
+    held: tuple = ()
 
 
-def plan(target, initial_pair, opened, pending, failed, others=0):
+def plan(target, initial_pair, opened, pending, failed, others=0, hold=()):
     """The actions that bring a connection to its target pairs.
 
     initial_pair: the pair of the application's first subflow (never closed by us);
@@ -126,12 +139,14 @@ def plan(target, initial_pair, opened, pending, failed, others=0):
     opened (never closed here, but they keep the connection alive). Subflows we opened whose
     pair left the target are closed, unless that would leave the connection without an
     established subflow (the initial one counts while it is alive: initial_pair is None once
-    it closed)."""
+    it closed). Pairs of target in hold are not opened (Plan.held lists those missing);
+    being in the target, they are not closed either."""
     have = {initial_pair} | set(opened.values()) | set(pending) | set(failed)
-    create = tuple(q for q in target if q not in have)
+    create = tuple(q for q in target if q not in have and q not in hold)
+    held = tuple(q for q in target if q not in have and q in hold)
     live = (0 if initial_pair is None else 1) + len(opened) + others
     destroy = []
     for key, pair in sorted(opened.items()):
         if pair not in target and live - len(destroy) > 1:
             destroy.append(key)
-    return Plan(create, tuple(destroy))
+    return Plan(create, tuple(destroy), held)

@@ -100,6 +100,40 @@ class DaemonTest(unittest.TestCase):
         d.handle(ev("announced", rem_id=1, daddr=R1, dport=5201))
         self.assertEqual(self.creates(), [(L1, R0), (L1, R1)])
 
+    def test_a_pair_not_yet_announced_is_waited_for(self):
+        # P = [L0->R0, L1->R1, L1->R0]: an L2 hint before R1's announcement would make L1->R0
+        # P[1] of the pairs available, to be closed again when R1 arrives
+        d = self.daemon()
+        for e in conn_events():
+            d.handle(e)
+        d.on_hint(f"{TOKEN} {768 * KIB}".encode(), time.monotonic())
+        self.assertEqual(self.creates(), [])
+        self.assertIn("waiting up to 1 s for the peer's addresses before opening "
+                      "[10.0.2.1->10.0.101.2]", self.log[-1])  # fmt: skip
+        d.announce_tick(time.monotonic())  # still within the wait: nothing
+        self.assertEqual(self.creates(), [])
+        d.handle(ev("announced", rem_id=1, daddr=R1, dport=5201))
+        self.assertEqual(self.creates(), [(L1, R1)])
+        d.announce_tick(time.monotonic() + 2)  # the wait's end changes nothing now
+        self.assertEqual(self.creates(), [(L1, R1)])
+        self.assertEqual(self.pm.calls[-1][0], "create")  # and closes nothing
+
+    def test_without_an_announcement_the_wait_ends(self):
+        d = self.daemon(announce_wait=0.5)
+        for e in conn_events():
+            d.handle(e)
+        d.on_hint(f"{TOKEN} {768 * KIB}".encode(), time.monotonic())
+        self.assertEqual(self.creates(), [])
+        d.announce_tick(time.monotonic() + 0.6)
+        self.assertEqual(self.creates(), [(L1, R0)])
+        self.assertIn("no address announced within 0.5 s", self.log[-1])
+        # without a wait the substitute is opened at once
+        d = self.daemon(announce_wait=0)
+        for e in conn_events():
+            d.handle(e)
+        d.on_hint(f"{TOKEN} {768 * KIB}".encode(), time.monotonic())
+        self.assertEqual(self.creates(), [(L1, R0)])
+
     def test_bad_hints_change_nothing(self):
         d = self.daemon()
         for bad in (b"", b"1", b"x 5", b"1 -5", b"99999999999 5", b"\xff\xfe", b"1 2 3"):
@@ -482,6 +516,7 @@ class CommandLineTest(unittest.TestCase):
             (pcdcd.parse_args, ["--probe", "10.0.0.x", "--probe-port", "5"]),
             (pcdcd.parse_args, ["--probe", "10.0.0.1", "--probe-port", "70000"]),
             (pcdcd.parse_args, ["--poll", "0"]),
+            (pcdcd.parse_args, ["--announce-wait", "-1"]),
             (pcdcd.parse_args, ["--table", "/nonexistent.json"]),
             (pcdcd.parse_args, ["--local", "eth0"]),
             (measure.parse_args, ["measure", "--server", "10.0.0.1", "--port", "0"]),

@@ -101,6 +101,17 @@ class OptionalSetTest(unittest.TestCase):
         self.assertEqual(policy.pcdc_target(TABLE, L3, {("x", "y"), A}), [A])
         self.assertEqual(policy.fullmesh_target({D, A, C}), [A, C, D])
 
+    def test_before_the_addresses_are_known_only_what_stays(self):
+        everything = set(TABLE)
+        # B not reachable yet: of equation 2 over the whole P ([B, A, D]) only what is
+        # available, never A or D in B's place
+        self.assertEqual(policy.pcdc_target(TABLE, L1, everything - {B}, settled=False), [])
+        self.assertEqual(policy.pcdc_target(TABLE, L2, everything - {B}, settled=False), [A])
+        self.assertEqual(policy.pcdc_target(TABLE, L3, everything - {B}, settled=False), [A, D])
+        for cls in (L1, L2, L3):  # with every pair available the wait changes nothing
+            self.assertEqual(policy.pcdc_target(TABLE, cls, everything, settled=False),
+                             policy.pcdc_target(TABLE, cls, everything))  # fmt: skip
+
 
 class PlanTest(unittest.TestCase):
     def test_opens_what_is_missing(self):
@@ -128,6 +139,11 @@ class PlanTest(unittest.TestCase):
         # a subflow someone else opened keeps the connection alive
         p = policy.plan([], None, opened={ka: A}, pending={}, failed=set(), others=1)
         self.assertEqual(p.destroy, (ka,))
+
+    def test_held_pairs_are_neither_opened_nor_closed(self):
+        ka = ("l1", 1, "r1", 80)
+        p = policy.plan([B, A, D], B, opened={ka: A}, pending={}, failed=set(), hold=(A, D))
+        self.assertEqual(p, policy.Plan((), (), (D,)))
 
     def test_initial_subflow_is_never_closed(self):
         # the application's first subflow is on standby pair C: PCDC adds P[0], keeps C
