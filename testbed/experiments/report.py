@@ -910,26 +910,43 @@ def claim_verdict(res, patterns, metrics, expected):
     should be "higher" or "lower" than the group's baseline (a significant difference that
     way, Holm-adjusted as in the tables) or the "same" (no significant difference).
 
-    Returns (verdict, text): "pending" while a cell the claim rests on (a baseline's or a
-    named scheduler's) has fewer than matrix.PLANNED_RUNS ok runs of a metric; else
+    The claim rests on every group of the set's experiment matrix that a pattern matches, run
+    or not (and on any other group of the set that one matches), and in each on the
+    baseline's cell and the named schedulers' cells. Returns (verdict, text): "pending" while
+    one of those cells has fewer than matrix.PLANNED_RUNS ok runs of a metric (none when it
+    has not been run yet); else
     "disagrees" when a comparison is significant against the claim (the other way, or at all
     where "same" is expected); "agrees" when every expected difference is significant and
     every comparison was tested; "agrees in part" when some are; "not significant" when none
     is; "untested" when no comparison could be made. A claim of only "same" that nothing
     contradicts agrees (consistent with it, which a test cannot prove). KeyError for an
-    unknown metric or a group without a named scheduler."""
+    unknown metric, for patterns that match no group of the set or its matrix, and for a
+    named scheduler that a group has neither run nor planned."""
     for m in metrics:
         _compared_metric(res, m)
-    groups = matching(res.groups, patterns, f"group of {res.name}")
+    matrix = mx.cells(res.experiment.name)
+    planned = {c.name for c in matrix}
+    pats = [p for p in patterns.split(",") if p]
+    names = {f"{c.scenario}.{c.cc}" for c in matrix} | {g.name for g in res.groups}
+    names = sorted(n for n in names if any(fnmatch.fnmatchcase(n, p) for p in pats))
+    if not names:
+        raise KeyError(f"no group of {res.name} or of its matrix matches {patterns!r}")
     short, cells = 0, 0
+    for name in names:
+        g = res.group(name)
+        ref = g.ref if g is not None and g.ref else res.experiment.refs[0]
+        scenario, cc = name.rsplit(".", 1)
+        for s in [ref, *expected]:
+            cell = g.cells.get(s) if g is not None else None
+            if cell is None and f"{scenario}.{s}.{cc}" not in planned:
+                raise KeyError(f"group {name} of {res.name} has no {s} cell, run or planned")
+            cells += 1
+            short += cell is None or min(cell.intervals[m].n for m in metrics) < mx.PLANNED_RUNS
+    if short:
+        return "pending", f"{short} of {cells} cells below {mx.PLANNED_RUNS} runs"
     hits, against = [], []
     missing, same, same_against, diffs, untested = 0, 0, 0, 0, 0
-    for g in groups:
-        if g.ref is None or any(s not in g.cells for s in expected):
-            raise KeyError(f"group {g.name} of {res.name} lacks its baseline or a named scheduler")
-        for cell in [g.cells[g.ref]] + [g.cells[s] for s in expected]:
-            cells += 1
-            short += min(cell.intervals[m].n for m in metrics) < mx.PLANNED_RUNS
+    for g in map(res.group, names):
         for m in metrics:
             for c in g.comparisons.get(m, []):
                 exp = expected.get(c.other)
@@ -948,8 +965,6 @@ def claim_verdict(res, patterns, metrics, expected):
                     same_against += exp == "same"
                 elif exp != "same":
                     missing += 1
-    if short:
-        return "pending", f"{short} of {cells} cells below {mx.PLANNED_RUNS} runs"
 
     parts = []
     if diffs:

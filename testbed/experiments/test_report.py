@@ -244,7 +244,7 @@ class StatisticsTest(Case):
         res = self.claim_set()
 
         def claim(metrics, expected):
-            return report.resolve([res], f"claim:sticky/baseline.*/{metrics}/{expected}")
+            return report.resolve([res], f"claim:sticky/baseline.lia/{metrics}/{expected}")
 
         hits = (
             "gr_sty higher in baseline.lia discards, p 0.024; "
@@ -293,12 +293,25 @@ class StatisticsTest(Case):
             claim("discards", "gr_sty:higher,tr_sty:same"),
             f"**pending** (3 of 3 cells below {mx.PLANNED_RUNS} runs)",
         )
+        # a claim rests on every planned group it names: those not run yet keep it pending
+        with mock.patch.object(mx, "PLANNED_RUNS", 5):
+            self.assertEqual(
+                report.resolve([res], "claim:sticky/baseline.*/discards/gr_sty:higher"),
+                "**pending** (6 of 8 cells below 5 runs)",
+            )
+            self.assertEqual(
+                report.resolve([res], "claim:sticky/baseline-loss0p5.cubic/discards/gr_sty:lower"),
+                "**pending** (2 of 2 cells below 5 runs)",
+            )
         self.assert_refused(
             res,
-            "claim:sticky/baseline.*/",
+            "claim:sticky/baseline.lia/",
             ("discards/gr_sty:bigger", "discards/gr_sty", "discards/gr_sty:higher,gr_sty:lower",
-             "discards/nope:same", "path1_share_pct/gr_sty:same", "nope/gr_sty:same"),
+             "discards/nope:same", "path1_share_pct/gr_sty:same", "nope/gr_sty:same",
+             "discards/bnaware:same"),
         )  # fmt: skip
+        self.assert_refused(res, "claim:sticky/", ("nope.lia/discards/gr_sty:same",
+                                                   "A-1.cubic/discards/gr_sty:same"))  # fmt: skip
 
     def test_controls_are_compared_per_scheduler_as_one_family(self):
         rows = []
