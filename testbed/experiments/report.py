@@ -29,6 +29,9 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         comma-separated shell patterns (e.g. baseline.*_sty.cubic)
     {{ref:<set>/<group>}}                 the group's baseline scheduler
     {{status:<set>}}                      runs, cells, video length, code version(s)
+    {{progress:<set>}}                    the groups of the set's experiment matrix that are
+        complete (matrix.PLANNED_RUNS ok runs in each planned cell), under way (with the ok
+        runs a cell) and not started
     {{figure:<set>/<name>}}               the figure's image link, or why there is none
     {{pace:<set>/<patterns>}}             machine time per run, s: the mean time between the
         starts of consecutive runs of one batch, over the cells matching the patterns (one
@@ -522,6 +525,23 @@ def status_text(res):
         f"{runs} runs ({failed} failed) in {len(res.cells)} cells ({per_text} per cell), "
         f"{lengths} s videos, code {word} {vs}"
     )
+
+
+def progress_text(res):
+    """How far the set is through its experiment's matrix, group by group (progress:)."""
+    ok = {c.name: c.runs - c.failed for c in res.cells}
+    groups = {}
+    for c in mx.cells(res.experiment.name):
+        groups.setdefault(f"{c.scenario}.{c.cc}", []).append(ok.get(c.name, 0))
+    done = [g for g, n in groups.items() if min(n) >= mx.PLANNED_RUNS]
+    going = [(g, n) for g, n in groups.items() if max(n) and min(n) < mx.PLANNED_RUNS]
+    idle = len(groups) - len(done) - len(going)
+    out = [f"complete ({mx.PLANNED_RUNS} runs a cell): {', '.join(done) or 'none'}"]
+    if going:
+        spans = [(g, f"{min(n)}" if min(n) == max(n) else f"{min(n)}-{max(n)}") for g, n in going]
+        out.append("under way: " + ", ".join(f"{g} ({k} runs a cell)" for g, k in spans))
+    out.append(f"not started: {idle} of {len(groups)} groups")
+    return "; ".join(out)
 
 
 def table(head, rows):
@@ -1022,6 +1042,7 @@ def resolve(sets, name):
         "range": lambda rest: _range(sets, rest),
         "ref": lambda rest: _ref(sets, rest),
         "status": lambda rest: status_text(_set(sets, rest)),
+        "progress": lambda rest: progress_text(_set(sets, rest)),
         "figure": lambda rest: _figure(sets, rest),
         "pace": lambda rest: _pace(sets, rest),
         "sig": lambda rest: _sig(sets, rest),

@@ -313,6 +313,26 @@ class StatisticsTest(Case):
         self.assert_refused(res, "claim:sticky/", ("nope.lia/discards/gr_sty:same",
                                                    "A-1.cubic/discards/gr_sty:same"))  # fmt: skip
 
+    def test_progress_counts_ok_runs_in_the_planned_cells(self):
+        rows = [run_row(f"baseline.{s}.lia", k) for s in ("minrtt", "dft", "gr_sty", "tp_sty",
+                "tr_sty") for k in range(1, 6)]  # fmt: skip
+        rows.append(run_row("baseline.tr_sty.lia", 6, status="failed"))
+        rows += [run_row("baseline.minrtt.olia", k) for k in (1, 2)]
+        rows += [run_row("baseline.gr_sty.olia", k) for k in range(1, 6)]
+        self.write_set("sticky", rows)
+        res = self.load()["sticky"]
+        self.assertEqual(
+            report.resolve([res], "progress:sticky"),
+            "complete (10 runs a cell): none; under way: baseline.lia (5 runs a cell), "
+            "baseline.olia (0-5 runs a cell); not started: 16 of 18 groups",
+        )
+        with mock.patch.object(mx, "PLANNED_RUNS", 5):
+            self.assertEqual(
+                report.resolve([res], "progress:sticky"),
+                "complete (5 runs a cell): baseline.lia; under way: baseline.olia (0-5 runs a "
+                "cell); not started: 16 of 18 groups",
+            )
+
     def test_controls_are_compared_per_scheduler_as_one_family(self):
         rows = []
         for k in range(1, 6):  # 10..14 against 0..4: exact 2 / C(10, 5) = 2/252
