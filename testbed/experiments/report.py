@@ -48,7 +48,8 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         a claim's verdict, "**agrees** (...)", from the comparisons with each group's baseline:
         each named scheduler higher, lower or the same (no significant difference) as the
         baseline, in every matching group and metric; **pending** until each cell the claim
-        rests on has matrix.PLANNED_RUNS runs; **disagrees**, **agrees in part**, **not
+        rests on (in every group of the plan that a pattern matches, run or not) has
+        matrix.PLANNED_RUNS runs; **disagrees**, **agrees in part**, **not
         significant** or **untested** otherwise (claim_verdict), with the comparisons that
         decide it
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
