@@ -103,18 +103,18 @@ class DaemonTest(unittest.TestCase):
     def test_a_pair_not_yet_announced_is_waited_for(self):
         # P = [L0->R0, L1->R1, L1->R0]: an L2 hint before R1's announcement would make L1->R0
         # P[1] of the pairs available, to be closed again when R1 arrives
-        d = self.daemon()
+        d = self.daemon(announce_wait=30)
         for e in conn_events():
             d.handle(e)
         d.on_hint(f"{TOKEN} {768 * KIB}".encode(), time.monotonic())
         self.assertEqual(self.creates(), [])
-        self.assertIn("waiting up to 1 s for the peer's addresses before opening "
+        self.assertIn("waiting up to 30 s for the peer's addresses before opening "
                       "[10.0.2.1->10.0.101.2]", self.log[-1])  # fmt: skip
         d.announce_tick(time.monotonic())  # still within the wait: nothing
         self.assertEqual(self.creates(), [])
         d.handle(ev("announced", rem_id=1, daddr=R1, dport=5201))
         self.assertEqual(self.creates(), [(L1, R1)])
-        d.announce_tick(time.monotonic() + 2)  # the wait's end changes nothing now
+        d.announce_tick(time.monotonic() + 31)  # the wait's end changes nothing now
         self.assertEqual(self.creates(), [(L1, R1)])
         self.assertEqual(self.pm.calls[-1][0], "create")  # and closes nothing
 
