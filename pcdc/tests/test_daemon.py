@@ -119,14 +119,14 @@ class DaemonTest(unittest.TestCase):
         self.assertEqual(self.pm.calls[-1][0], "create")  # and closes nothing
 
     def test_without_an_announcement_the_wait_ends(self):
-        d = self.daemon(announce_wait=0.5)
+        d = self.daemon(announce_wait=30)
         for e in conn_events():
             d.handle(e)
         d.on_hint(f"{TOKEN} {768 * KIB}".encode(), time.monotonic())
         self.assertEqual(self.creates(), [])
-        d.announce_tick(time.monotonic() + 0.6)
+        d.announce_tick(time.monotonic() + 31)
         self.assertEqual(self.creates(), [(L1, R0)])
-        self.assertIn("no address announced within 0.5 s", self.log[-1])
+        self.assertIn("no address announced within 30 s", self.log[-1])
         # without a wait the substitute is opened at once
         d = self.daemon(announce_wait=0)
         for e in conn_events():
