@@ -64,6 +64,14 @@ class DaemonTest(unittest.TestCase):
         self.pm = FakePm(kw.pop("refuse", ()))
         return pcdcd.Daemon(mode, table, [L0, L1], self.pm, self.log.append, **kw)
 
+    def hinted(self, size, **kw):
+        """A daemon whose connection is established, then hinted at size bytes."""
+        d = self.daemon(**kw)
+        for e in conn_events():
+            d.handle(e)
+        d.on_hint(f"{TOKEN} {size}".encode(), time.monotonic())
+        return d
+
     def creates(self):
         return [(c[2], c[3]) for c in self.pm.calls if c[0] == "create"]
 
@@ -103,10 +111,7 @@ class DaemonTest(unittest.TestCase):
     def test_a_pair_not_yet_announced_is_waited_for(self):
         # P = [L0->R0, L1->R1, L1->R0]: an L2 hint before R1's announcement would make L1->R0
         # P[1] of the pairs available, to be closed again when R1 arrives
-        d = self.daemon(announce_wait=30)
-        for e in conn_events():
-            d.handle(e)
-        d.on_hint(f"{TOKEN} {768 * KIB}".encode(), time.monotonic())
+        d = self.hinted(768 * KIB, announce_wait=30)
         self.assertEqual(self.creates(), [])
         self.assertIn("waiting up to 30 s for the peer's addresses before opening "
                       "[10.0.2.1->10.0.101.2]", self.log[-1])  # fmt: skip
@@ -119,19 +124,13 @@ class DaemonTest(unittest.TestCase):
         self.assertEqual(self.pm.calls[-1][0], "create")  # and closes nothing
 
     def test_without_an_announcement_the_wait_ends(self):
-        d = self.daemon(announce_wait=30)
-        for e in conn_events():
-            d.handle(e)
-        d.on_hint(f"{TOKEN} {768 * KIB}".encode(), time.monotonic())
+        d = self.hinted(768 * KIB, announce_wait=30)
         self.assertEqual(self.creates(), [])
         d.announce_tick(time.monotonic() + 31)
         self.assertEqual(self.creates(), [(L1, R0)])
         self.assertIn("no address announced within 30 s", self.log[-1])
         # without a wait the substitute is opened at once
-        d = self.daemon(announce_wait=0)
-        for e in conn_events():
-            d.handle(e)
-        d.on_hint(f"{TOKEN} {768 * KIB}".encode(), time.monotonic())
+        self.hinted(768 * KIB, announce_wait=0)
         self.assertEqual(self.creates(), [(L1, R0)])
 
     def test_bad_hints_change_nothing(self):
