@@ -423,7 +423,7 @@ def publish(args):
 def main(argv):
     try:
         args = parse_args(argv)
-        if args.publish_only:
+        if args.publish_only and not args.planned:  # planned: each length's own directory
             publish(args)
             return 0
         if args.planned:

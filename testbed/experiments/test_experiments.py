@@ -7,6 +7,8 @@ The routing tests build DescriptorTopo objects (pure Python, nothing is started)
 Mininet's Python package (Debian's python3-mininet, /usr/bin/python3).
 """
 
+import contextlib
+import io
 import json
 import os
 import sys
@@ -543,6 +545,23 @@ class PlanTest(unittest.TestCase):
             for bad in ("4", "0", "x"):
                 with self.assertRaises(run.Usage):
                     run.parse_args(["--experiment", "sticky", "--runs", "3", "--only-runs", bad])
+
+    def test_planned_publish_only_reads_each_lengths_directory(self):
+        with tempfile.TemporaryDirectory() as d:
+            c = mx.parse_cell("A-1.bnaware.cubic")  # a headline cell: 360 s
+            doc = cellrun_doc()
+            doc["config"]["duration_s"] = 360.0
+            path = mx.run_path(os.path.join(d, "360s"), c, doc["run"])
+            os.makedirs(os.path.dirname(path))
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                code = run.main(["--experiment", "bnaware", "--cells", c.name, "--planned",
+                                 "--runs", "3", "--results", d, "--publish-only", "--publish",
+                                 os.path.join(d, "pub")])  # fmt: skip
+            self.assertEqual(code, 0, out.getvalue())
+            self.assertIn("published 1 run(s) of bnaware", out.getvalue())
 
     def test_planned_splits_by_length_into_subdirectories(self):
         argv = ["--experiment", "all", "--cells", "baseline.minrtt.*,A-1.dft.*"]
