@@ -528,12 +528,18 @@ def status_text(res):
     )
 
 
+def planned_groups(res):
+    """{group name: [cell names]} of the set's experiment matrix, in matrix order."""
+    out = {}
+    for c in mx.cells(res.experiment.name):
+        out.setdefault(f"{c.scenario}.{c.cc}", []).append(c.name)
+    return out
+
+
 def progress_text(res):
     """How far the set is through its experiment's matrix, group by group (progress:)."""
     ok = {c.name: c.runs - c.failed for c in res.cells}
-    groups = {}
-    for c in mx.cells(res.experiment.name):
-        groups.setdefault(f"{c.scenario}.{c.cc}", []).append(ok.get(c.name, 0))
+    groups = {g: [ok.get(n, 0) for n in names] for g, names in planned_groups(res).items()}
     done = [g for g, n in groups.items() if min(n) >= mx.PLANNED_RUNS]
     going = [(g, n) for g, n in groups.items() if max(n) and min(n) < mx.PLANNED_RUNS]
     idle = len(groups) - len(done) - len(going)
@@ -773,11 +779,15 @@ def _pair(sets, name):
     return shared.test_field(c, fld, mt.decimals, {"p": c.p_perm, "welch": c.p_welch}, stats.ALPHA)
 
 
+def name_matches(name, patterns):
+    """Whether name matches one of the comma-separated shell patterns."""
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns.split(",") if p)
+
+
 def matching(items, patterns, what):
     """The items (cells or groups, by name) that match one of the comma-separated shell
     patterns; KeyError naming `what` when none does."""
-    pats = [p for p in patterns.split(",") if p]
-    found = [i for i in items if any(fnmatch.fnmatchcase(i.name, p) for p in pats)]
+    found = [i for i in items if name_matches(i.name, patterns)]
     if not found:
         raise KeyError(f"no {what} matches {patterns!r}")
     return found
@@ -945,11 +955,9 @@ def claim_verdict(res, patterns, metrics, expected):
     named scheduler that a group has neither run nor planned."""
     for m in metrics:
         _compared_metric(res, m)
-    matrix = mx.cells(res.experiment.name)
-    planned = {c.name for c in matrix}
-    pats = [p for p in patterns.split(",") if p]
-    names = {f"{c.scenario}.{c.cc}" for c in matrix} | {g.name for g in res.groups}
-    names = sorted(n for n in names if any(fnmatch.fnmatchcase(n, p) for p in pats))
+    plan = planned_groups(res)
+    planned = {n for cells in plan.values() for n in cells}
+    names = sorted(n for n in set(plan) | {g.name for g in res.groups} if name_matches(n, patterns))
     if not names:
         raise KeyError(f"no group of {res.name} or of its matrix matches {patterns!r}")
     short, cells = 0, 0
