@@ -200,6 +200,39 @@ def fmt_diff(v, decimals):
     return "-" if v is None else ("+" if v >= 0 else "") + fmt(v, decimals)
 
 
+def fmt_interval(iv, decimals):
+    """A stats.Interval as "mean [lo, hi]"; "mean (1 run)" without a half-width, "-" without
+    runs."""
+    if iv.n == 0:
+        return "-"
+    if iv.half is None:
+        return f"{fmt(iv.mean, decimals)} (1 run)"
+    return f"{fmt(iv.mean, decimals)} [{fmt(iv.lo, decimals)}, {fmt(iv.hi, decimals)}]"
+
+
+INTERVAL_FIELDS = ("mean", "ci", "lo", "hi", "interval", "n")
+NO_OK = "n/a (no ok run)"
+
+
+def interval_field(iv, fld, decimals):
+    """One field of a stats.Interval as a page's placeholder gives it: n, mean, ci (the
+    half-width), lo, hi, or interval ("mean [lo, hi]", the form a sentence quotes, "mean (1 run)"
+    with one run); "n/a (...)" where there is no such number. KeyError for any other field."""
+    if fld not in INTERVAL_FIELDS:
+        raise KeyError(f"field {fld!r} is not {', '.join(INTERVAL_FIELDS)}")
+    if fld == "n":
+        return str(iv.n)
+    if iv.n == 0:
+        return NO_OK
+    if fld == "mean":
+        return fmt(iv.mean, decimals)
+    if fld == "interval":
+        return fmt_interval(iv, decimals)
+    if iv.half is None:
+        return "n/a (1 run)"
+    return fmt({"ci": iv.half, "lo": iv.lo, "hi": iv.hi}[fld], decimals)
+
+
 def test_field(c, fld, decimals, ps, alpha):
     """One field of a stats.Comparison as text: diff, sig (yes/no/untested, judged by ps["p"]
     against alpha) or one of the p-values in ps; "n/a (reason)" for an untested one."""

@@ -167,6 +167,30 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(results.test_field(C, "p", 1, ps, 0.05), "n/a (n too small)")
         self.assertEqual(results.test_field(C, "sig", 1, ps, 0.05), "untested")
 
+    def test_interval_fields(self):
+        class Iv:  # a stats.Interval's fields (stats needs scipy, which these tests do not)
+            def __init__(self, n, mean, half):
+                self.n, self.mean, self.half = n, mean, half
+                self.lo = None if half is None else mean - half
+                self.hi = None if half is None else mean + half
+
+        iv = Iv(10, 6.2, 2.64)
+        self.assertEqual(results.interval_field(iv, "mean", 1), "6.2")
+        self.assertEqual(results.interval_field(iv, "ci", 2), "2.64")
+        self.assertEqual(results.interval_field(iv, "lo", 1), "3.6")
+        self.assertEqual(results.interval_field(iv, "hi", 1), "8.8")
+        self.assertEqual(results.interval_field(iv, "interval", 1), "6.2 [3.6, 8.8]")
+        self.assertEqual(results.interval_field(iv, "n", 1), "10")
+        self.assertEqual(results.interval_field(Iv(4, 0.02, 0.5), "interval", 0), "0 [0, 1]")
+        one = Iv(1, 4.0, None)
+        self.assertEqual(results.interval_field(one, "interval", 0), "4 (1 run)")
+        self.assertEqual(results.interval_field(one, "lo", 0), "n/a (1 run)")
+        none = Iv(0, None, None)
+        self.assertEqual(results.interval_field(none, "interval", 0), "n/a (no ok run)")
+        self.assertEqual(results.interval_field(none, "n", 0), "0")
+        with self.assertRaisesRegex(KeyError, "'median' is not mean"):
+            results.interval_field(iv, "median", 1)
+
 
 class VersionTest(unittest.TestCase):
     def setUp(self):

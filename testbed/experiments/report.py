@@ -19,7 +19,8 @@ folder that are no longer made (PNG, CSV, Markdown beside data/) are removed. --
 nothing and exits 1 listing every file that differs from what the data give.
 
 Template placeholders (a set name may contain '/'; fields are split from the right):
-    {{<set>/<cell>/<metric>/<field>}}     mean, ci (half-width), lo, hi, n (runs), min, max
+    {{<set>/<cell>/<metric>/<field>}}     mean, ci (half-width), lo, hi, interval ("mean [lo,
+        hi]"), n (runs), min, max
     {{cmp:<set>/<group>/<metric>/<ref>-vs-<other>/<field>}}
         the group's baseline against another scheduler: p (Holm-adjusted permutation p), sig
         (yes/no/untested), diff (mean ref - mean other), p_raw (permutation p), welch
@@ -87,7 +88,7 @@ import matrix as mx  # noqa: E402
 import publish  # noqa: E402
 from mpqoe_lib import debian, stats  # noqa: E402
 from mpqoe_lib import results as shared  # noqa: E402
-from mpqoe_lib.results import UNRECORDED, ReportError, fmt, fmt_p  # noqa: E402
+from mpqoe_lib.results import NO_OK, UNRECORDED, ReportError, fmt, fmt_interval, fmt_p  # noqa: E402
 
 WHO = "experiments/report.py"
 GENERATOR = "testbed/experiments/report.py"
@@ -501,15 +502,6 @@ def label(m):
     return mt.label + (f" ({mt.unit})" if mt.unit else "")
 
 
-def fmt_interval(iv, decimals):
-    """mean [lo, hi]; mean (1 run); - without runs."""
-    if iv.n == 0:
-        return "-"
-    if iv.half is None:
-        return f"{fmt(iv.mean, decimals)} (1 run)"
-    return f"{fmt(iv.mean, decimals)} [{fmt(iv.lo, decimals)}, {fmt(iv.hi, decimals)}]"
-
-
 def fmt_seconds(v):
     return f"{v:g}"
 
@@ -683,8 +675,6 @@ def tables_md(res):
 # ---------------------------------------------------------------------------------------------
 # Placeholders
 
-NO_OK = "n/a (no ok run)"
-
 
 def _set(sets, name):
     res = next((s for s in sets if s.name == name), None)
@@ -712,23 +702,16 @@ def _value(sets, name):
     sname, cname, m, fld = _split(name, 3, "<set>/<cell>/<metric>/<field>")
     res = _set(sets, sname)
     mt = _metric(res, m)
-    if fld not in ("mean", "ci", "lo", "hi", "n", "min", "max"):
-        raise KeyError(f"field {fld!r} is not mean, ci, lo, hi, n, min or max")
+    fields = shared.INTERVAL_FIELDS + ("min", "max")
+    if fld not in fields:
+        raise KeyError(f"field {fld!r} is not {', '.join(fields)}")
     c = res.cell(cname)
     if c is None:
         raise KeyError(f"{sname} has no cell {cname!r}")
     iv = c.intervals[m]
-    if fld == "n":
-        return str(iv.n)
-    if iv.n == 0:
-        return NO_OK
     if fld in ("min", "max"):
-        return fmt((min if fld == "min" else max)(c.values[m]), mt.decimals)
-    if fld == "mean":
-        return fmt(iv.mean, mt.decimals)
-    if iv.half is None:
-        return "n/a (1 run)"
-    return fmt({"ci": iv.half, "lo": iv.lo, "hi": iv.hi}[fld], mt.decimals)
+        return fmt((min if fld == "min" else max)(c.values[m]), mt.decimals) if iv.n else NO_OK
+    return shared.interval_field(iv, fld, mt.decimals)
 
 
 def _comparison(sets, name):

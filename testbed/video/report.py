@@ -20,7 +20,8 @@ listing every file that differs from what would be made (and figures that would 
 
 Template placeholders, each on one line (anything else between double braces, or an unpaired
 brace pair, is an error naming it):
-    {{<experiment>/<cell>/<metric>/<field>}}     field: mean, ci (half-width), lo, hi, n (runs)
+    {{<experiment>/<cell>/<metric>/<field>}}     field: mean, ci (half-width), lo, hi, interval
+        ("mean [lo, hi]"), n (runs)
     {{cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>}}
                  field: p (Holm-adjusted permutation p), sig (yes/no/untested), diff
                  (mean ref - mean other), p_raw (unadjusted permutation p), welch (Welch's p)
@@ -649,7 +650,7 @@ def fmt_param(v):
     return "-" if v is None else str(v)
 
 
-def fmt_interval(iv, decimals):
+def fmt_plus_minus(iv, decimals):
     if iv.n == 0:
         return "-"
     if iv.half is None:
@@ -730,7 +731,7 @@ def experiment_md(res):
         n = c.intervals[ex.metrics[0]].n
         r += [f"`{c.name}`", f"{n} of {c.runs}" if n != c.runs else str(n)]
         r.append(f"{c.not_ok[0]} of {c.not_ok[1]}")
-        r += [fmt_interval(c.intervals[m], METRICS[m].decimals) for m in ex.tabulated]
+        r += [fmt_plus_minus(c.intervals[m], METRICS[m].decimals) for m in ex.tabulated]
         if len(versions) > 1:
             r.append(f"`{short(c.version)}`")
         rows.append(r)
@@ -812,7 +813,7 @@ def table_ii(res):
         for a in algs:
             c = g.cells.get(a)
             for m in TABLE_II:
-                r.append(fmt_interval(c.intervals[m], METRICS[m].decimals) if c else "-")
+                r.append(fmt_plus_minus(c.intervals[m], METRICS[m].decimals) if c else "-")
         rows.append(r)
     return [
         "### Table II (the paper's shape)",
@@ -857,24 +858,14 @@ def _value(results, name):
         raise KeyError("expected <experiment>/<cell>/<metric>/<field>")
     exp, cell, metric, fld = parts
     res = _experiment(results, exp, metric)
-    if fld not in ("mean", "ci", "lo", "hi", "n"):
-        raise KeyError(f"field {fld!r} is not mean, ci, lo, hi or n")
+    if fld not in shared.INTERVAL_FIELDS:
+        raise KeyError(f"field {fld!r} is not {', '.join(shared.INTERVAL_FIELDS)}")
     if res.missing:
         return NO_RUNS
     c = res.cell(cell)
     if c is None:
         raise KeyError(f"{exp} has no cell {cell!r}")
-    iv = c.intervals[metric]
-    d = METRICS[metric].decimals
-    if fld == "n":
-        return str(iv.n)
-    if iv.n == 0:
-        return "n/a (no ok run)"
-    if fld == "mean":
-        return fmt(iv.mean, d)
-    if iv.half is None:
-        return "n/a (1 run)"
-    return fmt({"ci": iv.half, "lo": iv.lo, "hi": iv.hi}[fld], d)
+    return shared.interval_field(c.intervals[metric], fld, METRICS[metric].decimals)
 
 
 def _experiment(results, exp, metric=None):
