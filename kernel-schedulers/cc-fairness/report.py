@@ -19,11 +19,11 @@ over the three algorithms) on each metric of COMPARED: the shared case's ratio, 
 disjoint paths how much of each path was used (once runs have it). A cell keeps the runs of its
 newest code version.
 
-Placeholders: {{<case>/<algo>/<metric>/<field>}} (field mean, ci, lo, hi, n), {{target:<case>/
-<algo>}} (met / not met / no data, against TARGETS), {{cmp:<algo>/<field>}} (field p, p_raw,
-welch, diff, sig: the algorithm's shared-case ratio against uncoupled reno's),
-{{cmp:<case>/<metric>/<algo>/<field>}} (the same for another metric of COMPARED), {{status}},
-{{table}}.
+Placeholders: {{<case>/<algo>/<metric>/<field>}} (field mean, ci, lo, hi, interval, n, as
+mpqoe_lib.results.interval_field gives them), {{target:<case>/<algo>}} (met / not met / no
+data, against TARGETS), {{cmp:<algo>/<field>}} (field p, p_raw, welch, diff, sig: the
+algorithm's shared-case ratio against uncoupled reno's), {{cmp:<case>/<metric>/<algo>/<field>}}
+(the same for another metric of COMPARED), {{status}}, {{table}}.
 Exit 0 when done, 1 on malformed data, an unknown placeholder or (--check) a difference.
 """
 
@@ -204,6 +204,19 @@ def table(cells, cmps):
     return "\n".join(out)
 
 
+def cell_field(cells, name):
+    """A {{<case>/<algo>/<metric>/<field>}} placeholder's text; KeyError naming what is
+    wrong."""
+    parts = name.split("/")
+    if len(parts) != 4:
+        raise KeyError("expected <case>/<algo>/<metric>/<field>")
+    case, algo, metric, fld = parts
+    cell = cells.get(f"{case}/{algo}")
+    if cell is None or metric not in cell["metrics"]:
+        raise KeyError(f"no cell {case}/{algo} with metric {metric}")
+    return shared.interval_field(cell["metrics"][metric], fld, dict(METRICS[case])[metric])
+
+
 def make(data):
     rows = load(data)
     cells, cmps, dropped = summarise(rows)
@@ -218,21 +231,7 @@ def make(data):
     def default(name):
         if name in ("status", "table"):
             return status if name == "status" else tab
-        parts = name.split("/")
-        if len(parts) != 4:
-            raise KeyError("expected <case>/<algo>/<metric>/<field>")
-        case, algo, metric, fld = parts
-        cell = cells.get(f"{case}/{algo}")
-        if cell is None or metric not in cell["metrics"]:
-            raise KeyError(f"no cell {case}/{algo} with metric {metric}")
-        iv = cell["metrics"][metric]
-        d = dict(METRICS[case])[metric]
-        vals = {"mean": iv.mean, "ci": iv.half, "lo": iv.lo, "hi": iv.hi}
-        if fld == "n":
-            return str(iv.n)
-        if fld not in vals:
-            raise KeyError(f"unknown field {fld}")
-        return fmt(vals[fld], d)
+        return cell_field(cells, name)
 
     def target(rest):
         case, _, algo = rest.partition("/")

@@ -99,5 +99,39 @@ class PerPath(unittest.TestCase):
         self.assertEqual(cells["disjoint/reno"]["metrics"]["path2_pct"].n, RUNS)
 
 
+class Placeholders(unittest.TestCase):
+    def cells(self, runs):
+        with tempfile.TemporaryDirectory() as data:
+            write(data, lambda algo, run: (9.9, 4.9))
+            for case, algo, _ in CELLS:  # keep the first `runs` runs of each cell
+                for run in range(runs + 1, RUNS + 1):
+                    os.remove(run_path(data, case, algo, run))
+            cells, _, _ = report.summarise(report.load(data))
+        return cells
+
+    def test_fields_of_a_cell_interval(self):
+        cells = self.cells(RUNS)
+        iv = cells["shared/lia"]["metrics"]["ratio"]
+        mean = report.cell_field(cells, "shared/lia/ratio/mean")
+        self.assertEqual(float(mean), round(iv.mean, 2))
+        self.assertEqual(report.cell_field(cells, "shared/lia/ratio/n"), str(RUNS))
+        lo = report.cell_field(cells, "shared/lia/ratio/lo")
+        hi = report.cell_field(cells, "shared/lia/ratio/hi")
+        self.assertLess(float(lo), float(hi))
+        interval = report.cell_field(cells, "shared/lia/ratio/interval")
+        self.assertEqual(interval, f"{mean} [{lo}, {hi}]")
+
+    def test_one_run_has_no_interval(self):
+        cells = self.cells(1)
+        self.assertEqual(report.cell_field(cells, "shared/lia/ratio/ci"), "n/a (1 run)")
+        self.assertTrue(report.cell_field(cells, "shared/lia/ratio/interval").endswith("(1 run)"))
+
+    def test_unknown_names_are_errors(self):
+        cells = self.cells(RUNS)
+        for name in ("shared/lia/ratio/median", "shared/nope/ratio/mean", "shared/lia/ratio"):
+            with self.assertRaises(KeyError, msg=name):
+                report.cell_field(cells, name)
+
+
 if __name__ == "__main__":
     unittest.main()
