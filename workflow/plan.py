@@ -34,6 +34,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+from mpqoe_lib.runs import chunks  # noqa: E402
+
 PY = "/usr/bin/python3"
 VIDEO_RUN = os.path.join(REPO, "testbed", "video", "run.py")
 SCHED_RUN = os.path.join(REPO, "testbed", "experiments", "run.py")
@@ -63,10 +66,10 @@ PCDC_REPORT = os.path.join(PCDC, "report.py")
 PCDC_SCENARIOS = os.path.join(PCDC, "scenarios")  # <name>.json
 PCDC_DATA = pcx.PUBLISHED  # report.py's data root
 
-# The runners' estimates of machine time (testbed/video/run.py, testbed/experiments/run.py):
-# a guest boot with the network, and per run the video plus start-up and records.
+# The video runner's estimate of machine time (testbed/video/run.py): a guest boot with the
+# network, and per run the video plus start-up and records. The scheduler runs': their
+# matrix's (batches, estimate_s), as testbed/experiments/run.py plans them.
 VIDEO_BOOT_S, VIDEO_RUN_BASE_S, VIDEO_RUN_PER_CLIENT_S = 150, 20, 20
-SCHED_BOOT_S, SCHED_PER_RUN_S = 90, 7
 # cc-fairness/README.md: a run about 33 s of guest time (its 30 s transfer and the checks), the
 # busybox guest's boot and initramfs a minute at most
 CC_BOOT_S, CC_PER_RUN_S = 60, 33
@@ -176,20 +179,6 @@ def path(config, key):
     return os.path.normpath(p if os.path.isabs(p) else os.path.join(REPO, p))
 
 
-def chunks(cells, runs, size):
-    """[(cells, runs)] covering cells x runs, each at most size runs (all of it with size 0):
-    run numbers split first, so that a job keeps every cell of its runs (interleaved)."""
-    if not size:
-        return [(tuple(cells), tuple(runs))]
-    out = []
-    for g in range(0, len(cells), size):
-        group = cells[g : g + size]
-        per = max(1, size // len(group))
-        for i in range(0, len(runs), per):
-            out.append((tuple(group), tuple(runs[i : i + per])))
-    return out
-
-
 def video_jobs(config):
     jobs = []
     store, runs_dir = path(config, "video_results"), path(config, "runs_dir")
@@ -254,9 +243,9 @@ def scheduler_jobs(config):
                     argv = [SCHED_RUN, "--experiment", exp, "--runs", str(runs)]
                     argv += ["--duration", f"{length:g}", "--results", st, "--no-build"]
                     argv += ["--cells", ",".join(cs), "--only-runs", ",".join(map(str, ks))]
-                    n = len(cs) * len(ks)
-                    boots = -(-n // 40)  # the runner's --batch-runs
-                    est = SCHED_BOOT_S * boots + n * (length + SCHED_PER_RUN_S)
+                    todo = {(c, k) for c in cs for k in ks}
+                    job = [c for c in cells if c.name in cs]
+                    est = smx.estimate_s(smx.batches(job, todo), todo, length)
                     jobs.append(Job("scheduler", exp, network, cs, ks, st, out, tuple(argv), est))
     return jobs
 

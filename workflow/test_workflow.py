@@ -749,18 +749,5 @@ class JobRetries(unittest.TestCase):
             self.assertEqual(str(e.exception), f"job_retries: want a whole number >= 0, got {v!r}")
 
 
-class Chunks(unittest.TestCase):
-    def test_sizes(self):
-        self.assertEqual(plan.chunks(["a", "b"], [1, 2], 0), [(("a", "b"), (1, 2))])
-        self.assertEqual(
-            plan.chunks(["a", "b"], [1, 2, 3], 1),
-            [(("a",), (1,)), (("a",), (2,)), (("a",), (3,)), (("b",), (1,)), (("b",), (2,)),
-             (("b",), (3,))],
-        )  # fmt: skip
-        self.assertEqual(
-            plan.chunks(["a", "b"], [1, 2, 3], 4), [(("a", "b"), (1, 2)), (("a", "b"), (3,))]
-        )
-
-
 if __name__ == "__main__":
     unittest.main()

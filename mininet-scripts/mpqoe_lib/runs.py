@@ -1,4 +1,5 @@
-"""The run numbers a runner makes: every run of its --runs, or the workflow's --only-runs.
+"""The run numbers a runner makes: every run of its --runs, or the workflow's --only-runs; and
+how cells x runs are cut into guest batches or workflow jobs.
 
 A job of the workflow (workflow/plan.py, docs/workflow.md) makes some run numbers of its
 cells; every runner takes them as `--only-runs K,...` and leaves the other runs as they are.
@@ -22,4 +23,20 @@ def only_runs(text, runs):
         raise ValueError(f"--only-runs: want run numbers, got {text!r}") from None
     if not out or not all(1 <= k <= runs for k in out):
         raise ValueError(f"--only-runs: want numbers of 1..{runs}")
+    return out
+
+
+def chunks(cells, runs, size):
+    """[(cells, runs)] covering cells x runs, each at most size runs (all of it with size 0):
+    run numbers split first, so that a chunk keeps every cell of its runs (interleaved). How
+    the scheduler runner cuts a scenario into guest batches and the workflow a network into
+    jobs."""
+    if not size:
+        return [(tuple(cells), tuple(runs))]
+    out = []
+    for g in range(0, len(cells), size):
+        group = cells[g : g + size]
+        per = max(1, size // len(group))
+        for i in range(0, len(runs), per):
+            out.append((tuple(group), tuple(runs[i : i + per])))
     return out

@@ -197,6 +197,23 @@ class OnlyRunsTest(unittest.TestCase):
             self.assertEqual(str(e.exception), want)
 
 
+class ChunksTest(unittest.TestCase):
+    def test_sizes(self):
+        self.assertEqual(runs.chunks(["a", "b"], [1, 2], 0), [(("a", "b"), (1, 2))])
+        self.assertEqual(
+            runs.chunks(["a", "b"], [1, 2, 3], 1),
+            [(("a",), (1,)), (("a",), (2,)), (("a",), (3,)), (("b",), (1,)), (("b",), (2,)),
+             (("b",), (3,))],
+        )  # fmt: skip
+        self.assertEqual(
+            runs.chunks(["a", "b"], [1, 2, 3], 4), [(("a", "b"), (1, 2)), (("a", "b"), (3,))]
+        )
+
+    def test_a_chunk_keeps_every_cell_of_its_runs(self):
+        got = runs.chunks(list("abcde"), list(range(1, 11)), 40)
+        self.assertEqual(got, [(tuple("abcde"), tuple(range(1, 9))), (tuple("abcde"), (9, 10))])
+
+
 class AtomicWriteTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()

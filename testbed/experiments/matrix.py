@@ -20,11 +20,22 @@ Baselines: the sticky paper compares with the multipath-tcp.org kernel's default
 first (`minrtt`); upstream's own default (`dft`) runs beside it. The bottleneck paper compares
 with the default of its kernel (`dft`). Video lengths: the cells a headline claim of a paper
 rests on (HEADLINE) run at the paper's length (PAPER_DURATION), the others at SHORT_DURATION.
+
+Machine time (batches, estimate_s): one guest at a time makes a batch of at most BATCH_RUNS
+runs of one scenario; the runner, the workflow's plan and the results page all estimate with
+this one model.
 """
 
 import datetime
 import fnmatch
+import os
+import sys
 from dataclasses import dataclass, field
+
+sys.path.insert(
+    0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "mininet-scripts")
+)
+from mpqoe_lib.runs import chunks  # noqa: E402
 
 BITRATE = 5.24e6
 FPS = 30
@@ -46,6 +57,15 @@ BASELINE = {"sticky": "minrtt", "bnaware": "dft"}
 PLANNED_RUNS = 10
 # this project's coupled congestion control modules (kernel-schedulers, docs/coupled-cc.md)
 COUPLED_CCS = ("lia", "olia", "balia")
+# The time model of a plan, one guest at a time (measured: docs/results/README.md, "Testbed
+# and time"). A batch: boot, modules, OVS, Mininet build and teardown (measured 75-105 s).
+BOOT_OVERHEAD_S = 90
+# A run beyond its video length, before any is measured: probe start, startup buffer, trailer,
+# settle (measured 5-6 s). A stored-file stream plays for its length plus its stalls, so the
+# runner takes the measured pace of a scenario once it has runs of it (run.measured_pace).
+PER_RUN_OVERHEAD_S = 7
+# the most runs one guest makes (run.py --batch-runs)
+BATCH_RUNS = 40
 
 
 @dataclass(frozen=True)
@@ -259,6 +279,36 @@ def headline(cell):
 def planned_duration(cell):
     """The video length the cell is run with: the paper's for a headline cell."""
     return PAPER_DURATION[cell.experiment] if headline(cell) else SHORT_DURATION
+
+
+def batches(cells, todo, batch_runs=BATCH_RUNS):
+    """[(scenario, [cells], [runs])]: the guest batches that make the runs `todo` ({(cell name,
+    k)}) of `cells`, scenario by scenario in matrix order, each at most batch_runs runs. A
+    batch is a cells x runs product (the guest skips a cell's runs that are not to do); a cell
+    is in a batch only where some of its runs are."""
+    out = []
+    for scn in SCENARIOS:
+        runs = {c.name: {k for n, k in todo if n == c.name} for c in cells if c.scenario == scn}
+        group = [c for c in cells if runs.get(c.name)]
+        ks = sorted(set().union(*runs.values()))
+        for cs, chunk in chunks(group, ks, batch_runs):
+            bc = [c for c in cs if runs[c.name] & set(chunk)]
+            if bc:
+                out.append((scn, bc, list(chunk)))
+    return out
+
+
+def estimate_s(batches, todo, duration, pace=None):
+    """Machine time of `batches` in one guest at a time, s: per batch BOOT_OVERHEAD_S, per run
+    to make ((cell name, k) in todo) its scenario's measured pace ({scenario: (s, runs)}) or
+    else the video length plus PER_RUN_OVERHEAD_S."""
+    pace = pace or {}
+    total = 0.0
+    for scn, cells, runs in batches:
+        n = sum((c.name, k) in todo for c in cells for k in runs)
+        per_run = pace[scn][0] if scn in pace else duration + PER_RUN_OVERHEAD_S
+        total += BOOT_OVERHEAD_S + n * per_run
+    return total
 
 
 def run_limit_s(duration):

@@ -63,11 +63,6 @@ PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_RESULTS = os.path.join(REPO, "build", "experiments")
 DEFAULT_PUBLISH = os.path.join(REPO, "docs", "results")
-BOOT_OVERHEAD_S = 90  # boot, modules, OVS, Mininet build and teardown (measured 75-105 s)
-PER_RUN_OVERHEAD_S = 7  # probe start, startup buffer, trailer, settle (measured 5-6 s)
-# A run's time before any is measured: its video length plus PER_RUN_OVERHEAD_S. A stored-file
-# stream plays for its length plus its stalls, so once the results directory holds ok runs of a
-# scenario, the plan takes their median wall time instead (measured_pace).
 
 
 class Usage(Exception):
@@ -91,7 +86,12 @@ def parse_args(argv):
     p.add_argument("--guests", type=int, default=1, help="concurrent guests (default 1)")
     p.add_argument("--cells", default=None, help="comma-separated patterns over cell names")
     p.add_argument("--results", default=DEFAULT_RESULTS, help=f"(default {DEFAULT_RESULTS})")
-    p.add_argument("--batch-runs", type=int, default=40, help="max runs per guest (default 40)")
+    p.add_argument(
+        "--batch-runs",
+        type=int,
+        default=mx.BATCH_RUNS,
+        help=f"max runs per guest (default {mx.BATCH_RUNS})",
+    )
     p.add_argument("--only-runs", default=None, help=ONLY_RUNS_HELP)
     p.add_argument("--dry-run", action="store_true", help="print the batches, run nothing")
     p.add_argument("--no-build", action="store_true", help="do not build the modules")
@@ -275,28 +275,9 @@ def todo_runs(args):
 
 
 def plan(args):
-    """[(scenario, [cells], [runs])] covering the selected runs that are not ok yet (a batch is
-    a cells x runs product; the guest skips the ok runs inside it)."""
-    state = run_state(args.results, args.runs, args.selected, args.duration, args.code_version)
-    batches = []
-    for scn in mx.SCENARIOS:
-        cells = [c for c in args.selected if c.scenario == scn]
-        todo = {
-            c.name: sorted(set(state[c.name]["failed"] + state[c.name]["missing"]) & set(args.only))
-            for c in cells
-        }
-        cells = [c for c in cells if todo[c.name]]
-        if not cells:
-            continue
-        for g in range(0, len(cells), args.batch_runs):
-            group = cells[g : g + args.batch_runs]
-            ks = sorted({k for c in group for k in todo[c.name]})
-            per = max(1, args.batch_runs // len(group))
-            for i in range(0, len(ks), per):
-                chunk = ks[i : i + per]
-                bc = [c for c in group if set(todo[c.name]) & set(chunk)]
-                batches.append((scn, bc, chunk))
-    return batches
+    """[(scenario, [cells], [runs])] covering the selected runs that are not ok yet
+    (matrix.batches)."""
+    return mx.batches(args.selected, todo_runs(args), args.batch_runs)
 
 
 def measured_pace(results, cells, duration):
@@ -323,23 +304,12 @@ def measured_pace(results, cells, duration):
     return {s: (statistics.median(w), len(w)) for s, w in walls.items()}
 
 
-def estimate_s(batches, todo, duration, pace):
-    """Machine time of the plan in one guest at a time, s: per batch BOOT_OVERHEAD_S, per run
-    to make its scenario's measured pace, or the video length plus PER_RUN_OVERHEAD_S."""
-    total = 0.0
-    for scn, cells, runs in batches:
-        n = sum((c.name, k) in todo for c in cells for k in runs)
-        per_run = pace[scn][0] if scn in pace else duration + PER_RUN_OVERHEAD_S
-        total += BOOT_OVERHEAD_S + n * per_run
-    return total
-
-
 def pace_text(batches, pace):
     scns = list(dict.fromkeys(scn for scn, _c, _r in batches))
     got = [f"{s} {pace[s][0]:.0f} s ({pace[s][1]} runs)" for s in scns if s in pace]
     if not got:
-        return f"a run taken as its length + {PER_RUN_OVERHEAD_S} s"
-    rest = "" if len(got) == len(scns) else f", others length + {PER_RUN_OVERHEAD_S} s"
+        return f"a run taken as its length + {mx.PER_RUN_OVERHEAD_S} s"
+    rest = "" if len(got) == len(scns) else f", others length + {mx.PER_RUN_OVERHEAD_S} s"
     return "median run time measured here: " + ", ".join(got) + rest
 
 
@@ -445,7 +415,7 @@ def main(argv):
         return 1
     todo = todo_runs(args)
     pace = measured_pace(args.results, args.selected, args.duration)
-    est = estimate_s(batches, todo, args.duration, pace)
+    est = mx.estimate_s(batches, todo, args.duration, pace)
     print(
         f"run.py: {len(batches)} batch(es), {len(todo)} run(s) to do, about {est / 60:.0f} min "
         f"in one guest at a time ({pace_text(batches, pace)}); results in {args.results}",
@@ -478,7 +448,7 @@ def main(argv):
             log = os.path.join(args.results, "logs", f"{stamp}-{scn}{tag}.log")
             # every run may take its limit (matrix.run_limit_s), plus its 1 s settle
             per_run = mx.run_limit_s(args.duration) + 15
-            timeout = BOOT_OVERHEAD_S + 120 + len(cells) * len(runs) * per_run
+            timeout = mx.BOOT_OVERHEAD_S + 120 + len(cells) * len(runs) * per_run
             cmd = [TESTBED_RUN, "--timeout", str(int(timeout)), "--results", args.results]
             cmd += ["--log", console_of(log)]  # scanned by kernel_reports
             cmd += ["--", *guest_command(args, scn, cells, runs)]

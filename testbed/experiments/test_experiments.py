@@ -526,8 +526,8 @@ class PlanTest(unittest.TestCase):
             batches = run.plan(args)
             todo = run.todo_runs(args)
             self.assertEqual(len(todo), 5)
-            want = 2 * run.BOOT_OVERHEAD_S + 2 * 30.0 + 3 * (10 + run.PER_RUN_OVERHEAD_S)
-            self.assertEqual(run.estimate_s(batches, todo, args.duration, pace), want)
+            want = 2 * mx.BOOT_OVERHEAD_S + 2 * 30.0 + 3 * (10 + mx.PER_RUN_OVERHEAD_S)
+            self.assertEqual(mx.estimate_s(batches, todo, args.duration, pace), want)
             text = run.pace_text(batches, pace)
             self.assertIn("baseline 30 s (3 runs), others length + 7 s", text)
             # runs of another video length say nothing of this one's pace
