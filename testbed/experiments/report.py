@@ -33,6 +33,12 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
     {{progress:<set>}}                    the groups of the set's experiment matrix that are
         complete (matrix.PLANNED_RUNS ok runs in each planned cell), under way (with the ok
         runs a cell) and not started
+    {{left:<set>}}                        the runs of the set's experiment plan that it does
+        not hold ok yet, and their machine time at the pace of its own runs (plan_time)
+    {{plan:<experiments>/<cells>/<field>}}  the full plan (matrix.PLANNED_RUNS runs a cell at
+        its planned length) of the experiments (comma-separated, or *) over the cells
+        "headline", "short", "all" or comma-separated shell patterns: cells, runs, h (machine
+        time, matrix.estimate_s), length (the planned video length(s), s)
     {{figure:<set>/<name>}}               the figure's image link, or why there is none
     {{pace:<set>/<patterns>}}             machine time per run, s: the mean time between the
         starts of consecutive runs of one batch, over the cells matching the patterns (one
@@ -805,8 +811,12 @@ def pace_s(res, patterns):
     lengths = {c.duration for c in cells}
     if len(lengths) > 1:
         raise KeyError(f"the cells matching {patterns!r} have several video lengths {lengths}")
-    limit = mx.run_limit_s(lengths.pop())
-    names = {c.name for c in cells}
+    return batch_gaps(res, {c.name for c in cells}, lengths.pop())
+
+
+def batch_gaps(res, names, length):
+    """pace_s over the cells `names` of one video length."""
+    limit = mx.run_limit_s(length)
     gaps = []
     for (t0, c0, s0), (t1, c1, s1) in itertools.pairwise(res.starts):
         gap = (t1 - t0).total_seconds()
@@ -819,6 +829,84 @@ def _pace(sets, name):
     sname, patterns = _split(name, 1, "pace:<set>/<patterns>")
     mean, _n = pace_s(_set(sets, sname), patterns)
     return "n/a (no two runs of one batch)" if mean is None else fmt(mean, 0)
+
+
+def plan_cells(experiments, selector):
+    """The matrix cells of the experiments ("*": all) that a plan placeholder selects:
+    "headline" (a headline claim rests on them), "short" (the others), "all", or
+    comma-separated shell patterns over cell names; KeyError when none is."""
+    names = list(mx.EXPERIMENTS) if experiments == "*" else experiments.split(",")
+    for e in names:
+        if e not in mx.EXPERIMENTS:
+            raise KeyError(f"unknown experiment {e!r} ({', '.join(mx.EXPERIMENTS)})")
+    cells = [c for e in names for c in mx.cells(e)]
+    if selector == "headline":
+        cells = [c for c in cells if mx.headline(c)]
+    elif selector == "short":
+        cells = [c for c in cells if not mx.headline(c)]
+    elif selector != "all":
+        pats = selector.split(",")
+        cells = [c for c in cells if any(fnmatch.fnmatchcase(c.name, p) for p in pats)]
+    if not cells:
+        raise KeyError(f"no cell of {experiments} is {selector!r}")
+    return cells
+
+
+def plan_time(cells, done=None, pace=None):
+    """(runs to make, machine time s) of the planned runs of `cells` (matrix.PLANNED_RUNS a
+    cell at its planned length) that are not among the done ones ({cell name: ok runs}), in
+    guest batches as the runner makes them (one results directory per length), at the pace
+    {(scenario, length): s a run} where given and else the video length plus
+    matrix.PER_RUN_OVERHEAD_S (matrix.estimate_s)."""
+    done, pace = done or {}, pace or {}
+    runs, total = 0, 0.0
+    lengths = sorted({mx.planned_duration(c) for c in cells}, reverse=True)
+    for length in lengths:
+        cs = [c for c in cells if mx.planned_duration(c) == length]
+        todo = {
+            (c.name, k) for c in cs for k in range(done.get(c.name, 0) + 1, mx.PLANNED_RUNS + 1)
+        }
+        at = {scn: (s, 0) for (scn, d), s in pace.items() if d == length}
+        runs += len(todo)
+        total += mx.estimate_s(mx.batches(cs, todo), todo, length, at)
+    return runs, total
+
+
+def _plan(name):
+    exps, selector, fld = _split(name, 2, "plan:<experiments>/<cells>/<field>")
+    cells = plan_cells(exps, selector)
+    runs, total = plan_time(cells)
+    fields = {
+        "cells": lambda: str(len(cells)),
+        "runs": lambda: str(runs),
+        "h": lambda: fmt(total / 3600, 1),
+        "length": lambda: ", ".join(
+            fmt_seconds(d) for d in sorted({mx.planned_duration(c) for c in cells}, reverse=True)
+        ),
+    }
+    if fld not in fields:
+        raise KeyError(f"field {fld!r} is not {', '.join(fields)}")
+    return fields[fld]()
+
+
+def left_text(res):
+    """What is left of the set's experiment plan (left:): the planned runs that its cells do
+    not hold ok at their planned lengths, and their machine time at the pace of the set's own
+    runs of each scenario and length (matrix.PER_RUN_OVERHEAD_S over the length where it has
+    none)."""
+    cells = mx.cells(res.experiment.name)
+    planned = {c.name: mx.planned_duration(c) for c in cells}
+    held = [c for c in res.cells if planned.get(c.name) == c.duration]
+    done = {c.name: c.runs - c.failed for c in held}
+    pace = {}
+    for scn, length in {(c.scenario, c.duration) for c in held}:
+        mean, _n = batch_gaps(res, {c.name for c in held if c.scenario == scn}, length)
+        if mean is not None:
+            pace[(scn, length)] = mean
+    runs, total = plan_time(cells, done, pace)
+    if not runs:
+        return "nothing"
+    return f"{runs} runs, about {fmt(total / 3600, 1)} h of machine time"
 
 
 def significant(res, patterns, metric):
@@ -1035,6 +1123,8 @@ def resolve(sets, name):
         "ref": lambda rest: _ref(sets, rest),
         "status": lambda rest: status_text(_set(sets, rest)),
         "progress": lambda rest: progress_text(_set(sets, rest)),
+        "left": lambda rest: left_text(_set(sets, rest)),
+        "plan": _plan,
         "figure": lambda rest: _figure(sets, rest),
         "pace": lambda rest: _pace(sets, rest),
         "sig": lambda rest: _sig(sets, rest),

@@ -334,6 +334,54 @@ class StatisticsTest(Case):
                 "cell); not started: 16 of 18 groups",
             )
 
+    def test_plan_is_the_matrix_in_the_runners_batches(self):
+        # sticky's headline: 3 scenarios x 5 schedulers at 624 s, 10 runs each; a scenario's
+        # 50 runs are 2 batches (40 // 5 = 8 runs of each cell, then 2)
+        head = (6 * mx.BOOT_OVERHEAD_S + 150 * (624 + mx.PER_RUN_OVERHEAD_S)) / 3600
+        got = {f: report.resolve([], f"plan:sticky/headline/{f}") for f in ("cells", "runs", "h")}
+        self.assertEqual(got, {"cells": "15", "runs": "150", "h": results.fmt(head, 1)})
+        self.assertEqual(report.resolve([], "plan:sticky/headline/length"), "624")
+        self.assertEqual(report.resolve([], "plan:*/all/length"), "624, 360, 120")
+        lia = (2 * mx.BOOT_OVERHEAD_S + 50 * (120 + mx.PER_RUN_OVERHEAD_S)) / 3600
+        self.assertEqual(report.resolve([], "plan:sticky/baseline.*.lia/h"), results.fmt(lia, 1))
+        n = sum(len(mx.cells(e)) for e in mx.EXPERIMENTS)
+        self.assertEqual(report.resolve([], "plan:*/all/cells"), str(n))
+        self.assertEqual(report.resolve([], "plan:sticky,bnaware/short/runs"),
+                         report.resolve([], "plan:*/short/runs"))  # fmt: skip
+        for bad in ("nope/all/h", "sticky/A-1.*/h", "sticky/all/hours", "sticky/h"):
+            with self.assertRaises(KeyError, msg=bad):
+                report.resolve([], "plan:" + bad)
+
+    def test_left_counts_what_the_set_lacks_at_the_planned_lengths_at_its_pace(self):
+        scheds = ("minrtt", "dft", "gr_sty", "tp_sty", "tr_sty")
+        rows = []
+        for i, (k, sched) in enumerate((k, s) for k in range(1, 11) for s in scheds):
+            t = 300 * i  # one batch, a run every 300 s
+            stamp = f"2026-11-22T{10 + t // 3600:02d}:{t // 60 % 60:02d}:{t % 60:02d}+00:00"
+            rows.append(dict(run_row(f"baseline.{sched}.lia", k), duration_s=120.0,
+                             started_utc=stamp))  # fmt: skip
+        rows += [dict(run_row("baseline.minrtt.olia", k), duration_s=120.0) for k in range(1, 5)]
+        rows.append(dict(run_row("baseline.dft.olia", 1, status="failed"), duration_s=120.0))
+        # a headline cell's runs at 120 s are not its plan's (624 s)
+        rows += [dict(run_row("baseline.dft.cubic", k), duration_s=120.0) for k in range(1, 11)]
+        self.write_set("sticky", rows)
+        res = self.load()["sticky"]
+        # 90 sticky cells, 54 runs held ok at their length. The baseline's 120 s cells: bbr,
+        # lia, olia, 150 runs in 5 batches (2 runs of each of 15 cells a batch) in the full
+        # plan; left: bbr's 50 and olia's 46 runs, 10 cells in 3 batches (4 runs each a batch),
+        # at the measured 300 s a run
+        full = report.plan_time(mx.cells("sticky"))[1]
+        full_b120 = 5 * mx.BOOT_OVERHEAD_S + 150 * (120 + mx.PER_RUN_OVERHEAD_S)
+        left_b120 = 3 * mx.BOOT_OVERHEAD_S + 96 * 300
+        want = (full - full_b120 + left_b120) / 3600
+        got = report.resolve([res], "left:sticky")
+        self.assertEqual(got, f"{900 - 54} runs, about {results.fmt(want, 1)} h of machine time")
+        with mock.patch.object(mx, "PLANNED_RUNS", 1):
+            rows = [dict(run_row(c.name, 1), duration_s=mx.planned_duration(c))
+                    for c in mx.cells("sticky")]  # fmt: skip
+            self.write_set("sticky", rows)
+            self.assertEqual(report.resolve([self.load()["sticky"]], "left:sticky"), "nothing")
+
     def test_controls_are_compared_per_scheduler_as_one_family(self):
         rows = []
         for k in range(1, 6):  # 10..14 against 0..4: exact 2 / C(10, 5) = 2/252
