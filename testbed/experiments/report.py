@@ -839,14 +839,10 @@ def plan_cells(experiments, selector):
     for e in names:
         if e not in mx.EXPERIMENTS:
             raise KeyError(f"unknown experiment {e!r} ({', '.join(mx.EXPERIMENTS)})")
-    cells = [c for e in names for c in mx.cells(e)]
-    if selector == "headline":
-        cells = [c for c in cells if mx.headline(c)]
-    elif selector == "short":
-        cells = [c for c in cells if not mx.headline(c)]
-    elif selector != "all":
-        pats = selector.split(",")
-        cells = [c for c in cells if any(fnmatch.fnmatchcase(c.name, p) for p in pats)]
+    pattern = None if selector in ("headline", "short", "all") else selector
+    cells = [c for e in names for c in mx.select(e, pattern)]
+    if selector in ("headline", "short"):
+        cells = [c for c in cells if mx.headline(c) == (selector == "headline")]
     if not cells:
         raise KeyError(f"no cell of {experiments} is {selector!r}")
     return cells
