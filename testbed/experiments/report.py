@@ -39,6 +39,8 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         its planned length) of the experiments (comma-separated, or *) over the cells
         "headline", "short", "all" or comma-separated shell patterns: cells, runs, h (machine
         time, matrix.estimate_s), length (the planned video length(s), s)
+    {{model:<name>}}                      a constant of the plan's time model (report.MODEL):
+        per_run_s, boot_s, batch_runs, planned_runs
     {{figure:<set>/<name>}}               the figure's image link, or why there is none
     {{pace:<set>/<patterns>}}             machine time per run, s: the mean time between the
         starts of consecutive runs of one batch, over the cells matching the patterns (one
@@ -885,6 +887,21 @@ def _plan(name):
     return fields[fld]()
 
 
+# the time model's constants a page may quote (model:<name>), so its sentences follow matrix.py
+MODEL = {
+    "per_run_s": "PER_RUN_OVERHEAD_S",
+    "boot_s": "BOOT_OVERHEAD_S",
+    "batch_runs": "BATCH_RUNS",
+    "planned_runs": "PLANNED_RUNS",
+}
+
+
+def _model(name):
+    if name not in MODEL:
+        raise KeyError(f"model constant {name!r} is not {', '.join(MODEL)}")
+    return str(getattr(mx, MODEL[name]))
+
+
 def left_text(res):
     """What is left of the set's experiment plan (left:): the planned runs that its cells do
     not hold ok at their planned lengths, and their machine time at the pace of the set's own
@@ -1121,6 +1138,7 @@ def resolve(sets, name):
         "progress": lambda rest: progress_text(_set(sets, rest)),
         "left": lambda rest: left_text(_set(sets, rest)),
         "plan": _plan,
+        "model": _model,
         "figure": lambda rest: _figure(sets, rest),
         "pace": lambda rest: _pace(sets, rest),
         "sig": lambda rest: _sig(sets, rest),

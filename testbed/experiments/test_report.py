@@ -352,6 +352,15 @@ class StatisticsTest(Case):
             with self.assertRaises(KeyError, msg=bad):
                 report.resolve([], "plan:" + bad)
 
+    def test_model_quotes_the_time_models_constants(self):
+        self.assertEqual(report.resolve([], "model:per_run_s"), str(mx.PER_RUN_OVERHEAD_S))
+        self.assertEqual(report.resolve([], "model:boot_s"), str(mx.BOOT_OVERHEAD_S))
+        self.assertEqual(report.resolve([], "model:batch_runs"), str(mx.BATCH_RUNS))
+        self.assertEqual(report.resolve([], "model:planned_runs"), str(mx.PLANNED_RUNS))
+        for bad in ("PER_RUN_OVERHEAD_S", "SCENARIOS", ""):
+            with self.assertRaises(KeyError, msg=bad):
+                report.resolve([], "model:" + bad)
+
     def test_left_counts_what_the_set_lacks_at_the_planned_lengths_at_its_pace(self):
         scheds = ("minrtt", "dft", "gr_sty", "tp_sty", "tr_sty")
         rows = []
