@@ -369,6 +369,11 @@ class Cell:
     def group(self):
         return f"{self.scenario}.{self.cc}"
 
+    @property
+    def ok(self):
+        """The ok runs, those the means are over."""
+        return self.runs - self.failed
+
 
 @dataclass
 class Group:
@@ -538,7 +543,7 @@ def planned_groups(res):
 
 def progress_text(res):
     """How far the set is through its experiment's matrix, group by group (progress:)."""
-    ok = {c.name: c.runs - c.failed for c in res.cells}
+    ok = {c.name: c.ok for c in res.cells}
     groups = {g: [ok.get(n, 0) for n in names] for g, names in planned_groups(res).items()}
     done = [g for g, n in groups.items() if min(n) >= mx.PLANNED_RUNS]
     going = [(g, n) for g, n in groups.items() if max(n) and min(n) < mx.PLANNED_RUNS]
@@ -594,8 +599,7 @@ def set_md(res):
         head += ["code version"] if versions else []
         rows = []
         for c in cells:
-            n = c.runs - c.failed
-            r = [c.scheduler, c.cc, f"{n} ({c.failed})"]
+            r = [c.scheduler, c.cc, f"{c.ok} ({c.failed})"]
             r += [fmt_interval(c.intervals[m], metric_of(m).decimals) for m in res.metrics]
             r += [f"`{shared.short(c.version)}`"] if versions else []
             rows.append(r)
@@ -910,7 +914,7 @@ def left_text(res):
     cells = mx.cells(res.experiment.name)
     planned = {c.name: mx.planned_duration(c) for c in cells}
     held = [c for c in res.cells if planned.get(c.name) == c.duration]
-    done = {c.name: c.runs - c.failed for c in held}
+    done = {c.name: c.ok for c in held}
     pace = {}
     for scn, length in {(c.scenario, c.duration) for c in held}:
         mean, _n = batch_gaps(res, {c.name for c in held if c.scenario == scn}, length)
