@@ -61,6 +61,8 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         matrix.PLANNED_RUNS runs; **disagrees**, **agrees in part**, **not
         significant** or **untested** otherwise (claim_verdict), with the comparisons that
         decide it
+    {{verdict:<as claim>}}                the claim's verdict alone, "**agrees**", where the
+        page has given its comparisons already
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
@@ -1103,14 +1105,14 @@ def claim_verdict(res, patterns, metrics, expected):
     return ("agrees" if not missing and not untested else "agrees in part"), text
 
 
-def _claim(sets, name):
-    form = "claim:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>:<expectation>[,...]"
+def _claim(sets, name, kind="claim"):
+    form = f"{kind}:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>:<expectation>[,...]"
     sname, patterns, metrics, expectations = _split(name, 3, form)
     res = _set(sets, sname)
     verdict, text = claim_verdict(
         res, patterns, metrics.split(","), parse_expectations(expectations)
     )
-    return f"**{verdict}** ({text})"
+    return f"**{verdict}**" if kind == "verdict" else f"**{verdict}** ({text})"
 
 
 def _ref(sets, name):
@@ -1148,6 +1150,7 @@ def resolve(sets, name):
         "sig": lambda rest: _sig(sets, rest),
         "ccsig": lambda rest: _ccsig(sets, rest),
         "claim": lambda rest: _claim(sets, rest),
+        "verdict": lambda rest: _claim(sets, rest, "verdict"),
     }
     return shared.resolver(kinds, lambda n: _value(sets, n))(name)
 

@@ -267,6 +267,11 @@ class StatisticsTest(Case):
                 "**agrees** (3 of 3 without a difference as expected)",
             )
             self.assertEqual(
+                report.resolve([res], "verdict:sticky/baseline.lia/discards,underflows/"
+                                      "gr_sty:higher,tp_sty:higher,tr_sty:same"),
+                "**agrees in part**",
+            )  # fmt: skip
+            self.assertEqual(
                 claim("discards", "tr_sty:higher"),
                 "**not significant** (none of 1 expected differences significant)",
             )
@@ -311,6 +316,7 @@ class StatisticsTest(Case):
              "discards/nope:same", "path1_share_pct/gr_sty:same", "nope/gr_sty:same",
              "discards/bnaware:same"),
         )  # fmt: skip
+        self.assert_refused(res, "verdict:sticky/baseline.lia/", ("discards/gr_sty:bigger",))
         self.assert_refused(res, "claim:sticky/", ("nope.lia/discards/gr_sty:same",
                                                    "A-1.cubic/discards/gr_sty:same"))  # fmt: skip
 
