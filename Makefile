@@ -213,8 +213,8 @@ experiments-test: mininet-deps
 	/usr/bin/python3 -m unittest discover -s testbed/experiments -p 'test_*.py'
 
 ## experiments: the scheduler papers' matrix in the testbed through the workflow, 5 runs per
-## cell, 10 s videos (about 85 min, not part of make test; resumable), then its per-run CSVs,
-## tables and plots in docs/results
+## cell, 10 s videos (machine time: docs/workflow.md's cost table; not part of make test;
+## resumable), then its per-run CSVs, tables and plots in docs/results
 experiments: testbed workflow-deps
 	$(MAKE) -C kernel-schedulers modules
 	$(SNAKEMAKE) --profile workflow/profiles/local --cores $(CORES) --config 'video_experiments=[]' \

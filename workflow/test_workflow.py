@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+import cost  # noqa: E402
 import plan  # noqa: E402
 
 VENV = os.path.join(REPO, "build", "snakemake")
@@ -747,6 +748,71 @@ class JobRetries(unittest.TestCase):
             with self.subTest(v), self.assertRaises(plan.ConfigError) as e:
                 plan.job_retries({"job_retries": v})
             self.assertEqual(str(e.exception), f"job_retries: want a whole number >= 0, got {v!r}")
+
+
+class CostTable(unittest.TestCase):
+    """docs/workflow.md's cost block is what cost.py computes from the plan (run with the
+    workflow's Python, which has PyYAML for config.yaml)."""
+
+    PAGE = os.path.join(REPO, "docs", "workflow.md")
+
+    def cost(self, *args):
+        return subprocess.run(
+            [os.path.join(VENV, "bin", "python"), os.path.join(HERE, "cost.py"), *args],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+
+    def test_the_page_holds_the_plans_table(self):
+        r = self.cost("--check", self.PAGE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        printed = self.cost()
+        with open(self.PAGE) as f:
+            self.assertIn(printed.stdout, f.read())
+        # the default sweep's row carries plan.summary's own figures
+        self.assertIn("| 301 | 18 jobs, about 21 h |", printed.stdout)
+
+    def test_a_stale_table_is_found_and_rewritten(self):
+        with open(self.PAGE) as f:
+            page = f.read()
+        stale = page.replace("| 590 | 11 jobs, about 3.3 h |", "| 590 | 11 jobs, about 85 min |")
+        self.assertNotEqual(stale, page)
+        with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False) as f:
+            f.write(stale)
+        self.addCleanup(os.unlink, f.name)
+        r = self.cost("--check", f.name)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("the cost table is not the plan's", r.stderr)
+        self.assertEqual(self.cost("--write", f.name).returncode, 0)
+        with open(f.name) as g:
+            self.assertEqual(g.read(), page)
+
+    def test_a_page_without_markers_is_one_line_and_left_alone(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False) as f:
+            f.write("no table here\n")
+        self.addCleanup(os.unlink, f.name)
+        r = self.cost("--write", f.name)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no table between", r.stderr)
+        with open(f.name) as g:
+            self.assertEqual(g.read(), "no table here\n")
+
+    def test_figures(self):
+        self.assertEqual(cost.duration(1545), "about 26 min")
+        self.assertEqual(cost.duration(90 * 60), "about 1.5 h")
+        self.assertEqual(cost.duration(17.54 * 3600), "about 17.5 h")
+        self.assertEqual(cost.duration(20.8 * 3600), "about 21 h")
+        self.assertEqual(cost.per_job([108, 108]), "1.8 min")
+        self.assertEqual(cost.per_job([216, 720]), "3.6-12 min")
+
+    def test_slurm_test_settings_come_from_its_script(self):
+        got = cost.slurm_test_settings()
+        self.assertEqual(got["CELLS"], CELLS)
+        with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False) as f:
+            f.write("EXP=sticky\nRUNS=2\n")
+        self.addCleanup(os.unlink, f.name)
+        with self.assertRaises(ValueError) as e:
+            cost.slurm_test_settings(f.name)
+        self.assertIn("no CELLS= line", str(e.exception))
 
 
 if __name__ == "__main__":
