@@ -13,6 +13,9 @@ Snakemake brings): build/snakemake/bin/python workflow/cost.py --write docs/work
 """
 
 import argparse
+import csv
+import datetime
+import json
 import os
 import re
 import sys
@@ -135,6 +138,56 @@ def constants():
     )
 
 
+PCDC_MEASURED = "uib-unis"  # the committed runs PCDC's constants were taken from
+
+
+def _time(stamp):
+    return datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def pcdc_timing(root=plan.PCDC_DATA, scenario=PCDC_MEASURED):
+    """What the committed runs of a PCDC scenario took, for the plan's PCDC constants: the mean
+    time between the starts of consecutive runs of each control, and the second control's
+    table (from the first control's last row's end to the table's time stamp, the controls
+    having been made one after the other in one guest) with its pairs."""
+    data = plan.pcx.published(root, scenario).data
+    ccs, spacing, ends = [], {}, {}
+    for cc in ("cubic", "olia"):
+        with open(plan.pcx.published_rows(data, cc)) as f:
+            rows = list(csv.DictReader(f))
+        starts = {}
+        for r in rows:
+            t = _time(r["started"])
+            starts[int(r["run"])] = min(t, starts.get(int(r["run"]), t))
+        first = [starts[k] for k in sorted(starts)]
+        gaps = [(b - a).total_seconds() for a, b in zip(first[:-1], first[1:], strict=True)]
+        spacing[cc] = sum(gaps) / len(gaps)
+        ends[cc] = max(_time(r["started"]).timestamp() + float(r["seconds"]) for r in rows)
+        ccs.append(cc)
+    with open(plan.pcx.published_table(data, ccs[1])) as f:
+        table = _time(json.load(f)["created"]).timestamp() - ends[ccs[0]]
+    pairs = plan.pcdc_scenarios({"pcdc_scenarios": [scenario]})[scenario][1]
+    return {"spacing": spacing, "table_s": table, "samples": pairs * plan.pcx.SAMPLES}
+
+
+def pcdc_sentence(t):
+    """The PCDC constants beside what the committed runs took."""
+    (a, sa), (b, sb) = t["spacing"].items()
+    both = (sa + sb) / 2
+    mode = both / len(plan.pcx.MODES) - plan.pcx.BULK_SECONDS
+    windows = plan.pcx.WARMUP_S + 2 * plan.pcx.T_S + plan.pcx.SETTLE_S
+    sample = t["table_s"] / t["samples"]
+    return (
+        f"Measured in the committed {PCDC_MEASURED} runs (docs/results/pcdc/{PCDC_MEASURED}/data,"
+        f" 10 runs of {a} and {b} in one guest): a run started every {both:.1f} s ({a}"
+        f" {sa:.1f} s, {b} {sb:.1f} s), {mode:.1f} s a mode beyond its"
+        f" {plan.pcx.BULK_SECONDS:g} s bulk transfer (the plan takes"
+        f" {plan.PCDC_MODE_EXTRA_S} s); {b}'s table took {t['table_s']:.0f} s, {t['samples']}"
+        f" samples of {sample:.1f} s, {sample - windows:.2f} s beyond the windows (the plan"
+        f" takes {plan.PCDC_SAMPLE_EXTRA_S} s)."
+    )
+
+
 def per_experiment(base):
     """`make reproduce`'s runs and time here, experiment by experiment."""
     parts = []
@@ -150,7 +203,10 @@ def table(base, slurm_test):
     """The generated block: the constants, the table, `make reproduce` per experiment."""
     rows = [row(label, c) for label, c in sweeps(base, slurm_test)]
     wrap = textwrap.wrap
-    return [*wrap(constants(), WIDTH), "", *HEADER, *rows, "", *wrap(per_experiment(base), WIDTH)]
+    return [
+        *wrap(constants(), WIDTH), "", *HEADER, *rows, "", *wrap(per_experiment(base), WIDTH),
+        "", *wrap(pcdc_sentence(pcdc_timing()), WIDTH),
+    ]  # fmt: skip
 
 
 def replace(page, lines):

@@ -540,18 +540,18 @@ class PcdcPlan(unittest.TestCase):
         self.assertNotIn("report_pcdc", self.dry_run("reports=true"))
 
     def test_the_estimate(self):
-        # a table: 4 pairs x 10 samples x (2 s warm-up + 2 x 10 s + 1 s settle + 0.3 s) = 932 s;
-        # a run: 2 modes x (120 s bulk + 7 s) = 254 s; a guest boot 90 s
+        # a table: 4 pairs x 10 samples x (2 s warm-up + 2 x 10 s + 1 s settle + 0.4 s) = 936 s;
+        # a run: 2 modes x (120 s bulk + 6 s) = 252 s; a guest boot 90 s
         c = self.config()
-        self.assertEqual(sorted(j.estimate_s for j in plan.pcdc_jobs(c)), [1022] * 2 + [2630] * 2)
-        self.assertEqual(plan.summary(c), {"jobs": 4, "runs": 20, "hours": 2.0})  # 7304 s
-        # on a cluster: 20 run jobs of 90 + 254 s, 8924 s in all
+        self.assertEqual(sorted(j.estimate_s for j in plan.pcdc_jobs(c)), [1026] * 2 + [2610] * 2)
+        self.assertEqual(plan.summary(c), {"jobs": 4, "runs": 20, "hours": 2.0})  # 7272 s
+        # on a cluster: 20 run jobs of 90 + 252 s, 8892 s in all
         self.assertEqual(plan.summary({**c, "batch_runs": 1}), {"jobs": 22, "runs": 20,
                                                                 "hours": 2.5})  # fmt: skip
-        # uib-hin: 6 pairs, a table 1398 s
+        # uib-hin: 6 pairs, a table 1404 s
         hin = plan.pcdc_jobs(self.config(pcdc_scenarios=["uib-hin"], pcdc_ccs=["olia"]))
-        self.assertEqual([j.estimate_s for j in hin], [1488, 2630])
-        # the guest's limit: 5 min inside the job's, int(1022 x 1.5 / 60) + 10 = 35 min
+        self.assertEqual([j.estimate_s for j in hin], [1494, 2610])
+        # the guest's limit: 5 min inside the job's, int(1026 x 1.5 / 60) + 10 = 35 min
         self.assertEqual(plan.pcdc_jobs(c)[0].runtime_min(), 35)
         self.assertIn("TIMEOUT=1800", plan.pcdc_jobs(c)[0].argv)
         # it follows the driver's defaults
@@ -559,8 +559,8 @@ class PcdcPlan(unittest.TestCase):
             mock.patch.object(plan.pcx, "SAMPLES", 5),
             mock.patch.object(plan.pcx, "BULK_SECONDS", 60.0),
         ):
-            self.assertEqual(plan.pcdc_table_s(4), 466)
-            self.assertEqual(plan.pcdc_run_s(), 134)
+            self.assertEqual(plan.pcdc_table_s(4), 468)
+            self.assertEqual(plan.pcdc_run_s(), 132)
 
     def test_bad_values_are_one_clear_line(self):
         r = subprocess.run(
@@ -592,7 +592,7 @@ class PcdcPlan(unittest.TestCase):
             self.assertEqual(len(str(e.exception).splitlines()), 1)
 
     def test_a_job_leads_to_the_drivers_command_line(self):
-        # runs 1-2 and 3 in jobs of 2 runs; 3's estimate 90 + 254 s, its limit 18 min
+        # runs 1-2 and 3 in jobs of 2 runs; 3's estimate 90 + 252 s, its limit 18 min
         c = self.config(pcdc_scenarios=["uib-hin"], pcdc_runs=3, batch_runs=2)
         job = next(j for j in plan.pcdc_jobs(c) if j.runs == (3,) and j.cells == ("olia",))
         r = subprocess.run(["make", "-n", *job.argv], capture_output=True, text=True, check=True)
@@ -803,6 +803,37 @@ class CostTable(unittest.TestCase):
         self.assertEqual(cost.duration(20.8 * 3600), "about 21 h")
         self.assertEqual(cost.per_job([108, 108]), "1.8 min")
         self.assertEqual(cost.per_job([216, 720]), "3.6-12 min")
+
+    def test_the_pcdc_constants_are_what_the_committed_runs_took(self):
+        t = cost.pcdc_timing()
+        both = sum(t["spacing"].values()) / 2
+        self.assertEqual(round(both / len(plan.pcx.MODES) - plan.pcx.BULK_SECONDS),
+                         plan.PCDC_MODE_EXTRA_S)  # fmt: skip
+        windows = plan.pcx.WARMUP_S + 2 * plan.pcx.T_S + plan.pcx.SETTLE_S
+        self.assertEqual(round(t["table_s"] / t["samples"] - windows, 1), plan.PCDC_SAMPLE_EXTRA_S)
+
+    def test_pcdc_timing_of_hand_made_runs(self):
+        root = tempfile.mkdtemp(prefix="mpqoe-cost-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", root], check=False)
+        data = plan.pcx.published(root, "uib-unis").data
+        os.makedirs(data)
+        # cubic: runs 1-3 start 250 and 260 s apart (a run's rows: its first row's start), its
+        # last row ends at 12:10:10.5; olia's table is stamped 800.5 s later
+        rows = {
+            "cubic": [(1, "12:00:00", 120), (1, "12:02:00", 1), (2, "12:04:10", 120),
+                      (3, "12:08:30", 99), (3, "12:10:10", 0.5)],
+            "olia": [(1, "12:30:00", 120), (2, "12:34:00", 120)],
+        }  # fmt: skip
+        for cc, rs in rows.items():
+            with open(plan.pcx.published_rows(data, cc), "w") as f:
+                f.write("cc,run,seconds,started\n")
+                f.writelines(f"{cc},{k},{sec},2026-01-01T{hms}Z\n" for k, hms, sec in rs)
+        with open(plan.pcx.published_table(data, "olia"), "w") as f:
+            json.dump({"created": "2026-01-01T12:23:31Z"}, f)
+        t = cost.pcdc_timing(root)
+        self.assertEqual(t["spacing"], {"cubic": 255.0, "olia": 240.0})
+        self.assertAlmostEqual(t["table_s"], 800.5)
+        self.assertEqual(t["samples"], 40)  # uib-unis: 4 pairs x 10
 
     def test_slurm_test_settings_come_from_its_script(self):
         got = cost.slurm_test_settings()
