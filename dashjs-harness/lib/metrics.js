@@ -386,3 +386,31 @@ module.exports = {
   droppedFrames,
   summarize,
 };
+
+// `node lib/metrics.js SESSION.json...`: every metric of recorded sessions (files holding a
+// player's `events`, e.g. the committed test/fixtures), one JSON line each; a file that cannot
+// be read or holds no event list is one line on stderr and exit 2, before anything is printed.
+if (require.main === module) {
+  const fs = require('fs');
+  const files = process.argv.slice(2);
+  if (!files.length) {
+    process.stderr.write('usage: node lib/metrics.js SESSION.json...\n');
+    process.exit(2);
+  }
+  const out = [];
+  for (const f of files) {
+    let events;
+    try {
+      events = JSON.parse(fs.readFileSync(f, 'utf8')).events;
+    } catch (e) {
+      process.stderr.write(`metrics.js: ${f}: ${e.message}\n`);
+      process.exit(2);
+    }
+    if (!Array.isArray(events)) {
+      process.stderr.write(`metrics.js: ${f}: no "events" list\n`);
+      process.exit(2);
+    }
+    out.push(JSON.stringify({ file: f, ...summarize(events) }));
+  }
+  process.stdout.write(out.join('\n') + '\n');
+}

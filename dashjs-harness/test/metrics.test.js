@@ -258,3 +258,25 @@ test('hand-made: rendered bitrate weights levels by played media time', () => {
   close(m.renderedBitrate(ev), (1500 * 2 + 2600 * 2 + 2000 * 4) / 8);
   assert.equal(m.renderedBitrate([LADDER, { t: 1, type: 'playing', position: 0 }]), null);
 });
+
+test('metrics.js as a command: one JSON line per recorded session, bad files refused', () => {
+  const { spawnSync } = require('child_process');
+  const os = require('os');
+  const fs = require('fs');
+  const cli = path.join(__dirname, '..', 'lib', 'metrics.js');
+  const fx = ['loopback-20s.json', 'twopath-2x2mbit-20s.json'].map((f) => path.join(__dirname, 'fixtures', f));
+  const r = spawnSync(process.execPath, [cli, ...fx], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.file), fx);
+  assert.deepEqual(lines[1], { file: fx[1], ...m.summarize(fixture('twopath-2x2mbit-20s.json')) });
+  const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mpqoe-metrics-')), 'bad.json');
+  fs.writeFileSync(bad, '{"clients": []}');
+  const b = spawnSync(process.execPath, [cli, fx[0], bad], { encoding: 'utf8' });
+  assert.equal(b.status, 2);
+  assert.equal(b.stdout, '');
+  assert.match(b.stderr, /bad\.json: no "events" list/);
+  const n = spawnSync(process.execPath, [cli], { encoding: 'utf8' });
+  assert.equal(n.status, 2);
+  assert.match(n.stderr, /^usage: /);
+});
