@@ -1,4 +1,6 @@
-"""docs/workflow.md's cost table, computed from the workflow's own plan (plan.py).
+"""docs/workflow.md's cost block, computed from the workflow's own plan (plan.py): the runners'
+constants, the cost table, `make reproduce` per experiment, and what the committed PCDC runs
+took beside the PCDC constants taken from them.
 
 Each row is one sweep: the default sweep of config.yaml (`make reproduce`), the scheduler
 matrix at three lengths, the fairness experiment, two PCDC scenarios and `make slurm-test`'s
