@@ -112,7 +112,7 @@ def row(label, config):
     """One line of the table: the sweep here (config's batch_runs) and on a cluster (1)."""
     here = plan.jobs(config)
     cluster = plan.jobs({**config, "batch_runs": 1})
-    runs = sum(len(j.cells) * len(j.runs) for j in here)
+    runs = plan.run_count(here)
     n = len(here)
     local = f"{n} job{'s' if n != 1 else ''}, {duration(sum(j.estimate_s for j in here))}"
     run_jobs = [j.estimate_s for j in cluster if j.runs]
@@ -141,6 +141,7 @@ def constants():
 
 
 PCDC_MEASURED = "uib-unis"  # the committed runs PCDC's constants were taken from
+PCDC_ORDER = ("cubic", "olia")  # its controls, made in this order in one guest
 
 
 def _time(stamp):
@@ -148,13 +149,15 @@ def _time(stamp):
 
 
 def pcdc_timing(root=plan.PCDC_DATA, scenario=PCDC_MEASURED):
-    """What the committed runs of a PCDC scenario took, for the plan's PCDC constants: the mean
-    time between the starts of consecutive runs of each control, and the second control's
-    table (from the first control's last row's end to the table's time stamp, the controls
-    having been made one after the other in one guest) with its pairs."""
+    """What the committed runs of a PCDC scenario took, for the plan's PCDC constants: the runs
+    of each control and the mean time between the starts of consecutive ones, the second
+    control's table (from the first control's last row's end to the table's time stamp) with
+    its samples, and from these the two constants' measured values: a mode's time beyond its
+    bulk transfer, and a sample's beyond its windows."""
     data = plan.pcx.published(root, scenario).data
-    ccs, spacing, ends = [], {}, {}
-    for cc in ("cubic", "olia"):
+    first_cc, second_cc = PCDC_ORDER
+    runs, spacing, ends = {}, {}, {}
+    for cc in PCDC_ORDER:
         with open(plan.pcx.published_rows(data, cc)) as f:
             rows = list(csv.DictReader(f))
         starts = {}
@@ -163,29 +166,37 @@ def pcdc_timing(root=plan.PCDC_DATA, scenario=PCDC_MEASURED):
             starts[int(r["run"])] = min(t, starts.get(int(r["run"]), t))
         first = [starts[k] for k in sorted(starts)]
         gaps = [(b - a).total_seconds() for a, b in zip(first[:-1], first[1:], strict=True)]
-        spacing[cc] = sum(gaps) / len(gaps)
+        runs[cc], spacing[cc] = len(first), sum(gaps) / len(gaps)
         ends[cc] = max(_time(r["started"]).timestamp() + float(r["seconds"]) for r in rows)
-        ccs.append(cc)
-    with open(plan.pcx.published_table(data, ccs[1])) as f:
-        table = _time(json.load(f)["created"]).timestamp() - ends[ccs[0]]
+    with open(plan.pcx.published_table(data, second_cc)) as f:
+        table = _time(json.load(f)["created"]).timestamp() - ends[first_cc]
     pairs = plan.pcdc_scenarios({"pcdc_scenarios": [scenario]})[scenario][1]
-    return {"spacing": spacing, "table_s": table, "samples": pairs * plan.pcx.SAMPLES}
+    samples = pairs * plan.pcx.SAMPLES
+    run_s = sum(spacing.values()) / len(spacing)
+    return {
+        "runs": runs, "spacing": spacing, "table_s": table, "samples": samples,
+        "mode_extra_s": run_s / len(plan.pcx.MODES) - plan.pcx.BULK_SECONDS,
+        "sample_extra_s": table / samples - plan.pcdc_windows_s(),
+    }  # fmt: skip
 
 
 def pcdc_sentence(t):
     """The PCDC constants beside what the committed runs took."""
     (a, sa), (b, sb) = t["spacing"].items()
+    counts = set(t["runs"].values())
+    if len(counts) == 1:
+        runs = f"{counts.pop()} runs of {' and '.join(t['runs'])}"
+    else:
+        runs = " and ".join(f"{n} runs of {cc}" for cc, n in t["runs"].items())
     both = (sa + sb) / 2
-    mode = both / len(plan.pcx.MODES) - plan.pcx.BULK_SECONDS
-    windows = plan.pcx.WARMUP_S + 2 * plan.pcx.T_S + plan.pcx.SETTLE_S
     sample = t["table_s"] / t["samples"]
     return (
         f"Measured in the committed {PCDC_MEASURED} runs (docs/results/pcdc/{PCDC_MEASURED}/data,"
-        f" 10 runs of {a} and {b} in one guest): a run started every {both:.1f} s ({a}"
-        f" {sa:.1f} s, {b} {sb:.1f} s), {mode:.1f} s a mode beyond its"
+        f" {runs} in one guest): a run started every {both:.1f} s ({a}"
+        f" {sa:.1f} s, {b} {sb:.1f} s), {t['mode_extra_s']:.1f} s a mode beyond its"
         f" {plan.pcx.BULK_SECONDS:g} s bulk transfer (the plan takes"
         f" {plan.PCDC_MODE_EXTRA_S} s); {b}'s table took {t['table_s']:.0f} s, {t['samples']}"
-        f" samples of {sample:.1f} s, {sample - windows:.2f} s beyond the windows (the plan"
+        f" samples of {sample:.1f} s, {t['sample_extra_s']:.2f} s beyond the windows (the plan"
         f" takes {plan.PCDC_SAMPLE_EXTRA_S} s)."
     )
 
@@ -195,7 +206,7 @@ def per_experiment(base):
     parts = []
     for exp in base["video_experiments"]:
         js = plan.jobs({**base, "video_experiments": [exp]})
-        runs = sum(len(j.cells) * len(j.runs) for j in js)
+        runs = plan.run_count(js)
         hours = sum(j.estimate_s for j in js) / 3600
         parts.append(f"{exp} {runs} runs, {hours:.1f} h")
     return f"Per experiment of `make reproduce` here: {'; '.join(parts)}."

@@ -87,10 +87,15 @@ def pcdc_run_s():
     return len(pcx.MODES) * (pcx.BULK_SECONDS + PCDC_MODE_EXTRA_S)
 
 
+def pcdc_windows_s():
+    """A table sample's measurement windows: warm-up, the two windows of T, settle."""
+    return pcx.WARMUP_S + 2 * pcx.T_S + pcx.SETTLE_S
+
+
 def pcdc_table_s(pairs):
-    """One impact-factor table: every pair's samples, each its two windows, warm-up, settle."""
-    per_sample = pcx.WARMUP_S + 2 * pcx.T_S + pcx.SETTLE_S + PCDC_SAMPLE_EXTRA_S
-    return pairs * pcx.SAMPLES * per_sample
+    """One impact-factor table: every pair's samples, each its windows and the time to connect
+    and join its subflows."""
+    return pairs * pcx.SAMPLES * (pcdc_windows_s() + PCDC_SAMPLE_EXTRA_S)
 
 
 def time_limit_min(estimate_s):
@@ -473,11 +478,16 @@ def publish_scheduler(config, exp):
     return " && ".join(cmds), tables
 
 
+def run_count(js):
+    """The runs some jobs make (a PCDC table job makes none)."""
+    return sum(len(j.cells) * len(j.runs) for j in js)
+
+
 def summary(config):
     """{"jobs", "runs", "hours"} of the whole workflow (for the docs and --dry-run)."""
     js = jobs(config)
     return {
         "jobs": len(js),
-        "runs": sum(len(j.cells) * len(j.runs) for j in js),
+        "runs": run_count(js),
         "hours": round(sum(j.estimate_s for j in js) / 3600, 1),
     }

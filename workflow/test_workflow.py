@@ -806,11 +806,9 @@ class CostTable(unittest.TestCase):
 
     def test_the_pcdc_constants_are_what_the_committed_runs_took(self):
         t = cost.pcdc_timing()
-        both = sum(t["spacing"].values()) / 2
-        self.assertEqual(round(both / len(plan.pcx.MODES) - plan.pcx.BULK_SECONDS),
-                         plan.PCDC_MODE_EXTRA_S)  # fmt: skip
-        windows = plan.pcx.WARMUP_S + 2 * plan.pcx.T_S + plan.pcx.SETTLE_S
-        self.assertEqual(round(t["table_s"] / t["samples"] - windows, 1), plan.PCDC_SAMPLE_EXTRA_S)
+        self.assertEqual(t["runs"], {"cubic": 10, "olia": 10})
+        self.assertEqual(round(t["mode_extra_s"]), plan.PCDC_MODE_EXTRA_S)
+        self.assertEqual(round(t["sample_extra_s"], 1), plan.PCDC_SAMPLE_EXTRA_S)
 
     def test_pcdc_timing_of_hand_made_runs(self):
         root = tempfile.mkdtemp(prefix="mpqoe-cost-")
@@ -831,9 +829,17 @@ class CostTable(unittest.TestCase):
         with open(plan.pcx.published_table(data, "olia"), "w") as f:
             json.dump({"created": "2026-01-01T12:23:31Z"}, f)
         t = cost.pcdc_timing(root)
+        self.assertEqual(t["runs"], {"cubic": 3, "olia": 2})
         self.assertEqual(t["spacing"], {"cubic": 255.0, "olia": 240.0})
         self.assertAlmostEqual(t["table_s"], 800.5)
         self.assertEqual(t["samples"], 40)  # uib-unis: 4 pairs x 10
+        # a run (255 + 240) / 2 = 247.5 s over 2 modes, less 120 s bulk each; a sample
+        # 800.5 s / 40 less its windows, 2 + 2 x 10 + 1 s
+        self.assertAlmostEqual(t["mode_extra_s"], 3.75)
+        self.assertAlmostEqual(t["sample_extra_s"], -2.9875)
+        text = cost.pcdc_sentence(t)
+        self.assertIn("3 runs of cubic and 2 runs of olia in one guest", text)
+        self.assertIn("3.8 s a mode beyond its 120 s bulk transfer", text)
 
     def test_slurm_test_settings_come_from_its_script(self):
         got = cost.slurm_test_settings()
