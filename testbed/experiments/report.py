@@ -63,6 +63,9 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         decide it
     {{verdict:<as claim>}}                the claim's verdict alone, "**agrees**", where the
         page has given its comparisons already
+    {{holds:<as claim>}}                  nothing, or an error: the check behind a hand-written
+        word of direction or equality ("switches more", "as steady"); the page does not render
+        unless the comparisons of the cells as they are (complete or not) give **agrees**
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
@@ -1025,7 +1028,7 @@ def parse_expectations(text):
     return expected
 
 
-def claim_verdict(res, patterns, metrics, expected):
+def claim_verdict(res, patterns, metrics, expected, complete=True):
     """The verdict on a claim about schedulers against the baseline: over the groups matching
     the comma-separated patterns and each of the metrics, each scheduler named in expected
     should be "higher" or "lower" than the group's baseline (a significant difference that
@@ -1035,7 +1038,7 @@ def claim_verdict(res, patterns, metrics, expected):
     or not (and on any other group of the set that one matches), and in each on the
     baseline's cell and the named schedulers' cells. Returns (verdict, text): "pending" while
     one of those cells has fewer than matrix.PLANNED_RUNS ok runs of a metric (none when it
-    has not been run yet); else
+    has not been run yet), unless complete is False (the cells as they are); else
     "disagrees" when a comparison is significant against the claim (the other way, or at all
     where "same" is expected); "agrees" when every expected difference is significant and
     every comparison was tested; "agrees in part" when some are; "not significant" when none
@@ -1061,12 +1064,17 @@ def claim_verdict(res, patterns, metrics, expected):
                 raise KeyError(f"group {name} of {res.name} has no {s} cell, run or planned")
             cells += 1
             short += cell is None or min(cell.intervals[m].n for m in metrics) < mx.PLANNED_RUNS
-    if short:
+    if short and complete:
         return "pending", f"{short} of {cells} cells below {mx.PLANNED_RUNS} runs"
     hits, against = [], []
     missing, same, same_against, diffs, untested = 0, 0, 0, 0, 0
     for g in map(res.group, names):
+        if g is None:  # planned, not run: only complete=False gets here
+            untested += len(metrics) * len(expected)
+            continue
         for m in metrics:
+            compared = {c.other for c in g.comparisons.get(m, [])}
+            untested += len(set(expected) - compared)  # a cell not run: only complete=False
             for c in g.comparisons.get(m, []):
                 exp = expected.get(c.other)
                 if exp is None:
@@ -1110,8 +1118,12 @@ def _claim(sets, name, kind="claim"):
     sname, patterns, metrics, expectations = _split(name, 3, form)
     res = _set(sets, sname)
     verdict, text = claim_verdict(
-        res, patterns, metrics.split(","), parse_expectations(expectations)
+        res, patterns, metrics.split(","), parse_expectations(expectations), kind != "holds"
     )
+    if kind == "holds":
+        if verdict != "agrees":
+            raise KeyError(f"the words it checks need agrees, the data give {verdict} ({text})")
+        return ""
     return f"**{verdict}**" if kind == "verdict" else f"**{verdict}** ({text})"
 
 
@@ -1151,6 +1163,7 @@ def resolve(sets, name):
         "ccsig": lambda rest: _ccsig(sets, rest),
         "claim": lambda rest: _claim(sets, rest),
         "verdict": lambda rest: _claim(sets, rest, "verdict"),
+        "holds": lambda rest: _claim(sets, rest, "holds"),
     }
     return shared.resolver(kinds, lambda n: _value(sets, n))(name)
 

@@ -320,6 +320,36 @@ class StatisticsTest(Case):
         self.assert_refused(res, "claim:sticky/", ("nope.lia/discards/gr_sty:same",
                                                    "A-1.cubic/discards/gr_sty:same"))  # fmt: skip
 
+    def test_holds_checks_the_words_on_the_cells_as_they_are(self):
+        # 5 runs a cell, below the plan's 10: a claim is pending, the words' check is not
+        res = self.claim_set()
+        holds = "holds:sticky/baseline.lia/"
+        self.assertEqual(report.resolve([res], holds + "discards/gr_sty:higher,tr_sty:same"), "")
+        self.assertEqual(report.resolve([res], holds + "underflows/gr_sty:same"), "")
+        for words, verdict in (
+            ("discards/gr_sty:lower", "disagrees"),  # significant the other way
+            ("discards/tr_sty:higher", "not significant"),
+            ("discards,underflows/gr_sty:higher", "agrees in part"),
+            ("discards/tp_sty:same", "disagrees"),
+        ):
+            with self.assertRaisesRegex(KeyError, f"the data give {verdict} ", msg=words):
+                report.resolve([res], holds + words)
+        # a cell of another code version cannot be compared, so its words are not checked
+        res = self.claim_set(tr_version="v2")
+        with self.assertRaisesRegex(KeyError, "the data give untested "):
+            report.resolve([res], holds + "discards/tr_sty:same")
+        # a group of the plan not run yet, or a named cell it lacks, cannot back words either
+        with self.assertRaisesRegex(KeyError, "the data give agrees in part "):
+            report.resolve([res], "holds:sticky/baseline.lia,baseline.olia/discards/gr_sty:higher")
+        rows = [run_row(f"baseline.{s}.lia", k, discards=10 * (s == "gr_sty") + k)
+                for s in ("minrtt", "gr_sty") for k in range(1, 6)]  # fmt: skip
+        self.write_set("sticky", rows)
+        res = self.load()["sticky"]
+        self.assertEqual(report.resolve([res], holds + "discards/gr_sty:higher"), "")
+        with self.assertRaisesRegex(KeyError, "the data give agrees in part "):
+            report.resolve([res], holds + "discards/gr_sty:higher,tp_sty:same")
+        self.assert_refused(res, holds, ("discards/gr_sty:bigger", "nope/gr_sty:same"))
+
     def test_progress_counts_ok_runs_in_the_planned_cells(self):
         rows = [run_row(f"baseline.{s}.lia", k) for s in ("minrtt", "dft", "gr_sty", "tp_sty",
                 "tr_sty") for k in range(1, 6)]  # fmt: skip
