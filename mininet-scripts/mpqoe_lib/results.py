@@ -233,9 +233,39 @@ def interval_field(iv, fld, decimals):
     return fmt({"ci": iv.half, "lo": iv.lo, "hi": iv.hi}[fld], decimals)
 
 
+CHECKS = ("higher", "lower", "same")
+
+
+def direction(c):
+    """A comparison's other side against its reference (c.diff = reference - other): "lower"
+    or "higher"."""
+    return "lower" if c.diff > 0 else "higher"
+
+
+def check_field(fld, fields):
+    """KeyError unless fld is one of a comparison kind's fields or one of CHECKS."""
+    if fld not in (*fields, *CHECKS):
+        raise KeyError(f"field {fld!r} is not {', '.join(fields)} or a check ({', '.join(CHECKS)})")
+
+
 def test_field(c, fld, decimals, ps, alpha):
     """One field of a stats.Comparison as text: diff, sig (yes/no/untested, judged by ps["p"]
-    against alpha) or one of the p-values in ps; "n/a (reason)" for an untested one."""
+    against alpha) or one of the p-values in ps; "n/a (reason)" for an untested one. A field of
+    CHECKS is the check behind a hand-written word beside the numbers: "" when the other side
+    is significantly higher or lower than the reference, or (same) tested and not
+    significantly different; else a KeyError saying what the data give, so the page is not
+    made while its words and its data disagree."""
+    if fld in CHECKS:
+        if not c.tested:
+            raise KeyError(
+                f"the words it checks need {fld}, the comparison is untested ({c.reason})"
+            )
+        sig = ps["p"] is not None and ps["p"] < alpha
+        found = direction(c) if sig else "same"
+        if found != fld:
+            p = fmt_p(ps["p"])
+            raise KeyError(f"the words it checks need {fld}, the data give {found} (p {p})")
+        return ""
     if fld == "diff":
         return fmt_diff(c.diff, decimals)
     if fld == "sig":

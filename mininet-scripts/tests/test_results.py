@@ -163,9 +163,21 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(results.test_field(C, "sig", 1, ps, 0.05), "yes")
         self.assertEqual(results.test_field(C, "sig", 1, ps, 0.01), "no")
         self.assertEqual(results.test_field(C, "welch", 1, ps, 0.05), "<0.001")
+        # the checks: the other side against the reference (diff = reference - other)
+        self.assertEqual(results.test_field(C, "higher", 1, ps, 0.05), "")
+        self.assertEqual(results.test_field(C, "same", 1, ps, 0.01), "")
+        for fld, alpha, found in (("lower", 0.05, "higher"), ("same", 0.05, "higher"),
+                                  ("higher", 0.01, "same"), ("lower", 0.01, "same")):  # fmt: skip
+            with self.assertRaisesRegex(KeyError, f"need {fld}, the data give {found} "):
+                results.test_field(C, fld, 1, ps, alpha)
+        C.diff = 0.5
+        self.assertEqual(results.test_field(C, "lower", 1, ps, 0.05), "")
         C.tested, C.reason = False, "n too small"
         self.assertEqual(results.test_field(C, "p", 1, ps, 0.05), "n/a (n too small)")
         self.assertEqual(results.test_field(C, "sig", 1, ps, 0.05), "untested")
+        for fld in results.CHECKS:
+            with self.assertRaisesRegex(KeyError, r"untested \(n too small\)"):
+                results.test_field(C, fld, 1, ps, 0.05)
 
     def test_interval_fields(self):
         class Iv:  # a stats.Interval's fields (stats needs scipy, which these tests do not)

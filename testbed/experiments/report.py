@@ -26,6 +26,9 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         (yes/no/untested), diff (mean ref - mean other), p_raw (permutation p), welch
     {{pair:<set>/<cell>/<other cell>/<metric>/<field>}}  any two cells of one code version,
         not adjusted: p, sig (p below 0.05), diff, welch
+        cmp and pair also take the fields higher, lower and same: nothing when the other
+        cell is significantly higher or lower than the first, or (same) not significantly
+        different, else an error (the check behind one hand-written word; holds: for several)
     {{range:<set>/<patterns>/<metric>}}   lowest-highest cell mean over the cells matching
         comma-separated shell patterns (e.g. baseline.*_sty.cubic)
     {{ref:<set>/<group>}}                 the group's baseline scheduler
@@ -736,8 +739,7 @@ def _comparison(sets, name):
     sname, gname, m, pair, fld = _split(name, 4, form)
     res = _set(sets, sname)
     mt = _metric(res, m)
-    if fld not in ("p", "sig", "diff", "p_raw", "welch"):
-        raise KeyError(f"field {fld!r} is not p, sig, diff, p_raw or welch")
+    shared.check_field(fld, ("p", "sig", "diff", "p_raw", "welch"))
     g = res.group(gname)
     if g is None:
         raise KeyError(f"{sname} has no group {gname!r}")
@@ -759,18 +761,12 @@ def compare_cells(a, b, m):
     return stats.compare(a.name, b.name, a.values[m], b.values[m])
 
 
-def direction(c):
-    """A comparison's other side against its reference: "lower" or "higher"."""
-    return "lower" if c.diff > 0 else "higher"
-
-
 def _pair(sets, name):
     form = "pair:<set>/<cell>/<other cell>/<metric>/<field>"
     sname, a, b, m, fld = _split(name, 4, form)
     res = _set(sets, sname)
     mt = _metric(res, m)
-    if fld not in ("p", "sig", "diff", "welch"):
-        raise KeyError(f"field {fld!r} is not p, sig, diff or welch")
+    shared.check_field(fld, ("p", "sig", "diff", "welch"))
     ca, cb = res.cell(a), res.cell(b)
     for n, c in ((a, ca), (b, cb)):
         if c is None:
@@ -944,7 +940,7 @@ def significant(res, patterns, metric):
                 continue
             tested += 1
             if c.sig:
-                sig.append((c.other, g.name, direction(c), c.p_holm))
+                sig.append((c.other, g.name, shared.direction(c), c.p_holm))
     return tested, untested, sig
 
 
@@ -1007,7 +1003,9 @@ def _ccsig(sets, name):
         raise KeyError(f"{ccs!r} is not <cc>-vs-<other cc>")
     pairs = control_comparisons(res, patterns, ref_cc, other_cc, m)
     tested = [(label, c) for label, c in pairs if c.tested]
-    hits = [(f"{other_cc} {direction(c)} with {label}", c.p_holm) for label, c in tested if c.sig]
+    hits = [
+        (f"{other_cc} {shared.direction(c)} with {label}", c.p_holm) for label, c in tested if c.sig
+    ]
     return sig_text(len(tested), len(pairs) - len(tested), hits)
 
 
@@ -1082,10 +1080,10 @@ def claim_verdict(res, patterns, metrics, expected, complete=True):
                 if not c.tested:
                     untested += 1
                     continue
-                where = (f"{c.other} {direction(c)} in {g.name} {m}", c.p_holm)
+                where = (f"{c.other} {shared.direction(c)} in {g.name} {m}", c.p_holm)
                 same += exp == "same"
                 diffs += exp != "same"
-                if c.sig and direction(c) == exp:
+                if c.sig and shared.direction(c) == exp:
                     hits.append(where)
                 elif c.sig:
                     against.append(where)

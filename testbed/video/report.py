@@ -37,6 +37,10 @@ brace pair, is an error naming it):
                  every other parameter: cells that differ only in it are paired, runs permuted
                  within each pair (as strat:); optional filters keep the cells with those
                  values: field: p, sig, diff (mean over the pairs of mean a - mean b), n (pairs)
+                 cmp, pair, strat and factor also take the fields higher, lower and same,
+                 the check behind a hand-written word: nothing when the other side (the
+                 second named) is significantly higher or lower than the first, or (same) not
+                 significantly different; else an error, so the page is not made
     {{trend:<experiment>/<metric>/<field>}}      field: rho, p (permutation), n (runs), sig
     {{order:<experiment>/<group>/<other group>/<metric>/<field>}}
                  do two groups rank their algorithms alike (e.g. 120 s against 9-minute videos)?
@@ -886,8 +890,7 @@ def _comparison(results, name):
     ref, _, other = pair.partition("-vs-")
     if ref != res.experiment.ref or other not in ALGORITHMS:
         raise KeyError(f"{exp} compares {res.experiment.ref}-vs-<algorithm>, not {pair!r}")
-    if fld not in ("p", "sig", "diff", "p_raw", "welch"):
-        raise KeyError(f"field {fld!r} is not p, sig, diff, p_raw or welch")
+    shared.check_field(fld, ("p", "sig", "diff", "p_raw", "welch"))
     if res.missing:
         return NO_RUNS
     g = res.group(gname)
@@ -910,8 +913,7 @@ def _pair(results, name):
         raise KeyError("expected pair:<experiment>/<cell>/<other cell>/<metric>/<field>")
     exp, a, b, metric, fld = parts
     res = _experiment(results, exp, metric)
-    if fld not in ("p", "sig", "diff", "welch"):
-        raise KeyError(f"field {fld!r} is not p, sig, diff or welch")
+    shared.check_field(fld, ("p", "sig", "diff", "welch"))
     if res.missing:
         return NO_RUNS
     cells = [res.cell(n) for n in (a, b)]
@@ -937,8 +939,7 @@ def _strat(results, name):
     ref, _, other = pair.partition("-vs-")
     if ref not in ALGORITHMS or other not in ALGORITHMS or ref == other:
         raise KeyError(f"{pair!r} is not <algorithm>-vs-<other algorithm>")
-    if fld not in ("p", "sig", "diff", "n"):
-        raise KeyError(f"field {fld!r} is not p, sig, diff or n")
+    shared.check_field(fld, ("p", "sig", "diff", "n"))
     if res.missing:
         return NO_RUNS
     strata, versions = [], []
@@ -987,8 +988,7 @@ def _factor(results, name):
     a, sep, b = pair.partition("-vs-")
     if not sep or not a or not b or a == b:
         raise KeyError(f"{pair!r} is not <value>-vs-<other value>")
-    if fld not in ("p", "sig", "diff", "n"):
-        raise KeyError(f"field {fld!r} is not p, sig, diff or n")
+    shared.check_field(fld, ("p", "sig", "diff", "n"))
     keep = []
     for f in filters:
         k, eq, v = f.partition("=")

@@ -452,6 +452,16 @@ class FactorTest(ReportCase):
         self.assertEqual(self.resolve(name), "0.020")
         self.assertEqual(self.resolve(name.replace("/p/", "/n/")), "2")
 
+    def test_checks_of_hand_written_words(self):
+        # diff = daps - default = -2.0, p 2e-4: default's switches are higher than daps's
+        name = "scheduler/daps-vs-default/switches_ga/"
+        self.assertEqual(self.resolve(name + "higher"), "")
+        for words, found in (("lower", "higher"), ("same", "higher")):
+            with self.assertRaisesRegex(KeyError, f"need {words}, the data give {found} "):
+                self.resolve(name + words)
+        # the GA's two buffers only: p 0.02, still below 0.05
+        self.assertEqual(self.resolve(name + "higher/algorithm=ga"), "")
+
     def test_bad_names(self):
         for bad, why in [
             ("sched/daps-vs-default/switches_ga/p", "not a parameter"),
