@@ -248,24 +248,26 @@ def check_field(fld, fields):
         raise KeyError(f"field {fld!r} is not {', '.join(fields)} or a check ({', '.join(CHECKS)})")
 
 
+def check_words(fld, tested, reason, p, alpha, higher):
+    """The check behind a hand-written word (fld one of CHECKS) about a test whose effect is
+    positive (the second side higher, the metric rising with the parameter) when higher: ""
+    when the test is significant (p < alpha) that way, or (same) tested and not significant;
+    else a KeyError saying what the data give, so the page is not made while its words and its
+    data disagree."""
+    if not tested:
+        raise KeyError(f"the words it checks need {fld}, the test is untested ({reason})")
+    found = ("higher" if higher else "lower") if p is not None and p < alpha else "same"
+    if found != fld:
+        raise KeyError(f"the words it checks need {fld}, the data give {found} (p {fmt_p(p)})")
+    return ""
+
+
 def test_field(c, fld, decimals, ps, alpha):
     """One field of a stats.Comparison as text: diff, sig (yes/no/untested, judged by ps["p"]
     against alpha) or one of the p-values in ps; "n/a (reason)" for an untested one. A field of
-    CHECKS is the check behind a hand-written word beside the numbers: "" when the other side
-    is significantly higher or lower than the reference, or (same) tested and not
-    significantly different; else a KeyError saying what the data give, so the page is not
-    made while its words and its data disagree."""
+    CHECKS checks a hand-written word (check_words): the other side against the reference."""
     if fld in CHECKS:
-        if not c.tested:
-            raise KeyError(
-                f"the words it checks need {fld}, the comparison is untested ({c.reason})"
-            )
-        sig = ps["p"] is not None and ps["p"] < alpha
-        found = direction(c) if sig else "same"
-        if found != fld:
-            p = fmt_p(ps["p"])
-            raise KeyError(f"the words it checks need {fld}, the data give {found} (p {p})")
-        return ""
+        return check_words(fld, c.tested, c.reason, ps["p"], alpha, c.tested and c.diff < 0)
     if fld == "diff":
         return fmt_diff(c.diff, decimals)
     if fld == "sig":

@@ -41,7 +41,8 @@ brace pair, is an error naming it):
                  the check behind a hand-written word: nothing when the other side (the
                  second named) is significantly higher or lower than the first, or (same) not
                  significantly different; else an error, so the page is not made
-    {{trend:<experiment>/<metric>/<field>}}      field: rho, p (permutation), n (runs), sig
+    {{trend:<experiment>/<metric>/<field>}}      field: rho, p (permutation), n (runs), sig,
+                 and the checks higher (a significant rise), lower (a fall), same (neither)
     {{order:<experiment>/<group>/<other group>/<metric>/<field>}}
                  do two groups rank their algorithms alike (e.g. 120 s against 9-minute videos)?
                  Spearman's rho between the algorithms' means in the two groups, with the exact
@@ -49,7 +50,8 @@ brace pair, is an error naming it):
                  both), sig, top and bottom (the algorithm with the highest or lowest mean in
                  each group: "ga" when the two agree, "ga / none" when not); groups joined
                  by + on both sides (a1+a2/b1+b2, e.g. one pair per topology) are tested
-                 together: the mean rho, each pair permuted on its own (rho, p, n, sig only)
+                 together: the mean rho, each pair permuted on its own (rho, p, n, sig only);
+                 and the checks as trend's (higher: ranked alike, lower: reversed, same: neither)
     {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
     {{attempts:<experiment>[+<experiment>...][/<filter>...]}}
                  how many attempts at runs, ok or failed (<data>/ga-paper/data/
@@ -1024,8 +1026,7 @@ def _trend(results, name):
     res = _experiment(results, exp, metric)
     if not res.experiment.trend or metric not in res.experiment.metrics:
         raise KeyError(f"{exp} tests no trend of {metric!r}")
-    if fld not in ("rho", "p", "n", "sig"):
-        raise KeyError(f"field {fld!r} is not rho, p, n or sig")
+    shared.check_field(fld, ("rho", "p", "n", "sig"))
     if res.missing:
         return NO_RUNS
     t = res.trends[metric]
@@ -1033,7 +1034,10 @@ def _trend(results, name):
 
 
 def _trend_field(t, fld):
-    """One field (rho, p, n, sig) of a stats.Trend."""
+    """One field (rho, p, n, sig, or a check: higher for a significant rise, lower for a fall,
+    same for none) of a stats.Trend."""
+    if fld in shared.CHECKS:
+        return shared.check_words(fld, t.tested, t.reason, t.p, stats.ALPHA, t.tested and t.rho > 0)
     if fld == "n":
         return str(t.n)
     if fld == "sig":
@@ -1054,8 +1058,7 @@ def _order(results, name):
         raise KeyError("expected order:<experiment>/<group>/<other group>/<metric>/<field>")
     exp, ga, gb, metric, fld = parts
     res = _experiment(results, exp, metric)
-    if fld not in ("rho", "p", "n", "sig", "top", "bottom"):
-        raise KeyError(f"field {fld!r} is not rho, p, n, sig, top or bottom")
+    shared.check_field(fld, ("rho", "p", "n", "sig", "top", "bottom"))
     firsts, seconds = ga.split("+"), gb.split("+")
     if len(firsts) != len(seconds):
         raise KeyError(f"{ga} and {gb} join different numbers of groups")

@@ -519,6 +519,16 @@ class OrderTest(unittest.TestCase):
         self.assertEqual(self.order(r, "top"), "none / ga")
         self.assertEqual(self.order(r, "bottom"), "ga / none")
 
+    def test_checks_of_words_about_a_ranking(self):
+        alike = self.results((1, 2, 3, 4, 5, 6), (10, 20, 30, 40, 50, 60))
+        reversed_ = self.results((1, 2, 3, 4, 5, 6), (6, 5, 4, 3, 2, 1))
+        loose = self.results((3, 1, 2, 4, 6, 5), (1, 2, 3, 4, 5, 6))  # rho 0.77, p above 0.05
+        for r, holds in ((alike, "higher"), (reversed_, "lower"), (loose, "same")):
+            self.assertEqual(self.order(r, holds), "")
+            for other in set(report.shared.CHECKS) - {holds}:
+                with self.assertRaisesRegex(KeyError, f"need {other}, the data give {holds} "):
+                    self.order(r, other)
+
     def test_groups_joined_by_plus_are_tested_together(self):
         # rho 0.77 on each of three topologies: not significant alone, jointly it is
         r = self.results((3, 1, 2, 4, 6, 5), (1, 2, 3, 4, 5, 6), ("compuserve", "custom12", "x"))
