@@ -21,9 +21,11 @@ newest code version.
 
 Placeholders: {{<case>/<algo>/<metric>/<field>}} (field mean, ci, lo, hi, interval, n, as
 mpqoe_lib.results.interval_field gives them), {{target:<case>/<algo>}} (met / not met / no
-data, against TARGETS), {{cmp:<algo>/<field>}} (field p, p_raw, welch, diff, sig: the
-algorithm's shared-case ratio against uncoupled reno's), {{cmp:<case>/<metric>/<algo>/<field>}}
-(the same for another metric of COMPARED), {{status}}, {{table}}.
+data, against TARGETS), {{cmp:<algo>/<field>}} (field p, p_raw, welch, diff, sig, or a
+check of a hand-written word, higher, lower or same, which renders nothing or fails (mpqoe_lib
+results.check_words): the algorithm's shared-case ratio against uncoupled reno's),
+{{cmp:<case>/<metric>/<algo>/<field>}} (the same for another metric of COMPARED), {{status}},
+{{table}}.
 Exit 0 when done, 1 on malformed data, an unknown placeholder or (--check) a difference.
 """
 
@@ -249,6 +251,7 @@ def make(data):
         c = cmps.get((case, metric), {}).get(algo)
         if c is None:
             raise KeyError(f"no comparison of {algo} on {case}/{metric}")
+        shared.check_field(fld, ("p", "p_raw", "welch", "diff", "sig"))
         ps = {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}
         return shared.test_field(c, fld, dict(METRICS[case])[metric], ps, stats.ALPHA)
 
