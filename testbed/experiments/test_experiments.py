@@ -123,6 +123,31 @@ class RoutingTest(unittest.TestCase):
                 [base[k]["delayMs"] for k in sorted(base)],
             )
 
+    def test_path_check_takes_the_rtt_window_and_names_the_paths_outside(self):
+        _topo, r = self.routing("3p-150")  # path 1: RTT 150 ms
+
+        class Client:  # ping's summary line; the check needs nothing else of the host
+            def __init__(self, min_ms):
+                self.min_ms = min_ms
+
+            def cmd(self, _line):
+                return f"rtt min/avg/max/mdev = {self.min_ms}/{self.min_ms + 1}/200.0/0.5 ms"
+
+        path = [("client-eth0", "10.0.1.11", "10.0.1.1")]
+        for ok in (149.0, 150.4, 190.0):
+            rows = cellrun.check_paths(path, r, Client(ok))
+            self.assertEqual((rows[0]["expected_ms"], rows[0]["min_ms"]), (150.0, ok))
+        for bad in (148.9, 190.1):
+            with self.assertRaisesRegex(cellrun.RunError, rf"RTT {bad} ms, expected 149..190"):
+                cellrun.check_paths(path, r, Client(bad))
+
+        class Silent:
+            def cmd(self, _line):
+                return "ping: connect: Network is unreachable"
+
+        with self.assertRaisesRegex(cellrun.RunError, "RTT None ms"):
+            cellrun.check_paths(path, r, Silent())
+
     def test_parallel_has_no_cross_paths(self):
         _topo, r = self.routing("B-60")
         self.assertTrue(r.reachable("10.0.1.11", "10.0.1.1"))
