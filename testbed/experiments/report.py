@@ -74,12 +74,13 @@ per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per
 
 Statistics (mininet-scripts/mpqoe_lib/stats.py, shared with the video report): the unit is the
 run; per cell the mean and the 95 % Student t interval; per group and metric the baseline
-against every other scheduler, exact two-sided permutation test on the difference of means
-with Welch's p beside it, Holm over the group's comparisons of that metric. Baselines: sticky
-compares against minrtt (the paper's DFT, lowest RTT first) and, where a group has no minrtt
-cell, against dft (upstream's default), saying so; bnaware against dft. Code versions: each
-cell keeps its newest version's runs (git ancestry; `unrecorded`, the runs published before
-versions were recorded, is the oldest); comparisons across versions are not made.
+against every other scheduler, two-sided permutation test on the difference of means (exact up
+to stats.EXACT_LIMIT splits, else Monte Carlo from a fixed seed) with Welch's p beside it, Holm
+over the group's comparisons of that metric. Baselines: sticky compares against minrtt (the
+paper's DFT, lowest RTT first) and, where a group has no minrtt cell, against dft (upstream's
+default), saying so; bnaware against dft. Code versions: each cell keeps its newest version's
+runs (git ancestry; `unrecorded`, the runs published before versions were recorded, is the
+oldest); comparisons across versions are not made.
 
 Exit 0 when done (or nothing differs), 1 on malformed data, an unknown placeholder, a missing
 template or (--check) a difference, with nothing written; 2 on usage errors. Needs Debian's
