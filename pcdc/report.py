@@ -46,7 +46,8 @@ and path manager: mean with the 95 % Student t interval, min, max, 10 % and 90 %
 (linear interpolation, measure.quantile), coefficient of variation (sample SD / mean). Per cell,
 PCDC against FullMesh:
 - location: two-sided permutation test on the difference of the means (stats.compare; exact
-  up to stats.EXACT_LIMIT splits, else stats.RESAMPLES from a fixed seed), Welch's p beside it;
+  up to stats.SPLIT_EXACT_LIMIT splits, else stats.RESAMPLES from a fixed seed), Welch's p
+  beside it;
   Holm over every tested cell of the page (bulk and small together, one family);
 - spread, small transfers only: Brown-Forsythe test (stats.compare_spread), Holm over the
   tested small cells (a second family);

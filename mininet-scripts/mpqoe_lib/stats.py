@@ -12,11 +12,12 @@ mininet-scripts/tests/test_stats.py. scipy and numpy come from Debian (debian.re
 - Per cell: n runs, their mean and a 95 % Student t interval over the per-run values
   (mean +- t(0.975, n-1) * s / sqrt(n)); n = 1 gives no interval.
 - Comparisons inside a group (cells equal in everything but the algorithm): the reference
-  algorithm against each other one, two-sided permutation test on the difference of the
-  per-run means (scipy.stats.permutation_test, exact, i.e. every split of the pooled runs, when
-  there are at most EXACT_LIMIT splits, e.g. 5 vs 5 = 252; otherwise RESAMPLES random splits
-  from a fixed seed) as the primary test, Welch's t-test p beside it; Holm-Bonferroni over the
-  tested comparisons of one metric in one group; significant where the Holm-adjusted
+  algorithm against each other one, two-sided permutation test on the difference of the per-run
+  means as the primary test: exact, i.e. over every split of the pooled runs, when there are at
+  most SPLIT_EXACT_LIMIT splits (e.g. 5 vs 5 = 252, 10 vs 10 = 184756; the splits are enumerated
+  once per size, as for the stratified test below), otherwise scipy.stats.permutation_test with
+  RESAMPLES random splits from a fixed seed; Welch's t-test p beside it; Holm-Bonferroni over
+  the tested comparisons of one metric in one group; significant where the Holm-adjusted
   permutation p < ALPHA. Fewer than MIN_RUNS runs on either side, or cells of different code
   versions: no test, and not counted in Holm's family.
 - Trends along a numeric parameter (e.g. the delay difference): Spearman's rank correlation
@@ -39,6 +40,7 @@ mininet-scripts/tests/test_stats.py. scipy and numpy come from Debian (debian.re
   several, only the newest version's are kept (the caller says which is newest).
 """
 
+import functools
 import itertools
 import math
 import warnings
@@ -53,6 +55,7 @@ LEVEL = 0.95
 ALPHA = 0.05
 MIN_RUNS = 3
 EXACT_LIMIT = 20_000
+SPLIT_EXACT_LIMIT = 200_000
 RESAMPLES = 9_999
 SEED = 1
 MIN_TREND = 5
@@ -161,11 +164,12 @@ def _permutation_test(data, statistic, permutation_type, orderings):
 def permutation_p(a, b):
     """(two-sided p, exact) of the difference of means of a and b under exchangeability:
     twice the smaller one-sided share of splits at least as extreme, at most 1 (scipy's
-    definition)."""
-    res, exact = _permutation_test(
-        (a, b), _diff_of_means, "independent", math.comb(len(a) + len(b), len(a))
-    )
-    return float(res.pvalue), exact
+    definition). Exact over every split up to SPLIT_EXACT_LIMIT of them (stratified_p with one
+    stratum), else scipy's Monte Carlo test."""
+    if math.comb(len(a) + len(b), len(a)) <= SPLIT_EXACT_LIMIT:
+        return stratified_p([(a, b)])
+    res, _exact = _permutation_test((a, b), _diff_of_means, "independent", math.inf)
+    return float(res.pvalue), False
 
 
 def welch_p(a, b):
@@ -334,12 +338,23 @@ def compare(ref, other, a, b):
     return replace(c, p_perm=p, exact=exact, p_welch=welch_p(a, b))
 
 
+@functools.lru_cache(maxsize=8)
+def _splits(n, k):
+    """Every choice of k of n indices, one row each (read-only, shared by the calls)."""
+    idx = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations(range(n), k)),
+        dtype=np.int8 if n < 128 else np.int32,
+        count=math.comb(n, k) * k,
+    ).reshape(-1, k)
+    idx.flags.writeable = False
+    return idx
+
+
 def _split_diffs(a, b):
     """The difference of means of every split of a + b into |a| and |b| values."""
     pooled = np.asarray(list(a) + list(b), float)
     total, na = pooled.sum(), len(a)
-    idx = np.array(list(itertools.combinations(range(len(pooled)), na)), dtype=int)
-    sa = pooled[idx].sum(axis=1)
+    sa = pooled[_splits(len(pooled), na)].sum(axis=1)
     return sa / na - (total - sa) / len(b)
 
 

@@ -7,6 +7,7 @@ or by enumeration here (never taken from the function under test).
 
 import itertools
 import math
+import random
 import unittest
 
 from mpqoe_lib import stats
@@ -103,14 +104,40 @@ class PermutationTest(unittest.TestCase):
         a, b = [3.0, 5.0, 4.0, 8.0], [1.0, 2.0, 6.0]
         self.assertAlmostEqual(stats.permutation_p(a, b)[0], enumerate_p(a, b))
 
-    def test_large_samples_are_resampled_reproducibly(self):
+    def test_10_vs_10_is_exact(self):
+        # all 184756 splits: only the observed one and its mirror are as extreme
         a = [float(i) for i in range(10)]
         b = [i + 20.0 for i in range(10)]
-        self.assertGreater(math.comb(20, 10), stats.EXACT_LIMIT)
+        self.assertLessEqual(math.comb(20, 10), stats.SPLIT_EXACT_LIMIT)
+        p, exact = stats.permutation_p(a, b)
+        self.assertTrue(exact)
+        self.assertAlmostEqual(p, 2 / math.comb(20, 10))
+        self.assertAlmostEqual(p, stats.min_p(10, 10))
+
+    def test_the_enumeration_gives_scipys_exact_p(self):
+        rng = random.Random(7)
+        for na, nb in ((5, 5), (6, 4), (8, 8)):
+            for ties in (False, True):
+                a = [float(rng.randint(0, 3) if ties else rng.gauss(10, 3)) for _ in range(na)]
+                b = [float(rng.randint(0, 4) if ties else rng.gauss(12, 3)) for _ in range(nb)]
+                with self.subTest(na=na, nb=nb, ties=ties):
+                    ref = stats.st.permutation_test(
+                        (a, b),
+                        lambda x, y, axis: x.mean(axis=axis) - y.mean(axis=axis),
+                        permutation_type="independent",
+                        vectorized=True,
+                        n_resamples=math.inf,
+                    ).pvalue
+                    self.assertAlmostEqual(stats.permutation_p(a, b)[0], ref)
+
+    def test_large_samples_are_resampled_reproducibly(self):
+        a = [float(i) for i in range(11)]
+        b = [i + 20.0 for i in range(11)]
+        self.assertGreater(math.comb(22, 11), stats.SPLIT_EXACT_LIMIT)
         p1, exact = stats.permutation_p(a, b)
         self.assertFalse(exact)
         self.assertEqual(stats.permutation_p(a, b)[0], p1)
-        self.assertLess(p1, 0.001)  # exact: 2 / 184756; random splits never reach it
+        self.assertLess(p1, 0.001)  # exact: 2 / 705432; random splits never reach it
 
     def test_min_p_5_vs_5(self):
         self.assertAlmostEqual(stats.min_p(5, 5), 2 / 252)

@@ -75,12 +75,12 @@ per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per
 Statistics (mininet-scripts/mpqoe_lib/stats.py, shared with the video report): the unit is the
 run; per cell the mean and the 95 % Student t interval; per group and metric the baseline
 against every other scheduler, two-sided permutation test on the difference of means (exact up
-to stats.EXACT_LIMIT splits, else Monte Carlo from a fixed seed) with Welch's p beside it, Holm
-over the group's comparisons of that metric. Baselines: sticky compares against minrtt (the
-paper's DFT, lowest RTT first) and, where a group has no minrtt cell, against dft (upstream's
-default), saying so; bnaware against dft. Code versions: each cell keeps its newest version's
-runs (git ancestry; `unrecorded`, the runs published before versions were recorded, is the
-oldest); comparisons across versions are not made.
+to stats.SPLIT_EXACT_LIMIT splits, else Monte Carlo from a fixed seed) with Welch's p beside
+it, Holm over the group's comparisons of that metric. Baselines: sticky compares against minrtt
+(the paper's DFT, lowest RTT first) and, where a group has no minrtt cell, against dft
+(upstream's default), saying so; bnaware against dft. Code versions: each cell keeps its newest
+version's runs (git ancestry; `unrecorded`, the runs published before versions were recorded,
+is the oldest); comparisons across versions are not made.
 
 Exit 0 when done (or nothing differs), 1 on malformed data, an unknown placeholder, a missing
 template or (--check) a difference, with nothing written; 2 on usage errors. Needs Debian's
@@ -224,13 +224,14 @@ mininet-scripts/mpqoe_lib/stats.py, shared with the video experiments):
   n = ok runs. One run: no interval.
 - Comparisons inside a group (same scenario and congestion control): the group's baseline
   scheduler against each other one, two-sided permutation test on the difference of the
-  per-run means (scipy.stats.permutation_test, exact over every split of the pooled runs up to
-  {stats.EXACT_LIMIT} splits, e.g. 5 vs 5 runs = 252; beyond that {stats.RESAMPLES} random
-  splits from a fixed seed, marked MC), Welch's t-test p beside it (unadjusted).
+  per-run means (exact over every split of the pooled runs up to {stats.SPLIT_EXACT_LIMIT}
+  splits, e.g. 5 vs 5 runs = 252, 10 vs 10 = 184756; beyond that scipy.stats.permutation_test
+  with {stats.RESAMPLES} random splits from a fixed seed, marked MC), Welch's t-test p beside it
+  (unadjusted).
   Holm-Bonferroni adjusts the permutation p over the group's comparisons of one metric; `*`
   marks a Holm-adjusted p below {stats.ALPHA}. The smallest exact p is 2 / C(n1 + n2, n1):
-  0.1 for 3 vs 3 runs (nothing can be marked), 0.0079 for 5 vs 5. No test with fewer than
-  {stats.MIN_RUNS} runs a side ("{stats.TOO_FEW}") or across code versions
+  0.1 for 3 vs 3 runs (nothing can be marked), 0.0079 for 5 vs 5, 0.00001 for 10 vs 10. No
+  test with fewer than {stats.MIN_RUNS} runs a side ("{stats.TOO_FEW}") or across code versions
   ("{stats.VERSIONS_DIFFER}"). Two cells that are both all zeros give p = 1.
 - Baselines: sticky: minrtt (the paper's DFT, lowest RTT first), and dft (upstream Linux's
   default) is one of the schedulers compared with it; a group without a minrtt cell is compared

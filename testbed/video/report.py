@@ -376,9 +376,10 @@ How the numbers are made (testbed/video/stats.py):
   (t(0.975, n-1) * s / sqrt(n)); n is the number of runs with a value. One run: no interval.
 - Comparisons, inside a group (cells that differ only in the algorithm): the reference
   algorithm against each other one, two-sided permutation test on the difference of the
-  per-run means (scipy.stats.permutation_test; exact, i.e. over every split of the pooled runs,
-  up to {stats.EXACT_LIMIT} splits, e.g. 5 vs 5 runs = 252 splits; beyond that {stats.RESAMPLES}
-  random splits from a fixed seed, marked MC). Welch's t-test p stands beside it, unadjusted.
+  per-run means (exact, i.e. over every split of the pooled runs, up to
+  {stats.SPLIT_EXACT_LIMIT} splits, e.g. 5 vs 5 runs = 252 splits; beyond that
+  scipy.stats.permutation_test with {stats.RESAMPLES} random splits from a fixed seed, marked
+  MC). Welch's t-test p stands beside it, unadjusted.
   Holm-Bonferroni adjusts the permutation p over the tested comparisons of one metric in one
   group; `*` marks a Holm-adjusted p below {stats.ALPHA}. No test with fewer than
   {stats.MIN_RUNS} runs on either side ("{stats.TOO_FEW}") or between cells of different code
