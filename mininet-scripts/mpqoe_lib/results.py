@@ -242,6 +242,12 @@ def direction(c):
     return "lower" if c.diff > 0 else "higher"
 
 
+def finding(sig, higher):
+    """What a test says, in the words of CHECKS: "higher" or "lower" (the second side against
+    the first, or a rising/falling trend) when significant, else "same"."""
+    return ("higher" if higher else "lower") if sig else "same"
+
+
 def check_field(fld, fields):
     """KeyError unless fld is one of a comparison kind's fields or one of CHECKS."""
     if fld not in (*fields, *CHECKS):
@@ -256,7 +262,7 @@ def check_words(fld, tested, reason, p, alpha, higher):
     data disagree."""
     if not tested:
         raise KeyError(f"the words it checks need {fld}, the test is untested ({reason})")
-    found = ("higher" if higher else "lower") if p is not None and p < alpha else "same"
+    found = finding(p is not None and p < alpha, higher)
     if found != fld:
         raise KeyError(f"the words it checks need {fld}, the data give {found} (p {fmt_p(p)})")
     return ""

@@ -1085,9 +1085,10 @@ def claim_verdict(res, patterns, metrics, expected, complete=True):
                 where = (f"{c.other} {shared.direction(c)} in {g.name} {m}", c.p_holm)
                 same += exp == "same"
                 diffs += exp != "same"
-                if c.sig and shared.direction(c) == exp:
+                got = shared.finding(c.sig, c.diff is not None and c.diff < 0)
+                if got == exp != "same":
                     hits.append(where)
-                elif c.sig:
+                elif got != "same":
                     against.append(where)
                     same_against += exp == "same"
                 elif exp != "same":
