@@ -172,11 +172,12 @@ def pcdc_timing(root=plan.PCDC_DATA, scenario=PCDC_MEASURED):
         table = _time(json.load(f)["created"]).timestamp() - ends[first_cc]
     pairs = plan.pcdc_scenarios({"pcdc_scenarios": [scenario]})[scenario][1]
     samples = pairs * plan.pcx.SAMPLES
-    run_s = sum(spacing.values()) / len(spacing)
+    run_s, sample_s = sum(spacing.values()) / len(spacing), table / samples
     return {
-        "runs": runs, "spacing": spacing, "table_s": table, "samples": samples,
+        "runs": runs, "spacing": spacing, "run_s": run_s, "table_s": table, "samples": samples,
+        "sample_s": sample_s,
         "mode_extra_s": run_s / len(plan.pcx.MODES) - plan.pcx.BULK_SECONDS,
-        "sample_extra_s": table / samples - plan.pcdc_windows_s(),
+        "sample_extra_s": sample_s - plan.pcdc_windows_s(),
     }  # fmt: skip
 
 
@@ -188,16 +189,14 @@ def pcdc_sentence(t):
         runs = f"{counts.pop()} runs of {' and '.join(t['runs'])}"
     else:
         runs = " and ".join(f"{n} runs of {cc}" for cc, n in t["runs"].items())
-    both = (sa + sb) / 2
-    sample = t["table_s"] / t["samples"]
     return (
         f"Measured in the committed {PCDC_MEASURED} runs (docs/results/pcdc/{PCDC_MEASURED}/data,"
-        f" {runs} in one guest): a run started every {both:.1f} s ({a}"
+        f" {runs} in one guest): a run started every {t['run_s']:.1f} s ({a}"
         f" {sa:.1f} s, {b} {sb:.1f} s), {t['mode_extra_s']:.1f} s a mode beyond its"
         f" {plan.pcx.BULK_SECONDS:g} s bulk transfer (the plan takes"
         f" {plan.PCDC_MODE_EXTRA_S} s); {b}'s table took {t['table_s']:.0f} s, {t['samples']}"
-        f" samples of {sample:.1f} s, {t['sample_extra_s']:.2f} s beyond the windows (the plan"
-        f" takes {plan.PCDC_SAMPLE_EXTRA_S} s)."
+        f" samples of {t['sample_s']:.1f} s, {t['sample_extra_s']:.2f} s beyond the windows"
+        f" (the plan takes {plan.PCDC_SAMPLE_EXTRA_S} s)."
     )
 
 
