@@ -166,10 +166,11 @@ def permutation_p(a, b):
     twice the smaller one-sided share of splits at least as extreme, at most 1 (scipy's
     definition). Exact over every split up to SPLIT_EXACT_LIMIT of them (stratified_p with one
     stratum), else scipy's Monte Carlo test."""
-    if math.comb(len(a) + len(b), len(a)) <= SPLIT_EXACT_LIMIT:
+    splits = math.comb(len(a) + len(b), len(a))
+    if splits <= SPLIT_EXACT_LIMIT:
         return stratified_p([(a, b)])
-    res, _exact = _permutation_test((a, b), _diff_of_means, "independent", math.inf)
-    return float(res.pvalue), False
+    res, exact = _permutation_test((a, b), _diff_of_means, "independent", splits)
+    return float(res.pvalue), exact
 
 
 def welch_p(a, b):
