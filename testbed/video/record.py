@@ -243,7 +243,7 @@ def failure_details(doc):
 ATTEMPT_COLUMNS = (
     "experiment,cell,run,attempt,code_version,started,status,failed_checks,client_fallbacks,"
     "server_fallbacks,fallback_counters,resent_syns,error,kernel_taints,kernel_warnings,"
-    "reconnects"
+    "reconnects,ended"
 ).split(",")
 # The controller's log line when it sends on a retransmitted MP_CAPABLE SYN (core Handshakes:
 # "... retransmitted MP_CAPABLE SYN of connection N [decided ..., packet-out ...]")
@@ -282,6 +282,8 @@ def attempt_row(doc, attempt, controller_log):
         # connections the forwarders made again after a fallback in the handshake; "" where the
         # forwarders did not yet count them
         "reconnects": _reconnects(doc),
+        # with started, the attempt's machine time ("" in tables written before it was kept)
+        "ended": doc.get("ended", ""),
     }
 
 

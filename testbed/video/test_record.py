@@ -25,7 +25,7 @@ class AttemptRow(unittest.TestCase):
     def test_fallbacks_by_side_and_syns_sent_on(self):
         doc = {
             "experiment": "ga-sched", "cell": "compuserve.c5.default.b125.ga", "run": 3,
-            "code_version": "abc", "started": "t0", "status": "failed",
+            "code_version": "abc", "started": "t0", "ended": "t1", "status": "failed",
             "error": "checks failed:\n every server connection was MPTCP",
             "network": {"clients": [{"name": "c1"}, {"name": "c2"}]},
             "checks": {"every client finished": True, "every server connection was MPTCP": False},
@@ -59,6 +59,7 @@ class AttemptRow(unittest.TestCase):
         self.assertEqual(row["attempt"], "run3-1795755034")
         self.assertEqual((row["kernel_taints"], row["kernel_warnings"]), ("W", 2))
         self.assertEqual(row["reconnects"], 2)
+        self.assertEqual((row["started"], row["ended"]), (doc["started"], doc["ended"]))
 
     def test_an_attempt_that_recorded_little(self):
         doc = {"status": "failed", "error": "[Errno 32] Broken pipe"}
@@ -68,6 +69,7 @@ class AttemptRow(unittest.TestCase):
         self.assertEqual((row["failed_checks"], row["fallback_counters"]), ("", ""))
         # no record of the guest's kernel: unknown, not zero
         self.assertEqual((row["kernel_taints"], row["kernel_warnings"]), ("", ""))
+        self.assertEqual((row["started"], row["ended"]), ("", ""))
         self.assertEqual(row["reconnects"], "")
         old = {"forwarder_connections": {"c1": [[1.0, "a", True, None]]}}  # before the count
         self.assertEqual(record.attempt_row(old, "run1", "")["reconnects"], "")
