@@ -84,8 +84,9 @@ static bool mpqoe_sty_commit(enum mpqoe_sty_rule rule,
 
 /*
  * "Congestion" of a path is the lack of congestion-window space: no room
- * in the window for more than the subflow already holds unsent, as the
- * multipath-tcp.org kernel (where the schedulers were built) decides.
+ * in the window for more than the subflow already holds unsent. Unlike
+ * minrtt and the multipath-tcp.org kernel, a subflow in loss recovery
+ * after an RTO is not excluded: a departure, see ALGORITHMS.md.
  */
 static bool mpqoe_sty_can_send(const struct mpqoe_subflow_view *sf)
 {
