@@ -12,8 +12,9 @@ inputs and apply what these return.
   t = 0..T and T+1..2T; with windows of equal length that ratio is the ratio of the bytes
   carried in them, which is what we measure (no sampling interval to choose).
 - Optional set P (Section IV, step 2): the pairs with Omega > 0, in increasing order of RTT
-  (ties by the pair, so that the order is total); the others are standby. The paper leaves
-  Omega = 0 open; we count it as standby (the subflow does not help).
+  (ties by the pair, so that the order is total); the others are standby. The paper's text
+  is silent on Omega = 0, and its equation 2 keeps such a subflow selectable; we count it as
+  standby (a departure, docs/pcdc.md: the subflow does not help).
 - Data classes (Section IV, step 3, equation 2): L1 for S <= 512 KiB uses P[0]; L2 for
   512 KiB < S <= 1024 KiB uses P[0], P[1]; L3 uses all of P.
 - Online classes (ours: a path manager does not know S): a connection starts in L1 and moves
