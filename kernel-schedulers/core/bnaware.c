@@ -51,14 +51,16 @@ static void mpqoe_bn_observe(struct mpqoe_bn_subflow *b,
 static void mpqoe_bn_selected(struct mpqoe_bn_subflow *b,
 			      const struct mpqoe_subflow_view *sf)
 {
+	/*
+	 * snd_data: of the data sent since the previous selection, what has
+	 * been acknowledged, i.e. how far snd_una has moved past where snd_nxt
+	 * stood then (acknowledgements of older data do not count)
+	 */
 	if (b->ini_pace && b->was_selected && mpqoe_bn_rtt_known(sf) &&
-	    mpqoe_bn_below(sf)) {
-		u64 snd_data = sf->bytes_acked - b->acked_at_sel;
-
-		if (sf->bytes_acked >= b->acked_at_sel)
-			b->max_wmem = mpqoe_max64(b->max_wmem, 2 * snd_data);
-	}
-	b->acked_at_sel = sf->bytes_acked;
+	    mpqoe_bn_below(sf) && sf->bytes_acked > b->sent_at_sel)
+		b->max_wmem = mpqoe_max64(b->max_wmem,
+					  2 * (sf->bytes_acked - b->sent_at_sel));
+	b->sent_at_sel = mpqoe_new_data_sent(sf);
 	b->was_selected = 1;
 }
 

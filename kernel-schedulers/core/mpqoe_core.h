@@ -124,6 +124,16 @@ static inline int mpqoe_min_rtt_pick(const struct mpqoe_sched_input *in,
  * window in bytes, less what is already queued on the subflow but not
  * yet sent. 0 when the window is full or its unsent bytes fill it.
  */
+/*
+ * Bytes of new data the subflow has sent: what it sent, retransmissions
+ * left out (bytes_sent counts them too), i.e. how far snd_nxt has moved.
+ */
+static inline u64 mpqoe_new_data_sent(const struct mpqoe_subflow_view *sf)
+{
+	return sf->bytes_sent > sf->bytes_retrans ?
+	       sf->bytes_sent - sf->bytes_retrans : 0;
+}
+
 static inline u64 mpqoe_cwnd_room(const struct mpqoe_subflow_view *sf)
 {
 	u64 space;

@@ -40,6 +40,7 @@ struct mpqoe_subflow_view {
 	u64 unsent;		/* tp->write_seq - tp->snd_nxt, bytes */
 	u64 bytes_acked;	/* tp->bytes_acked, cumulative */
 	u64 bytes_sent;		/* tp->bytes_sent, cumulative */
+	u64 bytes_retrans;	/* tp->bytes_retrans, cumulative */
 };
 
 struct mpqoe_sched_input {
@@ -89,7 +90,7 @@ struct mpqoe_minrtt_state {
 /* Packet injection rate (lambda) of one subflow, see ALGORITHMS.md. */
 struct mpqoe_rate {
 	u64 win_start_us;	/* start of the current measuring window */
-	u64 win_start_sent;	/* bytes_sent at that time */
+	u64 win_start_sent;	/* new data sent at that time */
 	u64 lambda;		/* bytes/s, EWMA over windows */
 	u8 has_lambda;		/* lambda holds at least one window */
 };
@@ -119,8 +120,8 @@ struct mpqoe_tr_sty_state {
 struct mpqoe_bn_subflow {
 	u64 ini_pace;		/* bytes/s; 0 = not measured yet */
 	u64 max_wmem;		/* bytes; meaningful once ini_pace != 0 */
-	u64 acked_at_sel;	/* bytes_acked at the previous selection */
-	u8 was_selected;	/* acked_at_sel is valid */
+	u64 sent_at_sel;	/* new data sent at the previous selection */
+	u8 was_selected;	/* sent_at_sel is valid */
 	u8 reached;		/* srtt has reached 2 * min_rtt */
 };
 

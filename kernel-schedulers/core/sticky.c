@@ -13,7 +13,10 @@ enum mpqoe_sty_rule {
 	MPQOE_TR_STY,	/* ... only if lambda_i / lambda_j < 1 and rtt_i < rtt_j */
 };
 
-/* lambda: bytes_sent growth over windows of one srtt (at least 1 ms) */
+/*
+ * lambda: growth of the new data sent (retransmissions left out) over
+ * windows of one srtt (at least 1 ms)
+ */
 #define MPQOE_LAMBDA_MIN_WIN_US	1000ULL
 /* EWMA: the newest window weighs 1/4 */
 #define MPQOE_LAMBDA_SHIFT	2
@@ -22,7 +25,7 @@ static void mpqoe_rate_reset(struct mpqoe_rate *r,
 			     const struct mpqoe_subflow_view *sf, u64 now)
 {
 	r->win_start_us = now;
-	r->win_start_sent = sf->bytes_sent;
+	r->win_start_sent = mpqoe_new_data_sent(sf);
 	r->lambda = 0;
 	r->has_lambda = 0;
 }
@@ -32,18 +35,19 @@ static void mpqoe_rate_update(struct mpqoe_rate *r,
 			      const struct mpqoe_subflow_view *sf, u64 now)
 {
 	u64 win = mpqoe_max64(sf->srtt_us, MPQOE_LAMBDA_MIN_WIN_US);
+	u64 data = mpqoe_new_data_sent(sf);
 	u64 dt, sent, sample;
 
-	if (now < r->win_start_us || sf->bytes_sent < r->win_start_sent) {
+	if (now < r->win_start_us || data < r->win_start_sent) {
 		/* clock or counter went back: restart the window */
 		r->win_start_us = now;
-		r->win_start_sent = sf->bytes_sent;
+		r->win_start_sent = data;
 		return;
 	}
 	dt = now - r->win_start_us;
 	if (dt < win)
 		return;
-	sent = sf->bytes_sent - r->win_start_sent;
+	sent = data - r->win_start_sent;
 	if (sent > MPQOE_U64_MAX / MPQOE_USEC_PER_SEC)
 		sample = MPQOE_U64_MAX >> MPQOE_LAMBDA_SHIFT;
 	else
@@ -55,7 +59,7 @@ static void mpqoe_rate_update(struct mpqoe_rate *r,
 		r->lambda = sample;
 	r->has_lambda = 1;
 	r->win_start_us = now;
-	r->win_start_sent = sf->bytes_sent;
+	r->win_start_sent = data;
 }
 
 /*
@@ -83,14 +87,15 @@ static bool mpqoe_sty_commit(enum mpqoe_sty_rule rule,
 }
 
 /*
- * "Congestion" of a path is the lack of congestion-window space: no room
- * in the window for more than the subflow already holds unsent. Unlike
- * minrtt and the multipath-tcp.org kernel, a subflow in loss recovery
- * after an RTO is not excluded: a departure, see ALGORITHMS.md.
+ * "Congestion" of a path: it cannot take data now, as the multipath-tcp.org
+ * kernel's availability test and minrtt decide it: no room in the window
+ * for more than the subflow already holds unsent, or loss recovery after
+ * an RTO; a full send buffer counts the same.
  */
 static bool mpqoe_sty_can_send(const struct mpqoe_subflow_view *sf)
 {
-	return sf->cwnd_space && mpqoe_cwnd_room(sf) && !sf->memory_full;
+	return sf->cwnd_space && !sf->ca_loss && mpqoe_cwnd_room(sf) &&
+	       !sf->memory_full;
 }
 
 static int mpqoe_sty_select(struct mpqoe_sticky_state *st,

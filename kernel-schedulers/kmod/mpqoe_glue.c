@@ -106,6 +106,7 @@ static void mpqoe_view(struct mpqoe_subflow_view *v, struct mptcp_subflow_contex
 	v->unsent = (u32)(READ_ONCE(tp->write_seq) - tp->snd_nxt);
 	v->bytes_acked = tp->bytes_acked;
 	v->bytes_sent = tp->bytes_sent;
+	v->bytes_retrans = tp->bytes_retrans;
 }
 
 /*

@@ -66,13 +66,19 @@ static void test_ini_pace(void **unused)
 	assert_int_equal(bn(1)->ini_pace, 4000000);
 }
 
-/* while srtt < 2 min_rtt: max_wmem = max(max_wmem, 2 * snd_data) */
+/*
+ * while srtt < 2 min_rtt: max_wmem = max(max_wmem, 2 * snd_data), snd_data
+ * being what has been acknowledged of the data sent since the subflow's
+ * previous selection
+ */
 static void test_growth(void **unused)
 {
 	(void)unused;
+	in.sf[0].bytes_sent = 1000;
 	in.sf[0].bytes_acked = 1000;
 	assert_int_equal(sel(), 0);		/* first selection: no snd_data */
 	assert_int_equal(bn(1)->max_wmem, 500000);
+	in.sf[0].bytes_sent += 700000;
 	in.sf[0].bytes_acked += 600000;
 	in.sf[0].srtt_us = 19999;		/* still under 2 * 10 ms */
 	assert_int_equal(sel(), 0);
@@ -80,19 +86,39 @@ static void test_growth(void **unused)
 	in.sf[0].queued = 1100000;
 	assert_int_equal(sel(), 0);		/* 1.1 MB < 1.2 MB */
 	/* a small snd_data never lowers the cap */
-	in.sf[0].bytes_acked += 1000;
+	in.sf[0].bytes_acked += 101000;
+	in.sf[0].bytes_sent += 10000;
 	in.sf[0].queued = 0;
 	assert_int_equal(sel(), 0);
 	assert_int_equal(bn(1)->max_wmem, 1200000);
-	/* the data acked between two selections of that subflow only */
+	/* acknowledgements of data sent before the previous selection */
+	in.sf[0].bytes_sent += 900000;
+	assert_int_equal(sel(), 0);
+	in.sf[0].bytes_acked += 909000;
+	assert_int_equal(sel(), 0);
+	assert_int_equal(bn(1)->max_wmem, 1200000);
+	/*
+	 * 100 kB sent, 50 kB of it sent again: retransmissions do not move
+	 * snd_nxt, so they do not count as data sent before this selection
+	 */
+	in.sf[0].bytes_sent += 150000;
+	in.sf[0].bytes_retrans += 50000;
+	assert_int_equal(sel(), 0);
+	in.sf[0].bytes_acked += 100000;		/* that data: not counted */
+	in.sf[0].bytes_sent += 700000;
+	in.sf[0].bytes_acked += 650000;
+	assert_int_equal(sel(), 0);
+	assert_int_equal(bn(1)->max_wmem, 1300000);
+	/* the data between two selections of that subflow only */
+	in.sf[0].bytes_sent += 1000000;
 	in.sf[0].queued = 2000000;		/* capped: subflow 2 is chosen */
 	in.sf[0].bytes_acked += 700000;
 	assert_int_equal(sel(), 1);
-	assert_int_equal(bn(1)->max_wmem, 1200000);
+	assert_int_equal(bn(1)->max_wmem, 1300000);
 	in.sf[0].queued = 0;
 	in.sf[0].bytes_acked += 100000;
-	assert_int_equal(sel(), 0);
-	assert_int_equal(bn(1)->max_wmem, 1600000);
+	assert_int_equal(sel(), 0);		/* 750 kB of the 1 MB sent */
+	assert_int_equal(bn(1)->max_wmem, 1500000);
 }
 
 /* no growth while srtt >= 2 min_rtt */
@@ -112,6 +138,7 @@ static void test_fallback(void **unused)
 {
 	(void)unused;
 	assert_int_equal(sel(), 0);
+	in.sf[0].bytes_sent += 2000000;
 	in.sf[0].bytes_acked += 2000000;
 	assert_int_equal(sel(), 0);
 	assert_int_equal(bn(1)->max_wmem, 4000000);
@@ -125,6 +152,7 @@ static void test_fallback(void **unused)
 	assert_int_equal(bn(1)->reached, 0);
 	/* the clamp is applied once per crossing, then growth may resume */
 	in.sf[0].queued = 0;
+	in.sf[0].bytes_sent += 800000;
 	in.sf[0].bytes_acked += 800000;
 	assert_int_equal(sel(), 0);
 	assert_int_equal(bn(1)->max_wmem, 1600000);

@@ -76,6 +76,8 @@ static void random_input(struct mpqoe_sched_input *in, struct mpqoe_sched_input 
 			sf->unsent = pick_u64(200000);
 		sf->bytes_acked += rnd() % 3 ? rnd() % 100000 : pick_u64(1ULL << 40);
 		sf->bytes_sent += rnd() % 3 ? rnd() % 100000 : pick_u64(1ULL << 40);
+		/* sometimes more than was sent: the cores must not care */
+		sf->bytes_retrans += rnd() % 3 ? rnd() % 10000 : pick_u64(1ULL << 40);
 	}
 	*prev = *in;
 }

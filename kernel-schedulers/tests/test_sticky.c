@@ -2,7 +2,8 @@
 /*
  * gr_sty, tp_sty, tr_sty (Nagayama et al.) on synthetic snapshots. Subflow
  * ids 1, 2, 3 are paths A, B, C with srtt 10, 20, 30 ms unless a test says
- * otherwise. lambda comes from bytes_sent growth fed by warm().
+ * otherwise. lambda comes from the growth of the new data sent (bytes_sent
+ * less bytes_retrans) fed by warm().
  */
 #include "test_util.h"
 
@@ -403,6 +404,44 @@ static void test_lambda_measurement(void **unused)
 	assert_int_equal(lambda_of(GR, 1), l - l / 4 + 1000000 / 4);
 }
 
+/* retransmitted bytes are not injected video data: they do not count */
+static void test_lambda_leaves_out_retransmissions(void **unused)
+{
+	(void)unused;
+	in.n = 1;
+	in.sf[0].srtt_us = 50000;
+	sel(GR);
+	in.now_us += 50000;			/* 100 kB sent, 40 kB again */
+	in.sf[0].bytes_sent += 100000;
+	in.sf[0].bytes_retrans += 40000;
+	sel(GR);
+	assert_int_equal(lambda_of(GR, 1), 1200000);	/* 60 kB / 50 ms */
+}
+
+/*
+ * A subflow in loss recovery after an RTO cannot take data, as for minrtt:
+ * it is skipped at the onset and in every uncommitted decision, and it
+ * ends a commitment like a full window does.
+ */
+static void test_rto_recovery_is_congestion(void **unused)
+{
+	enum rule r;
+
+	(void)unused;
+	in.sf[0].ca_loss = 1;
+	for (r = GR; r <= TR; r++)
+		assert_int_equal(pick(r), 2);
+	in.sf[0].ca_loss = 0;
+	assert_int_equal(pick(GR), 1);		/* uncommitted: back to A */
+	in.sf[0].ca_loss = 1;
+	assert_int_equal(pick(GR), 2);		/* A congested: GR-STY commits */
+	assert_int_equal(core(GR)->sticking, 1);
+	in.sf[0].ca_loss = 0;
+	assert_int_equal(pick(GR), 2);		/* and stays on B */
+	in.sf[1].ca_loss = 1;
+	assert_int_equal(pick(GR), 1);		/* until B is in recovery */
+}
+
 /* A reinjection is chosen as upstream does and changes no commitment. */
 static void test_reinject(void **unused)
 {
@@ -438,6 +477,8 @@ int main(void)
 		cmocka_unit_test_setup(test_eight_subflows, setup),
 		cmocka_unit_test_setup(test_ids_move, setup),
 		cmocka_unit_test_setup(test_lambda_measurement, setup),
+		cmocka_unit_test_setup(test_lambda_leaves_out_retransmissions, setup),
+		cmocka_unit_test_setup(test_rto_recovery_is_congestion, setup),
 		cmocka_unit_test_setup(test_reinject, setup),
 	};
 
