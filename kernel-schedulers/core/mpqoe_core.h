@@ -119,12 +119,6 @@ static inline int mpqoe_min_rtt_pick(const struct mpqoe_sched_input *in,
 }
 
 /*
- * The congestion-window room of a subflow as the multipath-tcp.org
- * kernel's mptcp_is_temp_unavailable() sees it: the free part of the
- * window in bytes, less what is already queued on the subflow but not
- * yet sent. 0 when the window is full or its unsent bytes fill it.
- */
-/*
  * Bytes of new data the subflow has sent: what it sent, retransmissions
  * left out (bytes_sent counts them too), i.e. how far snd_nxt has moved.
  */
@@ -134,6 +128,12 @@ static inline u64 mpqoe_new_data_sent(const struct mpqoe_subflow_view *sf)
 	       sf->bytes_sent - sf->bytes_retrans : 0;
 }
 
+/*
+ * The congestion-window room of a subflow as the multipath-tcp.org
+ * kernel's mptcp_is_temp_unavailable() sees it: the free part of the
+ * window in bytes, less what is already queued on the subflow but not
+ * yet sent. 0 when the window is full or its unsent bytes fill it.
+ */
 static inline u64 mpqoe_cwnd_room(const struct mpqoe_subflow_view *sf)
 {
 	u64 space;
