@@ -8,17 +8,6 @@
  */
 #include "mpqoe_core.h"
 
-/*
- * mptcp_is_available() for new data: window room beyond the unsent bytes,
- * not in loss recovery after an RTO; and, as upstream asks of every
- * scheduler here, room in the subflow's send buffer.
- */
-static bool mpqoe_minrtt_available(const struct mpqoe_subflow_view *sf)
-{
-	return sf->active && sf->cwnd_space && !sf->ca_loss &&
-	       !sf->memory_full && mpqoe_cwnd_room(sf);
-}
-
 void mpqoe_minrtt_init(struct mpqoe_minrtt_state *st)
 {
 	*st = (struct mpqoe_minrtt_state){ 0 };
@@ -39,7 +28,7 @@ int mpqoe_minrtt_select(struct mpqoe_minrtt_state *st,
 	 */
 	class = mpqoe_class_mask(in);
 	for (i = 0; i < n; i++) {
-		if ((class & MPQOE_BIT(i)) && mpqoe_minrtt_available(&in->sf[i]))
+		if ((class & MPQOE_BIT(i)) && mpqoe_available(&in->sf[i]))
 			usable |= MPQOE_BIT(i);
 	}
 	return mpqoe_min_rtt_pick(in, usable);

@@ -144,6 +144,19 @@ static inline u64 mpqoe_cwnd_room(const struct mpqoe_subflow_view *sf)
 	return space > sf->unsent ? space - sf->unsent : 0;
 }
 
+/*
+ * Can the subflow take new data now? The multipath-tcp.org kernel's
+ * mptcp_is_available(): active, window room beyond the unsent bytes
+ * (mpqoe_cwnd_room()), not in loss recovery after an RTO; and, as upstream
+ * asks of every scheduler here, room in the subflow's send buffer. minrtt
+ * and the sticky schedulers (whose "congestion" is its negation) share it.
+ */
+static inline bool mpqoe_available(const struct mpqoe_subflow_view *sf)
+{
+	return sf->active && sf->cwnd_space && !sf->ca_loss &&
+	       !sf->memory_full && mpqoe_cwnd_room(sf);
+}
+
 static inline struct mpqoe_room mpqoe_room_of(u64 bytes, u8 hard)
 {
 	return (struct mpqoe_room){ .bytes = bytes, .hard = hard };

@@ -86,18 +86,6 @@ static bool mpqoe_sty_commit(enum mpqoe_sty_rule rule,
 	return false;
 }
 
-/*
- * "Congestion" of a path: it cannot take data now, as the multipath-tcp.org
- * kernel's availability test and minrtt decide it: no room in the window
- * for more than the subflow already holds unsent, or loss recovery after
- * an RTO; a full send buffer counts the same.
- */
-static bool mpqoe_sty_can_send(const struct mpqoe_subflow_view *sf)
-{
-	return sf->cwnd_space && !sf->ca_loss && mpqoe_cwnd_room(sf) &&
-	       !sf->memory_full;
-}
-
 static int mpqoe_sty_select(struct mpqoe_sticky_state *st,
 			    const struct mpqoe_sched_input *in,
 			    enum mpqoe_sty_rule rule)
@@ -121,7 +109,8 @@ static int mpqoe_sty_select(struct mpqoe_sticky_state *st,
 
 	class = mpqoe_class_mask(in);
 	for (i = 0; i < n; i++) {
-		if ((class & MPQOE_BIT(i)) && mpqoe_sty_can_send(&in->sf[i]))
+		/* "congestion" of a path: mpqoe_available() says no, as for minrtt */
+		if ((class & MPQOE_BIT(i)) && mpqoe_available(&in->sf[i]))
 			usable |= MPQOE_BIT(i);
 		if (st->has_cur && in->sf[i].id == st->cur_id)
 			cur = i;
