@@ -6,7 +6,10 @@
 Reads only the committed per-run CSVs that run.py --publish writes (publish.py says what the
 columns are) of every result set under --data, a set being a folder <set>/ = <prefix>/<experiment>
 with <set>/data/runs.csv (and optionally <set>/data/paths.csv), e.g. sticky, bnaware,
-long120/sticky, paper/bnaware. It writes, per set:
+long120/sticky, paper/bnaware. A set's plan, the cells it is to hold at their planned lengths
+(matrix.py), is every cell of its experiment, or the cells that <set>/data/plan.txt selects
+(one shell pattern over cell names a line, `#` comments); a set holding a cell outside its plan
+is malformed. It writes, per set:
     <set>/tables.md       per cell n, mean and 95 % CI of every metric; per group the
                           comparisons with the baseline scheduler (p-values)
     <set>/<metric>.png    bars per scenario and scheduler, panels per congestion control,
@@ -33,11 +36,13 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         comma-separated shell patterns (e.g. baseline.*_sty.cubic)
     {{ref:<set>/<group>}}                 the group's baseline scheduler
     {{status:<set>}}                      runs, cells, video length, code version(s)
-    {{progress:<set>}}                    the groups of the set's experiment matrix that are
-        complete (matrix.PLANNED_RUNS ok runs in each planned cell), under way (with the ok
-        runs a cell) and not started
-    {{left:<set>}}                        the runs of the set's experiment plan that it does
-        not hold ok yet, and their machine time at the pace of its own runs (plan_time)
+    {{progress:<set>}}                    the groups of the set's plan that are complete
+        (matrix.PLANNED_RUNS ok runs in each planned cell), under way (with the ok runs a
+        cell) and not started
+    {{left:<set>}}                        the runs of the set's plan that it does not hold
+        ok yet, and their machine time at the pace of its own runs (plan_time)
+    {{cells:<set>}}                       the patterns of the set's plan, comma-separated
+        (run.py --cells takes them), or "*" for every cell
     {{plan:<experiments>/<cells>/<field>}}  the full plan (matrix.PLANNED_RUNS runs a cell at
         its planned length) of the experiments (comma-separated, or *) over the cells
         "headline", "short", "all" or comma-separated shell patterns: cells, runs, h (machine
@@ -111,6 +116,7 @@ WHO = "experiments/report.py"
 GENERATOR = "testbed/experiments/report.py"
 COMMAND = "make results  # or: /usr/bin/python3 testbed/experiments/report.py --data docs/results"
 TEMPLATE = "README.md.in"
+PLAN = "plan.txt"  # <set>/data/plan.txt: the cells a set is to hold (read_plan)
 PAGE = "README.md"
 STATUSES = ("ok", "failed")
 NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -408,6 +414,10 @@ class SetResult:
     figures: dict = field(default_factory=dict)  # stem -> PNG bytes, None when not made
     notes: dict = field(default_factory=dict)  # stem -> why the figure is not made
     starts: list = field(default_factory=list)  # (start time, cell, scenario) of kept runs
+    # the matrix cells the set is to hold (its data/plan.txt; every cell of its experiment
+    # without one) and the patterns that select them (None: every cell)
+    plan: list = field(default_factory=list)
+    plan_patterns: str | None = None
 
     def cell(self, name):
         return next((c for c in self.cells if c.name == name), None)
@@ -435,7 +445,7 @@ def _scenario_key(s):
 
 def summarize(name, experiment, path, rows, paths, newest):
     """SetResult of one set's typed rows and per-path data."""
-    res = SetResult(name, EXPERIMENTS[experiment])
+    res = SetResult(name, EXPERIMENTS[experiment], plan=mx.cells(experiment))
     try:
         rows, res.dropped = stats.keep_newest(rows, newest)
     except ValueError as e:
@@ -502,6 +512,32 @@ def summarize(name, experiment, path, rows, paths, newest):
     return res
 
 
+def read_plan(path, experiment):
+    """The comma-joined cell patterns of a set's plan file (one shell pattern over cell names a
+    line, `#` comments), None when there is none; ReportError when it selects no cell or a
+    pattern matches none."""
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        pats = [ln.strip() for ln in f.read().splitlines()]
+    pats = [p for p in pats if p and not p.startswith("#")]
+    for p in pats:
+        if not mx.select(experiment, p):
+            raise ReportError(f"{path}: {p!r} matches no cell of the {experiment} matrix")
+    if not pats:
+        raise ReportError(f"{path}: names no cell pattern")
+    return ",".join(pats)
+
+
+def set_plan(res, path, patterns):
+    """Gives res its plan; ReportError when it holds a cell outside it."""
+    res.plan_patterns = patterns
+    res.plan = mx.select(res.experiment.name, patterns)
+    outside = sorted({c.name for c in res.cells} - {c.name for c in res.plan})
+    if outside:
+        raise ReportError(f"{path}: cells outside the set's plan {patterns!r}: {outside}")
+
+
 def load(data, newest):
     """[SetResult] of every result set under data."""
     out = []
@@ -512,7 +548,10 @@ def load(data, newest):
         ppath = os.path.join(d, "data", "paths.csv")
         praw = shared.read_csv(ppath, publish.PATH_COLUMNS)
         paths = parse_paths(ppath, praw, rows) if praw else {}
-        out.append(summarize(name, experiment, path, rows, paths, newest))
+        res = summarize(name, experiment, path, rows, paths, newest)
+        plan = os.path.join(d, "data", PLAN)
+        set_plan(res, plan, read_plan(plan, experiment))
+        out.append(res)
     return out
 
 
@@ -544,9 +583,9 @@ def status_text(res):
 
 
 def planned_groups(res):
-    """{group name: [cell names]} of the set's experiment matrix, in matrix order."""
+    """{group name: [cell names]} of the set's plan, in matrix order."""
     out = {}
-    for c in mx.cells(res.experiment.name):
+    for c in res.plan:
         out.setdefault(f"{c.scenario}.{c.cc}", []).append(c.name)
     return out
 
@@ -914,7 +953,7 @@ def left_text(res):
     not hold ok at their planned lengths, and their machine time at the pace of the set's own
     runs of each scenario and length (matrix.PER_RUN_OVERHEAD_S over the length where it has
     none)."""
-    cells = mx.cells(res.experiment.name)
+    cells = res.plan
     planned = {c.name: mx.planned_duration(c) for c in cells}
     held = [c for c in res.cells if planned.get(c.name) == c.duration]
     done = {c.name: c.ok for c in held}
@@ -1034,17 +1073,17 @@ def claim_verdict(res, patterns, metrics, expected, complete=True):
     should be "higher" or "lower" than the group's baseline (a significant difference that
     way, Holm-adjusted as in the tables) or the "same" (no significant difference).
 
-    The claim rests on every group of the set's experiment matrix that a pattern matches, run
-    or not (and on any other group of the set that one matches), and in each on the
-    baseline's cell and the named schedulers' cells. Returns (verdict, text): "pending" while
-    one of those cells has fewer than matrix.PLANNED_RUNS ok runs of a metric (none when it
-    has not been run yet), unless complete is False (the cells as they are); else
+    The claim rests on every group of the set's plan that a pattern matches, run or not (and
+    on any other group of the set that one matches), and in each on the baseline's cell and
+    the named schedulers' cells. Returns (verdict, text): "pending" while one of those cells
+    has fewer than matrix.PLANNED_RUNS ok runs of a metric (none when it has not been run
+    yet), unless complete is False (the cells as they are); else
     "disagrees" when a comparison is significant against the claim (the other way, or at all
     where "same" is expected); "agrees" when every expected difference is significant and
     every comparison was tested; "agrees in part" when some are; "not significant" when none
     is; "untested" when no comparison could be made. A claim of only "same" that nothing
     contradicts agrees (consistent with it, which a test cannot prove). KeyError for an
-    unknown metric, for patterns that match no group of the set or its matrix, and for a
+    unknown metric, for patterns that match no group of the set or its plan, and for a
     named scheduler that a group has neither run nor planned."""
     for m in metrics:
         _compared_metric(res, m)
@@ -1052,7 +1091,7 @@ def claim_verdict(res, patterns, metrics, expected, complete=True):
     planned = {n for cells in plan.values() for n in cells}
     names = sorted(n for n in set(plan) | {g.name for g in res.groups} if name_matches(n, patterns))
     if not names:
-        raise KeyError(f"no group of {res.name} or of its matrix matches {patterns!r}")
+        raise KeyError(f"no group of {res.name} or of its plan matches {patterns!r}")
     short, cells = 0, 0
     for name in names:
         g = res.group(name)
@@ -1156,6 +1195,7 @@ def resolve(sets, name):
         "status": lambda rest: status_text(_set(sets, rest)),
         "progress": lambda rest: progress_text(_set(sets, rest)),
         "left": lambda rest: left_text(_set(sets, rest)),
+        "cells": lambda rest: _set(sets, rest).plan_patterns or "*",
         "plan": _plan,
         "model": _model,
         "figure": lambda rest: _figure(sets, rest),

@@ -370,6 +370,46 @@ class StatisticsTest(Case):
                 "cell); not started: 16 of 18 groups",
             )
 
+    def test_a_plan_file_narrows_progress_left_and_claims_to_its_cells(self):
+        rows = [run_row(f"baseline.{s}.cubic", k, duration_s=624.0) for s in ("minrtt", "dft",
+                "gr_sty", "tp_sty", "tr_sty") for k in range(1, 11)]  # fmt: skip
+        self.write_set("round3/sticky", rows)
+        whole = self.load()["round3/sticky"]
+        self.assertEqual(report.resolve([whole], "cells:round3/sticky"), "*")
+        progress = report.resolve([whole], "progress:round3/sticky")
+        self.assertIn("not started: 17 of 18 groups", progress)
+        plan = os.path.join(self.data, "round3", "sticky", "data", report.PLAN)
+        with open(plan, "w", encoding="utf-8") as f:
+            f.write("# ours\nbaseline.*.cubic\n\n3p-50.*.bbr\n")
+        res = self.load()["round3/sticky"]
+        cells = report.resolve([res], "cells:round3/sticky")
+        self.assertEqual(cells, "baseline.*.cubic,3p-50.*.bbr")
+        self.assertEqual(
+            report.resolve([res], "progress:round3/sticky"),
+            "complete (10 runs a cell): baseline.cubic; not started: 1 of 2 groups",
+        )
+        # left: 3p-50.bbr only, 5 cells x 10 runs at the short length
+        left = report.resolve([res], "left:round3/sticky")
+        self.assertTrue(left.startswith("50 runs, about "), left)
+        self.assertNotEqual(left, report.resolve([whole], "left:round3/sticky"))
+        # a claim over a group outside the plan names no group; one inside it waits for it
+        with self.assertRaisesRegex(KeyError, "or of its plan matches"):
+            report.resolve([res], "claim:round3/sticky/3p-150.cubic/switches/gr_sty:lower")
+        self.assertIn(
+            "**pending**",
+            report.resolve([res], "claim:round3/sticky/3p-50.bbr/switches/gr_sty:lower"),
+        )
+        # a set holding a cell outside its plan, or a plan naming nothing, is malformed
+        for text, err in (
+            ("3p-50.*.bbr\n", "cells outside the set's plan"),
+            ("# none\n", "names no cell pattern"),
+            ("baseline.*.cubic\nnope.*\n", "'nope.[*]' matches no cell"),
+        ):
+            with open(plan, "w", encoding="utf-8") as f:
+                f.write(text)
+            with self.assertRaisesRegex(report.ReportError, err):
+                self.load()
+
     def test_plan_is_the_matrix_in_the_runners_batches(self):
         # sticky's headline: 3 scenarios x 5 schedulers at 624 s, 10 runs each; a scenario's
         # 50 runs are 2 batches (40 // 5 = 8 runs of each cell, then 2)
