@@ -9,7 +9,8 @@ Run inside the testbed guest (testbed/run) as root with Debian's /usr/bin/python
 For one scenario (matrix.py) it builds the topology once, then for k in runs, for each cell:
 sets the scheduler and congestion control, streams one video with the probe (vprobe.py server on
 `server`, client on `client`), and writes /results/<experiment>/<cell>/run<k>.json atomically.
-A run whose JSON exists with status "ok" is skipped; a failed one is moved to
+A run whose JSON exists with status "ok" is skipped, and so is one named by --skip CELL:K,...
+(run.py names the runs it holds as published already); a failed one is moved to
 <cell>/failed/ and run again. Every run that is attempted leaves a JSON, "failed" with the
 reason when something went wrong (network checks, subflow count, probe error, counters).
 
@@ -485,6 +486,12 @@ def parse_args(argv):
     p.add_argument("--probe", default=DEFAULT_PROBE, help="vprobe.py to use")
     p.add_argument("--settle", type=float, default=1.0, help="pause between runs, s (default 1)")
     p.add_argument(
+        "--skip",
+        dest="skip_text",
+        default="",
+        help="runs not to make, CELL:K,... (made already, e.g. published)",
+    )
+    p.add_argument(
         "--code-version", default="unknown", help="the repository's version (run.py gives it)"
     )
     a = p.parse_args(argv)
@@ -501,6 +508,12 @@ def parse_args(argv):
             raise Usage(f"--cells: {c.name} is not a cell of scenario {a.scenario}")
         a.cell_list.append(c)
     a.run_list = parse_runs(a.runs)
+    a.skip = set()
+    for item in filter(None, (x.strip() for x in a.skip_text.split(","))):
+        name, _, k = item.rpartition(":")
+        if name not in {c.name for c in a.cell_list} or not k.isdigit():
+            raise Usage(f"--skip: {item!r} is not CELL:K with CELL one of --cells")
+        a.skip.add((name, int(k)))
     if not (1 <= a.duration <= 7200):
         raise Usage("--duration: want 1..7200 s")
     if not os.path.isfile(a.probe):
@@ -558,6 +571,8 @@ def pending(args):
     todo = []
     for k in args.run_list:
         for cell in args.cell_list:
+            if (cell.name, k) in args.skip:
+                continue
             path = mx.run_path(args.results, cell, k)
             doc = files.read_json(path)
             if doc and doc.get("status") == "ok":

@@ -3,7 +3,7 @@
 
     testbed/experiments/run.py --experiment sticky|bnaware|all [--runs 5] [--duration 30]
         [--guests 1] [--cells PATTERNS] [--only-runs K,...] [--results DIR] [--batch-runs 40]
-        [--dry-run]
+        [--budget-min M] [--publish [DEST]] [--dry-run]
 
 The matrix (matrix.py) is split into batches: one batch = one scenario (its network is built
 once per guest boot) and at most --batch-runs runs; each batch runs in a fresh guest
@@ -23,12 +23,22 @@ scheduler module it loaded and of the probe's sources (cellrun.py).
 Before it starts it prints the plan's machine time in one guest at a time: per batch about
 90 s of boot, per run the median wall time of the ok runs of its scenario and video length
 that DIR holds, or its video length plus 7 s before DIR holds any.
-Exit 0 when every selected run is ok, 1 otherwise, 2 on usage errors.
+Exit 0 when every selected run is ok (here, or published in --publish's DEST; with
+--budget-min, every run the budget took), 1 otherwise, 2 on usage errors.
 
 --publish [DEST] then writes the selected cells' runs (ok and failed) into the committed
 compact tables DEST/<experiment>/data/{runs,paths}.csv (publish.py; DEST defaults to
 docs/results, e.g. docs/results/long120 for another result set), which
-testbed/experiments/report.py reads; --publish-only does that alone, without a guest.
+testbed/experiments/report.py reads; --publish-only does that alone, without a guest. With
+--publish, the runs DEST already holds as ok runs of this code version and video length are
+not made again (the guest is told to skip them), so a sweep spread over several machines or
+fresh clones resumes from the committed tables; failed ones are made again and replace them.
+
+--budget-min M makes only the runs to do that fit in M minutes of the plan's estimate (the
+same model as the printed one), in the order a guest makes them (scenario by scenario, run
+index by run index, the cells in matrix order), and leaves the rest for the next command:
+a session of known length ends on a finished, published run. With --planned the budget
+covers every length, the longest first.
 
 --cells takes comma-separated shell patterns over cell names `<scenario>.<scheduler>.<cc>`,
 e.g. 'baseline.*' or '3p-50.gr_sty.cubic,A-1.*.bbr'. --guests > 1 runs guests concurrently:
@@ -55,7 +65,7 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 import matrix as mx  # noqa: E402
 import publish as pub  # noqa: E402
 from mpqoe_lib import files  # noqa: E402
-from mpqoe_lib.results import ReportError, code_version  # noqa: E402
+from mpqoe_lib.results import ReportError, code_version, read_csv  # noqa: E402
 from mpqoe_lib.runs import ONLY_RUNS_HELP, only_runs  # noqa: E402
 
 TESTBED_RUN = os.path.join(REPO, "testbed", "run")
@@ -93,6 +103,13 @@ def parse_args(argv):
         help=f"max runs per guest (default {mx.BATCH_RUNS})",
     )
     p.add_argument("--only-runs", default=None, help=ONLY_RUNS_HELP)
+    p.add_argument(
+        "--budget-min",
+        type=float,
+        default=None,
+        metavar="M",
+        help="make only the runs that fit in M minutes of the estimate, in order",
+    )
     p.add_argument("--dry-run", action="store_true", help="print the batches, run nothing")
     p.add_argument("--no-build", action="store_true", help="do not build the modules")
     p.add_argument(
@@ -119,6 +136,8 @@ def parse_args(argv):
         raise Usage("--guests: want 1..4")
     if a.batch_runs < 1:
         raise Usage("--batch-runs: want >= 1")
+    if a.budget_min is not None and not 0 < a.budget_min <= 100000:
+        raise Usage("--budget-min: want minutes, > 0")
     try:
         a.only = only_runs(a.only_runs, a.runs)
     except ValueError as e:
@@ -268,10 +287,56 @@ def write_manifest(args, note=""):
     return out
 
 
+def published_ok(args):
+    """{(cell name, k)} of the selected runs that --publish's DEST holds as ok runs of this
+    checkout's code version and video length (none without --publish)."""
+    if not args.publish:
+        return set()
+    names = {c.name for c in args.selected}
+    out = set()
+    for e in dict.fromkeys(c.experiment for c in args.selected):
+        path = os.path.join(args.publish, e, "data", "runs.csv")
+        for line, r in read_csv(path, pub.RUN_COLUMNS) or []:
+            if r["cell"] not in names or r["status"] != "ok":
+                continue
+            try:
+                k, duration = int(r["run"]), float(r["duration_s"])
+            except ValueError:
+                raise ReportError(f"{path}:{line}: run or duration_s is not a number") from None
+            if r["code_version"] == args.code_version and duration == args.duration:
+                out.add((r["cell"], k))
+    return out
+
+
 def todo_runs(args):
-    """{(cell name, k)} of the selected runs that are not ok yet."""
+    """{(cell name, k)} of the selected runs that are not ok yet, here or in --publish's DEST."""
     state = run_state(args.results, args.runs, args.selected, args.duration, args.code_version)
-    return {(c, k) for c, s in state.items() for k in s["failed"] + s["missing"] if k in args.only}
+    done = published_ok(args)
+    return {
+        (c, k)
+        for c, s in state.items()
+        for k in s["failed"] + s["missing"]
+        if k in args.only and (c, k) not in done
+    }
+
+
+def within_budget(args, todo, pace):
+    """The runs of todo that fit in args.budget_min minutes of matrix.estimate_s, taken in
+    the order a guest makes them (scenario, run index, cell in matrix order) up to the first
+    that does not fit."""
+    if args.budget_min is None:
+        return todo
+    scns = list(mx.SCENARIOS)
+    order = {c.name: i for i, c in enumerate(args.selected)}
+    scn_of = {c.name: c.scenario for c in args.selected}
+    kept = set()
+    for run in sorted(todo, key=lambda r: (scns.index(scn_of[r[0]]), r[1], order[r[0]])):
+        trial = kept | {run}
+        batches = mx.batches(args.selected, trial, args.batch_runs)
+        if mx.estimate_s(batches, trial, args.duration, pace) > args.budget_min * 60:
+            break
+        kept = trial
+    return kept
 
 
 def plan(args):
@@ -313,7 +378,10 @@ def pace_text(batches, pace):
     return "median run time measured here: " + ", ".join(got) + rest
 
 
-def guest_command(args, scn, cells, runs):
+def guest_command(args, scn, cells, runs, todo):
+    """The guest's command for one batch: the cells x runs product, less the runs not in todo
+    (--skip), which the guest would otherwise make where it holds no ok JSON of them."""
+    skip = [f"{c.name}:{k}" for k in runs for c in cells if (c.name, k) not in todo]
     return [
         "/usr/bin/python3",
         "testbed/experiments/cellrun.py",
@@ -329,7 +397,7 @@ def guest_command(args, scn, cells, runs):
         "/results",
         "--code-version",
         args.code_version,
-    ]
+    ] + (["--skip", ",".join(skip)] if skip else [])
 
 
 def preflight(args):
@@ -352,12 +420,12 @@ def preflight(args):
             raise RuntimeError("make -C kernel-schedulers modules failed")
 
 
-def mark_missing(args, cells, runs, rc, log):
-    """Write a failed JSON for every run of a batch that left none."""
+def mark_missing(args, cells, runs, rc, log, todo):
+    """Write a failed JSON for every run to do (in todo) of a batch that left none."""
     for c in cells:
         for k in runs:
             path = mx.run_path(args.results, c, k)
-            if os.path.exists(path):
+            if os.path.exists(path) or (c.name, k) not in todo:
                 continue
             files.write_json(path, missing_doc(args, c, k, rc, log))
 
@@ -397,14 +465,24 @@ def main(argv):
             publish(args)
             return 0
         if args.planned:
-            worst = 0
+            worst, t0 = 0, time.monotonic()
             for sub in planned_argv(argv, args):
+                if args.budget_min is not None:
+                    left = args.budget_min - (time.monotonic() - t0) / 60
+                    if left <= 0:
+                        print("run.py: budget spent; the other lengths are left", flush=True)
+                        break
+                    sub += ["--budget-min", f"{left:.1f}"]  # the last one counts
                 print(f"run.py: planned part: {shlex.join(sub)}", flush=True)
                 worst = max(worst, main(sub))
                 if worst in (2, 130):
                     break
             return worst
-        batches = plan(args)
+        todo = todo_runs(args)
+        pace = measured_pace(args.results, args.selected, args.duration)
+        published = published_ok(args) & {(c.name, k) for c in args.selected for k in args.only}
+        todo = within_budget(args, todo, pace)
+        batches = mx.batches(args.selected, todo, args.batch_runs)
         preflight(args)
     except Usage as e:
         if str(e):
@@ -413,17 +491,24 @@ def main(argv):
     except (RuntimeError, ReportError) as e:
         print(f"run.py: {e}", file=sys.stderr)
         return 1
-    todo = todo_runs(args)
-    pace = measured_pace(args.results, args.selected, args.duration)
     est = mx.estimate_s(batches, todo, args.duration, pace)
+    if published:
+        print(
+            f"run.py: {len(published)} selected run(s) are published in {args.publish} at this "
+            "code version and length: not made again",
+            flush=True,
+        )
+    beyond = todo_runs(args) - todo
+    budget = f", {len(beyond)} left beyond --budget-min {args.budget_min:g}" if beyond else ""
     print(
-        f"run.py: {len(batches)} batch(es), {len(todo)} run(s) to do, about {est / 60:.0f} min "
-        f"in one guest at a time ({pace_text(batches, pace)}); results in {args.results}",
+        f"run.py: {len(batches)} batch(es), {len(todo)} run(s) to do{budget}, about "
+        f"{est / 60:.0f} min in one guest at a time ({pace_text(batches, pace)}); results in "
+        f"{args.results}",
         flush=True,
     )
     if args.dry_run:
         for scn, cells, runs in batches:
-            print("  " + shlex.join(guest_command(args, scn, cells, runs)))
+            print("  " + shlex.join(guest_command(args, scn, cells, runs, todo)))
         return 0
     os.makedirs(os.path.join(args.results, "logs"), exist_ok=True)
     write_manifest(args, "running")
@@ -451,7 +536,7 @@ def main(argv):
             timeout = mx.BOOT_OVERHEAD_S + 120 + len(cells) * len(runs) * per_run
             cmd = [TESTBED_RUN, "--timeout", str(int(timeout)), "--results", args.results]
             cmd += ["--log", console_of(log)]  # scanned by kernel_reports
-            cmd += ["--", *guest_command(args, scn, cells, runs)]
+            cmd += ["--", *guest_command(args, scn, cells, runs, todo)]
             f = open(log, "w")  # noqa: SIM115 - closed when the batch ends
             f.write(f"# {shlex.join(cmd)}\n")
             f.flush()
@@ -465,7 +550,7 @@ def main(argv):
                 continue
             procs.remove(item)
             f.close()
-            mark_missing(args, cells, runs, p.returncode, log)
+            mark_missing(args, cells, runs, p.returncode, log, todo)
             console = console_of(log)
             hits, retried = kernel_reports(console)
             if retried:
@@ -505,13 +590,15 @@ def main(argv):
     if args.publish:
         publish(args)
     state = run_state(args.results, args.runs, args.selected, args.duration)
-    bad = sum(len(set(s["failed"] + s["missing"]) & set(args.only)) for s in state.values())
+    bad = {(c, k) for c, s in state.items() for k in s["failed"] + s["missing"] if k in args.only}
+    bad -= published | beyond
     print(
         f"run.py: finished in {(time.monotonic() - t_all) / 60:.1f} min; selected runs not ok: "
-        f"{bad}; manifest {m['status']} ({os.path.join(args.results, 'manifest.json')})",
+        f"{len(bad)}{budget}; manifest {m['status']} "
+        f"({os.path.join(args.results, 'manifest.json')})",
         flush=True,
     )
-    return 0 if bad == 0 else 1
+    return 0 if not bad else 1
 
 
 if __name__ == "__main__":

@@ -494,12 +494,13 @@ class PlanTest(unittest.TestCase):
                 + ["--duration", "360", "--results", os.path.join(d, "raw")]
             )
             args.code_version = "0123456789ab"
-            run.mark_missing(args, args.selected, [1], 124, "logs/x.log")
+            todo = {(args.selected[0].name, 1)}
+            run.mark_missing(args, args.selected, [1], 124, "logs/x.log", todo)
             path = mx.run_path(args.results, args.selected[0], 1)
             doc = files.read_json(path)
             self.assertEqual((doc["status"], doc["code_version"]), ("failed", "0123456789ab"))
             self.assertIn("exit 124", doc["error"])
-            run.mark_missing(args, args.selected, [1], 0, "other.log")  # an existing one stays
+            run.mark_missing(args, args.selected, [1], 0, "other.log", todo)  # it stays
             self.assertIn("exit 124", files.read_json(path)["error"])
             publish.publish(args.results, args.selected, os.path.join(d, "docs"))
             path = os.path.join(d, "docs", "bnaware", "data", "runs.csv")
@@ -570,6 +571,81 @@ class PlanTest(unittest.TestCase):
             for bad in ("4", "0", "x"):
                 with self.assertRaises(run.Usage):
                     run.parse_args(["--experiment", "sticky", "--runs", "3", "--only-runs", bad])
+
+    def test_published_runs_are_not_made_again_and_the_guest_skips_them(self):
+        with tempfile.TemporaryDirectory() as d:
+            version, made = "0123456789ab", os.path.join(d, "made")
+            dest = os.path.join(d, "docs")
+            cells = mx.select("bnaware", "A-1.*.cubic")
+            dft, bn = (mx.parse_cell(f"A-1.{s}.cubic") for s in ("dft", "bnaware"))
+            # published: bnaware run 1 ok and run 2 failed at this version; dft run 1 ok at
+            # another version, run 2 ok at another video length
+            for c, k, status, v, duration in ((bn, 1, "ok", version, 10.0),
+                                              (bn, 2, "failed", version, 10.0),
+                                              (dft, 1, "ok", "ba9876543210", 10.0),
+                                              (dft, 2, "ok", version, 20.0)):  # fmt: skip
+                doc = cellrun_doc(status)
+                doc.update(cell=c.name, scheduler=c.scheduler, run=k, code_version=v)
+                doc["config"]["duration_s"] = duration
+                path = mx.run_path(os.path.join(made, str(duration)), c, k)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    json.dump(doc, f)
+                publish.publish(os.path.join(made, str(duration)), cells, dest)
+            argv = ["--experiment", "bnaware", "--cells", "A-1.*.cubic", "--runs", "2"]
+            argv += ["--duration", "10", "--results", os.path.join(d, "fresh")]
+            args = run.parse_args(argv + ["--publish", dest])
+            args.code_version = version
+            self.assertEqual(run.published_ok(args), {(bn.name, 1)})
+            todo = run.todo_runs(args)
+            self.assertEqual(todo, {(dft.name, 1), (dft.name, 2), (bn.name, 2)})
+            ((scn, bcells, ks),) = mx.batches(args.selected, todo)
+            cmd = run.guest_command(args, scn, bcells, ks, todo)
+            self.assertEqual(cmd[cmd.index("--skip") + 1], "A-1.bnaware.cubic:1")
+            # a batch that ends early marks only the runs it was to make as failed
+            run.mark_missing(args, bcells, ks, 1, "x.log", todo)
+            self.assertIsNone(files.read_json(mx.run_path(args.results, bn, 1)))
+            self.assertEqual(files.read_json(mx.run_path(args.results, bn, 2))["status"], "failed")
+            # without --publish nothing is known to be made
+            plain = run.parse_args(argv)
+            plain.code_version = version
+            self.assertEqual(len(run.todo_runs(plain)), 4)
+            self.assertNotIn("--skip", run.guest_command(plain, scn, bcells, ks, {
+                (c.name, k) for c in bcells for k in ks}))  # fmt: skip
+            # the guest leaves the skipped runs alone
+            g = cellrun.parse_args(["--scenario", "A-1", "--cells", f"{dft.name},{bn.name}",
+                                    "--runs", "1-2", "--results", os.path.join(d, "g"),
+                                    "--skip", f"{bn.name}:1"])  # fmt: skip
+            got = [(c.name, k) for c, k, _p, _d in cellrun.pending(g)]
+            self.assertEqual(got, [(dft.name, 1), (dft.name, 2), (bn.name, 2)])
+            for bad in (f"{bn.name}", "3p-50.dft.cubic:1", f"{bn.name}:x"):
+                with self.assertRaisesRegex(cellrun.Usage, "--skip"):
+                    cellrun.parse_args(["--scenario", "A-1", "--cells", bn.name, "--skip", bad])
+
+    def test_a_budget_takes_runs_in_the_guests_order_up_to_the_first_that_does_not_fit(self):
+        with tempfile.TemporaryDirectory() as d:
+            argv = ["--experiment", "sticky", "--runs", "3", "--duration", "10", "--results", d]
+            argv += ["--cells", "baseline.minrtt.cubic,baseline.dft.cubic,3p-50.dft.cubic"]
+            # the model: a boot of 90 s, then 17 s a run (length + 7 s): 4 runs take 158 s
+            args = run.parse_args(argv + ["--budget-min", "2.7"])
+            kept = run.within_budget(args, run.todo_runs(args), {})
+            want = {(f"baseline.{s}.cubic", k) for s in ("minrtt", "dft") for k in (1, 2)}
+            self.assertEqual(kept, want)
+            args = run.parse_args(argv + ["--budget-min", "1"])  # not even one run
+            self.assertEqual(run.within_budget(args, run.todo_runs(args), {}), set())
+            args = run.parse_args(argv)
+            self.assertEqual(len(run.within_budget(args, run.todo_runs(args), {})), 9)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                code = run.main(argv + ["--budget-min", "2.7", "--dry-run"])
+            self.assertEqual(code, 0, out.getvalue())
+            self.assertIn(
+                "4 run(s) to do, 5 left beyond --budget-min 2.7, about 3 min", out.getvalue()
+            )
+            for bad in ("0", "-5", "x"):
+                with self.assertRaises((run.Usage, SystemExit)):
+                    with contextlib.redirect_stderr(io.StringIO()):
+                        run.parse_args(argv + ["--budget-min", bad])
 
     def test_planned_publish_only_reads_each_lengths_directory(self):
         with tempfile.TemporaryDirectory() as d:
