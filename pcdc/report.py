@@ -894,7 +894,8 @@ def impact_table(d):
                         fmt(s.get("rtt_ms"), 1),
                         fmt(netem[q], 1),
                         role,
-                        fmt(ref[0], 2) if ref else "-",
+                        # as the paper prints it, "-0.00" (a small negative) included
+                        f"{ref[0]:.2f}" if ref else "-",
                         fmt(ref[1], 1) if ref else "-",
                     ]
                 )
