@@ -10,8 +10,9 @@ it writes, each file atomically:
 <dest> is docs/results for the main matrix, another folder for another result set (e.g.
 docs/results/long120). Rows already in the files are kept, except those of a run published
 again: a run is (cell, run, code_version), so runs of another code version stay beside the new
-ones and the report keeps each cell's newest version. testbed/experiments/report.py reads only
-these files.
+ones and the report keeps each cell's newest version. A failed attempt never replaces an ok row
+of its run (one made elsewhere, e.g. by another machine of a sweep in parts).
+testbed/experiments/report.py reads only these files.
 
 runs.csv: the cell and its parts, the outcome (status ok/failed, error), the video length, the
 start time, what identifies the code (code_version: the repository's commit, `-dirty-<hash>`
@@ -267,6 +268,8 @@ def publish(results, cells, dest):
         d = os.path.join(dest, experiment, "data")
         old_runs = [r for _l, r in read_csv(os.path.join(d, "runs.csv"), RUN_COLUMNS) or []]
         old_paths = [r for _l, r in read_csv(os.path.join(d, "paths.csv"), PATH_COLUMNS) or []]
+        ok = {run_key(r) for r in old_runs if r["status"] == "ok"}
+        docs = [doc for doc in docs if doc.get("status") == "ok" or run_key(run_row(doc)) not in ok]
         runs = merge(old_runs, [run_row(doc) for doc in docs], experiment)
         new_paths = [r for doc in docs for r in path_rows(doc)]
         published = {run_key(run_row(doc)) for doc in docs}

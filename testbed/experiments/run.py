@@ -56,6 +56,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -329,14 +330,53 @@ def within_budget(args, todo, pace):
     scns = list(mx.SCENARIOS)
     order = {c.name: i for i, c in enumerate(args.selected)}
     scn_of = {c.name: c.scenario for c in args.selected}
-    kept = set()
-    for run in sorted(todo, key=lambda r: (scns.index(scn_of[r[0]]), r[1], order[r[0]])):
-        trial = kept | {run}
-        batches = mx.batches(args.selected, trial, args.batch_runs)
-        if mx.estimate_s(batches, trial, args.duration, pace) > args.budget_min * 60:
-            break
-        kept = trial
-    return kept
+    runs = sorted(todo, key=lambda r: (scns.index(scn_of[r[0]]), r[1], order[r[0]]))
+
+    def cost(n):
+        trial = set(runs[:n])
+        return mx.estimate_s(mx.batches(args.selected, trial, args.batch_runs), trial,
+                             args.duration, pace)  # fmt: skip
+
+    # a longer prefix never costs less (one more run, or one more batch), so bisect it
+    lo, hi = 0, len(runs)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if cost(mid) <= args.budget_min * 60:
+            lo = mid
+        else:
+            hi = mid - 1
+    return set(runs[:lo])
+
+
+@dataclass
+class Part:
+    """What one invocation (one video length) makes: the runs to do, those left beyond the
+    budget, the selected runs published already, the pace, the batches and their estimate, s."""
+
+    todo: set
+    beyond: set
+    published: set
+    pace: dict
+    batches: list
+    est: float
+
+
+def plan_part(args):
+    todo = todo_runs(args)
+    pace = measured_pace(args.results, args.selected, args.duration)
+    published = published_ok(args) & {(c.name, k) for c in args.selected for k in args.only}
+    kept = within_budget(args, todo, pace)
+    batches = mx.batches(args.selected, kept, args.batch_runs)
+    est = mx.estimate_s(batches, kept, args.duration, pace)
+    return Part(kept, todo - kept, published, pace, batches, est)
+
+
+def unfinished(args, part):
+    """{(cell name, k)} of the selected runs that are neither ok here nor published, nor left
+    beyond the budget: what makes the exit status 1."""
+    state = run_state(args.results, args.runs, args.selected, args.duration)
+    bad = {(c, k) for c, s in state.items() for k in s["failed"] + s["missing"] if k in args.only}
+    return bad - part.published - part.beyond
 
 
 def plan(args):
@@ -458,6 +498,32 @@ def publish(args):
         print("run.py: nothing to publish", flush=True)
 
 
+# a budget left below this (minutes) is spent: no run is that short
+BUDGET_FLOOR_MIN = 0.5
+
+
+def planned(argv, args):
+    """--planned: one part per video length, the longest first; a budget covers them all,
+    each part taking what the parts before it spent (their estimate in a dry run, the wall
+    time otherwise)."""
+    worst, spent = 0, 0.0
+    for sub in planned_argv(argv, args):
+        if args.budget_min is not None:
+            left = args.budget_min - spent
+            if left < BUDGET_FLOOR_MIN:
+                print("run.py: budget spent; the other lengths are left", flush=True)
+                break
+            sub += ["--budget-min", f"{left:.2f}"]  # the last one counts
+        print(f"run.py: planned part: {shlex.join(sub)}", flush=True)
+        t0 = time.monotonic()
+        est = plan_part(parse_args(sub)).est if args.dry_run else None
+        worst = max(worst, main(sub))
+        spent += (est if args.dry_run else time.monotonic() - t0) / 60
+        if worst in (2, 130):
+            break
+    return worst
+
+
 def main(argv):
     try:
         args = parse_args(argv)
@@ -465,24 +531,9 @@ def main(argv):
             publish(args)
             return 0
         if args.planned:
-            worst, t0 = 0, time.monotonic()
-            for sub in planned_argv(argv, args):
-                if args.budget_min is not None:
-                    left = args.budget_min - (time.monotonic() - t0) / 60
-                    if left <= 0:
-                        print("run.py: budget spent; the other lengths are left", flush=True)
-                        break
-                    sub += ["--budget-min", f"{left:.1f}"]  # the last one counts
-                print(f"run.py: planned part: {shlex.join(sub)}", flush=True)
-                worst = max(worst, main(sub))
-                if worst in (2, 130):
-                    break
-            return worst
-        todo = todo_runs(args)
-        pace = measured_pace(args.results, args.selected, args.duration)
-        published = published_ok(args) & {(c.name, k) for c in args.selected for k in args.only}
-        todo = within_budget(args, todo, pace)
-        batches = mx.batches(args.selected, todo, args.batch_runs)
+            return planned(argv, args)
+        part = plan_part(args)
+        todo, batches, pace = part.todo, part.batches, part.pace
         preflight(args)
     except Usage as e:
         if str(e):
@@ -491,14 +542,14 @@ def main(argv):
     except (RuntimeError, ReportError) as e:
         print(f"run.py: {e}", file=sys.stderr)
         return 1
-    est = mx.estimate_s(batches, todo, args.duration, pace)
-    if published:
+    est = part.est
+    if part.published:
         print(
-            f"run.py: {len(published)} selected run(s) are published in {args.publish} at this "
-            "code version and length: not made again",
+            f"run.py: {len(part.published)} selected run(s) are published in {args.publish} at "
+            "this code version and length: not made again",
             flush=True,
         )
-    beyond = todo_runs(args) - todo
+    beyond = part.beyond
     budget = f", {len(beyond)} left beyond --budget-min {args.budget_min:g}" if beyond else ""
     print(
         f"run.py: {len(batches)} batch(es), {len(todo)} run(s) to do{budget}, about "
@@ -589,9 +640,7 @@ def main(argv):
     m = write_manifest(args, "")
     if args.publish:
         publish(args)
-    state = run_state(args.results, args.runs, args.selected, args.duration)
-    bad = {(c, k) for c, s in state.items() for k in s["failed"] + s["missing"] if k in args.only}
-    bad -= published | beyond
+    bad = unfinished(args, part)
     print(
         f"run.py: finished in {(time.monotonic() - t_all) / 60:.1f} min; selected runs not ok: "
         f"{len(bad)}{budget}; manifest {m['status']} "

@@ -602,10 +602,29 @@ class PlanTest(unittest.TestCase):
             ((scn, bcells, ks),) = mx.batches(args.selected, todo)
             cmd = run.guest_command(args, scn, bcells, ks, todo)
             self.assertEqual(cmd[cmd.index("--skip") + 1], "A-1.bnaware.cubic:1")
-            # a batch that ends early marks only the runs it was to make as failed
+            # a batch that ends early marks only the runs it was to make as failed, and the
+            # exit status counts neither those published nor those left beyond a budget
             run.mark_missing(args, bcells, ks, 1, "x.log", todo)
             self.assertIsNone(files.read_json(mx.run_path(args.results, bn, 1)))
             self.assertEqual(files.read_json(mx.run_path(args.results, bn, 2))["status"], "failed")
+            part = run.plan_part(args)
+            self.assertEqual(part.published, {(bn.name, 1)})
+            self.assertEqual(run.unfinished(args, part), todo)
+            part.beyond = {(dft.name, 2)}
+            self.assertEqual(run.unfinished(args, part), {(dft.name, 1), (bn.name, 2)})
+            # a failed attempt of a run published ok (made here before another machine made
+            # it) never replaces the ok row
+            failed = cellrun_doc("failed")
+            failed.update(cell=bn.name, scheduler="bnaware", run=1, code_version=version)
+            with open(mx.run_path(args.results, bn, 1), "w") as f:
+                json.dump(failed, f)
+            publish.publish(args.results, cells, dest)
+            rows = results.read_csv(os.path.join(dest, "bnaware", "data", "runs.csv"),
+                                    publish.RUN_COLUMNS)  # fmt: skip
+            status = {(r["cell"], r["run"], r["code_version"]): r["status"] for _l, r in rows}
+            self.assertEqual(status[(bn.name, "1", version)], "ok")
+            self.assertEqual(status[(bn.name, "2", version)], "failed")
+            self.assertEqual(status[(dft.name, "1", version)], "failed")
             # without --publish nothing is known to be made
             plain = run.parse_args(argv)
             plain.code_version = version
@@ -642,6 +661,19 @@ class PlanTest(unittest.TestCase):
             self.assertIn(
                 "4 run(s) to do, 5 left beyond --budget-min 2.7, about 3 min", out.getvalue()
             )
+            # --planned: the 624 s part first, the 120 s part with what its estimate left
+            argv = ["--experiment", "sticky", "--runs", "3", "--results", d, "--planned"]
+            argv += ["--cells", "baseline.minrtt.cubic,baseline.minrtt.bbr", "--dry-run"]
+            # 624 s runs take 631 s, boot 90 s: 30 min hold two (1352 s), 12.5 min one (721 s,
+            # 0.48 min left: spent), 5 min none, so the 120 s part has all of it
+            for budget, want in (("30", ["30.00", "7.47"]), ("12.5", ["12.50"]),
+                                 ("5", ["5.00", "5.00"])):  # fmt: skip
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    code = run.main(argv + ["--budget-min", budget])
+                self.assertEqual(code, 0, out.getvalue())
+                parts = [ln.split() for ln in out.getvalue().splitlines() if "planned part" in ln]
+                self.assertEqual([p[len(p) - p[::-1].index("--budget-min")] for p in parts], want)
             for bad in ("0", "-5", "x"):
                 with self.assertRaises((run.Usage, SystemExit)):
                     with contextlib.redirect_stderr(io.StringIO()):
