@@ -28,6 +28,7 @@ this one model.
 
 import datetime
 import fnmatch
+import itertools
 import os
 import sys
 from dataclasses import dataclass, field
@@ -62,7 +63,8 @@ COUPLED_CCS = ("lia", "olia", "balia")
 BOOT_OVERHEAD_S = 90
 # A run beyond its video length, before any is measured: probe start, startup buffer, trailer,
 # settle (measured 5-6 s). A stored-file stream plays for its length plus its stalls, so the
-# runner takes the measured pace of a scenario once it has runs of it (run.measured_pace).
+# runner takes the measured pace of a scenario once it has runs of it (run.measured_pace, or
+# the published table's, run.published_pace).
 PER_RUN_OVERHEAD_S = 7
 # the most runs one guest makes (run.py --batch-runs)
 BATCH_RUNS = 40
@@ -317,6 +319,22 @@ def run_limit_s(duration):
     on average, half the video rate) plus 90 s for start-up and the trailer. A run still
     playing then is stopped and recorded as failed, with what the probe measured so far."""
     return 2 * duration + 90
+
+
+def start_gaps(starts, names, length):
+    """(mean s, n) of the times between the starts of consecutive runs of one batch, over the
+    cells `names` of one video length: starts is the sorted [(start time, cell, scenario)] of
+    a table's runs, and two consecutive starts are of one batch when they are of one scenario
+    and less than run_limit_s(length) apart; (None, 0) without any. The machine time a run
+    takes, its overhead and any stall included (the report's pace, the runner's estimate from
+    a published table)."""
+    limit = run_limit_s(length)
+    gaps = []
+    for (t0, c0, s0), (t1, c1, s1) in itertools.pairwise(starts):
+        gap = (t1 - t0).total_seconds()
+        if c0 in names and c1 in names and s0 == s1 and gap <= limit:
+            gaps.append(gap)
+    return (sum(gaps) / len(gaps) if gaps else None), len(gaps)
 
 
 def run_config(scn, duration):

@@ -94,7 +94,6 @@ python3-scipy and python3-matplotlib (installed when missing and run as root).
 
 import datetime
 import fnmatch
-import itertools
 import os
 import re
 import sys
@@ -864,13 +863,7 @@ def pace_s(res, patterns):
 
 def batch_gaps(res, names, length):
     """pace_s over the cells `names` of one video length."""
-    limit = mx.run_limit_s(length)
-    gaps = []
-    for (t0, c0, s0), (t1, c1, s1) in itertools.pairwise(res.starts):
-        gap = (t1 - t0).total_seconds()
-        if c0 in names and c1 in names and s0 == s1 and gap <= limit:
-            gaps.append(gap)
-    return (sum(gaps) / len(gaps) if gaps else None), len(gaps)
+    return mx.start_gaps(res.starts, names, length)
 
 
 def _pace(sets, name):

@@ -22,7 +22,8 @@ tree differs, taken when this command started and passed to the guest), the sha2
 scheduler module it loaded and of the probe's sources (cellrun.py).
 Before it starts it prints the plan's machine time in one guest at a time: per batch about
 90 s of boot, per run the median wall time of the ok runs of its scenario and video length
-that DIR holds, or its video length plus 7 s before DIR holds any.
+that DIR holds, else the mean time between the starts of one batch's runs of that scenario in
+--publish's DEST at this code version, else its video length plus 7 s.
 Exit 0 when every selected run is ok (here, or published in --publish's DEST; with
 --budget-min, every run the budget took), 1 otherwise, 2 on usage errors.
 
@@ -288,24 +289,59 @@ def write_manifest(args, note=""):
     return out
 
 
-def published_ok(args):
-    """{(cell name, k)} of the selected runs that --publish's DEST holds as ok runs of this
-    checkout's code version and video length (none without --publish)."""
+def published_rows(args):
+    """[(experiment, row)] of the runs --publish's DEST holds of this checkout's code version
+    and video length in the selected experiments, run as an int and started_utc as a datetime
+    (None when empty); none without --publish. ReportError naming a malformed line."""
     if not args.publish:
-        return set()
-    names = {c.name for c in args.selected}
-    out = set()
+        return []
+    out = []
     for e in dict.fromkeys(c.experiment for c in args.selected):
         path = os.path.join(args.publish, e, "data", "runs.csv")
         for line, r in read_csv(path, pub.RUN_COLUMNS) or []:
-            if r["cell"] not in names or r["status"] != "ok":
+            if r["code_version"] != args.code_version:
                 continue
             try:
-                k, duration = int(r["run"]), float(r["duration_s"])
+                if float(r["duration_s"]) != args.duration:
+                    continue
+                start = r["started_utc"]
+                r = {**r, "run": int(r["run"])}
+                r["started_utc"] = datetime.datetime.fromisoformat(start) if start else None
             except ValueError:
-                raise ReportError(f"{path}:{line}: run or duration_s is not a number") from None
-            if r["code_version"] == args.code_version and duration == args.duration:
-                out.add((r["cell"], k))
+                raise ReportError(
+                    f"{path}:{line}: run, duration_s or started_utc is malformed"
+                ) from None
+            out.append((e, r))
+    return out
+
+
+def published_ok(args):
+    """{(cell name, k)} of the selected runs that --publish's DEST holds as ok runs of this
+    checkout's code version and video length (none without --publish)."""
+    names = {c.name for c in args.selected}
+    return {
+        (r["cell"], r["run"])
+        for _e, r in published_rows(args)
+        if r["cell"] in names and r["status"] == "ok"
+    }
+
+
+def published_pace(args):
+    """{scenario: (mean s, n)}: the pace of the selected cells' scenarios in --publish's DEST
+    at this code version and video length, the mean time between the starts of consecutive
+    runs of one batch (matrix.start_gaps, as the results page's pace), over every cell of the
+    scenario there."""
+    starts = {}
+    for e, r in published_rows(args):
+        if r["started_utc"] is not None:
+            starts.setdefault(e, []).append((r["started_utc"], r["cell"], r["scenario"]))
+    out = {}
+    for c in args.selected:
+        got = sorted(starts.get(c.experiment, []))
+        names = {cell for _t, cell, scn in got if scn == c.scenario}
+        mean, n = mx.start_gaps(got, names, args.duration)
+        if mean is not None:
+            out[c.scenario] = (mean, n)
     return out
 
 
@@ -351,7 +387,8 @@ def within_budget(args, todo, pace):
 @dataclass
 class Part:
     """What one invocation (one video length) makes: the runs to do, those left beyond the
-    budget, the selected runs published already, the pace, the batches and their estimate, s."""
+    budget, the selected runs published already, the pace (measured here, else in the
+    published table), the batches and their estimate, s, and where the pace comes from."""
 
     todo: set
     beyond: set
@@ -359,16 +396,20 @@ class Part:
     pace: dict
     batches: list
     est: float
+    pace_text: str
 
 
 def plan_part(args):
     todo = todo_runs(args)
-    pace = measured_pace(args.results, args.selected, args.duration)
+    here = measured_pace(args.results, args.selected, args.duration)
+    there = published_pace(args)
+    pace = {**there, **here}
     published = published_ok(args) & {(c.name, k) for c in args.selected for k in args.only}
     kept = within_budget(args, todo, pace)
     batches = mx.batches(args.selected, kept, args.batch_runs)
     est = mx.estimate_s(batches, kept, args.duration, pace)
-    return Part(kept, todo - kept, published, pace, batches, est)
+    text = pace_text(batches, here, there)
+    return Part(kept, todo - kept, published, pace, batches, est, text)
 
 
 def unfinished(args, part):
@@ -409,13 +450,23 @@ def measured_pace(results, cells, duration):
     return {s: (statistics.median(w), len(w)) for s, w in walls.items()}
 
 
-def pace_text(batches, pace):
+def pace_text(batches, pace, published=None):
+    """Where the estimate's pace of each batch's scenario comes from: the runs here (pace),
+    else the published table (published), else the model."""
+    published = published or {}
     scns = list(dict.fromkeys(scn for scn, _c, _r in batches))
-    got = [f"{s} {pace[s][0]:.0f} s ({pace[s][1]} runs)" for s in scns if s in pace]
-    if not got:
+    here = [f"{s} {pace[s][0]:.0f} s ({pace[s][1]} runs)" for s in scns if s in pace]
+    there = [
+        f"{s} {published[s][0]:.0f} s ({published[s][1]} gaps)"
+        for s in scns
+        if s not in pace and s in published
+    ]
+    if not here and not there:
         return f"a run taken as its length + {mx.PER_RUN_OVERHEAD_S} s"
-    rest = "" if len(got) == len(scns) else f", others length + {mx.PER_RUN_OVERHEAD_S} s"
-    return "median run time measured here: " + ", ".join(got) + rest
+    parts = ["median run time measured here: " + ", ".join(here)] if here else []
+    parts += ["mean time between published starts: " + ", ".join(there)] if there else []
+    rest = len(here) + len(there) < len(scns)
+    return "; ".join(parts) + (f", others length + {mx.PER_RUN_OVERHEAD_S} s" if rest else "")
 
 
 def guest_command(args, scn, cells, runs, todo):
@@ -533,7 +584,7 @@ def main(argv):
         if args.planned:
             return planned(argv, args)
         part = plan_part(args)
-        todo, batches, pace = part.todo, part.batches, part.pace
+        todo, batches = part.todo, part.batches
         preflight(args)
     except Usage as e:
         if str(e):
@@ -553,7 +604,7 @@ def main(argv):
     budget = f", {len(beyond)} left beyond --budget-min {args.budget_min:g}" if beyond else ""
     print(
         f"run.py: {len(batches)} batch(es), {len(todo)} run(s) to do{budget}, about "
-        f"{est / 60:.0f} min in one guest at a time ({pace_text(batches, pace)}); results in "
+        f"{est / 60:.0f} min in one guest at a time ({part.pace_text}); results in "
         f"{args.results}",
         flush=True,
     )

@@ -641,6 +641,38 @@ class PlanTest(unittest.TestCase):
                 with self.assertRaisesRegex(cellrun.Usage, "--skip"):
                     cellrun.parse_args(["--scenario", "A-1", "--cells", bn.name, "--skip", bad])
 
+    def test_the_estimate_takes_the_pace_of_the_published_table_where_none_is_here(self):
+        with tempfile.TemporaryDirectory() as d:
+            version, dest = "0123456789ab", os.path.join(d, "docs")
+            dft = mx.parse_cell("A-1.dft.cubic")
+            # one batch of three runs, 400 s apart; a fourth an hour later (another batch);
+            # one of another version
+            for k, start, v in ((1, "10:00:00", version), (2, "10:06:40", version),
+                                (3, "10:13:20", version), (4, "11:13:20", version),
+                                (5, "10:20:00", "ba9876543210")):  # fmt: skip
+                doc = cellrun_doc()
+                doc.update(cell=dft.name, scheduler="dft", run=k, code_version=v)
+                doc["started_utc"] = f"2026-11-22T{start}+00:00"
+                doc["config"]["duration_s"] = 360.0  # runs of one batch: < 810 s apart
+                made = os.path.join(d, "made", v)
+                os.makedirs(os.path.dirname(mx.run_path(made, dft, k)), exist_ok=True)
+                with open(mx.run_path(made, dft, k), "w") as f:
+                    json.dump(doc, f)
+                publish.publish(made, [dft], dest)
+            argv = ["--experiment", "bnaware", "--cells", "A-1.*.cubic", "--runs", "6"]
+            argv += ["--duration", "360", "--results", os.path.join(d, "fresh")]
+            args = run.parse_args(argv + ["--publish", dest])
+            args.code_version = version
+            self.assertEqual(run.published_pace(args), {"A-1": (400.0, 2)})
+            part = run.plan_part(args)
+            # dft runs 5, 6 and bnaware's six, in one batch at 400 s each
+            self.assertEqual(len(part.todo), 8)
+            self.assertEqual(part.est, mx.BOOT_OVERHEAD_S + 8 * 400.0)
+            self.assertIn("mean time between published starts: A-1 400 s (2 gaps)", part.pace_text)
+            args.code_version = "ba9876543210"  # one run of its version: no gap, the model
+            self.assertEqual(run.published_pace(args), {})
+            self.assertIn("length + 7 s", run.plan_part(args).pace_text)
+
     def test_a_budget_takes_runs_in_the_guests_order_up_to_the_first_that_does_not_fit(self):
         with tempfile.TemporaryDirectory() as d:
             argv = ["--experiment", "sticky", "--runs", "3", "--duration", "10", "--results", d]
