@@ -508,10 +508,10 @@ def parse_args(argv):
             raise Usage(f"--cells: {c.name} is not a cell of scenario {a.scenario}")
         a.cell_list.append(c)
     a.run_list = parse_runs(a.runs)
-    a.skip = set()
+    a.skip, names = set(), {c.name for c in a.cell_list}
     for item in filter(None, (x.strip() for x in a.skip_text.split(","))):
         name, _, k = item.rpartition(":")
-        if name not in {c.name for c in a.cell_list} or not k.isdigit():
+        if name not in names or not k.isdigit():
             raise Usage(f"--skip: {item!r} is not CELL:K with CELL one of --cells")
         a.skip.add((name, int(k)))
     if not (1 <= a.duration <= 7200):

@@ -269,12 +269,13 @@ def publish(results, cells, dest):
         old_runs = [r for _l, r in read_csv(os.path.join(d, "runs.csv"), RUN_COLUMNS) or []]
         old_paths = [r for _l, r in read_csv(os.path.join(d, "paths.csv"), PATH_COLUMNS) or []]
         ok = {run_key(r) for r in old_runs if r["status"] == "ok"}
-        docs = [doc for doc in docs if doc.get("status") == "ok" or run_key(run_row(doc)) not in ok]
-        runs = merge(old_runs, [run_row(doc) for doc in docs], experiment)
-        new_paths = [r for doc in docs for r in path_rows(doc)]
-        published = {run_key(run_row(doc)) for doc in docs}
+        made = [(doc, run_row(doc)) for doc in docs]
+        made = [(doc, r) for doc, r in made if r["status"] == "ok" or run_key(r) not in ok]
+        runs = merge(old_runs, [r for _doc, r in made], experiment)
+        new_paths = [r for doc, _r in made for r in path_rows(doc)]
+        published = {run_key(r) for _doc, r in made}
         paths = merge([r for r in old_paths if run_key(r) not in published], new_paths, experiment)
         files.write_atomic(os.path.join(d, "runs.csv"), csv_text(runs, RUN_COLUMNS))
         files.write_atomic(os.path.join(d, "paths.csv"), csv_text(paths, PATH_COLUMNS))
-        done[experiment] = (len(docs), len(runs))
+        done[experiment] = (len(made), len(runs))
     return done

@@ -414,7 +414,7 @@ class SetResult:
     notes: dict = field(default_factory=dict)  # stem -> why the figure is not made
     starts: list = field(default_factory=list)  # (start time, cell, scenario) of kept runs
     # the matrix cells the set is to hold (its data/plan.txt; every cell of its experiment
-    # without one) and the patterns that select them (None: every cell)
+    # without one) and the patterns that select them (None: every cell), set by load
     plan: list = field(default_factory=list)
     plan_patterns: str | None = None
 
@@ -444,7 +444,7 @@ def _scenario_key(s):
 
 def summarize(name, experiment, path, rows, paths, newest):
     """SetResult of one set's typed rows and per-path data."""
-    res = SetResult(name, EXPERIMENTS[experiment], plan=mx.cells(experiment))
+    res = SetResult(name, EXPERIMENTS[experiment])
     try:
         rows, res.dropped = stats.keep_newest(rows, newest)
     except ValueError as e:

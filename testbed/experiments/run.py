@@ -315,24 +315,25 @@ def published_rows(args):
     return out
 
 
-def published_ok(args):
+def published_ok(args, rows=None):
     """{(cell name, k)} of the selected runs that --publish's DEST holds as ok runs of this
-    checkout's code version and video length (none without --publish)."""
+    checkout's code version and video length (none without --publish); rows: published_rows
+    already read."""
     names = {c.name for c in args.selected}
     return {
         (r["cell"], r["run"])
-        for _e, r in published_rows(args)
+        for _e, r in (published_rows(args) if rows is None else rows)
         if r["cell"] in names and r["status"] == "ok"
     }
 
 
-def published_pace(args):
+def published_pace(args, rows=None):
     """{scenario: (mean s, n)}: the pace of the selected cells' scenarios in --publish's DEST
     at this code version and video length, the mean time between the starts of consecutive
     runs of one batch (matrix.start_gaps, as the results page's pace), over every cell of the
-    scenario there."""
+    scenario there; rows: published_rows already read."""
     starts = {}
-    for e, r in published_rows(args):
+    for e, r in published_rows(args) if rows is None else rows:
         if r["started_utc"] is not None:
             starts.setdefault(e, []).append((r["started_utc"], r["cell"], r["scenario"]))
     out = {}
@@ -345,10 +346,11 @@ def published_pace(args):
     return out
 
 
-def todo_runs(args):
-    """{(cell name, k)} of the selected runs that are not ok yet, here or in --publish's DEST."""
+def todo_runs(args, done=None):
+    """{(cell name, k)} of the selected runs that are not ok yet, here or in --publish's DEST
+    (done: published_ok already computed)."""
     state = run_state(args.results, args.runs, args.selected, args.duration, args.code_version)
-    done = published_ok(args)
+    done = published_ok(args) if done is None else done
     return {
         (c, k)
         for c, s in state.items()
@@ -400,11 +402,13 @@ class Part:
 
 
 def plan_part(args):
-    todo = todo_runs(args)
+    rows = published_rows(args)  # read once
+    done = published_ok(args, rows)
+    todo = todo_runs(args, done)
     here = measured_pace(args.results, args.selected, args.duration)
-    there = published_pace(args)
+    there = published_pace(args, rows)
     pace = {**there, **here}
-    published = published_ok(args) & {(c.name, k) for c in args.selected for k in args.only}
+    published = done & {(c.name, k) for c in args.selected for k in args.only}
     kept = within_budget(args, todo, pace)
     batches = mx.batches(args.selected, kept, args.batch_runs)
     est = mx.estimate_s(batches, kept, args.duration, pace)
@@ -415,15 +419,7 @@ def plan_part(args):
 def unfinished(args, part):
     """{(cell name, k)} of the selected runs that are neither ok here nor published, nor left
     beyond the budget: what makes the exit status 1."""
-    state = run_state(args.results, args.runs, args.selected, args.duration)
-    bad = {(c, k) for c, s in state.items() for k in s["failed"] + s["missing"] if k in args.only}
-    return bad - part.published - part.beyond
-
-
-def plan(args):
-    """[(scenario, [cells], [runs])] covering the selected runs that are not ok yet
-    (matrix.batches)."""
-    return mx.batches(args.selected, todo_runs(args), args.batch_runs)
+    return todo_runs(args, part.published) - part.beyond
 
 
 def measured_pace(results, cells, duration):

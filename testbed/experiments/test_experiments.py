@@ -458,12 +458,12 @@ class PlanTest(unittest.TestCase):
                 (f"baseline.dft.{cc}", k) for cc in ("bbr", "lia", "olia") for k in (1, 2)
             }
             self.assertEqual(todo, want)
-            batches = run.plan(args)
+            batches = run.plan_part(args).batches
             covered = {(cell.name, k) for _s, cells, ks in batches for cell in cells for k in ks}
             self.assertLessEqual(todo, covered)
             args.duration = 30.0
             with self.assertRaises(run.Usage):
-                run.plan(args)
+                run.plan_part(args)
 
     def test_a_results_directory_holds_one_code_version(self):
         with tempfile.TemporaryDirectory() as d:
@@ -483,7 +483,7 @@ class PlanTest(unittest.TestCase):
             with self.assertRaisesRegex(run.Usage, "ok run of code version 0123456789ab"):
                 run.todo_runs(args)
             with self.assertRaises(run.Usage):
-                run.plan(args)
+                run.plan_part(args)
             args.code_version = "0123456789ab"
             self.assertEqual(run.todo_runs(args), {(c.name, 1)})
 
@@ -549,7 +549,7 @@ class PlanTest(unittest.TestCase):
                     json.dump(doc, f)
             pace = run.measured_pace(d, args.selected, args.duration)
             self.assertEqual(pace, {"baseline": (30.0, 3)})
-            batches = run.plan(args)
+            batches = run.plan_part(args).batches
             todo = run.todo_runs(args)
             self.assertEqual(len(todo), 5)
             want = 2 * mx.BOOT_OVERHEAD_S + 2 * 30.0 + 3 * (10 + mx.PER_RUN_OVERHEAD_S)
@@ -567,7 +567,7 @@ class PlanTest(unittest.TestCase):
             )
             want = {(f"baseline.dft.{cc}", 2) for cc in ("cubic", "bbr", "lia", "olia")}
             self.assertEqual(run.todo_runs(args), want)
-            self.assertEqual({k for _s, _c, ks in run.plan(args) for k in ks}, {2})
+            self.assertEqual({k for _s, _c, ks in run.plan_part(args).batches for k in ks}, {2})
             for bad in ("4", "0", "x"):
                 with self.assertRaises(run.Usage):
                     run.parse_args(["--experiment", "sticky", "--runs", "3", "--only-runs", bad])
