@@ -74,6 +74,14 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
     {{holds:<as claim>}}                  nothing, or an error: the check behind a hand-written
         word of direction or equality ("switches more", "as steady"); the page does not render
         unless the comparisons of the cells as they are (complete or not) give **agrees**
+    {{zero:<set>/<cell patterns>/<metric>[,<metric>...]}}  nothing, or an error: every ok
+        run of the matching cells has 0 in each metric (the check behind "none", "clean")
+    {{below:<set>/<cell patterns>/<cell patterns>/<metric>}}  nothing, or an error: every ok
+        run of the first cells lies below every ok run of the second ("every run fewer than
+        any")
+    {{order:<set>/<cell>,<cell>[,<cell>...]/<metric>}}  nothing, or an error: the cells'
+        means rise strictly in the order named (the check behind "fewest", "between": a
+        description of the means, not a test)
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
@@ -1146,6 +1154,72 @@ def claim_verdict(res, patterns, metrics, expected, complete=True):
     return ("agrees" if not missing and not untested else "agrees in part"), text
 
 
+def _runs_of(res, patterns, m):
+    """{cell name: the ok runs' values of metric m} over the cells matching the patterns;
+    KeyError when a cell has no ok run (words about its runs have nothing to rest on)."""
+    _compared_metric(res, m)
+    runs = {c.name: c.values[m] for c in matching_cells(res, patterns)}
+    empty = [n for n, v in runs.items() if not v]
+    if empty:
+        raise KeyError(f"{', '.join(empty)} of {res.name} has no ok run with a value of {m}")
+    return runs
+
+
+def _zero(sets, name):
+    """Nothing when every ok run of the matching cells has 0 in each metric, else KeyError:
+    the check behind a hand-written "none", "clean" or "without a discard"."""
+    sname, patterns, metrics = _split(name, 2, "zero:<set>/<cell patterns>/<metric>[,<metric>...]")
+    res = _set(sets, sname)
+    bad = []
+    for m in metrics.split(","):
+        for cname, vals in _runs_of(res, patterns, m).items():
+            if any(v != 0 for v in vals):
+                bad.append(f"{cname} {m} up to {fmt(max(vals), metric_of(m).decimals)}")
+    if bad:
+        raise KeyError(f"the words it checks need 0 in every run, the data give {'; '.join(bad)}")
+    return ""
+
+
+def _below(sets, name):
+    """Nothing when every ok run of the cells matching the first patterns is below every ok run
+    of those matching the second, else KeyError: the check behind "every ... run made fewer
+    than any ... run"."""
+    form = "below:<set>/<cell patterns>/<cell patterns>/<metric>"
+    sname, low, high, m = _split(name, 3, form)
+    res = _set(sets, sname)
+    top = max(v for vals in _runs_of(res, low, m).values() for v in vals)
+    bottom = min(v for vals in _runs_of(res, high, m).values() for v in vals)
+    if not top < bottom:
+        d = metric_of(m).decimals
+        raise KeyError(
+            f"the words it checks need every run of {low} below every run of {high} in {m}, "
+            f"the data give {fmt(top, d)} against {fmt(bottom, d)}"
+        )
+    return ""
+
+
+def _order(sets, name):
+    """Nothing when the named cells' means rise strictly in the order given, else KeyError:
+    the check behind a hand-written ordering of means ("fewest", "between"), which describes
+    and does not test."""
+    sname, names, m = _split(name, 2, "order:<set>/<cell>,<cell>[,<cell>...]/<metric>")
+    res = _set(sets, sname)
+    cells = names.split(",")
+    if len(cells) < 2:
+        raise KeyError("an order needs two cells or more")
+    means = []
+    for cname in cells:
+        if res.cell(cname) is None:
+            raise KeyError(f"{sname} has no cell {cname!r} (an order names cells, not patterns)")
+        _runs_of(res, cname, m)  # with ok runs
+        means.append(res.cell(cname).intervals[m].mean)
+    if any(not a < b for a, b in zip(means, means[1:], strict=False)):
+        d = metric_of(m).decimals
+        given = ", ".join(f"{n} {fmt(v, d)}" for n, v in zip(cells, means, strict=True))
+        raise KeyError(f"the words it checks need rising means of {m}, the data give {given}")
+    return ""
+
+
 def _claim(sets, name, kind="claim"):
     form = f"{kind}:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>:<expectation>[,...]"
     sname, patterns, metrics, expectations = _split(name, 3, form)
@@ -1198,6 +1272,9 @@ def resolve(sets, name):
         "claim": lambda rest: _claim(sets, rest),
         "verdict": lambda rest: _claim(sets, rest, "verdict"),
         "holds": lambda rest: _claim(sets, rest, "holds"),
+        "zero": lambda rest: _zero(sets, rest),
+        "below": lambda rest: _below(sets, rest),
+        "order": lambda rest: _order(sets, rest),
     }
     return shared.resolver(kinds, lambda n: _value(sets, n))(name)
 
