@@ -1209,10 +1209,11 @@ def _order(sets, name):
         raise KeyError("an order needs two cells or more")
     means = []
     for cname in cells:
-        if res.cell(cname) is None:
+        c = res.cell(cname)
+        if c is None:
             raise KeyError(f"{sname} has no cell {cname!r} (an order names cells, not patterns)")
         _runs_of(res, cname, m)  # with ok runs
-        means.append(res.cell(cname).intervals[m].mean)
+        means.append(c.intervals[m].mean)
     if any(not a < b for a, b in zip(means, means[1:], strict=False)):
         d = metric_of(m).decimals
         given = ", ".join(f"{n} {fmt(v, d)}" for n, v in zip(cells, means, strict=True))
