@@ -57,6 +57,9 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         the groups matching the patterns (e.g. 3p-50.lia,3p-50.olia) are significant after
         Holm, and which, with direction and p: "none of 8", "1 of 8 (gr_sty lower in
         3p-50.lia, p 0.008)", ", 2 untested" appended when some could not be tested
+    {{minp:<set>/<group patterns>/<metric>[,<metric>...]}}  the lowest Holm p of the tested
+        comparisons with the baseline in the matching groups and metrics (the number behind
+        "Holm p X or more"); an error when none could be tested
     {{ccsig:<set>/<cell patterns>/<cc>-vs-<other cc>/<metric>}}  the same count for another
         family: each cell of control <cc> matching the patterns against the cell of <other cc>
         with its scenario and scheduler, Holm over all of them: "1 of 15 (olia lower with
@@ -1035,6 +1038,19 @@ def _sig(sets, name):
     return sig_text(tested, untested, [(f"{o} {d} in {g}", p) for o, g, d, p in sig])
 
 
+def _minp(sets, name):
+    sname, patterns, metrics = _split(name, 2, "minp:<set>/<group patterns>/<metric>[,<metric>...]")
+    res = _set(sets, sname)
+    ps = []
+    for m in metrics.split(","):
+        _compared_metric(res, m)
+        for g in matching(res.groups, patterns, f"group of {res.name}"):
+            ps += [c.p_holm for c in g.comparisons.get(m, []) if c.tested]
+    if not ps:
+        raise KeyError(f"no comparison in {patterns} of {sname} could be tested in {metrics}")
+    return fmt_p(min(ps))
+
+
 def _ccsig(sets, name):
     form = "ccsig:<set>/<cell patterns>/<cc>-vs-<other cc>/<metric>"
     sname, patterns, ccs, m = _split(name, 3, form)
@@ -1269,6 +1285,7 @@ def resolve(sets, name):
         "figure": lambda rest: _figure(sets, rest),
         "pace": lambda rest: _pace(sets, rest),
         "sig": lambda rest: _sig(sets, rest),
+        "minp": lambda rest: _minp(sets, rest),
         "ccsig": lambda rest: _ccsig(sets, rest),
         "claim": lambda rest: _claim(sets, rest),
         "verdict": lambda rest: _claim(sets, rest, "verdict"),

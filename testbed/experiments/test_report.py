@@ -227,6 +227,14 @@ class StatisticsTest(Case):
             report.resolve([res], "sig:sticky/3p-50.cubic/switches"),
             "1 of 3 (tp_sty higher in 3p-50.cubic, p 0.024)",
         )
+        # the lowest Holm p over groups and metrics: tp_sty's switches in 3p-50.cubic; in
+        # baseline.cubic (against dft) gr_sty and tp_sty switches each 2/252, Holm 4/252
+        self.assertEqual(report.resolve([res], "minp:sticky/3p-50.cubic/switches"), "0.024")
+        self.assertEqual(report.resolve([res], "minp:sticky/3p-50.cubic/discards"), "1.000")
+        self.assertEqual(report.resolve([res], "minp:sticky/*.cubic/discards,switches"), "0.016")
+        self.assert_refused(res, "minp:sticky/", (
+            "3p-50.cubic/nope", "nope.*/switches", "3p-50.cubic/path1_share_pct",
+        ))  # fmt: skip
 
     def claim_set(self, tr_version=V1):
         """baseline.lia, 5 runs a cell: minrtt and tr_sty 0 discards, gr_sty and tp_sty 11..15
