@@ -57,6 +57,8 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         the groups matching the patterns (e.g. 3p-50.lia,3p-50.olia) are significant after
         Holm, and which, with direction and p: "none of 8", "1 of 8 (gr_sty lower in
         3p-50.lia, p 0.008)", ", 2 untested" appended when some could not be tested
+    {{builds:<set>[,<set>...]}}            how many module sha256 values the kept runs of the
+        sets record per scheduler: "two values for `dft` and one for `gr_sty`"
     {{minp:<set>/<group patterns>/<metric>[,<metric>...]}}  the lowest Holm p of the tested
         comparisons with the baseline in the matching groups and metrics (the number behind
         "Holm p X or more"); an error when none could be tested
@@ -428,6 +430,7 @@ class SetResult:
     # without one) and the patterns that select them (None: every cell), set by load
     plan: list = field(default_factory=list)
     plan_patterns: str | None = None
+    builds: dict = field(default_factory=dict)  # scheduler -> module sha256 values of kept runs
 
     def cell(self, name):
         return next((c for c in self.cells if c.name == name), None)
@@ -463,6 +466,9 @@ def summarize(name, experiment, path, rows, paths, newest):
     res.starts = sorted(
         (r["started_utc"], r["cell"], r["scenario"]) for r in rows if r["started_utc"]
     )
+    for r in rows:
+        if r.get("module_sha256"):
+            res.builds.setdefault(r["scheduler"], set()).add(r["module_sha256"])
     for r in rows:
         if r["status"] == "ok":
             r.update(path_values(paths.get((r["cell"], r["run"], r["code_version"]), {})))
@@ -1038,6 +1044,33 @@ def _sig(sets, name):
     return sig_text(tested, untested, [(f"{o} {d} in {g}", p) for o, g, d, p in sig])
 
 
+WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def joined(items):
+    """Items as words: "a", "a and b", "a, b and c"."""
+    return " and ".join(filter(None, (", ".join(items[:-1]), items[-1])))
+
+
+def _builds(sets, name):
+    """How many module builds (sha256 values) the kept runs of the sets record per scheduler,
+    most first: "two values for `dft` and `minrtt` and one for `tr_sty`"."""
+    builds = {}
+    for sname in name.split(","):
+        for sched, hashes in _set(sets, sname).builds.items():
+            builds.setdefault(sched, set()).update(hashes)
+    if not builds:
+        raise KeyError(f"no run of {name} records its module's sha256")
+    counts = {}
+    for sched in sorted(builds, key=_sched_key):
+        counts.setdefault(len(builds[sched]), []).append(f"`{sched}`")
+    parts = []
+    for n in sorted(counts, reverse=True):
+        word = WORDS[n] if n < len(WORDS) else str(n)
+        parts.append(f"{word} value{'s' if n > 1 else ''} for {joined(counts[n])}")
+    return " and ".join(parts)
+
+
 def _minp(sets, name):
     sname, patterns, metrics = _split(name, 2, "minp:<set>/<group patterns>/<metric>[,<metric>...]")
     res = _set(sets, sname)
@@ -1286,6 +1319,7 @@ def resolve(sets, name):
         "pace": lambda rest: _pace(sets, rest),
         "sig": lambda rest: _sig(sets, rest),
         "minp": lambda rest: _minp(sets, rest),
+        "builds": lambda rest: _builds(sets, rest),
         "ccsig": lambda rest: _ccsig(sets, rest),
         "claim": lambda rest: _claim(sets, rest),
         "verdict": lambda rest: _claim(sets, rest, "verdict"),

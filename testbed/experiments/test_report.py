@@ -386,6 +386,34 @@ class StatisticsTest(Case):
             "order:sticky/baseline.dft.cubic,baseline.*.cubic/switches",
         ))  # fmt: skip
 
+    def test_builds_counts_module_hashes_per_scheduler_over_sets_and_kept_runs(self):
+        rows = fixture()
+        for r in rows:
+            if r["status"] == "ok":
+                r["module_sha256"] = {"dft": "d1" if r["run"] < 3 else "d2", "gr_sty": "g1",
+                                      "minrtt": "m1"}.get(r["scheduler"], "")  # fmt: skip
+        rows[-4]["module_sha256"] = ""  # a run that did not record it counts for nothing
+        gr6 = next(r for r in rows if r["cell"] == "baseline.gr_sty.cubic" and r["run"] == 6)
+        gr6["module_sha256"] = "g9"  # an older version's run, dropped with it
+        self.write_set("sticky", rows)
+        self.write_set("old/sticky", [run_row("3p-150.dft.cubic", k, module_sha256=f"d{k + 1}")
+                                      for k in (1, 2)])  # fmt: skip
+        sets = self.load()
+        self.assertEqual(
+            report.resolve([sets["sticky"]], "builds:sticky"),
+            "two values for `dft` and one value for `minrtt` and `gr_sty`",
+        )
+        self.assertEqual(
+            report.resolve(list(sets.values()), "builds:sticky,old/sticky"),
+            "three values for `dft` and one value for `minrtt` and `gr_sty`",
+        )
+        self.assertEqual(
+            report.resolve([sets["old/sticky"]], "builds:old/sticky"), "two values for `dft`"
+        )
+        self.assert_refused(sets["sticky"], "builds:", ("nope", "sticky,nope"))
+        self.write_set("old/sticky", [run_row("3p-150.dft.cubic", 1)])
+        self.assert_refused(self.load()["old/sticky"], "builds:", ("old/sticky",))
+
     def test_progress_counts_ok_runs_in_the_planned_cells(self):
         rows = [run_row(f"baseline.{s}.lia", k) for s in ("minrtt", "dft", "gr_sty", "tp_sty",
                 "tr_sty") for k in range(1, 6)]  # fmt: skip
