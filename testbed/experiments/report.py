@@ -613,6 +613,8 @@ def progress_text(res):
     done = [g for g, n in groups.items() if min(n) >= mx.PLANNED_RUNS]
     going = [(g, n) for g, n in groups.items() if max(n) and min(n) < mx.PLANNED_RUNS]
     idle = len(groups) - len(done) - len(going)
+    if len(done) == len(groups):
+        return f"complete ({mx.PLANNED_RUNS} runs a cell): every planned group ({', '.join(done)})"
     out = [f"complete ({mx.PLANNED_RUNS} runs a cell): {', '.join(done) or 'none'}"]
     if going:
         spans = [(g, f"{min(n)}" if min(n) == max(n) else f"{min(n)}-{max(n)}") for g, n in going]

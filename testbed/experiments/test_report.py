@@ -456,6 +456,17 @@ class StatisticsTest(Case):
         left = report.resolve([res], "left:round3/sticky")
         self.assertTrue(left.startswith("50 runs, about "), left)
         self.assertNotEqual(left, report.resolve([whole], "left:round3/sticky"))
+        # a plan whose every group is complete says so, with nothing left
+        with open(plan, "w", encoding="utf-8") as f:
+            f.write("baseline.*.cubic\n")
+        done = self.load()["round3/sticky"]
+        self.assertEqual(
+            report.resolve([done], "progress:round3/sticky"),
+            "complete (10 runs a cell): every planned group (baseline.cubic)",
+        )
+        self.assertEqual(report.resolve([done], "left:round3/sticky"), "nothing")
+        with open(plan, "w", encoding="utf-8") as f:
+            f.write("# ours\nbaseline.*.cubic\n\n3p-50.*.bbr\n")
         # a claim over a group outside the plan names no group; one inside it waits for it
         with self.assertRaisesRegex(KeyError, "or of its plan matches"):
             report.resolve([res], "claim:round3/sticky/3p-150.cubic/switches/gr_sty:lower")
