@@ -58,7 +58,7 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         Holm, and which, with direction and p: "none of 8", "1 of 8 (gr_sty lower in
         3p-50.lia, p 0.008)", ", 2 untested" appended when some could not be tested
     {{builds:<set>[,<set>...]}}            how many module sha256 values the kept runs of the
-        sets record per scheduler: "two values for `dft` and one for `gr_sty`"
+        sets record per scheduler: "two values for `dft` and one value for `gr_sty`"
     {{minp:<set>/<group patterns>/<metric>[,<metric>...]}}  the lowest Holm p of the tested
         comparisons with the baseline in the matching groups and metrics (the number behind
         "Holm p X or more"); an error when none could be tested
@@ -1056,7 +1056,7 @@ def joined(items):
 
 def _builds(sets, name):
     """How many module builds (sha256 values) the kept runs of the sets record per scheduler,
-    most first: "two values for `dft` and `minrtt` and one for `tr_sty`"."""
+    most first: "two values for `minrtt` and `dft` and one value for `tr_sty`"."""
     builds = {}
     for sname in name.split(","):
         for sched, hashes in _set(sets, sname).builds.items():
@@ -1074,6 +1074,8 @@ def _builds(sets, name):
 
 
 def _minp(sets, name):
+    """The lowest Holm p of the tested comparisons with the baseline over the matching groups
+    and the metrics: the bound in "no significant difference, Holm p X or more"."""
     sname, patterns, metrics = _split(name, 2, "minp:<set>/<group patterns>/<metric>[,<metric>...]")
     res = _set(sets, sname)
     ps = []
