@@ -59,6 +59,8 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         3p-50.lia, p 0.008)", ", 2 untested" appended when some could not be tested
     {{builds:<set>[,<set>...]}}            how many module sha256 values the kept runs of the
         sets record per scheduler: "two values for `dft` and one value for `gr_sty`"
+    {{onebuild:<set>[,<set>...]}}          nothing, or an error: the check behind "one module
+        has one sha256", every scheduler's kept runs record one value
     {{minp:<set>/<group patterns>/<metric>[,<metric>...]}}  the lowest Holm p of the tested
         comparisons with the baseline in the matching groups and metrics (the number behind
         "Holm p X or more"); an error when none could be tested
@@ -1054,15 +1056,33 @@ def joined(items):
     return " and ".join(filter(None, (", ".join(items[:-1]), items[-1])))
 
 
-def _builds(sets, name):
-    """How many module builds (sha256 values) the kept runs of the sets record per scheduler,
-    most first: "two values for `minrtt` and `dft` and one value for `tr_sty`"."""
+def module_builds(sets, name):
+    """{scheduler: module sha256 values} over the kept runs of the comma-separated sets."""
     builds = {}
     for sname in name.split(","):
         for sched, hashes in _set(sets, sname).builds.items():
             builds.setdefault(sched, set()).update(hashes)
     if not builds:
         raise KeyError(f"no run of {name} records its module's sha256")
+    return builds
+
+
+def _onebuild(sets, name):
+    """Nothing when every scheduler's kept runs in the sets record one module sha256, else
+    KeyError naming those with more."""
+    more = [s for s, h in module_builds(sets, name).items() if len(h) > 1]
+    if more:
+        text = _builds(sets, name)
+        raise KeyError(
+            f"the words it checks need one module sha256 a scheduler, the data give {text}"
+        )
+    return ""
+
+
+def _builds(sets, name):
+    """How many module builds (sha256 values) the kept runs of the sets record per scheduler,
+    most first: "two values for `minrtt` and `dft` and one value for `tr_sty`"."""
+    builds = module_builds(sets, name)
     counts = {}
     for sched in sorted(builds, key=_sched_key):
         counts.setdefault(len(builds[sched]), []).append(f"`{sched}`")
@@ -1324,6 +1344,7 @@ def resolve(sets, name):
         "sig": lambda rest: _sig(sets, rest),
         "minp": lambda rest: _minp(sets, rest),
         "builds": lambda rest: _builds(sets, rest),
+        "onebuild": lambda rest: _onebuild(sets, rest),
         "ccsig": lambda rest: _ccsig(sets, rest),
         "claim": lambda rest: _claim(sets, rest),
         "verdict": lambda rest: _claim(sets, rest, "verdict"),

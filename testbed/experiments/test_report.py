@@ -411,6 +411,12 @@ class StatisticsTest(Case):
             report.resolve([sets["old/sticky"]], "builds:old/sticky"), "two values for `dft`"
         )
         self.assert_refused(sets["sticky"], "builds:", ("nope", "sticky,nope"))
+        with self.assertRaisesRegex(
+            KeyError, "one module sha256 a scheduler.*two values for `dft`"
+        ):
+            report.resolve([sets["sticky"]], "onebuild:sticky")
+        self.write_set("sticky", [r for r in rows if r["scheduler"] != "dft"])
+        self.assertEqual(report.resolve([self.load()["sticky"]], "onebuild:sticky"), "")
         self.write_set("old/sticky", [run_row("3p-150.dft.cubic", 1)])
         self.assert_refused(self.load()["old/sticky"], "builds:", ("old/sticky",))
 
