@@ -620,7 +620,10 @@ def progress_text(res):
     out = [f"complete ({mx.PLANNED_RUNS} runs a cell): {', '.join(done) or 'none'}"]
     if going:
         spans = [(g, f"{min(n)}" if min(n) == max(n) else f"{min(n)}-{max(n)}") for g, n in going]
-        out.append("under way: " + ", ".join(f"{g} ({k} runs a cell)" for g, k in spans))
+        out.append(
+            "under way: "
+            + ", ".join(f"{g} ({k} run{'' if k == '1' else 's'} a cell)" for g, k in spans)
+        )
     out.append(f"not started: {idle} of {len(groups)} groups")
     return "; ".join(out)
 

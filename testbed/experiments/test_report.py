@@ -439,6 +439,13 @@ class StatisticsTest(Case):
                 "complete (5 runs a cell): baseline.lia; under way: baseline.olia (0-5 runs a "
                 "cell); not started: 16 of 18 groups",
             )
+        rows += [run_row(f"3p-50.{s}.lia", 1) for s in ("minrtt", "dft", "gr_sty", "tp_sty",
+                 "tr_sty")]  # fmt: skip
+        self.write_set("sticky", rows)
+        self.assertIn(
+            "3p-50.lia (1 run a cell); not started: 15 of 18",
+            report.resolve([self.load()["sticky"]], "progress:sticky"),
+        )
 
     def test_a_plan_file_narrows_progress_left_and_claims_to_its_cells(self):
         rows = [run_row(f"baseline.{s}.cubic", k, duration_s=624.0) for s in ("minrtt", "dft",
