@@ -1072,20 +1072,19 @@ def module_builds(sets, name):
 
 def _onebuild(sets, name):
     """Nothing when every scheduler's kept runs in the sets record one module sha256, else
-    KeyError naming those with more."""
-    more = [s for s, h in module_builds(sets, name).items() if len(h) > 1]
-    if more:
-        text = _builds(sets, name)
+    KeyError with the counts."""
+    builds = module_builds(sets, name)
+    if any(len(h) > 1 for h in builds.values()):
         raise KeyError(
-            f"the words it checks need one module sha256 a scheduler, the data give {text}"
+            "the words it checks need one module sha256 a scheduler, the data give "
+            + builds_text(builds)
         )
     return ""
 
 
-def _builds(sets, name):
-    """How many module builds (sha256 values) the kept runs of the sets record per scheduler,
-    most first: "two values for `minrtt` and `dft` and one value for `tr_sty`"."""
-    builds = module_builds(sets, name)
+def builds_text(builds):
+    """{scheduler: sha256 values} as words, most values first: "two values for `minrtt` and
+    `dft` and one value for `tr_sty`"."""
     counts = {}
     for sched in sorted(builds, key=_sched_key):
         counts.setdefault(len(builds[sched]), []).append(f"`{sched}`")
@@ -1346,7 +1345,7 @@ def resolve(sets, name):
         "pace": lambda rest: _pace(sets, rest),
         "sig": lambda rest: _sig(sets, rest),
         "minp": lambda rest: _minp(sets, rest),
-        "builds": lambda rest: _builds(sets, rest),
+        "builds": lambda rest: builds_text(module_builds(sets, rest)),
         "onebuild": lambda rest: _onebuild(sets, rest),
         "ccsig": lambda rest: _ccsig(sets, rest),
         "claim": lambda rest: _claim(sets, rest),
