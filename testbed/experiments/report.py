@@ -89,6 +89,9 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
     {{order:<set>/<cell>,<cell>[,<cell>...]/<metric>}}  nothing, or an error: the cells'
         means rise strictly in the order named (the check behind "fewest", "between": a
         description of the means, not a test)
+    {{within:<set>/<cell patterns>/<metric>/<lo>..<hi>}}  nothing, or an error: every
+        matching cell's mean lies in [lo, hi], per-path metrics included (the check behind
+        "about a third", "busy", whose bounds the sentence states; a description, not a test)
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
@@ -1296,6 +1299,34 @@ def _order(sets, name):
     return ""
 
 
+def _within(sets, name):
+    """Nothing when every matching cell's mean of the metric (per-path metrics too) lies in
+    [lo, hi], else KeyError: the check behind a hand-written "about a third", "half the video
+    rate", "busy", whose bounds the sentence states; a description, not a test."""
+    form = "within:<set>/<cell patterns>/<metric>/<lo>..<hi>"
+    sname, patterns, m, bounds = _split(name, 3, form)
+    res = _set(sets, sname)
+    mt = _metric(res, m)
+    lo, sep, hi = bounds.partition("..")
+    try:
+        lo, hi = float(lo), float(hi)
+    except ValueError:
+        raise KeyError(f"bounds {bounds!r} are not <lo>..<hi> numbers ({form})") from None
+    if not sep or not lo <= hi:
+        raise KeyError(f"bounds {bounds!r} are not <lo>..<hi> with lo <= hi ({form})")
+    cells = matching_cells(res, patterns)
+    empty = [c.name for c in cells if not c.intervals[m].n]
+    if empty:
+        raise KeyError(f"{', '.join(empty)} of {sname} has no ok run with a value of {m}")
+    out = [c for c in cells if not lo <= c.intervals[m].mean <= hi]
+    if out:
+        given = ", ".join(f"{c.name} {fmt(c.intervals[m].mean, mt.decimals)}" for c in out)
+        raise KeyError(
+            f"the words it checks need cell means of {m} in [{lo:g}, {hi:g}], the data give {given}"
+        )
+    return ""
+
+
 def _claim(sets, name, kind="claim"):
     form = f"{kind}:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>:<expectation>[,...]"
     sname, patterns, metrics, expectations = _split(name, 3, form)
@@ -1354,6 +1385,7 @@ def resolve(sets, name):
         "zero": lambda rest: _zero(sets, rest),
         "below": lambda rest: _below(sets, rest),
         "order": lambda rest: _order(sets, rest),
+        "within": lambda rest: _within(sets, rest),
     }
     return shared.resolver(kinds, lambda n: _value(sets, n))(name)
 

@@ -386,6 +386,26 @@ class StatisticsTest(Case):
             "order:sticky/baseline.dft.cubic,baseline.*.cubic/switches",
         ))  # fmt: skip
 
+    def test_within_checks_that_every_cell_mean_lies_in_the_stated_bounds(self):
+        # fixture: switches means dft 320, gr_sty 100, tp_sty 102 (baseline.cubic)
+        res = self.load()["sticky"]
+        for bounds in ("100..320", "99.5..320.5", "100..400"):
+            name = f"within:sticky/baseline.*.cubic/switches/{bounds}"
+            self.assertEqual(report.resolve([res], name), "", name)
+        for bounds, why in (
+            ("101..400", "baseline.gr_sty.cubic 100'$"),
+            ("100..319", "baseline.dft.cubic 320'$"),
+            ("200..250", "give baseline.dft.cubic 320, baseline.gr_sty.cubic 100, baseline.tp_sty"),
+        ):
+            with self.assertRaisesRegex(KeyError, why, msg=bounds):
+                report.resolve([res], f"within:sticky/baseline.*.cubic/switches/{bounds}")
+        self.assert_refused(res, "within:sticky/", (
+            "baseline.*.cubic/switches/10..1", "baseline.*.cubic/switches/1-10",
+            "baseline.*.cubic/switches/a..10", "baseline.*.cubic/switches",
+            "nope.*/switches/0..1", "baseline.*.cubic/nope/0..1",
+            "baseline.*.cubic/path1_share_pct/0..100",
+        ))  # fmt: skip
+
     def test_builds_counts_module_hashes_per_scheduler_over_sets_and_kept_runs(self):
         rows = fixture()
         for r in rows:
@@ -751,6 +771,11 @@ class ReaderTest(Case):
                          "60.0")  # fmt: skip
         with self.assertRaisesRegex(KeyError, "not compared"):
             report.resolve([res], "sig:sticky/baseline.cubic/path1_share_pct")
+        # but a hand word about them ("carries most of the bytes") can be held to bounds
+        self.assertEqual(report.resolve([res], "within:sticky/baseline.dft.cubic/"
+                                        "path1_share_pct/55..65"), "")  # fmt: skip
+        with self.assertRaisesRegex(KeyError, r"in \[20, 40\], the data give baseline.dft"):
+            report.resolve([res], "within:sticky/baseline.dft.cubic/path1_share_pct/20..40")
 
 
 if __name__ == "__main__":
