@@ -64,6 +64,10 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
     {{minp:<set>/<group patterns>/<metric>[,<metric>...]}}  the lowest Holm p of the tested
         comparisons with the baseline in the matching groups and metrics (the number behind
         "Holm p X or more"); an error when none could be tested
+    {{prange:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>[,...]|*}}  the lowest
+        to the highest Holm p of the tested comparisons of those schedulers (* for all) with
+        the baseline in the matching groups and metrics, "0.024 to 0.032", or one value when
+        both print alike (the numbers behind "Holm p X to Y", "Holm p X for each")
     {{ccsig:<set>/<cell patterns>/<cc>-vs-<other cc>/<metric>}}  the same count for another
         family: each cell of control <cc> matching the patterns against the cell of <other cc>
         with its scenario and scheduler, Holm over all of them: "1 of 15 (olia lower with
@@ -1098,19 +1102,40 @@ def builds_text(builds):
     return " and ".join(parts)
 
 
-def _minp(sets, name):
-    """The lowest Holm p of the tested comparisons with the baseline over the matching groups
-    and the metrics: the bound in "no significant difference, Holm p X or more"."""
-    sname, patterns, metrics = _split(name, 2, "minp:<set>/<group patterns>/<metric>[,<metric>...]")
-    res = _set(sets, sname)
+def holm_ps(res, patterns, metrics, schedulers="*"):
+    """The Holm p values of the tested comparisons with the baseline over the groups matching
+    the patterns, the comma-separated metrics and the schedulers (comma-separated, or *);
+    KeyError when none could be tested."""
     ps = []
     for m in metrics.split(","):
         _compared_metric(res, m)
         for g in matching(res.groups, patterns, f"group of {res.name}"):
-            ps += [c.p_holm for c in g.comparisons.get(m, []) if c.tested]
+            ps += [
+                c.p_holm
+                for c in g.comparisons.get(m, [])
+                if c.tested and (schedulers == "*" or c.other in schedulers.split(","))
+            ]
     if not ps:
-        raise KeyError(f"no comparison in {patterns} of {sname} could be tested in {metrics}")
-    return fmt_p(min(ps))
+        what = f"no comparison of {schedulers} in {patterns} of {res.name}"
+        raise KeyError(f"{what} could be tested in {metrics}")
+    return ps
+
+
+def _minp(sets, name):
+    """The lowest Holm p of the tested comparisons with the baseline over the matching groups
+    and the metrics: the bound in "no significant difference, Holm p X or more"."""
+    sname, patterns, metrics = _split(name, 2, "minp:<set>/<group patterns>/<metric>[,<metric>...]")
+    return fmt_p(min(holm_ps(_set(sets, sname), patterns, metrics)))
+
+
+def _prange(sets, name):
+    """The lowest to the highest Holm p of the matching comparisons, "0.024 to 0.032", or one
+    value when both print alike: the numbers behind "Holm p X to Y" and "Holm p X for each"."""
+    form = "prange:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>[,...]|*"
+    sname, patterns, metrics, schedulers = _split(name, 3, form)
+    ps = holm_ps(_set(sets, sname), patterns, metrics, schedulers)
+    lo, hi = fmt_p(min(ps)), fmt_p(max(ps))
+    return lo if lo == hi else f"{lo} to {hi}"
 
 
 def _ccsig(sets, name):
@@ -1376,6 +1401,7 @@ def resolve(sets, name):
         "pace": lambda rest: _pace(sets, rest),
         "sig": lambda rest: _sig(sets, rest),
         "minp": lambda rest: _minp(sets, rest),
+        "prange": lambda rest: _prange(sets, rest),
         "builds": lambda rest: builds_text(module_builds(sets, rest)),
         "onebuild": lambda rest: _onebuild(sets, rest),
         "ccsig": lambda rest: _ccsig(sets, rest),

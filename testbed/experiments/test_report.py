@@ -235,6 +235,19 @@ class StatisticsTest(Case):
         self.assert_refused(res, "minp:sticky/", (
             "3p-50.cubic/nope", "nope.*/switches", "3p-50.cubic/path1_share_pct",
         ))  # fmt: skip
+        # the range of them, for all schedulers or the named ones; one value when alike
+        for name, want in (
+            ("3p-50.cubic/switches/*", "0.024 to 0.071"),
+            ("3p-50.cubic/switches/tp_sty", "0.024"),
+            ("3p-50.cubic/switches/dft,gr_sty", "0.071"),
+            ("*.cubic/switches/gr_sty", "0.016 to 0.071"),
+            ("baseline.cubic/switches/*", "0.016"),
+        ):
+            self.assertEqual(report.resolve([res], "prange:sticky/" + name), want, name)
+        self.assert_refused(res, "prange:sticky/", (
+            "3p-50.cubic/switches", "3p-50.cubic/switches/nope", "3p-50.cubic/nope/*",
+            "nope.*/switches/*", "3p-50.cubic/path1_share_pct/*",
+        ))  # fmt: skip
 
     def claim_set(self, tr_version=V1):
         """baseline.lia, 5 runs a cell: minrtt and tr_sty 0 discards, gr_sty and tp_sty 11..15
