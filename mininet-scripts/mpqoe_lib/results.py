@@ -285,6 +285,43 @@ def test_field(c, fld, decimals, ps, alpha):
     return fmt_p(ps[fld])
 
 
+def parse_bounds(text, form):
+    """ "<lo>..<hi>" as (lo, hi), lo <= hi; KeyError naming the placeholder's form otherwise."""
+    lo, sep, hi = text.partition("..")
+    try:
+        lo, hi = float(lo), float(hi)
+    except ValueError:
+        raise KeyError(f"bounds {text!r} are not <lo>..<hi> numbers ({form})") from None
+    if not sep or not lo <= hi:
+        raise KeyError(f"bounds {text!r} are not <lo>..<hi> with lo <= hi ({form})")
+    return lo, hi
+
+
+def check_within(means, lo, hi, metric, decimals):
+    """The check behind a hand-written word of size ("about a third", "busy", "close to the
+    lowest quality"), whose bounds the sentence states: "" when every mean of means (name,
+    mean) lies in [lo, hi], else a KeyError listing those outside. A description, not a test."""
+    out = [(n, v) for n, v in means if not lo <= v <= hi]
+    if out:
+        given = ", ".join(f"{n} {fmt(v, decimals)}" for n, v in out)
+        raise KeyError(
+            f"the words it checks need means of {metric} in [{lo:g}, {hi:g}], the data give {given}"
+        )
+    return ""
+
+
+def check_rising(means, metric, decimals):
+    """The check behind a hand-written ordering of means ("the fewest", "between", "falls with
+    every longer segment"): "" when the means (name, mean) rise strictly in the order given,
+    else a KeyError with all of them. A description, not a test."""
+    if len(means) < 2:
+        raise KeyError("an order needs two cells or more")
+    if any(not a[1] < b[1] for a, b in zip(means, means[1:], strict=False)):
+        given = ", ".join(f"{n} {fmt(v, decimals)}" for n, v in means)
+        raise KeyError(f"the words it checks need rising means of {metric}, the data give {given}")
+    return ""
+
+
 # ---------------------------------------------------------------------------------------------
 # Templates
 

@@ -203,6 +203,24 @@ class RenderTest(unittest.TestCase):
         with self.assertRaisesRegex(KeyError, "'median' is not mean"):
             results.interval_field(iv, "median", 1)
 
+    def test_within_and_rising_check_words_about_means(self):
+        means = [("a", 1.5), ("b", 2.0), ("c", 1.25)]
+        self.assertEqual(results.parse_bounds("1.25..2", "f"), (1.25, 2.0))
+        for bad in ("2..1", "1-2", "x..2", "1..", "1.5"):
+            with self.assertRaises(KeyError, msg=bad):
+                results.parse_bounds(bad, "f")
+        self.assertEqual(results.check_within(means, 1.25, 2.0, "m", 2), "")  # bounds inclusive
+        with self.assertRaisesRegex(KeyError, r"in \[1.3, 2\], the data give c 1.25'$"):
+            results.check_within(means, 1.3, 2.0, "m", 2)
+        with self.assertRaisesRegex(KeyError, "give a 1.50, b 2.00'$"):
+            results.check_within(means, 0, 1.4, "m", 2)
+        self.assertEqual(results.check_rising([("c", 1.25), ("a", 1.5), ("b", 2.0)], "m", 2), "")
+        for bad in (means, [("a", 1.5), ("a2", 1.5)], [("a", 1.5)]):
+            with self.assertRaises(KeyError, msg=str(bad)):
+                results.check_rising(bad, "m", 2)
+        with self.assertRaisesRegex(KeyError, "rising means of m, the data give a 1.50, b 2.00, c"):
+            results.check_rising(means, "m", 2)
+
 
 class VersionTest(unittest.TestCase):
     def setUp(self):

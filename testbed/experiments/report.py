@@ -90,7 +90,7 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
     {{below:<set>/<cell patterns>/<cell patterns>/<metric>}}  nothing, or an error: every ok
         run of the first cells lies below every ok run of the second ("every run fewer than
         any")
-    {{order:<set>/<cell>,<cell>[,<cell>...]/<metric>}}  nothing, or an error: the cells'
+    {{rising:<set>/<cell>,<cell>[,<cell>...]/<metric>}}  nothing, or an error: the cells'
         means rise strictly in the order named (the check behind "fewest", "between": a
         description of the means, not a test)
     {{within:<set>/<cell patterns>/<metric>/<lo>..<hi>}}  nothing, or an error: every
@@ -1301,27 +1301,20 @@ def _below(sets, name):
     return ""
 
 
-def _order(sets, name):
+def _rising(sets, name):
     """Nothing when the named cells' means rise strictly in the order given, else KeyError:
     the check behind a hand-written ordering of means ("fewest", "between"), which describes
     and does not test."""
-    sname, names, m = _split(name, 2, "order:<set>/<cell>,<cell>[,<cell>...]/<metric>")
+    sname, names, m = _split(name, 2, "rising:<set>/<cell>,<cell>[,<cell>...]/<metric>")
     res = _set(sets, sname)
-    cells = names.split(",")
-    if len(cells) < 2:
-        raise KeyError("an order needs two cells or more")
     means = []
-    for cname in cells:
+    for cname in names.split(","):
         c = res.cell(cname)
         if c is None:
-            raise KeyError(f"{sname} has no cell {cname!r} (an order names cells, not patterns)")
+            raise KeyError(f"{sname} has no cell {cname!r} (rising names cells, not patterns)")
         _runs_of(res, cname, m)  # with ok runs
-        means.append(c.intervals[m].mean)
-    if any(not a < b for a, b in zip(means, means[1:], strict=False)):
-        d = metric_of(m).decimals
-        given = ", ".join(f"{n} {fmt(v, d)}" for n, v in zip(cells, means, strict=True))
-        raise KeyError(f"the words it checks need rising means of {m}, the data give {given}")
-    return ""
+        means.append((cname, c.intervals[m].mean))
+    return shared.check_rising(means, m, metric_of(m).decimals)
 
 
 def _within(sets, name):
@@ -1332,24 +1325,14 @@ def _within(sets, name):
     sname, patterns, m, bounds = _split(name, 3, form)
     res = _set(sets, sname)
     mt = _metric(res, m)
-    lo, sep, hi = bounds.partition("..")
-    try:
-        lo, hi = float(lo), float(hi)
-    except ValueError:
-        raise KeyError(f"bounds {bounds!r} are not <lo>..<hi> numbers ({form})") from None
-    if not sep or not lo <= hi:
-        raise KeyError(f"bounds {bounds!r} are not <lo>..<hi> with lo <= hi ({form})")
+    lo, hi = shared.parse_bounds(bounds, form)
     cells = matching_cells(res, patterns)
     empty = [c.name for c in cells if not c.intervals[m].n]
     if empty:
         raise KeyError(f"{', '.join(empty)} of {sname} has no ok run with a value of {m}")
-    out = [c for c in cells if not lo <= c.intervals[m].mean <= hi]
-    if out:
-        given = ", ".join(f"{c.name} {fmt(c.intervals[m].mean, mt.decimals)}" for c in out)
-        raise KeyError(
-            f"the words it checks need cell means of {m} in [{lo:g}, {hi:g}], the data give {given}"
-        )
-    return ""
+    return shared.check_within(
+        [(c.name, c.intervals[m].mean) for c in cells], lo, hi, m, mt.decimals
+    )
 
 
 def _claim(sets, name, kind="claim"):
@@ -1410,7 +1393,7 @@ def resolve(sets, name):
         "holds": lambda rest: _claim(sets, rest, "holds"),
         "zero": lambda rest: _zero(sets, rest),
         "below": lambda rest: _below(sets, rest),
-        "order": lambda rest: _order(sets, rest),
+        "rising": lambda rest: _rising(sets, rest),
         "within": lambda rest: _within(sets, rest),
     }
     return shared.resolver(kinds, lambda n: _value(sets, n))(name)

@@ -371,14 +371,14 @@ class StatisticsTest(Case):
             report.resolve([res], holds + "discards/gr_sty:higher,tp_sty:same")
         self.assert_refused(res, holds, ("discards/gr_sty:bigger", "nope/gr_sty:same"))
 
-    def test_zero_below_and_order_check_hand_words_about_runs_and_means(self):
+    def test_zero_below_and_rising_check_hand_words_about_runs_and_means(self):
         # fixture: discards dft 0 x 5, gr_sty 1..5, tp_sty 0 x 5; switches dft 300..340,
         # gr_sty 80..120 (mean 100), tp_sty 100..104 (mean 102)
         res = self.load()["sticky"]
         ok = (
             "zero:sticky/baseline.dft.cubic,baseline.tp_sty.cubic/discards,underflows",
             "below:sticky/baseline.gr_sty.cubic,baseline.tp_sty.cubic/baseline.dft.cubic/switches",
-            "order:sticky/baseline.gr_sty.cubic,baseline.tp_sty.cubic,baseline.dft.cubic/switches",
+            "rising:sticky/baseline.gr_sty.cubic,baseline.tp_sty.cubic,baseline.dft.cubic/switches",
         )
         for name in ok:
             self.assertEqual(report.resolve([res], name), "", name)
@@ -386,17 +386,17 @@ class StatisticsTest(Case):
             ("zero:sticky/baseline.*.cubic/discards", "baseline.gr_sty.cubic discards up to 5"),
             ("below:sticky/baseline.tp_sty.cubic/baseline.gr_sty.cubic/switches", "104 against 80"),
             ("below:sticky/baseline.dft.cubic/baseline.dft.cubic/switches", "340 against 300"),
-            ("order:sticky/baseline.tp_sty.cubic,baseline.gr_sty.cubic/switches", "cubic 102, "),
+            ("rising:sticky/baseline.tp_sty.cubic,baseline.gr_sty.cubic/switches", "cubic 102, "),
             # equal means are not an order
-            ("order:sticky/baseline.dft.cubic,baseline.tp_sty.cubic/discards", "rising means"),
+            ("rising:sticky/baseline.dft.cubic,baseline.tp_sty.cubic/discards", "rising means"),
         ):
             with self.assertRaisesRegex(KeyError, why, msg=name):
                 report.resolve([res], name)
         self.assert_refused(res, "", (
             "zero:sticky/nope.*/discards", "zero:sticky/baseline.dft.cubic/nope",
-            "order:sticky/baseline.dft.cubic/switches", "below:sticky/baseline.dft.cubic/switches",
-            "order:sticky/baseline.dft.cubic,baseline.nope.cubic/switches",
-            "order:sticky/baseline.dft.cubic,baseline.*.cubic/switches",
+            "rising:sticky/baseline.dft.cubic/switches", "below:sticky/baseline.dft.cubic/switches",
+            "rising:sticky/baseline.dft.cubic,baseline.nope.cubic/switches",
+            "rising:sticky/baseline.dft.cubic,baseline.*.cubic/switches",
         ))  # fmt: skip
 
     def test_within_checks_that_every_cell_mean_lies_in_the_stated_bounds(self):

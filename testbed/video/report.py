@@ -52,6 +52,13 @@ brace pair, is an error naming it):
                  by + on both sides (a1+a2/b1+b2, e.g. one pair per topology) are tested
                  together: the mean rho, each pair permuted on its own (rho, p, n, sig only);
                  and the checks as trend's (higher: ranked alike, lower: reversed, same: neither)
+    {{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>}}
+                 nothing, or an error: every cell matching the comma-separated shell patterns
+                 has its mean in [lo, hi] (the check behind "close to the lowest quality",
+                 "about", whose bounds the sentence states; a description, not a test)
+    {{rising:<experiment>/<cell>,<cell>[,...]/<metric>}}
+                 nothing, or an error: the cells' means rise strictly in the order named (the
+                 check behind "the most", "falls with every longer segment"; not a test)
     {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
     {{attempts:<experiment>[+<experiment>...][/<filter>...]}}
                  how many attempts at runs, ok or failed (<data>/ga-paper/data/
@@ -1096,6 +1103,52 @@ def _order(results, name):
 ATTEMPT_FILTER = re.compile(r"([a-z_]+)(=|>)(.*)")
 
 
+def _cells_with_runs(res, exp, names, metric):
+    """[(cell name, mean of metric)] of the named cells (comma-separated shell patterns when
+    patterns); KeyError when one matches nothing or has no run (words about it rest on
+    nothing)."""
+    if res.missing:
+        raise KeyError(f"{exp} has no runs yet, so the words it checks rest on nothing")
+    means = []
+    for pat in names.split(","):
+        cells = [c for c in res.cells if fnmatch.fnmatchcase(c.name, pat)]
+        if not cells:
+            raise KeyError(f"no cell of {exp} matches {pat!r}")
+        for c in cells:
+            if not c.intervals[metric].n:
+                raise KeyError(f"{c.name} of {exp} has no run with a value of {metric}")
+            means.append((c.name, c.intervals[metric].mean))
+    return means
+
+
+def _within(results, name):
+    """{{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>}}: nothing when every
+    matching cell's mean lies in [lo, hi], else an error (shared.check_within)."""
+    form = "within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>"
+    parts = name.split("/")
+    if len(parts) != 4:
+        raise KeyError(f"expected {form}")
+    exp, patterns, metric, bounds = parts
+    res = _experiment(results, exp, metric)
+    lo, hi = shared.parse_bounds(bounds, form)
+    means = _cells_with_runs(res, exp, patterns, metric)
+    return shared.check_within(means, lo, hi, metric, METRICS[metric].decimals)
+
+
+def _rising(results, name):
+    """{{rising:<experiment>/<cell>,<cell>[,...]/<metric>}}: nothing when the named cells'
+    means rise strictly in that order, else an error (shared.check_rising)."""
+    parts = name.split("/")
+    if len(parts) != 3:
+        raise KeyError("expected rising:<experiment>/<cell>,<cell>[,...]/<metric>")
+    exp, names, metric = parts
+    res = _experiment(results, exp, metric)
+    if any(ch in names for ch in "*?["):
+        raise KeyError("rising names cells, not patterns (their order is the order checked)")
+    means = _cells_with_runs(res, exp, names, metric)
+    return shared.check_rising(means, metric, METRICS[metric].decimals)
+
+
 def _attempts(results, name):
     """{{attempts:<experiment>[+<experiment>...][/<filter>...]}}: how many attempts of those
     experiments (their <experiment>-attempts tables) pass every filter, <column>=<shell
@@ -1137,6 +1190,8 @@ def resolve(results, name):
         "pair": lambda rest: _pair(results, rest),
         "strat": lambda rest: _strat(results, rest),
         "status": lambda rest: status_text(_experiment(results, rest)),
+        "within": lambda rest: _within(results, rest),
+        "rising": lambda rest: _rising(results, rest),
     }
     return shared.resolver(kinds, lambda n: _value(results, n))(name)
 

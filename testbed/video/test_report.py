@@ -477,6 +477,53 @@ class FactorTest(ReportCase):
             self.assertIn(why, cm.exception.args[0])
 
 
+class WithinRisingTest(ReportCase):
+    def resolve(self, name):
+        return report.resolve(report.load(self.data, newest=fake_newest), name)
+
+    def test_within_holds_every_matching_cell_mean_to_the_stated_bounds(self):
+        # fixture: ga-sched switches_ga means 15.5 under default, 13.5 under daps; bitrate
+        # 2114.5-2159.5 (fd-bw) and 2514.5-2559.5 (ga)
+        self.assertEqual(self.resolve("within:ga-sched/*/switches_ga/13.5..15.5"), "")
+        self.assertEqual(self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2100..2200"), "")
+        with self.assertRaisesRegex(KeyError, r"in \[14, 16\], the data give daps.b125.ga 13.5, "):
+            self.resolve("within:ga-sched/*/switches_ga/14..16")
+        with self.assertRaisesRegex(KeyError, "default.b125.ga 2514'$"):
+            self.resolve("within:ga-sched/*.fd-bw,default.b125.ga/avg_bitrate_kbps/2100..2200")
+
+    def test_rising_holds_named_cells_to_their_order(self):
+        self.assertEqual(
+            self.resolve("rising:ga-sched/daps.b125.ga,default.b125.ga/switches_ga"), ""
+        )
+        self.assertEqual(
+            self.resolve(
+                "rising:ga-sched/default.b125.fd-bw,default.b125.ga,daps.b512.ga/avg_bitrate_kbps"
+            ),
+            "",
+        )
+        with self.assertRaisesRegex(KeyError, "rising means of switches_ga, the data give default"):
+            self.resolve("rising:ga-sched/default.b125.ga,daps.b125.ga/switches_ga")
+        with self.assertRaisesRegex(KeyError, "rising means"):  # equal means are not an order
+            self.resolve("rising:ga-sched/default.b125.ga,default.b512.ga/switches_ga")
+
+    def test_bad_names(self):
+        for bad, why in [
+            ("within:ga-sched/*/switches_ga", "expected within:"),
+            ("within:ga-sched/*/switches_ga/16..14", "lo <= hi"),
+            ("within:ga-sched/*/switches_ga/a..b", "numbers"),
+            ("within:ga-sched/nope.*/switches_ga/0..1", "no cell of ga-sched matches"),
+            ("within:ga-sched/*/nope/0..1", "no metric 'nope'"),
+            ("within:nope/*/switches_ga/0..1", "unknown experiment"),
+            ("rising:ga-sched/default.b125.ga/switches_ga", "two cells or more"),
+            ("rising:ga-sched/daps.*,default.*/switches_ga", "not patterns"),
+            ("rising:ga-sched/daps.b125.ga,nope/switches_ga", "no cell of ga-sched matches"),
+            ("rising:ga-sched/switches_ga", "expected rising:"),
+        ]:
+            with self.subTest(bad=bad), self.assertRaises(KeyError) as cm:
+                self.resolve(bad)
+            self.assertIn(why, cm.exception.args[0])
+
+
 class OrderTest(unittest.TestCase):
     """order: two groups' rankings of their algorithms, on hand-made groups of six."""
 
