@@ -322,6 +322,27 @@ def check_rising(means, metric, decimals):
     return ""
 
 
+def check_extreme(firsts, others, metric, decimals, highest):
+    """The check behind "the most", "stalls least": "" when every mean of firsts (name, mean)
+    lies above (highest) or below every mean of others, leaving out the firsts themselves; else
+    a KeyError with the means that break it. A description, not a test."""
+    names = {n for n, _v in firsts}
+    rest = [(n, v) for n, v in others if n not in names]
+    if not rest:
+        raise KeyError("the other cells match nothing but the cells themselves")
+    if highest:
+        bad = [(n, v) for n, v in rest if v >= min(x for _n, x in firsts)]
+    else:
+        bad = [(n, v) for n, v in rest if v <= max(x for _n, x in firsts)]
+    if bad:
+        word = "highest" if highest else "lowest"
+        given = ", ".join(f"{n} {fmt(v, decimals)}" for n, v in (*firsts, *bad))
+        raise KeyError(
+            f"the words it checks need the {word} means of {metric}, the data give {given}"
+        )
+    return ""
+
+
 # ---------------------------------------------------------------------------------------------
 # Templates
 

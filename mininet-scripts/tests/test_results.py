@@ -221,6 +221,21 @@ class RenderTest(unittest.TestCase):
         with self.assertRaisesRegex(KeyError, "rising means of m, the data give a 1.50, b 2.00, c"):
             results.check_rising(means, "m", 2)
 
+    def test_extreme_checks_the_highest_or_lowest_means(self):
+        firsts, others = [("a", 3.0), ("b", 2.5)], [("a", 3.0), ("b", 2.5), ("c", 2.0), ("d", 1)]
+        self.assertEqual(results.check_extreme(firsts, others, "m", 1, True), "")
+        self.assertEqual(results.check_extreme([("d", 1)], others, "m", 1, False), "")
+        with self.assertRaisesRegex(
+            KeyError, "the highest means of m, the data give c 2.0, a 3.0, b"
+        ):
+            results.check_extreme([("c", 2.0)], others, "m", 1, True)
+        with self.assertRaisesRegex(KeyError, "lowest means of m, the data give c 2.0, d 1.0'$"):
+            results.check_extreme([("c", 2.0)], others, "m", 1, False)
+        with self.assertRaises(KeyError):  # a tie is not the most
+            results.check_extreme(firsts, [("e", 2.5)], "m", 1, True)
+        with self.assertRaisesRegex(KeyError, "match nothing but"):
+            results.check_extreme(firsts, firsts, "m", 1, True)
+
 
 class VersionTest(unittest.TestCase):
     def setUp(self):

@@ -59,6 +59,10 @@ brace pair, is an error naming it):
     {{rising:<experiment>/<cell>,<cell>[,...]/<metric>}}
                  nothing, or an error: the cells' means rise strictly in the order named (the
                  check behind "the most", "falls with every longer segment"; not a test)
+    {{highest:<experiment>/<cell patterns>/<other cell patterns>/<metric>}}, {{lowest:...}}
+                 nothing, or an error: the first cells' means all lie above (below) those of
+                 every other cell matching the second patterns (the check behind "switch the
+                 most", "stalls least"; not a test)
     {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
     {{attempts:<experiment>[+<experiment>...][/<filter>...]}}
                  how many attempts at runs, ok or failed (<data>/ga-paper/data/
@@ -1149,6 +1153,27 @@ def _rising(results, name):
     return shared.check_rising(means, metric, METRICS[metric].decimals)
 
 
+def _extreme(results, name, highest):
+    """{{highest:<experiment>/<cell patterns>/<other cell patterns>/<metric>}} (and lowest:):
+    nothing when the first cells' means lie above (below) every other matching cell's, else an
+    error (shared.check_extreme)."""
+    word = "highest" if highest else "lowest"
+    parts = name.split("/")
+    if len(parts) != 4:
+        raise KeyError(
+            f"expected {word}:<experiment>/<cell patterns>/<other cell patterns>/<metric>"
+        )
+    exp, firsts, others, metric = parts
+    res = _experiment(results, exp, metric)
+    return shared.check_extreme(
+        _cells_with_runs(res, exp, firsts, metric),
+        _cells_with_runs(res, exp, others, metric),
+        metric,
+        METRICS[metric].decimals,
+        highest,
+    )
+
+
 def _attempts(results, name):
     """{{attempts:<experiment>[+<experiment>...][/<filter>...]}}: how many attempts of those
     experiments (their <experiment>-attempts tables) pass every filter, <column>=<shell
@@ -1192,6 +1217,8 @@ def resolve(results, name):
         "status": lambda rest: status_text(_experiment(results, rest)),
         "within": lambda rest: _within(results, rest),
         "rising": lambda rest: _rising(results, rest),
+        "highest": lambda rest: _extreme(results, rest, True),
+        "lowest": lambda rest: _extreme(results, rest, False),
     }
     return shared.resolver(kinds, lambda n: _value(results, n))(name)
 

@@ -477,7 +477,7 @@ class FactorTest(ReportCase):
             self.assertIn(why, cm.exception.args[0])
 
 
-class WithinRisingTest(ReportCase):
+class MeansCheckTest(ReportCase):
     def resolve(self, name):
         return report.resolve(report.load(self.data, newest=fake_newest), name)
 
@@ -506,8 +506,20 @@ class WithinRisingTest(ReportCase):
         with self.assertRaisesRegex(KeyError, "rising means"):  # equal means are not an order
             self.resolve("rising:ga-sched/default.b125.ga,default.b512.ga/switches_ga")
 
+    def test_highest_and_lowest_hold_cells_above_or_below_the_others(self):
+        # ga-sched bitrate: fd-bw 2114.5-2159.5, ga 2514.5-2559.5; daps's above default's
+        self.assertEqual(self.resolve("highest:ga-sched/*.ga/*/avg_bitrate_kbps"), "")
+        self.assertEqual(self.resolve("lowest:ga-sched/default.b125.fd-bw/*/avg_bitrate_kbps"), "")
+        self.assertEqual(self.resolve("highest:ga-sched/daps.b512.ga/*.ga/avg_bitrate_kbps"), "")
+        with self.assertRaisesRegex(KeyError, "the lowest means of avg_bitrate_kbps, the data"):
+            self.resolve("lowest:ga-sched/daps.b125.fd-bw/*/avg_bitrate_kbps")
+        with self.assertRaisesRegex(KeyError, "highest means of switches_ga"):  # ties
+            self.resolve("highest:ga-sched/default.b125.ga/default.*/switches_ga")
+
     def test_bad_names(self):
         for bad, why in [
+            ("highest:ga-sched/*.ga/avg_bitrate_kbps", "expected highest:"),
+            ("lowest:ga-sched/*.ga/nope.*/avg_bitrate_kbps", "no cell of ga-sched matches"),
             ("within:ga-sched/*/switches_ga", "expected within:"),
             ("within:ga-sched/*/switches_ga/16..14", "lo <= hi"),
             ("within:ga-sched/*/switches_ga/a..b", "numbers"),
