@@ -58,7 +58,8 @@ brace pair, is an error naming it):
                  "about", whose bounds the sentence states; a description, not a test)
     {{rising:<experiment>/<cell>,<cell>[,...]/<metric>}}
                  nothing, or an error: the cells' means rise strictly in the order named (the
-                 check behind "the most", "falls with every longer segment"; not a test)
+                 check behind "higher at every length", "falls with every longer segment"; not
+                 a test)
     {{highest:<experiment>/<cell patterns>/<other cell patterns>/<metric>}}, {{lowest:...}}
                  nothing, or an error: the first cells' means all lie above (below) those of
                  every other cell matching the second patterns (the check behind "switch the
