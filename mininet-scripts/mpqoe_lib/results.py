@@ -331,9 +331,11 @@ def check_extreme(firsts, others, metric, decimals, highest):
     if not rest:
         raise KeyError("the other cells match nothing but the cells themselves")
     if highest:
-        bad = [(n, v) for n, v in rest if v >= min(x for _n, x in firsts)]
+        bound = min(v for _n, v in firsts)
+        bad = [(n, v) for n, v in rest if v >= bound]
     else:
-        bad = [(n, v) for n, v in rest if v <= max(x for _n, x in firsts)]
+        bound = max(v for _n, v in firsts)
+        bad = [(n, v) for n, v in rest if v <= bound]
     if bad:
         word = "highest" if highest else "lowest"
         given = ", ".join(f"{n} {fmt(v, decimals)}" for n, v in (*firsts, *bad))

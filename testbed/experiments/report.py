@@ -1106,6 +1106,7 @@ def holm_ps(res, patterns, metrics, schedulers="*"):
     """The Holm p values of the tested comparisons with the baseline over the groups matching
     the patterns, the comma-separated metrics and the schedulers (comma-separated, or *);
     KeyError when none could be tested."""
+    wanted = None if schedulers == "*" else set(schedulers.split(","))
     ps = []
     for m in metrics.split(","):
         _compared_metric(res, m)
@@ -1113,7 +1114,7 @@ def holm_ps(res, patterns, metrics, schedulers="*"):
             ps += [
                 c.p_holm
                 for c in g.comparisons.get(m, [])
-                if c.tested and (schedulers == "*" or c.other in schedulers.split(","))
+                if c.tested and (wanted is None or c.other in wanted)
             ]
     if not ps:
         what = f"no comparison of {schedulers} in {patterns} of {res.name}"
