@@ -42,6 +42,14 @@ def snapshot(root):
     return out
 
 
+def assert_refused(case, resolve, cases):
+    """Each (name, why) of cases: resolve(name) raises a KeyError whose message contains why."""
+    for bad, why in cases:
+        with case.subTest(bad=bad), case.assertRaises(KeyError) as cm:
+            resolve(bad)
+        case.assertIn(why, cm.exception.args[0])
+
+
 class ReportCase(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="video-report-")
@@ -463,7 +471,7 @@ class FactorTest(ReportCase):
         self.assertEqual(self.resolve(name + "higher/algorithm=ga"), "")
 
     def test_bad_names(self):
-        for bad, why in [
+        cases = [
             ("sched/daps-vs-default/switches_ga/p", "not a parameter"),
             ("scheduler/daps-default/switches_ga/p", "<value>-vs-<other value>"),
             ("scheduler/daps-vs-default/switches_ga/rho", "field 'rho'"),
@@ -471,10 +479,8 @@ class FactorTest(ReportCase):
             ("scheduler/daps-vs-default/switches_ga/p/scheduler=daps", "another parameter"),
             ("scheduler/daps-vs-blest/switches_ga/p", "differ only in scheduler"),
             ("scheduler/daps-vs-default/p", "expected factor:"),
-        ]:
-            with self.subTest(bad=bad), self.assertRaises(KeyError) as cm:
-                self.resolve(bad)
-            self.assertIn(why, cm.exception.args[0])
+        ]
+        assert_refused(self, self.resolve, cases)
 
 
 class MeansCheckTest(ReportCase):
@@ -517,7 +523,7 @@ class MeansCheckTest(ReportCase):
             self.resolve("highest:ga-sched/default.b125.ga/default.*/switches_ga")
 
     def test_bad_names(self):
-        for bad, why in [
+        cases = [
             ("highest:ga-sched/*.ga/avg_bitrate_kbps", "expected highest:"),
             ("lowest:ga-sched/*.ga/nope.*/avg_bitrate_kbps", "no cell of ga-sched matches"),
             ("within:ga-sched/*/switches_ga", "expected within:"),
@@ -530,10 +536,8 @@ class MeansCheckTest(ReportCase):
             ("rising:ga-sched/daps.*,default.*/switches_ga", "not patterns"),
             ("rising:ga-sched/daps.b125.ga,nope/switches_ga", "no cell of ga-sched matches"),
             ("rising:ga-sched/switches_ga", "expected rising:"),
-        ]:
-            with self.subTest(bad=bad), self.assertRaises(KeyError) as cm:
-                self.resolve(bad)
-            self.assertIn(why, cm.exception.args[0])
+        ]
+        assert_refused(self, self.resolve, cases)
 
 
 class OrderTest(unittest.TestCase):
@@ -599,28 +603,24 @@ class OrderTest(unittest.TestCase):
         self.assertEqual(report.resolve(r, f"order:{three}/avg_bitrate_kbps/rho"), "+0.77")
         self.assertEqual(report.resolve(r, f"order:{three}/avg_bitrate_kbps/n"), "18")
         self.assertEqual(report.resolve(r, f"order:{three}/avg_bitrate_kbps/sig"), "yes")
-        for bad, why in [
+        cases = [
             (f"{three}/avg_bitrate_kbps/top", "one group a side"),
             (
                 "ga-topo/compuserve.c5+custom12.c5/compuserve.c5.v540/outage_s/rho",
                 "different numbers",
             ),
-        ]:
-            with self.subTest(bad=bad), self.assertRaises(KeyError) as cm:
-                report.resolve(r, "order:" + bad)
-            self.assertIn(why, cm.exception.args[0])
+        ]
+        assert_refused(self, lambda bad: report.resolve(r, "order:" + bad), cases)
 
     def test_bad_names(self):
         r = self.results((1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6))
-        for bad, why in [
+        cases = [
             ("ga-topo/compuserve.c5/compuserve.c9/avg_bitrate_kbps/rho", "no group"),
             ("ga-topo/compuserve.c5/compuserve.c5/avg_bitrate_kbps/rho", "two different"),
             ("ga-topo/compuserve.c5/compuserve.c5.v540/avg_bitrate_kbps/best", "field 'best'"),
             ("ga-topo/compuserve.c5/avg_bitrate_kbps/rho", "expected order:"),
-        ]:
-            with self.subTest(bad=bad), self.assertRaises(KeyError) as cm:
-                report.resolve(r, "order:" + bad)
-            self.assertIn(why, cm.exception.args[0])
+        ]
+        assert_refused(self, lambda bad: report.resolve(r, "order:" + bad), cases)
 
 
 class AttemptsTest(ReportCase):
