@@ -297,15 +297,17 @@ def parse_bounds(text, form):
     return lo, hi
 
 
-def check_within(means, lo, hi, metric, decimals):
+def check_within(means, lo, hi, metric, decimals, what=None):
     """The check behind a hand-written word of size ("about a third", "busy", "close to the
     lowest quality"), whose bounds the sentence states: "" when every mean of means (name,
-    mean) lies in [lo, hi], else a KeyError listing those outside. A description, not a test."""
+    mean) lies in [lo, hi], else a KeyError listing those outside. what names the values in it
+    when they are not means of metric (interval ends, ratios). A description, not a test."""
     out = [(n, v) for n, v in means if not lo <= v <= hi]
     if out:
         given = ", ".join(f"{n} {fmt(v, decimals)}" for n, v in out)
+        what = what or f"means of {metric}"
         raise KeyError(
-            f"the words it checks need means of {metric} in [{lo:g}, {hi:g}], the data give {given}"
+            f"the words it checks need {what} in [{lo:g}, {hi:g}], the data give {given}"
         )
     return ""
 

@@ -51,11 +51,21 @@ brace pair, is an error naming it):
                  each group: "ga" when the two agree, "ga / none" when not); groups joined
                  by + on both sides (a1+a2/b1+b2, e.g. one pair per topology) are tested
                  together: the mean rho, each pair permuted on its own (rho, p, n, sig only);
-                 and the checks as trend's (higher: ranked alike, lower: reversed, same: neither)
-    {{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>}}
+                 and the checks as trend's (higher: ranked alike, lower: reversed, same: neither);
+                 metrics joined by a comma (m1,m2,m3) are one family, Holm-adjusted over them:
+                 field minp (the smallest adjusted p) and the checks, judged by that test (the
+                 check behind "none passes Holm's adjustment")
+    {{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}
                  nothing, or an error: every cell matching the comma-separated shell patterns
-                 has its mean in [lo, hi] (the check behind "close to the lowest quality",
-                 "about", whose bounds the sentence states; a description, not a test)
+                 has its mean (field mean, the default) or its interval's lower or upper end
+                 (lo, hi) in [lo, hi] (the check behind "close to the lowest quality", "about",
+                 "the interval lies below", whose bounds the sentence states; a description,
+                 not a test)
+    {{ratio:<experiment>/<group>/<other group>/<metric>/<lo>..<hi>[/count]}}
+                 per algorithm in both groups, its mean in the other group over its mean in the
+                 first: nothing, or an error, when every ratio lies in [lo, hi] ("grows more
+                 than 4.5 times"); with count, how many do, "4 of 6" (the number behind
+                 "mostly"); a description, not a test
     {{rising:<experiment>/<cell>,<cell>[,...]/<metric>}}
                  nothing, or an error: the cells' means rise strictly in the order named (the
                  check behind "higher at every length", "falls with every longer segment"; not
@@ -1065,13 +1075,24 @@ def _order(results, name):
     the algorithms alike by their cells' means of metric (Spearman's rho, exact permutation
     p; top and bottom: the first and last algorithm of each). Groups joined by + on both sides
     (g1+g2/h1+h2) pair up in order and are tested together (stats.pooled_trend: the mean rho,
-    each pair permuted on its own); top and bottom then have no meaning."""
+    each pair permuted on its own); top and bottom then have no meaning. Metrics joined by a
+    comma are one family of tests, Holm-adjusted over them: minp, the smallest adjusted p, and
+    the checks, judged by the test with that p."""
     parts = name.split("/")
     if len(parts) != 5:
         raise KeyError("expected order:<experiment>/<group>/<other group>/<metric>/<field>")
-    exp, ga, gb, metric, fld = parts
-    res = _experiment(results, exp, metric)
-    shared.check_field(fld, ("rho", "p", "n", "sig", "top", "bottom"))
+    exp, ga, gb, metric_names, fld = parts
+    metrics = metric_names.split(",")
+    res = _experiment(results, exp)
+    for metric in metrics:
+        _experiment(results, exp, metric)
+    family = len(metrics) > 1
+    if family:
+        if len(set(metrics)) != len(metrics):
+            raise KeyError(f"a family names each metric once, not {metric_names}")
+        shared.check_field(fld, ("minp",))
+    else:
+        shared.check_field(fld, ("rho", "p", "n", "sig", "top", "bottom"))
     firsts, seconds = ga.split("+"), gb.split("+")
     if len(firsts) != len(seconds):
         raise KeyError(f"{ga} and {gb} join different numbers of groups")
@@ -1079,65 +1100,136 @@ def _order(results, name):
         raise KeyError(f"field {fld!r} needs one group a side, not {ga}")
     if res.missing:
         return NO_RUNS
-    pairings = []
+    pairs = []
     for first, second in zip(firsts, seconds, strict=True):
+        if first == second:
+            raise KeyError(f"order compares two different groups, not {first} with itself")
         groups = []
         for gname in (first, second):
             g = res.group(gname)
             if g is None:
                 raise KeyError(f"{exp} has no group {gname!r}")
             groups.append(g)
-        if first == second:
-            raise KeyError(f"order compares two different groups, not {first} with itself")
         algs = [a for a in ALGORITHMS if all(a in g.cells for g in groups)]
-        means = [[g.cells[a].intervals[metric].mean for a in algs] for g in groups]
-        if fld in ("top", "bottom"):
-            if not algs:
-                return "n/a"
-            pick = max if fld == "top" else min
-            ends = [algs[pick(range(len(algs)), key=m.__getitem__)] for m in means]
-            return ends[0] if ends[0] == ends[1] else " / ".join(ends)
-        pairings.append(means)
+        pairs.append((algs, groups))
+    if fld in ("top", "bottom"):
+        algs, groups = pairs[0]
+        if not algs:
+            return "n/a"
+        pick = max if fld == "top" else min
+        means = [[g.cells[a].intervals[metrics[0]].mean for a in algs] for g in groups]
+        ends = [algs[pick(range(len(algs)), key=m.__getitem__)] for m in means]
+        return ends[0] if ends[0] == ends[1] else " / ".join(ends)
+    trends = [_order_trend(pairs, metric) for metric in metrics]
+    if not family:
+        return _trend_field(trends[0], fld)
+    untested = [f"{m}: {t.reason}" for m, t in zip(metrics, trends, strict=True) if not t.tested]
+    if untested:
+        if fld in shared.CHECKS:
+            raise KeyError(f"the words it checks rest on untested orders ({'; '.join(untested)})")
+        return f"n/a ({'; '.join(untested)})"
+    adjusted = stats.holm([t.p for t in trends])
+    i = min(range(len(trends)), key=adjusted.__getitem__)
+    if fld == "minp":
+        return fmt_p(adjusted[i])
+    return shared.check_words(fld, True, None, adjusted[i], stats.ALPHA, trends[i].rho > 0)
+
+
+def _order_trend(pairs, metric):
+    """The stats.Trend of one metric's ranking over pairs [(algorithms, (group, other group))]:
+    one pair tested alone, several pooled (stats.pooled_trend)."""
     # two groups of different code versions may be ranked against each other: each mean comes
     # from one version; the test is of the ranking, not of a difference between the groups
+    pairings = [
+        [[g.cells[a].intervals[metric].mean for a in algs] for g in groups]
+        for algs, groups in pairs
+    ]
     if len(pairings) == 1:
-        return _trend_field(stats.trend(*pairings[0]), fld)
-    return _trend_field(stats.pooled_trend(pairings), fld)
+        return stats.trend(*pairings[0])
+    return stats.pooled_trend(pairings)
 
 
 ATTEMPT_FILTER = re.compile(r"([a-z_]+)(=|>)(.*)")
 
 
-def _cells_with_runs(res, exp, names, metric):
-    """[(cell name, mean of metric)] of the named cells (comma-separated shell patterns when
-    patterns); KeyError when one matches nothing or has no run (words about it rest on
-    nothing)."""
+def _cells_with_runs(res, exp, names, metric, fld="mean"):
+    """[(cell name, fld of metric's interval)] of the named cells (comma-separated shell
+    patterns when patterns); fld: mean, or lo or hi (the interval's ends); KeyError when one
+    matches nothing or has no run (words about it rest on nothing), or no interval for lo and
+    hi."""
     if res.missing:
         raise KeyError(f"{exp} has no runs yet, so the words it checks rest on nothing")
-    means = []
+    values = []
     for pat in names.split(","):
         cells = [c for c in res.cells if fnmatch.fnmatchcase(c.name, pat)]
         if not cells:
             raise KeyError(f"no cell of {exp} matches {pat!r}")
         for c in cells:
-            if not c.intervals[metric].n:
+            iv = c.intervals[metric]
+            if not iv.n:
                 raise KeyError(f"{c.name} of {exp} has no run with a value of {metric}")
-            means.append((c.name, c.intervals[metric].mean))
-    return means
+            value = getattr(iv, fld)
+            if value is None:
+                raise KeyError(f"{c.name} of {exp} has no interval of {metric} (n = {iv.n})")
+            values.append((c.name, value))
+    return values
 
 
 def _within(results, name):
-    """{{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>}}: nothing when every
-    matching cell's mean lies in [lo, hi], else an error (shared.check_within)."""
-    form = "within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>"
+    """{{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}: nothing when
+    every matching cell's mean (field mean, the default) or interval end (lo, hi) lies in
+    [lo, hi], else an error (shared.check_within)."""
+    form = "within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/mean|lo|hi]"
     parts = name.split("/")
-    if len(parts) != 4:
+    if len(parts) not in (4, 5):
         raise KeyError(f"expected {form}")
-    exp, patterns, metric, bounds = parts
+    exp, patterns, metric, bounds, *rest = parts
+    fld = rest[0] if rest else "mean"
+    if fld not in ("mean", "lo", "hi"):
+        raise KeyError(f"field {fld!r} is not mean, lo or hi ({form})")
     res = _experiment(results, exp, metric)
     lo, hi = shared.parse_bounds(bounds, form)
-    means = _cells_with_runs(res, exp, patterns, metric)
-    return shared.check_within(means, lo, hi, metric, METRICS[metric].decimals)
+    values = _cells_with_runs(res, exp, patterns, metric, fld)
+    what = None if fld == "mean" else f"{'upper' if fld == 'hi' else 'lower'} ends of {metric}"
+    return shared.check_within(values, lo, hi, metric, METRICS[metric].decimals, what)
+
+
+def _ratio(results, name):
+    """{{ratio:<experiment>/<group>/<other group>/<metric>/<lo>..<hi>[/count]}}: per algorithm
+    in both groups, its mean in the other group over its mean in the first; nothing when every
+    ratio lies in [lo, hi], else an error (shared.check_within); with count, how many do ("4
+    of 6"), the number behind "mostly"."""
+    form = "ratio:<experiment>/<group>/<other group>/<metric>/<lo>..<hi>[/count]"
+    parts = name.split("/")
+    if len(parts) not in (5, 6) or parts[5:] not in ([], ["count"]):
+        raise KeyError(f"expected {form}")
+    exp, ga, gb, metric, bounds = parts[:5]
+    res = _experiment(results, exp, metric)
+    lo, hi = shared.parse_bounds(bounds, form)
+    if ga == gb:
+        raise KeyError(f"ratio compares two different groups, not {ga} with itself")
+    if res.missing:
+        raise KeyError(f"{exp} has no runs yet, so the words it checks rest on nothing")
+    groups = []
+    for gname in (ga, gb):
+        g = res.group(gname)
+        if g is None:
+            raise KeyError(f"{exp} has no group {gname!r}")
+        groups.append(g)
+    ratios = []
+    for a in ALGORITHMS:
+        if not all(a in g.cells for g in groups):
+            continue
+        base, other = (g.cells[a].intervals[metric].mean for g in groups)
+        if base is None or other is None or base == 0:
+            raise KeyError(f"{a} has no ratio of {metric} ({gb} over {ga}: {other} / {base})")
+        ratios.append((a, other / base))
+    if not ratios:
+        raise KeyError(f"{ga} and {gb} share no algorithm")
+    if parts[5:]:
+        inside = sum(lo <= r <= hi for _a, r in ratios)
+        return f"{inside} of {len(ratios)}"
+    return shared.check_within(ratios, lo, hi, metric, 2, f"ratios {gb} / {ga} of {metric}")
 
 
 def _rising(results, name):
@@ -1217,6 +1309,7 @@ def resolve(results, name):
         "strat": lambda rest: _strat(results, rest),
         "status": lambda rest: status_text(_experiment(results, rest)),
         "within": lambda rest: _within(results, rest),
+        "ratio": lambda rest: _ratio(results, rest),
         "rising": lambda rest: _rising(results, rest),
         "highest": lambda rest: _extreme(results, rest, True),
         "lowest": lambda rest: _extreme(results, rest, False),

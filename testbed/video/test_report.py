@@ -497,6 +497,20 @@ class MeansCheckTest(ReportCase):
         with self.assertRaisesRegex(KeyError, "default.b125.ga 2514'$"):
             self.resolve("within:ga-sched/*.fd-bw,default.b125.ga/avg_bitrate_kbps/2100..2200")
 
+    def test_within_an_interval_end(self):
+        # fixture: fd-bw bitrate intervals 2097.1-2131.9 (default.b125) to 2142.1-2176.9
+        # (daps.b512): every upper end below 2180, every lower end above 2090, not above 2100
+        self.assertEqual(self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/0..2180/hi"), "")
+        self.assertEqual(self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2090..3000/lo"), "")
+        with self.assertRaisesRegex(KeyError, "upper ends of .* daps.b512.fd-bw 2177'$"):
+            self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/0..2170/hi")
+        with self.assertRaisesRegex(KeyError, "lower ends .* default.b125.fd-bw 2097'$"):
+            self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2100..3000/lo")
+        # the mean field is the default's check
+        self.assertEqual(
+            self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2114.5..2159.5/mean"), ""
+        )
+
     def test_rising_holds_named_cells_to_their_order(self):
         self.assertEqual(
             self.resolve("rising:ga-sched/daps.b125.ga,default.b125.ga/switches_ga"), ""
@@ -529,6 +543,8 @@ class MeansCheckTest(ReportCase):
             ("within:ga-sched/*/switches_ga", "expected within:"),
             ("within:ga-sched/*/switches_ga/16..14", "lo <= hi"),
             ("within:ga-sched/*/switches_ga/a..b", "numbers"),
+            ("within:ga-sched/*/switches_ga/0..1/half", "field 'half'"),
+            ("within:ga-sched/*/switches_ga/0..1/hi/lo", "expected within:"),
             ("within:ga-sched/nope.*/switches_ga/0..1", "no cell of ga-sched matches"),
             ("within:ga-sched/*/nope/0..1", "no metric 'nope'"),
             ("within:nope/*/switches_ga/0..1", "unknown experiment"),
@@ -545,16 +561,19 @@ class OrderTest(unittest.TestCase):
 
     ALGS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none")
 
-    def results(self, short, long, topologies=("compuserve",)):
+    def results(self, short, long, topologies=("compuserve",), outage=None):
+        """Groups <topology>.c5 (means short) and <topology>.c5.v540 (long) of every metric;
+        outage: (short, long) of outage_s when it differs."""
         ex = report.EXPERIMENTS["ga-topo"]
         res = report.Result(ex)
-        named = [(f"{t}.c5", short) for t in topologies] + [
-            (f"{t}.c5.v540", long) for t in topologies
+        outage = outage or (short, long)
+        named = [(f"{t}.c5", short, outage[0]) for t in topologies] + [
+            (f"{t}.c5.v540", long, outage[1]) for t in topologies
         ]
-        for gname, means in named:
+        for gname, means, outages in named:
             cells = {}
-            for a, m in zip(self.ALGS, means, strict=True):
-                iv = {k: stats.mean_ci([m]) for k in ex.tabulated}
+            for a, m, o in zip(self.ALGS, means, outages, strict=True):
+                iv = {k: stats.mean_ci([o if k == "outage_s" else m]) for k in ex.tabulated}
                 c = report.Cell(f"{gname}.{a}", {}, NEW, 1, (0, 5), {}, iv)
                 cells[a] = c
                 res.cells.append(c)
@@ -611,6 +630,58 @@ class OrderTest(unittest.TestCase):
             ),
         ]
         assert_refused(self, lambda bad: report.resolve(r, "order:" + bad), cases)
+
+    def test_metrics_joined_by_comma_are_one_holm_family(self):
+        # bitrate ranked alike (p 2/720 = 0.0028), outage loosely (p above 0.05): over the two,
+        # Holm doubles the smallest p, 0.0056, still below 0.05
+        r = self.results(
+            (1, 2, 3, 4, 5, 6), (10, 20, 30, 40, 50, 60), outage=((3, 1, 2, 4, 6, 5), range(6))
+        )
+        family = "avg_bitrate_kbps,outage_s"
+        self.assertEqual(self.order(r, "minp", family), report.fmt_p(2 * 2 / 720))
+        self.assertEqual(self.order(r, "higher", family), "")
+        with self.assertRaisesRegex(KeyError, "need same, the data give higher"):
+            self.order(r, "same", family)
+        # the loose ranking on every metric: no adjusted p passes
+        loose = self.results((3, 1, 2, 4, 6, 5), (1, 2, 3, 4, 5, 6))
+        self.assertEqual(self.order(loose, "same", "avg_bitrate_kbps,outage_s,switches_ga"), "")
+        # a family's minp is the adjusted p, never the raw one: 0.0028 tripled over three
+        three = "avg_bitrate_kbps,outage_s,switches_ga"
+        self.assertEqual(self.order(r, "minp", three), report.fmt_p(3 * 2 / 720))
+        cases = [
+            (f"ga-topo/compuserve.c5/compuserve.c5.v540/{family}/rho", "field 'rho'"),
+            (f"ga-topo/compuserve.c5/compuserve.c5.v540/{family}/top", "field 'top'"),
+            ("ga-topo/compuserve.c5/compuserve.c5.v540/outage_s,outage_s/minp", "each metric once"),
+            ("ga-topo/compuserve.c5/compuserve.c5.v540/outage_s,nope/minp", "no metric 'nope'"),
+            ("ga-topo/compuserve.c5/compuserve.c5.v540/outage_s/minp", "field 'minp'"),
+        ]
+        assert_refused(self, lambda bad: report.resolve(r, "order:" + bad), cases)
+
+    def test_ratio_of_each_algorithms_means_between_two_groups(self):
+        # long over short: 10, 10, 10, 10, 10, 10 for bitrate; outage 2/1 ... 7/6 below 2.5
+        r = self.results(
+            (1, 2, 3, 4, 5, 6), (10, 20, 30, 40, 50, 60), outage=((1, 2, 3, 4, 5, 6), range(2, 8))
+        )
+        pair = "ga-topo/compuserve.c5/compuserve.c5.v540"
+        self.assertEqual(report.resolve(r, f"ratio:{pair}/avg_bitrate_kbps/10..10"), "")
+        self.assertEqual(report.resolve(r, f"ratio:{pair}/outage_s/1..2"), "")
+        with self.assertRaisesRegex(KeyError, r"ratios .* of outage_s in \[1, 1.9\].* ga 2.00'$"):
+            report.resolve(r, f"ratio:{pair}/outage_s/1..1.9")
+        # 3/2, 4/3, 5/4, 6/5, 7/6 lie in [1.1, 1.5]; 2/1 does not
+        self.assertEqual(report.resolve(r, f"ratio:{pair}/outage_s/1.1..1.5/count"), "5 of 6")
+        self.assertEqual(report.resolve(r, f"ratio:{pair}/outage_s/3..4/count"), "0 of 6")
+        zero = self.results((0, 2, 3, 4, 5, 6), (10, 20, 30, 40, 50, 60))
+        cases = [
+            (f"{pair}/outage_s", "expected ratio:"),
+            (f"{pair}/outage_s/1..2/all", "expected ratio:"),
+            (f"{pair}/outage_s/2..1", "lo <= hi"),
+            ("ga-topo/compuserve.c5/compuserve.c5/outage_s/1..2", "two different groups"),
+            ("ga-topo/compuserve.c5/custom12.c5/outage_s/1..2", "no group 'custom12.c5'"),
+            (f"{pair}/nope/1..2", "no metric 'nope'"),
+        ]
+        assert_refused(self, lambda bad: report.resolve(r, "ratio:" + bad), cases)
+        with self.assertRaisesRegex(KeyError, "ga has no ratio"):
+            report.resolve(zero, f"ratio:{pair}/avg_bitrate_kbps/0..100")
 
     def test_bad_names(self):
         r = self.results((1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6))
