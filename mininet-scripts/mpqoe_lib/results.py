@@ -285,8 +285,35 @@ def test_field(c, fld, decimals, ps, alpha):
     return fmt_p(ps[fld])
 
 
+# the numbers of a stats.Interval that a check of words holds (check_within, check_rising):
+# field -> (attribute, how a message names the values of a metric)
+CHECKED_VALUES = {
+    "mean": ("mean", "means of {}"),
+    "lo": ("lo", "lower interval ends of {}"),
+    "hi": ("hi", "upper interval ends of {}"),
+    "ci": ("half", "interval half-widths of {}"),
+}
+
+
+def checked_value(iv, fld, where):
+    """The number fld (CHECKED_VALUES) of a stats.Interval; KeyError naming where when it has
+    none (no run, or one run for the interval's fields)."""
+    if fld not in CHECKED_VALUES:
+        raise KeyError(f"field {fld!r} is not {', '.join(CHECKED_VALUES)}")
+    value = getattr(iv, CHECKED_VALUES[fld][0]) if iv.n else None
+    if value is None:
+        raise KeyError(f"{where} has no {fld} (n = {iv.n}), so the words it checks rest on nothing")
+    return value
+
+
+def checked_words(fld, metric):
+    """How check_within and check_rising name the values fld (CHECKED_VALUES) of metric."""
+    return CHECKED_VALUES[fld][1].format(metric)
+
+
 def parse_bounds(text, form):
-    """ "<lo>..<hi>" as (lo, hi), lo <= hi; KeyError naming the placeholder's form otherwise."""
+    """ "<lo>..<hi>" as (lo, hi), lo <= hi (hi may be inf, a bound open above); KeyError
+    naming the placeholder's form otherwise."""
     lo, sep, hi = text.partition("..")
     try:
         lo, hi = float(lo), float(hi)
@@ -312,15 +339,17 @@ def check_within(means, lo, hi, metric, decimals, what=None):
     return ""
 
 
-def check_rising(means, metric, decimals):
+def check_rising(means, metric, decimals, what=None):
     """The check behind a hand-written ordering of means ("the fewest", "between", "falls with
     every longer segment"): "" when the means (name, mean) rise strictly in the order given,
-    else a KeyError with all of them. A description, not a test."""
+    else a KeyError with all of them. what names the values when they are not means of metric.
+    A description, not a test."""
     if len(means) < 2:
         raise KeyError("an order needs two cells or more")
     if any(not a[1] < b[1] for a, b in zip(means, means[1:], strict=False)):
         given = ", ".join(f"{n} {fmt(v, decimals)}" for n, v in means)
-        raise KeyError(f"the words it checks need rising means of {metric}, the data give {given}")
+        what = what or f"means of {metric}"
+        raise KeyError(f"the words it checks need rising {what}, the data give {given}")
     return ""
 
 

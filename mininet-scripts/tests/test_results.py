@@ -6,13 +6,14 @@ renderer, code versions and the write-or-check of generated files (no root, no s
 
 import contextlib
 import io
+import math
 import os
 import shutil
 import subprocess
 import tempfile
 import unittest
 
-from mpqoe_lib import results
+from mpqoe_lib import results, stats
 
 OLD = "a0343fa68917ec1ca483e0ba137bdd4cde0bd688"  # an ancestor of NEW in this repository
 NEW = "573171e00d0648d7bc62ec6a6bbe6cecbec6b0a3"
@@ -206,6 +207,7 @@ class RenderTest(unittest.TestCase):
     def test_within_and_rising_check_words_about_means(self):
         means = [("a", 1.5), ("b", 2.0), ("c", 1.25)]
         self.assertEqual(results.parse_bounds("1.25..2", "f"), (1.25, 2.0))
+        self.assertEqual(results.parse_bounds("4.5..inf", "f"), (4.5, math.inf))  # open above
         for bad in ("2..1", "1-2", "x..2", "1..", "1.5"):
             with self.assertRaises(KeyError, msg=bad):
                 results.parse_bounds(bad, "f")
@@ -220,6 +222,22 @@ class RenderTest(unittest.TestCase):
                 results.check_rising(bad, "m", 2)
         with self.assertRaisesRegex(KeyError, "rising means of m, the data give a 1.50, b 2.00, c"):
             results.check_rising(means, "m", 2)
+
+    def test_checked_values_of_an_interval(self):
+        # mean 2, sd 1, half-width t(0.975, 2) x 1 / sqrt(3) = 4.303 / 1.732 = 2.484
+        iv = stats.mean_ci([1.0, 2.0, 3.0])
+        self.assertEqual(results.checked_value(iv, "mean", "c"), 2.0)
+        self.assertAlmostEqual(results.checked_value(iv, "ci", "c"), 2.484, places=3)
+        self.assertAlmostEqual(results.checked_value(iv, "lo", "c"), 2.0 - 2.484, places=3)
+        self.assertAlmostEqual(results.checked_value(iv, "hi", "c"), 2.0 + 2.484, places=3)
+        self.assertEqual(results.checked_words("hi", "m"), "upper interval ends of m")
+        with self.assertRaisesRegex(KeyError, "field 'half' is not mean, lo, hi, ci"):
+            results.checked_value(iv, "half", "c")
+        one, none = stats.mean_ci([1.0]), stats.mean_ci([])
+        self.assertEqual(results.checked_value(one, "mean", "c"), 1.0)
+        for iv, fld in ((one, "ci"), (one, "hi"), (none, "mean")):
+            with self.assertRaisesRegex(KeyError, f"^'c has no {fld} "):
+                results.checked_value(iv, fld, "c")
 
     def test_extreme_checks_the_highest_or_lowest_means(self):
         firsts, others = [("a", 3.0), ("b", 2.5)], [("a", 3.0), ("b", 2.5), ("c", 2.0), ("d", 1)]

@@ -57,10 +57,10 @@ brace pair, is an error naming it):
                  check behind "none passes Holm's adjustment")
     {{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}
                  nothing, or an error: every cell matching the comma-separated shell patterns
-                 has its mean (field mean, the default) or its interval's lower or upper end
-                 (lo, hi) in [lo, hi] (the check behind "close to the lowest quality", "about",
-                 "the interval lies below", whose bounds the sentence states; a description,
-                 not a test)
+                 has its mean (field mean, the default), its interval's lower or upper end
+                 (lo, hi) or half-width (ci) in [lo, hi] (the check behind "close to the
+                 lowest quality", "about", "the interval lies below", whose bounds the sentence
+                 states; a description, not a test)
     {{ratio:<experiment>/<group>/<other group>/<metric>/<lo>..<hi>[/count]}}
                  per algorithm in both groups, its mean in the other group over its mean in the
                  first: nothing, or an error, when every ratio lies in [lo, hi] ("grows more
@@ -1154,9 +1154,9 @@ ATTEMPT_FILTER = re.compile(r"([a-z_]+)(=|>)(.*)")
 
 def _cells_with_runs(res, exp, names, metric, fld="mean"):
     """[(cell name, fld of metric's interval)] of the named cells (comma-separated shell
-    patterns when patterns); fld: mean, or lo or hi (the interval's ends); KeyError when one
-    matches nothing or has no run (words about it rest on nothing), or no interval for lo and
-    hi."""
+    patterns when patterns); fld: one of shared.CHECKED_VALUES (mean, interval ends,
+    half-width); KeyError when one matches nothing or lacks that number (words about it rest
+    on nothing)."""
     if res.missing:
         raise KeyError(f"{exp} has no runs yet, so the words it checks rest on nothing")
     values = []
@@ -1165,32 +1165,25 @@ def _cells_with_runs(res, exp, names, metric, fld="mean"):
         if not cells:
             raise KeyError(f"no cell of {exp} matches {pat!r}")
         for c in cells:
-            iv = c.intervals[metric]
-            if not iv.n:
-                raise KeyError(f"{c.name} of {exp} has no run with a value of {metric}")
-            value = getattr(iv, fld)
-            if value is None:
-                raise KeyError(f"{c.name} of {exp} has no interval of {metric} (n = {iv.n})")
-            values.append((c.name, value))
+            where = f"{c.name} of {exp} ({metric})"
+            values.append((c.name, shared.checked_value(c.intervals[metric], fld, where)))
     return values
 
 
 def _within(results, name):
     """{{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}: nothing when
-    every matching cell's mean (field mean, the default) or interval end (lo, hi) lies in
-    [lo, hi], else an error (shared.check_within)."""
-    form = "within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/mean|lo|hi]"
+    every matching cell's mean (field mean, the default), interval end (lo, hi) or half-width
+    (ci) lies in [lo, hi], else an error (shared.check_within)."""
+    form = "within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci]"
     parts = name.split("/")
     if len(parts) not in (4, 5):
         raise KeyError(f"expected {form}")
     exp, patterns, metric, bounds, *rest = parts
     fld = rest[0] if rest else "mean"
-    if fld not in ("mean", "lo", "hi"):
-        raise KeyError(f"field {fld!r} is not mean, lo or hi ({form})")
     res = _experiment(results, exp, metric)
     lo, hi = shared.parse_bounds(bounds, form)
     values = _cells_with_runs(res, exp, patterns, metric, fld)
-    what = None if fld == "mean" else f"{'upper' if fld == 'hi' else 'lower'} ends of {metric}"
+    what = shared.checked_words(fld, metric)
     return shared.check_within(values, lo, hi, metric, METRICS[metric].decimals, what)
 
 

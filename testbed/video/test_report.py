@@ -502,10 +502,14 @@ class MeansCheckTest(ReportCase):
         # (daps.b512): every upper end below 2180, every lower end above 2090, not above 2100
         self.assertEqual(self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/0..2180/hi"), "")
         self.assertEqual(self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2090..3000/lo"), "")
-        with self.assertRaisesRegex(KeyError, "upper ends of .* daps.b512.fd-bw 2177'$"):
+        with self.assertRaisesRegex(KeyError, "upper interval ends .* daps.b512.fd-bw 2177'$"):
             self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/0..2170/hi")
-        with self.assertRaisesRegex(KeyError, "lower ends .* default.b125.fd-bw 2097'$"):
+        with self.assertRaisesRegex(KeyError, "lower interval ends .* default.b125.fd-bw 2097'$"):
             self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2100..3000/lo")
+        # every half-width is 17.4
+        self.assertEqual(self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/17..18/ci"), "")
+        with self.assertRaisesRegex(KeyError, "interval half-widths of avg_bitrate_kbps in"):
+            self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/0..17/ci")
         # the mean field is the default's check
         self.assertEqual(
             self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2114.5..2159.5/mean"), ""
