@@ -133,5 +133,66 @@ class Placeholders(unittest.TestCase):
                 report.cell_field(cells, name)
 
 
+class Checks(unittest.TestCase):
+    """The checks behind the page's words: target met, within, rising."""
+
+    def resolve(self, name, shared_ratio=None):
+        """name resolved over every cell with RUNS runs; the shared cells' MPTCP goodput
+        5.01-5.05 against TCP 5 (ratio about 1.006, half-width about 0.005) unless
+        shared_ratio(algo, run) gives the MPTCP rate."""
+        with tempfile.TemporaryDirectory() as data:
+            write(data, lambda algo, run: (9.9, 4.9))
+            if shared_ratio:
+                for case, algo, tcp in CELLS:
+                    for run in range(1, RUNS + 1):
+                        if case == "shared":
+                            r = row(case, algo, tcp, run, shared_ratio(algo, run), 5.0)
+                            with open(run_path(data, case, algo, run), "w") as f:
+                                f.write(report.shared.csv_text([r], COLUMNS))
+            cells, cmps, _ = report.summarise(report.load(data))
+        return report.resolver(cells, cmps, {})(name)
+
+    def test_target_met_is_nothing_and_not_met_an_error(self):
+        # ratio about 1: the coupled target 0.7-1.3 is met, uncoupled reno's 1.6-2.4 is not
+        self.assertEqual(self.resolve("target:shared/lia"), "met")
+        self.assertEqual(self.resolve("target:shared/lia/met"), "")
+        self.assertEqual(self.resolve("target:shared/reno"), "not met")
+        with self.assertRaisesRegex(
+            KeyError, r"\(MPTCP/TCP 1.6-2.4\) met, the data give not met, mean 1.01"
+        ):
+            self.resolve("target:shared/reno/met")
+        # the disjoint aggregate, 14 of 15 Mbit/s = 93 %, meets its 90 %
+        self.assertEqual(self.resolve("target:disjoint/balia/met"), "")
+        for bad in ("target:shared/lia/yes", "target:shared/nope/met", "target:shared"):
+            with self.assertRaises(KeyError, msg=bad):
+                self.resolve(bad)
+
+    def test_within_and_rising(self):
+        # disjoint paths: 9.9 of 10 Mbit/s = 99 %, 4.9 of 5 = 98 % in every run
+        self.assertEqual(self.resolve("within:disjoint/*/path1_pct/99..99"), "")
+        self.assertEqual(self.resolve("within:disjoint/lia,olia/agg_pct/93..94"), "")
+        with self.assertRaisesRegex(KeyError, "means of path2_pct in .* give lia 98.0, olia"):
+            self.resolve("within:disjoint/*/path2_pct/98.5..100")
+        # shared: MPTCP rate 5 + run / 10 against 5 for reno, 5 + run / 100 for the others:
+        # reno's spread, and so its interval, is ten times the others'
+        rate = lambda algo, run: 5 + run / (10 if algo == "reno" else 100)  # noqa: E731
+        self.assertEqual(self.resolve("rising:shared/lia,reno/ratio/ci", rate), "")
+        self.assertEqual(self.resolve("rising:shared/lia,reno/ratio", rate), "")
+        with self.assertRaisesRegex(KeyError, "rising interval half-widths of ratio, the data"):
+            self.resolve("rising:shared/reno,lia/ratio/ci", rate)
+        self.assertEqual(self.resolve("within:shared/lia/ratio/0..0.01/ci", rate), "")
+        for bad, why in (
+            ("within:shared/*/nope/0..1", "no metric 'nope'"),
+            ("within:shared/x*/ratio/0..1", "no shared cell matches"),
+            ("within:shared/*/ratio/1..0", "lo <= hi"),
+            ("within:shared/*/ratio/0..1/half", "field 'half'"),
+            ("within:shared/*/ratio", "expected within:"),
+            ("rising:shared/l*,reno/ratio", "not patterns"),
+            ("rising:shared/lia/ratio", "two cells or more"),
+        ):
+            with self.assertRaisesRegex(KeyError, why, msg=bad):
+                self.resolve(bad)
+
+
 if __name__ == "__main__":
     unittest.main()
