@@ -79,6 +79,10 @@ Placeholders ({{...}}, each on one line; mpqoe_lib.results.render):
     {{optional:<cc>}} (P), {{standby:<cc>}}, {{paperset:<cc>}} (the paper's P)
         pairs as <server ISP>-<client ISP>, P in its order
     {{measure:<cc>/<field>}}        field: samples, T, warmup, settle
+    {{omega:<cc patterns>/<pair patterns>/<lo>..<hi>}}   nothing, or an error: the mean Omega
+        of every matching pair (as the impact table gives it) lies in [lo, hi], the check
+        behind words about the impact factors ("near zero or negative"); patterns are
+        comma-separated shell patterns, pairs named as in the table (Uninett-Uninett)
     {{paper:<field>}}               the paper's scenario: section, table, bulk_figure,
         small_figure, server, client (e.g. VI-A, Table II, Figure 6, Figure 7, UiB, UNIS)
     {{volatile:params}}   the volatile pairs' model and seed ("none" without volatile pairs)
@@ -91,6 +95,7 @@ Exit 0 when done, 1 on bad data or template or (--check) a difference, 2 on bad 
 Needs Debian's python3-scipy and python3-matplotlib (installed when missing and run as root).
 """
 
+import fnmatch
 import glob
 import json
 import os
@@ -1311,7 +1316,28 @@ def resolver(d):
             return "none"
         return measure_bad_text(d, cc)
 
+    def omega(rest):
+        form = "omega:<cc patterns>/<pair patterns>/<lo>..<hi>"
+        ccs, pats, bounds = _split(rest, 3, form)
+        lo, hi = shared.parse_bounds(bounds, form)
+        means = []
+        for ccp in ccs.split(","):
+            for cc in [c for c in d.ccs if fnmatch.fnmatchcase(c, ccp)] or [cc_of(ccp)]:
+                pairs = {names[(e["local"], e["remote"])]: e for e in d.tables[cc][0]["pairs"]}
+                for pat in pats.split(","):
+                    matched = sorted(n for n in pairs if fnmatch.fnmatchcase(n, pat))
+                    if not matched:
+                        raise KeyError(f"no pair of {cc} matches {pat!r} ({', '.join(pairs)})")
+                    for name in matched:
+                        e = pairs[name]
+                        if not e["omega"]:
+                            raise KeyError(f"{cc} {name} has no Omega sample")
+                        mean = measure.summarize(e["omega"], e["rtt_ms"])["mean"]
+                        means.append((f"{cc} {name}", mean))
+        return shared.check_within(means, lo, hi, "Omega", 2)
+
     kinds = {
+        "omega": omega,
         "paper": paper_of,
         "volatile": volatile_of,
         "bulk": bulk,

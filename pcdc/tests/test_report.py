@@ -539,6 +539,28 @@ class PlaceholderTest(Case):
         with self.assertRaisesRegex(ReportError, r"unknown claim 'faster' \(bulk, bulk-lower"):
             self.render("{{verdict:faster/cubic}}\n")
 
+    def test_omega_holds_the_impact_factors_to_stated_bounds(self):
+        # the fixture's means: Uninett-Uninett 0.6, BKK-Uninett -0.1, Uninett-Telenor 0.05,
+        # BKK-Telenor -0.2, for both controls
+        self.do_import(write_output(self.root, runs=3))
+        self.assertEqual(self.render("{{omega:*/*/-0.25..0.65}}\n"), "\n")
+        self.assertEqual(self.render("{{omega:cubic/BKK-*,*-Telenor/-inf..0.06}}\n"), "\n")
+        for bad, words in [
+            ("{{omega:*/*/-inf..0.1}}", "the data give cubic Uninett-Uninett 0.60, olia Uninett-"),
+            (
+                "{{omega:olia/BKK-*/-0.15..0}}",
+                "in [-0.15, 0], the data give olia BKK-Telenor -0.20",
+            ),
+            ("{{omega:reno/*/0..1}}", "no congestion control 'reno'"),
+            ("{{omega:cubic/HiN-*/0..1}}", "no pair of cubic matches 'HiN-*'"),
+            ("{{omega:cubic/*/1..0}}", "lo <= hi"),
+            ("{{omega:cubic/*}}", "expected omega:"),
+        ]:
+            with self.subTest(bad=bad):
+                with self.assertRaises(ReportError) as cm:
+                    self.render(bad + "\n")
+                self.assertIn(words, str(cm.exception))
+
     def test_an_unknown_placeholder_is_an_error(self):
         self.do_import(write_output(self.root, runs=3))
         for bad, words in [
