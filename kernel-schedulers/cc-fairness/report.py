@@ -291,12 +291,7 @@ def resolver(cells, cmps, texts):
 
     def within(rest):
         form = "within:<case>/<algo patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci]"
-        parts = rest.split("/")
-        if len(parts) not in (4, 5):
-            raise KeyError(f"expected {form}")
-        case, algos, metric, bounds, *fld = parts
-        fld = fld[0] if fld else "mean"
-        lo, hi = shared.parse_bounds(bounds, form)
+        (case, algos, metric), lo, hi, fld = shared.parse_within(rest, 3, form)
         got = values(case, algos, metric, fld)
         decimals = dict(METRICS[case])[metric]
         return shared.check_within(got, lo, hi, metric, decimals, shared.checked_words(fld, metric))

@@ -324,6 +324,20 @@ def parse_bounds(text, form):
     return lo, hi
 
 
+def parse_within(text, heads, form):
+    """The parts of a within: placeholder, "<head>/.../<lo>..<hi>[/<field>]" with heads parts
+    before the bounds: (those parts, lo, hi, field), field one of CHECKED_VALUES (mean when
+    left out); KeyError naming the placeholder's form otherwise."""
+    parts = text.split("/")
+    if len(parts) not in (heads + 1, heads + 2):
+        raise KeyError(f"expected {form}")
+    fld = parts[heads + 1] if len(parts) == heads + 2 else "mean"
+    if fld not in CHECKED_VALUES:
+        raise KeyError(f"field {fld!r} is not {', '.join(CHECKED_VALUES)} ({form})")
+    lo, hi = parse_bounds(parts[heads], form)
+    return parts[:heads], lo, hi, fld
+
+
 def check_within(means, lo, hi, metric, decimals, what=None):
     """The check behind a hand-written word of size ("about a third", "busy", "close to the
     lowest quality"), whose bounds the sentence states: "" when every mean of means (name,

@@ -259,6 +259,14 @@ class Case(unittest.TestCase):
         with open(keep) as f:
             self.assertEqual(f.read(), "old\n")
 
+    def assert_placeholders_refused(self, cases):
+        """Each (placeholder, words) renders to a ReportError that says words."""
+        for bad, words in cases:
+            with self.subTest(bad=bad):
+                with self.assertRaises(ReportError) as cm:
+                    self.render(bad + "\n")
+                self.assertIn(words, str(cm.exception))
+
     def render(self, text):
         tpl = os.path.join(self.root, "t.md.in")
         with open(tpl, "w") as f:
@@ -545,35 +553,34 @@ class PlaceholderTest(Case):
         self.do_import(write_output(self.root, runs=3))
         self.assertEqual(self.render("{{omega:*/*/-0.25..0.65}}\n"), "\n")
         self.assertEqual(self.render("{{omega:cubic/BKK-*,*-Telenor/-inf..0.06}}\n"), "\n")
-        for bad, words in [
-            ("{{omega:*/*/-inf..0.1}}", "the data give cubic Uninett-Uninett 0.60, olia Uninett-"),
-            (
-                "{{omega:olia/BKK-*/-0.15..0}}",
-                "in [-0.15, 0], the data give olia BKK-Telenor -0.20",
-            ),
-            ("{{omega:reno/*/0..1}}", "no congestion control 'reno'"),
-            ("{{omega:cubic/HiN-*/0..1}}", "no pair of cubic matches 'HiN-*'"),
-            ("{{omega:cubic/*/1..0}}", "lo <= hi"),
-            ("{{omega:cubic/*}}", "expected omega:"),
-        ]:
-            with self.subTest(bad=bad):
-                with self.assertRaises(ReportError) as cm:
-                    self.render(bad + "\n")
-                self.assertIn(words, str(cm.exception))
+        self.assert_placeholders_refused(
+            [
+                (
+                    "{{omega:*/*/-inf..0.1}}",
+                    "the data give cubic Uninett-Uninett 0.60, olia Uninett-",
+                ),
+                (
+                    "{{omega:olia/BKK-*/-0.15..0}}",
+                    "in [-0.15, 0], the data give olia BKK-Telenor -0.20",
+                ),
+                ("{{omega:reno/*/0..1}}", "no congestion control 'reno'"),
+                ("{{omega:cubic/HiN-*/0..1}}", "no pair of cubic matches 'HiN-*'"),
+                ("{{omega:cubic/*/1..0}}", "lo <= hi"),
+                ("{{omega:cubic/*}}", "expected omega:"),
+            ]
+        )
 
     def test_an_unknown_placeholder_is_an_error(self):
         self.do_import(write_output(self.root, runs=3))
-        for bad, words in [
-            ("{{bulk:reno/pcdc/mean}}", "no congestion control 'reno'"),
-            ("{{small:cubic/100/pcdc/mean}}", "no size 100 KiB"),
-            ("{{bulk:cubic/pcdc/nope}}", "unknown field 'nope'"),
-            ("{{nope}}", "unknown placeholder"),
-            ("{{table:nope}}", "unknown table 'nope'"),
-        ]:
-            with self.subTest(bad=bad):
-                with self.assertRaises(ReportError) as cm:
-                    self.render(bad + "\n")
-                self.assertIn(words, str(cm.exception))
+        self.assert_placeholders_refused(
+            [
+                ("{{bulk:reno/pcdc/mean}}", "no congestion control 'reno'"),
+                ("{{small:cubic/100/pcdc/mean}}", "no size 100 KiB"),
+                ("{{bulk:cubic/pcdc/nope}}", "unknown field 'nope'"),
+                ("{{nope}}", "unknown placeholder"),
+                ("{{table:nope}}", "unknown table 'nope'"),
+            ]
+        )
 
 
 class PageTest(Case):

@@ -1102,14 +1102,7 @@ def _order(results, name):
         return NO_RUNS
     pairs = []
     for first, second in zip(firsts, seconds, strict=True):
-        if first == second:
-            raise KeyError(f"order compares two different groups, not {first} with itself")
-        groups = []
-        for gname in (first, second):
-            g = res.group(gname)
-            if g is None:
-                raise KeyError(f"{exp} has no group {gname!r}")
-            groups.append(g)
+        groups = _two_groups(res, exp, first, second, "order")
         algs = [a for a in ALGORITHMS if all(a in g.cells for g in groups)]
         pairs.append((algs, groups))
     if fld in ("top", "bottom"):
@@ -1133,6 +1126,20 @@ def _order(results, name):
     if fld == "minp":
         return fmt_p(adjusted[i])
     return shared.check_words(fld, True, None, adjusted[i], stats.ALPHA, trends[i].rho > 0)
+
+
+def _two_groups(res, exp, first, second, kind):
+    """The groups named first and second of exp's result; KeyError when one is missing or both
+    are the same (kind, the placeholder, compares two)."""
+    if first == second:
+        raise KeyError(f"{kind} compares two different groups, not {first} with itself")
+    groups = []
+    for gname in (first, second):
+        g = res.group(gname)
+        if g is None:
+            raise KeyError(f"{exp} has no group {gname!r}")
+        groups.append(g)
+    return groups
 
 
 def _order_trend(pairs, metric):
@@ -1175,13 +1182,8 @@ def _within(results, name):
     every matching cell's mean (field mean, the default), interval end (lo, hi) or half-width
     (ci) lies in [lo, hi], else an error (shared.check_within)."""
     form = "within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci]"
-    parts = name.split("/")
-    if len(parts) not in (4, 5):
-        raise KeyError(f"expected {form}")
-    exp, patterns, metric, bounds, *rest = parts
-    fld = rest[0] if rest else "mean"
+    (exp, patterns, metric), lo, hi, fld = shared.parse_within(name, 3, form)
     res = _experiment(results, exp, metric)
-    lo, hi = shared.parse_bounds(bounds, form)
     values = _cells_with_runs(res, exp, patterns, metric, fld)
     what = shared.checked_words(fld, metric)
     return shared.check_within(values, lo, hi, metric, METRICS[metric].decimals, what)
@@ -1199,16 +1201,9 @@ def _ratio(results, name):
     exp, ga, gb, metric, bounds = parts[:5]
     res = _experiment(results, exp, metric)
     lo, hi = shared.parse_bounds(bounds, form)
-    if ga == gb:
-        raise KeyError(f"ratio compares two different groups, not {ga} with itself")
     if res.missing:
         raise KeyError(f"{exp} has no runs yet, so the words it checks rest on nothing")
-    groups = []
-    for gname in (ga, gb):
-        g = res.group(gname)
-        if g is None:
-            raise KeyError(f"{exp} has no group {gname!r}")
-        groups.append(g)
+    groups = _two_groups(res, exp, ga, gb, "ratio")
     ratios = []
     for a in ALGORITHMS:
         if not all(a in g.cells for g in groups):
