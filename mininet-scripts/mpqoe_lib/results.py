@@ -234,6 +234,10 @@ def interval_field(iv, fld, decimals):
 
 
 CHECKS = ("higher", "lower", "same")
+# checks of the sign of a difference of means alone, tested or not ("switch less on average",
+# "the paper's direction" beside a test that does not support it): the second side's mean
+# higher or lower than the first's
+SIGN_CHECKS = ("meanhigher", "meanlower")
 
 
 def direction(c):
@@ -268,12 +272,30 @@ def check_words(fld, tested, reason, p, alpha, higher):
     return ""
 
 
+def check_sign(fld, diff, decimals):
+    """The check behind a word about the sign of a difference of means, tested or not (fld one
+    of SIGN_CHECKS; diff = first side - second side): "" when the second side's mean is higher
+    (meanhigher) or lower (meanlower), else a KeyError with the difference. A description, not
+    a test."""
+    if diff is None:
+        raise KeyError(f"the words it checks need {fld}, there is no difference of means")
+    if (diff < 0) != (fld == "meanhigher") or diff == 0:
+        raise KeyError(
+            f"the words it checks need {fld}, the data give a difference (first - second) of "
+            f"{fmt_diff(diff, decimals)}"
+        )
+    return ""
+
+
 def test_field(c, fld, decimals, ps, alpha):
     """One field of a stats.Comparison as text: diff, sig (yes/no/untested, judged by ps["p"]
     against alpha) or one of the p-values in ps; "n/a (reason)" for an untested one. A field of
-    CHECKS checks a hand-written word (check_words): the other side against the reference."""
+    CHECKS checks a hand-written word (check_words): the other side against the reference; one
+    of SIGN_CHECKS the sign of the difference alone (check_sign)."""
     if fld in CHECKS:
         return check_words(fld, c.tested, c.reason, ps["p"], alpha, c.tested and c.diff < 0)
+    if fld in SIGN_CHECKS:
+        return check_sign(fld, c.diff, decimals)
     if fld == "diff":
         return fmt_diff(c.diff, decimals)
     if fld == "sig":

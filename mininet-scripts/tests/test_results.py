@@ -223,6 +223,16 @@ class RenderTest(unittest.TestCase):
         with self.assertRaisesRegex(KeyError, "rising means of m, the data give a 1.50, b 2.00, c"):
             results.check_rising(means, "m", 2)
 
+    def test_check_sign_holds_the_direction_of_a_difference_alone(self):
+        # diff = first - second: -1.5 means the second side's mean is the higher
+        self.assertEqual(results.check_sign("meanhigher", -1.5, 1), "")
+        self.assertEqual(results.check_sign("meanlower", 0.2, 1), "")
+        for fld, diff in (("meanlower", -1.5), ("meanhigher", 0.2), ("meanhigher", 0.0)):
+            with self.assertRaisesRegex(KeyError, f"need {fld}, the data give a difference"):
+                results.check_sign(fld, diff, 1)
+        with self.assertRaisesRegex(KeyError, "no difference of means"):
+            results.check_sign("meanlower", None, 1)
+
     def test_parse_within(self):
         self.assertEqual(
             results.parse_within("e/c*/m/1..2", 3, "f"), (["e", "c*", "m"], 1, 2, "mean")

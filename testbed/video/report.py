@@ -31,7 +31,10 @@ brace pair, is an error naming it):
     {{strat:<experiment>/<group>+<group>[+...]/<metric>/<ref>-vs-<other>/<field>}}
                  two algorithms over several groups (e.g. every segment length), runs permuted
                  within each group (stats.py): field: p (permutation p), sig, diff (mean of the
-                 groups' mean ref - mean other), n (groups)
+                 groups' mean ref - mean other), n (groups); metrics and comparisons joined by
+                 commas (m1,m2/ga-vs-a,ga-vs-b) are one family, each metric with each
+                 comparison, Holm-adjusted over them: field maxp (the largest adjusted p) and
+                 the check allsig (nothing when every adjusted p is below 0.05)
     {{factor:<experiment>/<parameter>/<a>-vs-<b>/<metric>/<field>[/<parameter>=<value>...]}}
                  two values of one parameter (e.g. scheduler daps-vs-default), stratified over
                  every other parameter: cells that differ only in it are paired, runs permuted
@@ -40,7 +43,9 @@ brace pair, is an error naming it):
                  cmp, pair, strat and factor also take the fields higher, lower and same,
                  the check behind a hand-written word: nothing when the other side (the
                  second named) is significantly higher or lower than the first, or (same) not
-                 significantly different; else an error, so the page is not made
+                 significantly different; else an error, so the page is not made; and
+                 meanhigher, meanlower: the second side's mean higher or lower, tested or not
+                 (the check behind "less on average" beside a test that does not support it)
     {{trend:<experiment>/<metric>/<field>}}      field: rho, p (permutation), n (runs), sig,
                  and the checks higher (a significant rise), lower (a fall), same (neither)
     {{order:<experiment>/<group>/<other group>/<metric>/<field>}}
@@ -915,7 +920,7 @@ def _comparison(results, name):
     ref, _, other = pair.partition("-vs-")
     if ref != res.experiment.ref or other not in ALGORITHMS:
         raise KeyError(f"{exp} compares {res.experiment.ref}-vs-<algorithm>, not {pair!r}")
-    shared.check_field(fld, ("p", "sig", "diff", "p_raw", "welch"))
+    shared.check_field(fld, ("p", "sig", "diff", "p_raw", "welch", *shared.SIGN_CHECKS))
     if res.missing:
         return NO_RUNS
     g = res.group(gname)
@@ -938,7 +943,7 @@ def _pair(results, name):
         raise KeyError("expected pair:<experiment>/<cell>/<other cell>/<metric>/<field>")
     exp, a, b, metric, fld = parts
     res = _experiment(results, exp, metric)
-    shared.check_field(fld, ("p", "sig", "diff", "welch"))
+    shared.check_field(fld, ("p", "sig", "diff", "welch", *shared.SIGN_CHECKS))
     if res.missing:
         return NO_RUNS
     cells = [res.cell(n) for n in (a, b)]
@@ -954,19 +959,61 @@ def _pair(results, name):
 
 
 def _strat(results, name):
+    """{{strat:<experiment>/<group>+<group>.../<metric>/<ref>-vs-<other>/<field>}}; metrics
+    and comparisons joined by commas are one family, every metric with every comparison,
+    Holm-adjusted over them: field maxp (the largest adjusted p) and the check allsig (nothing
+    when every adjusted p is below stats.ALPHA)."""
     parts = name.split("/")
     if len(parts) != 5:
         raise KeyError(
             "expected strat:<experiment>/<group>+<group>.../<metric>/<ref>-vs-<other>/<field>"
         )
-    exp, gnames, metric, pair, fld = parts
-    res = _experiment(results, exp, metric)
-    ref, _, other = pair.partition("-vs-")
-    if ref not in ALGORITHMS or other not in ALGORITHMS or ref == other:
-        raise KeyError(f"{pair!r} is not <algorithm>-vs-<other algorithm>")
-    shared.check_field(fld, ("p", "sig", "diff", "n"))
+    exp, gnames, metric_names, pair_names, fld = parts
+    res = _experiment(results, exp)
+    metrics, pairs = metric_names.split(","), []
+    for metric in metrics:
+        _experiment(results, exp, metric)
+    for pair in pair_names.split(","):
+        ref, _, other = pair.partition("-vs-")
+        if ref not in ALGORITHMS or other not in ALGORITHMS or ref == other:
+            raise KeyError(f"{pair!r} is not <algorithm>-vs-<other algorithm>")
+        pairs.append((ref, other))
+    family = [(m, ref, other) for m in metrics for ref, other in pairs]
+    if len(set(family)) != len(family):
+        raise KeyError(f"a family names each metric and comparison once, not {name}")
+    if len(family) > 1:
+        if fld not in ("maxp", "allsig"):
+            raise KeyError(f"field {fld!r} is not maxp or allsig, the fields of a family")
+    else:
+        shared.check_field(fld, ("p", "sig", "diff", "n", *shared.SIGN_CHECKS))
     if res.missing:
         return NO_RUNS
+    tests = [_strat_test(res, exp, gnames, *t) for t in family]
+    if len(family) == 1:
+        return _stratified_field(tests[0], fld, metrics[0])
+    untested = [f"{t.ref}-vs-{t.other}: {t.reason}" for t in tests if not t.tested]
+    if untested:
+        if fld == "allsig":
+            raise KeyError(f"the words it checks rest on untested comparisons ({untested[0]})")
+        return f"n/a ({'; '.join(untested)})"
+    adjusted = stats.holm([t.p_perm for t in tests])
+    if fld == "maxp":
+        return fmt_p(max(adjusted))
+    weak = [
+        f"{m} {ref}-vs-{other} {fmt_p(p)}"
+        for (m, ref, other), p in zip(family, adjusted, strict=True)
+        if not p < stats.ALPHA
+    ]
+    if weak:
+        raise KeyError(
+            f"the words it checks need every Holm-adjusted p below {stats.ALPHA:g}, the data "
+            f"give {', '.join(weak)}"
+        )
+    return ""
+
+
+def _strat_test(res, exp, gnames, metric, ref, other):
+    """The stats.Stratified of ref against other on metric over the groups joined by +."""
     strata, versions = [], []
     for gname in gnames.split("+"):
         g = res.group(gname)
@@ -977,7 +1024,7 @@ def _strat(results, name):
         a, b = g.cells[ref], g.cells[other]
         strata.append((a.values[metric], b.values[metric]))
         versions.append((a.version, b.version))
-    return _stratified_field(stats.compare_stratified(ref, other, strata, versions), fld, metric)
+    return stats.compare_stratified(ref, other, strata, versions)
 
 
 def _stratified_field(c, fld, metric):
@@ -1013,7 +1060,7 @@ def _factor(results, name):
     a, sep, b = pair.partition("-vs-")
     if not sep or not a or not b or a == b:
         raise KeyError(f"{pair!r} is not <value>-vs-<other value>")
-    shared.check_field(fld, ("p", "sig", "diff", "n"))
+    shared.check_field(fld, ("p", "sig", "diff", "n", *shared.SIGN_CHECKS))
     keep = []
     for f in filters:
         k, eq, v = f.partition("=")

@@ -469,6 +469,10 @@ class FactorTest(ReportCase):
                 self.resolve(name + words)
         # the GA's two buffers only: p 0.02, still below 0.05
         self.assertEqual(self.resolve(name + "higher/algorithm=ga"), "")
+        # the sign of the difference alone: default's mean is the higher
+        self.assertEqual(self.resolve(name + "meanhigher"), "")
+        with self.assertRaisesRegex(KeyError, "need meanlower, .* of -2.0'$"):
+            self.resolve(name + "meanlower")
 
     def test_bad_names(self):
         cases = [
@@ -481,6 +485,46 @@ class FactorTest(ReportCase):
             ("scheduler/daps-vs-default/p", "expected factor:"),
         ]
         assert_refused(self, self.resolve, cases)
+
+
+class StratFamilyTest(ReportCase):
+    GROUPS = "default.b125+default.b512+daps.b125+daps.b512"
+
+    def resolve(self, rest, kind="strat"):
+        results = report.load(self.data, newest=fake_newest)
+        return report.resolve(results, f"{kind}:ga-sched/{self.GROUPS}/{rest}")
+
+    def test_a_family_is_holm_adjusted_over_its_metrics_and_comparisons(self):
+        # fixture: the GA's bitrate 400 kbit/s above fd-bw's in each group (p < 0.001 either
+        # way round), their switches alike (p 1)
+        both = "avg_bitrate_kbps/ga-vs-fd-bw,fd-bw-vs-ga"
+        self.assertEqual(self.resolve(both + "/allsig"), "")
+        self.assertEqual(self.resolve(both + "/maxp"), "<0.001")
+        mixed = "avg_bitrate_kbps,switches_ga/ga-vs-fd-bw"
+        self.assertEqual(self.resolve(mixed + "/maxp"), "1.000")
+        with self.assertRaisesRegex(KeyError, "below 0.05, the data give switches_ga ga-vs-fd-bw"):
+            self.resolve(mixed + "/allsig")
+        cases = [
+            (mixed + "/p", "field 'p' is not maxp or allsig"),
+            ("avg_bitrate_kbps/ga-vs-fd-bw/maxp", "field 'maxp'"),
+            ("avg_bitrate_kbps,avg_bitrate_kbps/ga-vs-fd-bw/maxp", "each metric and comparison"),
+            ("avg_bitrate_kbps/ga-vs-fd-bw,ga-vs-nope/maxp", "'ga-vs-nope' is not"),
+            ("avg_bitrate_kbps,nope/ga-vs-fd-bw/maxp", "no metric 'nope'"),
+        ]
+        assert_refused(self, self.resolve, cases)
+
+    def test_sign_checks_hold_the_direction_of_means_alone(self):
+        # the second side, fd-bw, plays 400 kbit/s less than the GA in every group
+        self.assertEqual(self.resolve("avg_bitrate_kbps/ga-vs-fd-bw/meanlower"), "")
+        with self.assertRaisesRegex(KeyError, r"need meanhigher, .* \(first - second\) of \+400"):
+            self.resolve("avg_bitrate_kbps/ga-vs-fd-bw/meanhigher")
+        self.GROUPS = "default.b125"
+        self.assertEqual(self.resolve("avg_bitrate_kbps/ga-vs-fd-bw/meanlower", "cmp"), "")
+        for sign in report.shared.SIGN_CHECKS:  # equal means have neither sign
+            with self.assertRaisesRegex(KeyError, f"need {sign}, .* of \\+0.0'$"):
+                self.resolve(f"switches_ga/ga-vs-fd-bw/{sign}", "cmp")
+        pair = "pair:ga-sched/default.b125.ga/default.b125.fd-bw/avg_bitrate_kbps/meanlower"
+        self.assertEqual(report.resolve(report.load(self.data, newest=fake_newest), pair), "")
 
 
 class MeansCheckTest(ReportCase):
