@@ -24,8 +24,8 @@ mpqoe_lib.results.interval_field gives them), {{target:<case>/<algo>}} (met / no
 data, against TARGETS; with /met, the check behind "near one TCP flow's share": nothing when
 met, else an error), {{within:<case>/<algo patterns>/<metric>/<lo>..<hi>[/<field>]}} and
 {{rising:<case>/<algo>,<algo>[,...]/<metric>[/<field>]}} (checks of words of size and order:
-nothing when every matching cell's mean, or interval end lo / hi, or half-width ci, lies in
-[lo, hi], or when they rise in the order named; else an error; mpqoe_lib.results
+nothing when every matching cell's mean, interval end lo / hi, half-width ci or run count n
+lies in [lo, hi], or when they rise in the order named; else an error; mpqoe_lib.results
 check_within, check_rising), {{cmp:<algo>/<field>}} (field p, p_raw, welch, diff, sig, or a
 check of a hand-written word, higher, lower or same, which renders nothing or fails (mpqoe_lib
 results.check_words): the algorithm's shared-case ratio against uncoupled reno's),
@@ -290,7 +290,7 @@ def resolver(cells, cmps, texts):
         return out
 
     def within(rest):
-        form = "within:<case>/<algo patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci]"
+        form = "within:<case>/<algo patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci|n]"
         (case, algos, metric), lo, hi, fld = shared.parse_within(rest, 3, form)
         got = values(case, algos, metric, fld)
         decimals = dict(METRICS[case])[metric]
@@ -299,7 +299,7 @@ def resolver(cells, cmps, texts):
     def rising(rest):
         parts = rest.split("/")
         if len(parts) not in (3, 4):
-            raise KeyError("expected rising:<case>/<algo>,<algo>[,...]/<metric>[/mean|lo|hi|ci]")
+            raise KeyError("expected rising:<case>/<algo>,<algo>[,...]/<metric>[/mean|lo|hi|ci|n]")
         case, algos, metric, *fld = parts
         fld = fld[0] if fld else "mean"
         if any(ch in algos for ch in "*?["):

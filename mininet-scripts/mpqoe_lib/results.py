@@ -307,13 +307,15 @@ def test_field(c, fld, decimals, ps, alpha):
     return fmt_p(ps[fld])
 
 
-# the numbers of a stats.Interval that a check of words holds (check_within, check_rising):
-# field -> (attribute, how a message names the values of a metric)
+# the numbers of a stats.Interval that a check of words holds (check_within, check_rising; n
+# behind a run count printed for one cell and said of several): field -> (attribute, how a
+# message names the values of a metric)
 CHECKED_VALUES = {
     "mean": ("mean", "means of {}"),
     "lo": ("lo", "lower interval ends of {}"),
     "hi": ("hi", "upper interval ends of {}"),
     "ci": ("half", "interval half-widths of {}"),
+    "n": ("n", "run counts of {}"),
 }
 
 

@@ -254,12 +254,13 @@ class RenderTest(unittest.TestCase):
         self.assertAlmostEqual(results.checked_value(iv, "ci", "c"), 2.484, places=3)
         self.assertAlmostEqual(results.checked_value(iv, "lo", "c"), 2.0 - 2.484, places=3)
         self.assertAlmostEqual(results.checked_value(iv, "hi", "c"), 2.0 + 2.484, places=3)
+        self.assertEqual(results.checked_value(iv, "n", "c"), 3)
         self.assertEqual(results.checked_words("hi", "m"), "upper interval ends of m")
-        with self.assertRaisesRegex(KeyError, "field 'half' is not mean, lo, hi, ci"):
+        with self.assertRaisesRegex(KeyError, "field 'half' is not mean, lo, hi, ci, n"):
             results.checked_value(iv, "half", "c")
         one, none = stats.mean_ci([1.0]), stats.mean_ci([])
         self.assertEqual(results.checked_value(one, "mean", "c"), 1.0)
-        for iv, fld in ((one, "ci"), (one, "hi"), (none, "mean")):
+        for iv, fld in ((one, "ci"), (one, "hi"), (none, "mean"), (none, "n")):
             with self.assertRaisesRegex(KeyError, f"^'c has no {fld} "):
                 results.checked_value(iv, fld, "c")
 

@@ -63,9 +63,9 @@ brace pair, is an error naming it):
     {{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}
                  nothing, or an error: every cell matching the comma-separated shell patterns
                  has its mean (field mean, the default), its interval's lower or upper end
-                 (lo, hi) or half-width (ci) in [lo, hi] (the check behind "close to the
-                 lowest quality", "about", "the interval lies below", whose bounds the sentence
-                 states; a description, not a test)
+                 (lo, hi), half-width (ci) or run count (n) in [lo, hi] (the check behind
+                 "close to the lowest quality", "about", "the interval lies below", "3 runs a
+                 cell", whose bounds the sentence states; a description, not a test)
     {{ratio:<experiment>/<group>/<other group>/<metric>/<lo>..<hi>[/count]}}
                  per algorithm in both groups, its mean in the other group over its mean in the
                  first: nothing, or an error, when every ratio lies in [lo, hi] ("grows more
@@ -1228,7 +1228,7 @@ def _within(results, name):
     """{{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}: nothing when
     every matching cell's mean (field mean, the default), interval end (lo, hi) or half-width
     (ci) lies in [lo, hi], else an error (shared.check_within)."""
-    form = "within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci]"
+    form = "within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci|n]"
     (exp, patterns, metric), lo, hi, fld = shared.parse_within(name, 3, form)
     res = _experiment(results, exp, metric)
     values = _cells_with_runs(res, exp, patterns, metric, fld)
