@@ -1208,8 +1208,8 @@ ATTEMPT_FILTER = re.compile(r"([a-z_]+)(=|>)(.*)")
 
 def _cells_with_runs(res, exp, names, metric, fld="mean"):
     """[(cell name, fld of metric's interval)] of the named cells (comma-separated shell
-    patterns when patterns); fld: one of shared.CHECKED_VALUES (mean, interval ends,
-    half-width); KeyError when one matches nothing or lacks that number (words about it rest
+    patterns when patterns); fld: one of shared.CHECKED_VALUES (mean, interval ends, half-width,
+    run count); KeyError when one matches nothing or lacks that number (words about it rest
     on nothing)."""
     if res.missing:
         raise KeyError(f"{exp} has no runs yet, so the words it checks rest on nothing")
@@ -1226,8 +1226,8 @@ def _cells_with_runs(res, exp, names, metric, fld="mean"):
 
 def _within(results, name):
     """{{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}: nothing when
-    every matching cell's mean (field mean, the default), interval end (lo, hi) or half-width
-    (ci) lies in [lo, hi], else an error (shared.check_within)."""
+    every matching cell's mean (field mean, the default), interval end (lo, hi), half-width
+    (ci) or run count (n) lies in [lo, hi], else an error (shared.check_within)."""
     form = "within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci|n]"
     (exp, patterns, metric), lo, hi, fld = shared.parse_within(name, 3, form)
     res = _experiment(results, exp, metric)
