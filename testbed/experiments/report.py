@@ -93,9 +93,11 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
     {{rising:<set>/<cell>,<cell>[,<cell>...]/<metric>}}  nothing, or an error: the cells'
         means rise strictly in the order named (the check behind "fewest", "between": a
         description of the means, not a test)
-    {{within:<set>/<cell patterns>/<metric>/<lo>..<hi>}}  nothing, or an error: every
-        matching cell's mean lies in [lo, hi], per-path metrics included (the check behind
-        "about a third", "busy", whose bounds the sentence states; a description, not a test)
+    {{within:<set>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}  nothing, or an error:
+        every matching cell's mean (field mean, the default), interval end (lo, hi),
+        half-width (ci) or run count (n) lies in [lo, hi], per-path metrics included (the
+        check behind "about a third", "busy", "10 runs a cell", whose bounds the sentence
+        states; a description, not a test)
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
@@ -1319,21 +1321,25 @@ def _rising(sets, name):
 
 
 def _within(sets, name):
-    """Nothing when every matching cell's mean of the metric (per-path metrics too) lies in
-    [lo, hi], else KeyError: the check behind a hand-written "about a third", "half the video
-    rate", "busy", whose bounds the sentence states; a description, not a test."""
-    form = "within:<set>/<cell patterns>/<metric>/<lo>..<hi>"
+    """Nothing when every matching cell's mean of the metric (per-path metrics too), or its
+    interval end (lo, hi), half-width (ci) or run count (n), lies in [lo, hi], else KeyError:
+    the check behind a hand-written "about a third", "half the video rate", "busy", whose bounds
+    the sentence states; a description, not a test."""
+    form = "within:<set>/<cell patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci|n]"
+    head, _, last = name.rpartition("/")
+    fld = "mean"
+    if last in shared.CHECKED_VALUES:  # set names hold slashes: the field is told by its name
+        name, fld = head, last
     sname, patterns, m, bounds = _split(name, 3, form)
     res = _set(sets, sname)
     mt = _metric(res, m)
     lo, hi = shared.parse_bounds(bounds, form)
-    cells = matching_cells(res, patterns)
-    empty = [c.name for c in cells if not c.intervals[m].n]
-    if empty:
-        raise KeyError(f"{', '.join(empty)} of {sname} has no ok run with a value of {m}")
-    return shared.check_within(
-        [(c.name, c.intervals[m].mean) for c in cells], lo, hi, m, mt.decimals
-    )
+    values = [
+        (c.name, shared.checked_value(c.intervals[m], fld, f"{c.name} of {sname} ({m})"))
+        for c in matching_cells(res, patterns)
+    ]
+    what = shared.checked_words(fld, m)
+    return shared.check_within(values, lo, hi, m, mt.decimals, what)
 
 
 def _claim(sets, name, kind="claim"):

@@ -412,7 +412,19 @@ class StatisticsTest(Case):
         ):
             with self.assertRaisesRegex(KeyError, why, msg=bounds):
                 report.resolve([res], f"within:sticky/baseline.*.cubic/switches/{bounds}")
+        # the interval's ends, half-width and run count (n 5 in every fixture cell)
+        self.assertEqual(
+            report.resolve([res], "within:sticky/baseline.*.cubic/switches/5..5/n"), ""
+        )
+        with self.assertRaisesRegex(KeyError, "run counts of switches in .* give baseline.dft"):
+            report.resolve([res], "within:sticky/baseline.*.cubic/switches/6..10/n")
+        self.assertEqual(
+            report.resolve([res], "within:sticky/baseline.dft.cubic/switches/0..320/lo"), ""
+        )
+        with self.assertRaisesRegex(KeyError, "upper interval ends of switches"):
+            report.resolve([res], "within:sticky/baseline.dft.cubic/switches/0..320/hi")
         self.assert_refused(res, "within:sticky/", (
+            "baseline.*.cubic/switches/0..1/half",
             "baseline.*.cubic/switches/10..1", "baseline.*.cubic/switches/1-10",
             "baseline.*.cubic/switches/a..10", "baseline.*.cubic/switches",
             "nope.*/switches/0..1", "baseline.*.cubic/nope/0..1",
