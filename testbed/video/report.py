@@ -24,7 +24,9 @@ brace pair, is an error naming it):
         ("mean [lo, hi]"), n (runs)
     {{cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>}}
                  field: p (Holm-adjusted permutation p), sig (yes/no/untested), diff
-                 (mean ref - mean other), p_raw (unadjusted permutation p), welch (Welch's p)
+                 (mean ref - mean other), p_raw (unadjusted permutation p), welch (Welch's p);
+                 metrics and comparisons joined by commas: field minp, the smallest Holm p of
+                 those tests (each adjusted in its own family; the number behind "smallest p")
     {{pair:<experiment>/<cell>/<other cell>/<metric>/<field>}}
                  any two cells of one code version (e.g. with and without background traffic):
                  field: p (permutation p, not adjusted), sig (p below 0.05), diff, welch
@@ -912,24 +914,48 @@ def _experiment(results, exp, metric=None):
 
 
 def _comparison(results, name):
+    """{{cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>}}; metrics and comparisons
+    joined by commas name several of the page's tests (each Holm-adjusted in its own family,
+    the group's comparisons of one metric): field minp, the smallest of their adjusted p (the
+    number behind "smallest p")."""
     parts = name.split("/")
     if len(parts) != 5:
         raise KeyError("expected cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>")
-    exp, gname, metric, pair, fld = parts
-    res = _experiment(results, exp, metric)
-    ref, _, other = pair.partition("-vs-")
-    if ref != res.experiment.ref or other not in ALGORITHMS:
-        raise KeyError(f"{exp} compares {res.experiment.ref}-vs-<algorithm>, not {pair!r}")
-    shared.check_field(fld, ("p", "sig", "diff", "p_raw", "welch", *shared.SIGN_CHECKS))
+    exp, gname, metric_names, pair_names, fld = parts
+    res = _experiment(results, exp)
+    metrics, others = metric_names.split(","), []
+    for metric in metrics:
+        _experiment(results, exp, metric)
+    for pair in pair_names.split(","):
+        ref, _, other = pair.partition("-vs-")
+        if ref != res.experiment.ref or other not in ALGORITHMS:
+            raise KeyError(f"{exp} compares {res.experiment.ref}-vs-<algorithm>, not {pair!r}")
+        others.append(other)
+    several = len(metrics) * len(others) > 1
+    if several:
+        if fld != "minp":
+            raise KeyError(f"field {fld!r} is not minp, the field of several comparisons")
+    else:
+        shared.check_field(fld, ("p", "sig", "diff", "p_raw", "welch", *shared.SIGN_CHECKS))
     if res.missing:
         return NO_RUNS
     g = res.group(gname)
     if g is None:
         raise KeyError(f"{exp} has no group {gname!r}")
-    c = next((c for c in g.comparisons[metric] if c.other == other), None)
-    if c is None:
-        raise KeyError(f"group {gname} of {exp} has no {ref} and {other} cells to compare")
-    return _test_field(c, fld, metric, {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch})
+    tests = []
+    for metric in metrics:
+        for other in others:
+            c = next((c for c in g.comparisons[metric] if c.other == other), None)
+            if c is None:
+                raise KeyError(f"group {gname} of {exp} has no {ref} and {other} cells to compare")
+            tests.append((metric, c))
+    if not several:
+        metric, c = tests[0]
+        return _test_field(c, fld, metric, {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch})
+    untested = [f"{m} {c.other}: {c.reason}" for m, c in tests if not c.tested]
+    if untested:
+        return f"n/a ({'; '.join(untested)})"
+    return fmt_p(min(c.p_holm for _m, c in tests))
 
 
 def _test_field(c, fld, metric, ps):

@@ -527,6 +527,29 @@ class StratFamilyTest(ReportCase):
         self.assertEqual(report.resolve(report.load(self.data, newest=fake_newest), pair), "")
 
 
+class SeveralComparisonsTest(ReportCase):
+    def test_minp_is_the_smallest_holm_p_of_the_tests_named(self):
+        results = report.load(self.data, newest=fake_newest)
+
+        def cmp(rest):
+            return report.resolve(results, "cmp:ga-sched/default.b125/" + rest)
+
+        # fixture: bitrate ga 400 above fd-bw (its p small), switches alike (p 1)
+        bitrate = cmp("avg_bitrate_kbps/ga-vs-fd-bw/p")
+        self.assertEqual(cmp("avg_bitrate_kbps,switches_ga/ga-vs-fd-bw/minp"), bitrate)
+        self.assertEqual(cmp("switches_ga/ga-vs-fd-bw/p"), "1.000")
+        assert_refused(
+            self,
+            cmp,
+            [
+                ("avg_bitrate_kbps,switches_ga/ga-vs-fd-bw/p", "field 'p' is not minp"),
+                ("avg_bitrate_kbps/ga-vs-fd-bw/minp", "field 'minp'"),
+                ("avg_bitrate_kbps/ga-vs-fd-bw,fd-bw-vs-ga/minp", "compares ga-vs-<algorithm>"),
+                ("avg_bitrate_kbps,nope/ga-vs-fd-bw/minp", "no metric 'nope'"),
+            ],
+        )
+
+
 class MeansCheckTest(ReportCase):
     def resolve(self, name):
         return report.resolve(report.load(self.data, newest=fake_newest), name)
