@@ -904,6 +904,18 @@ def _value(results, name):
     return shared.interval_field(c.intervals[metric], fld, METRICS[metric].decimals)
 
 
+def _metric_list(results, exp, names):
+    """(exp's result, [metric]) of comma-joined metric names, each one of exp's metrics and
+    named once (a family of tests, or several comparisons)."""
+    res = _experiment(results, exp)
+    metrics = names.split(",")
+    for metric in metrics:
+        _experiment(results, exp, metric)
+    if len(set(metrics)) != len(metrics):
+        raise KeyError(f"{names} names a metric twice")
+    return res, metrics
+
+
 def _experiment(results, exp, metric=None):
     if exp not in results:
         raise KeyError(f"unknown experiment {exp!r}")
@@ -922,10 +934,8 @@ def _comparison(results, name):
     if len(parts) != 5:
         raise KeyError("expected cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>")
     exp, gname, metric_names, pair_names, fld = parts
-    res = _experiment(results, exp)
-    metrics, others = metric_names.split(","), []
-    for metric in metrics:
-        _experiment(results, exp, metric)
+    res, metrics = _metric_list(results, exp, metric_names)
+    others = []
     for pair in pair_names.split(","):
         ref, _, other = pair.partition("-vs-")
         if ref != res.experiment.ref or other not in ALGORITHMS:
@@ -995,10 +1005,8 @@ def _strat(results, name):
             "expected strat:<experiment>/<group>+<group>.../<metric>/<ref>-vs-<other>/<field>"
         )
     exp, gnames, metric_names, pair_names, fld = parts
-    res = _experiment(results, exp)
-    metrics, pairs = metric_names.split(","), []
-    for metric in metrics:
-        _experiment(results, exp, metric)
+    res, metrics = _metric_list(results, exp, metric_names)
+    pairs = []
     for pair in pair_names.split(","):
         ref, _, other = pair.partition("-vs-")
         if ref not in ALGORITHMS or other not in ALGORITHMS or ref == other:
@@ -1155,14 +1163,9 @@ def _order(results, name):
     if len(parts) != 5:
         raise KeyError("expected order:<experiment>/<group>/<other group>/<metric>/<field>")
     exp, ga, gb, metric_names, fld = parts
-    metrics = metric_names.split(",")
-    res = _experiment(results, exp)
-    for metric in metrics:
-        _experiment(results, exp, metric)
+    res, metrics = _metric_list(results, exp, metric_names)
     family = len(metrics) > 1
     if family:
-        if len(set(metrics)) != len(metrics):
-            raise KeyError(f"a family names each metric once, not {metric_names}")
         shared.check_field(fld, ("minp",))
     else:
         shared.check_field(fld, ("rho", "p", "n", "sig", "top", "bottom"))

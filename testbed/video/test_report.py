@@ -507,7 +507,8 @@ class StratFamilyTest(ReportCase):
         cases = [
             (mixed + "/p", "field 'p' is not maxp or allsig"),
             ("avg_bitrate_kbps/ga-vs-fd-bw/maxp", "field 'maxp'"),
-            ("avg_bitrate_kbps,avg_bitrate_kbps/ga-vs-fd-bw/maxp", "each metric and comparison"),
+            ("avg_bitrate_kbps,avg_bitrate_kbps/ga-vs-fd-bw/maxp", "a metric twice"),
+            ("avg_bitrate_kbps/ga-vs-fd-bw,ga-vs-fd-bw/maxp", "each metric and comparison"),
             ("avg_bitrate_kbps/ga-vs-fd-bw,ga-vs-nope/maxp", "'ga-vs-nope' is not"),
             ("avg_bitrate_kbps,nope/ga-vs-fd-bw/maxp", "no metric 'nope'"),
         ]
@@ -722,7 +723,7 @@ class OrderTest(unittest.TestCase):
         cases = [
             (f"ga-topo/compuserve.c5/compuserve.c5.v540/{family}/rho", "field 'rho'"),
             (f"ga-topo/compuserve.c5/compuserve.c5.v540/{family}/top", "field 'top'"),
-            ("ga-topo/compuserve.c5/compuserve.c5.v540/outage_s,outage_s/minp", "each metric once"),
+            ("ga-topo/compuserve.c5/compuserve.c5.v540/outage_s,outage_s/minp", "a metric twice"),
             ("ga-topo/compuserve.c5/compuserve.c5.v540/outage_s,nope/minp", "no metric 'nope'"),
             ("ga-topo/compuserve.c5/compuserve.c5.v540/outage_s/minp", "field 'minp'"),
         ]
