@@ -904,6 +904,18 @@ def _value(results, name):
     return shared.interval_field(c.intervals[metric], fld, METRICS[metric].decimals)
 
 
+def _untested_of(named_tests, check):
+    """None when every test of [(name, test)] (one of several placeholders' families) was made;
+    else the "n/a (...)" text naming those that were not, or a KeyError when the field is a
+    check (words cannot rest on a test that was not made)."""
+    untested = "; ".join(f"{n}: {t.reason}" for n, t in named_tests if not t.tested)
+    if not untested:
+        return None
+    if check:
+        raise KeyError(f"the words it checks rest on tests not made ({untested})")
+    return f"n/a ({untested})"
+
+
 def _metric_list(results, exp, names):
     """(exp's result, [metric]) of comma-joined metric names, each one of exp's metrics and
     named once (a family of tests, or several comparisons)."""
@@ -962,10 +974,8 @@ def _comparison(results, name):
     if not several:
         metric, c = tests[0]
         return _test_field(c, fld, metric, {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch})
-    untested = [f"{m} {c.other}: {c.reason}" for m, c in tests if not c.tested]
-    if untested:
-        return f"n/a ({'; '.join(untested)})"
-    return fmt_p(min(c.p_holm for _m, c in tests))
+    na = _untested_of([(f"{m} {c.other}", c) for m, c in tests], check=False)
+    return na or fmt_p(min(c.p_holm for _m, c in tests))
 
 
 def _test_field(c, fld, metric, ps):
@@ -1025,11 +1035,9 @@ def _strat(results, name):
     tests = [_strat_test(res, exp, gnames, *t) for t in family]
     if len(family) == 1:
         return _stratified_field(tests[0], fld, metrics[0])
-    untested = [f"{t.ref}-vs-{t.other}: {t.reason}" for t in tests if not t.tested]
-    if untested:
-        if fld == "allsig":
-            raise KeyError(f"the words it checks rest on untested comparisons ({untested[0]})")
-        return f"n/a ({'; '.join(untested)})"
+    named = [(f"{m} {ref}-vs-{other}", t) for (m, ref, other), t in zip(family, tests, strict=True)]
+    if na := _untested_of(named, check=fld == "allsig"):
+        return na
     adjusted = stats.holm([t.p_perm for t in tests])
     if fld == "maxp":
         return fmt_p(max(adjusted))
@@ -1192,11 +1200,8 @@ def _order(results, name):
     trends = [_order_trend(pairs, metric) for metric in metrics]
     if not family:
         return _trend_field(trends[0], fld)
-    untested = [f"{m}: {t.reason}" for m, t in zip(metrics, trends, strict=True) if not t.tested]
-    if untested:
-        if fld in shared.CHECKS:
-            raise KeyError(f"the words it checks rest on untested orders ({'; '.join(untested)})")
-        return f"n/a ({'; '.join(untested)})"
+    if na := _untested_of(list(zip(metrics, trends, strict=True)), check=fld in shared.CHECKS):
+        return na
     adjusted = stats.holm([t.p for t in trends])
     i = min(range(len(trends)), key=adjusted.__getitem__)
     if fld == "minp":

@@ -729,6 +729,14 @@ class OrderTest(unittest.TestCase):
         ]
         assert_refused(self, lambda bad: report.resolve(r, "order:" + bad), cases)
 
+    def test_a_family_with_an_untested_order_is_na_and_no_check_rests_on_it(self):
+        # every algorithm alike at 120 s: no ranking to test for any metric
+        r = self.results((1, 1, 1, 1, 1, 1), (10, 20, 30, 40, 50, 60))
+        family = "avg_bitrate_kbps,outage_s"
+        self.assertRegex(self.order(r, "minp", family), r"^n/a \(avg_bitrate_kbps: .*; outage_s: ")
+        with self.assertRaisesRegex(KeyError, "rest on tests not made"):
+            self.order(r, "same", family)
+
     def test_ratio_of_each_algorithms_means_between_two_groups(self):
         # long over short: 10, 10, 10, 10, 10, 10 for bitrate; outage 2/1 ... 7/6 below 2.5
         r = self.results(
