@@ -112,8 +112,8 @@ $(JAR): $(JAVA_INPUTS) | java-deps
 	$(MVN) -q -DskipTests install
 	@touch $@
 
-PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight testbed \
-	dashjs-harness pcdc kernel-schedulers/cc-fairness workflow
+PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight floodlight-module/bench \
+	testbed dashjs-harness pcdc kernel-schedulers/cc-fairness workflow
 
 lint: py-deps
 	$(MVN) -q spotless:check
@@ -156,6 +156,7 @@ mininet-deps:
 ## (`bin/mpqoe contract`); no root, about 3 s once built
 py-unit: mininet-deps build
 	cd mininet-scripts && /usr/bin/python3 -m unittest discover -s tests -t .
+	/usr/bin/python3 -m unittest discover -s floodlight-module/bench/tests
 
 ## mininet-selftest: the topology builder and MPTCP over OVS, without the controller
 mininet-selftest: mininet-deps

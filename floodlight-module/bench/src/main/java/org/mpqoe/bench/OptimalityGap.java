@@ -1,7 +1,6 @@
 package org.mpqoe.bench;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.mpqoe.core.select.ExactSelector;
@@ -9,111 +8,150 @@ import org.mpqoe.core.select.GaConfig;
 import org.mpqoe.core.select.GeneticSelector;
 import org.mpqoe.core.select.SelectionProblem;
 import org.mpqoe.core.topology.Topology;
+import org.mpqoe.core.topology.TopologyException;
 import org.mpqoe.core.topology.TopologyLoader;
 
 /**
  * How close each GA variant ({@code ga}, the paper's Algorithm 1, and {@code ga-tuned}; paper
  * population, 30 generations) comes to the exact optimum of the per-join problem. Instance i
- * (1..100) of a topology is the join problem of client (i-1) mod 10 of scenario seed i (10 clients,
- * 3 interfaces each, paper link model), the clients before it having joined with {@code ga}. Both
- * variants solve the same instances. Prints a Markdown table.
+ * (1..instances) of a topology is the join problem of client (i-1) mod 10 of scenario seed i (10
+ * clients, 3 interfaces each, paper link model), the clients before it having joined with {@code
+ * ga}; the GA's own seed is that join's seed, so every row is reproducible. Both variants solve the
+ * same instances.
  *
- * <p>Usage: {@code java -cp benchmarks.jar org.mpqoe.bench.OptimalityGap [instances] [topology...]}
+ * <p>Prints CSV, one row per instance and variant: the GA's and the exact solver's fitness (eq. 7,
+ * 10 decimals) and the admissible candidates. floodlight-module/bench/report.py turns it into
+ * docs/perf.md's tables. With {@code --tuned C,E,T} only {@code ga-tuned} runs, with crossover
+ * probability C, E elites and tournament size T (the tuning of its parameters); the instances stay
+ * the same.
+ *
+ * <p>Usage: {@code java -cp benchmarks.jar org.mpqoe.bench.OptimalityGap [--tuned C,E,T]
+ * [instances] [topology...]}
  */
 public final class OptimalityGap {
-  private static final List<String> TOPOLOGIES = List.of("custom12", "compuserve", "jellyfish20");
-  private static final List<GeneticSelector.Variant> VARIANTS =
-      List.of(GeneticSelector.Variant.values());
-  private static final double TIE = 1e-9;
+  static final String USAGE =
+      "OptimalityGap [--tuned CROSSOVER,ELITES,TOURNAMENT] [instances] [topology...]";
+  static final String HEADER =
+      "topology,algorithm,population,crossover,elites,tournament,instance,candidates,"
+          + "ga_fitness,exact_fitness";
 
   private OptimalityGap() {}
 
-  /** One topology's row. */
+  /** One instance's result for one variant. */
   record Row(
       String topology,
-      String algorithm,
-      int population,
-      int instances,
-      double meanRatio,
-      double minRatio,
-      int equal,
-      double meanCandidates) {}
-
-  public static void main(String[] args) {
-    int instances = args.length > 0 ? Integer.parseInt(args[0]) : 100;
-    List<String> topologies = args.length > 1 ? List.of(args).subList(1, args.length) : TOPOLOGIES;
-    long start = System.nanoTime();
-    StringBuilder out = new StringBuilder();
-    out.append(
-        "| topology | algorithm | GA population | instances | mean GA/exact % | min GA/exact % |"
-            + " GA == exact | mean candidates |\n");
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
-    for (String name : topologies) {
-      for (Row r : run(TopologyLoader.load(name), instances)) {
-        out.append(
-            String.format(
-                Locale.ROOT,
-                "| %s | %s | %d | %d | %.3f | %.3f | %d/%d | %.1f |%n",
-                r.topology(),
-                r.algorithm(),
-                r.population(),
-                r.instances(),
-                100 * r.meanRatio(),
-                100 * r.minRatio(),
-                r.equal(),
-                r.instances(),
-                r.meanCandidates()));
-      }
+      GeneticSelector.Variant variant,
+      GaConfig config,
+      int instance,
+      int candidates,
+      double gaFitness,
+      double exactFitness) {
+    String csv() {
+      return String.format(
+          Locale.ROOT,
+          "%s,%s,%d,%s,%d,%d,%d,%d,%.10f,%.10f",
+          topology,
+          variant.algorithm(),
+          config.population(),
+          Double.toString(config.crossoverProbability()),
+          config.elites(),
+          config.tournamentSize(),
+          instance,
+          candidates,
+          gaFitness,
+          exactFitness);
     }
-    System.out.print(out);
-    System.out.println();
-    System.out.printf(
-        Locale.ROOT,
-        "Seeds: instance i = 1..%d is the join problem of client (i-1) mod 10 of scenario seed i"
-            + " (10 clients x 3 interfaces, paper link model, earlier clients joined with ga);"
-            + " the GA's own seed is the join seed JoinSimulation.joinSeed(i, (i-1) mod 10)."
-            + " Ratio = GA fitness / exact fitness (1 when the exact fitness is 0). Took %.1f s.%n",
-        instances,
-        (System.nanoTime() - start) / 1e9);
   }
 
-  /** One row per GA variant, all on the same instances. */
-  static List<Row> run(Topology topology, int instances) {
-    GaConfig ga = JoinInstances.paperGa(topology);
-    ExactSelector exact = new ExactSelector();
-    int v = VARIANTS.size();
-    double[] sumRatio = new double[v];
-    double[] minRatio = new double[v];
-    Arrays.fill(minRatio, Double.POSITIVE_INFINITY);
-    int[] equal = new int[v];
-    long sumCandidates = 0;
-    for (int i = 1; i <= instances; i++) {
-      SelectionProblem problem =
-          JoinInstances.joinProblem(topology, ga, i, (i - 1) % JoinInstances.CLIENTS);
-      double e = exact.select(problem).score().fitness();
-      for (int k = 0; k < v; k++) {
-        double g = new GeneticSelector(ga, VARIANTS.get(k)).select(problem).score().fitness();
-        double ratio = e == 0 ? 1.0 : g / e;
-        sumRatio[k] += ratio;
-        minRatio[k] = Math.min(minRatio[k], ratio);
-        if (Math.abs(g - e) < TIE) {
-          equal[k]++;
+  public static void main(String[] args) {
+    List<String> rest = new ArrayList<>(List.of(args));
+    double[] tuned = null;
+    int instances = 100;
+    List<String> topologies = BenchArgs.TOPOLOGIES;
+    try {
+      if (!rest.isEmpty() && rest.get(0).equals("--tuned")) {
+        if (rest.size() < 2) {
+          throw new IllegalArgumentException("--tuned needs CROSSOVER,ELITES,TOURNAMENT");
+        }
+        tuned = tuning(rest.get(1));
+        rest = rest.subList(2, rest.size());
+      }
+      if (!rest.isEmpty()) {
+        instances = BenchArgs.positive(rest.get(0), "instances");
+      }
+      if (rest.size() > 1) {
+        topologies = rest.subList(1, rest.size());
+      }
+      List<Topology> loaded = new ArrayList<>();
+      for (String name : topologies) {
+        loaded.add(TopologyLoader.load(name));
+      }
+      long start = System.nanoTime();
+      System.out.println(HEADER);
+      for (Topology t : loaded) {
+        for (Row r : run(t, instances, tuned)) {
+          System.out.println(r.csv());
         }
       }
-      sumCandidates += problem.size();
+      System.err.printf(
+          Locale.ROOT, "OptimalityGap: took %.1f s%n", (System.nanoTime() - start) / 1e9);
+    } catch (IllegalArgumentException | TopologyException e) {
+      BenchArgs.fail(USAGE, e);
     }
+  }
+
+  /** {crossover, elites, tournament} of {@code --tuned}'s value. */
+  static double[] tuning(String text) {
+    String[] p = text.split(",", -1);
+    if (p.length != 3) {
+      throw new IllegalArgumentException(
+          "--tuned takes CROSSOVER,ELITES,TOURNAMENT (e.g. 0.8,4,2), not '" + text + "'");
+    }
+    double crossover;
+    try {
+      crossover = Double.parseDouble(p[0].strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--tuned: crossover must be a number, not " + p[0], e);
+    }
+    return new double[] {
+      crossover,
+      BenchArgs.atLeast(p[1].strip(), "--tuned: elites", 0),
+      BenchArgs.atLeast(p[2].strip(), "--tuned: tournament size", 2)
+    };
+  }
+
+  /**
+   * Every instance's result, for both variants, or for {@code ga-tuned} alone with the parameters
+   * {@code tuned} ({crossover, elites, tournament}) when that is not null.
+   */
+  static List<Row> run(Topology topology, int instances, double[] tuned) {
+    GaConfig paper = JoinInstances.paperGa(topology);
+    List<GeneticSelector.Variant> variants =
+        tuned == null
+            ? List.of(GeneticSelector.Variant.values())
+            : List.of(GeneticSelector.Variant.TUNED);
+    GaConfig config =
+        tuned == null
+            ? paper
+            : new GaConfig(
+                paper.population(),
+                paper.generations(),
+                paper.mutationProbability(),
+                tuned[0],
+                (int) tuned[1],
+                (int) tuned[2],
+                paper.initialAttempts());
+    ExactSelector exact = new ExactSelector();
     List<Row> rows = new ArrayList<>();
-    for (int k = 0; k < v; k++) {
-      rows.add(
-          new Row(
-              topology.name(),
-              VARIANTS.get(k).algorithm(),
-              ga.population(),
-              instances,
-              sumRatio[k] / instances,
-              minRatio[k],
-              equal[k],
-              (double) sumCandidates / instances));
+    for (int i = 1; i <= instances; i++) {
+      // the instances come from joins made with the paper's GA whatever is being tuned
+      SelectionProblem problem =
+          JoinInstances.joinProblem(topology, paper, i, (i - 1) % JoinInstances.CLIENTS);
+      double e = exact.select(problem).score().fitness();
+      for (GeneticSelector.Variant v : variants) {
+        double g = new GeneticSelector(config, v).select(problem).score().fitness();
+        rows.add(new Row(topology.name(), v, config, i, problem.size(), g, e));
+      }
     }
     return rows;
   }

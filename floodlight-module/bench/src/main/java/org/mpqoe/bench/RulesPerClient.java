@@ -1,5 +1,6 @@
 package org.mpqoe.bench;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,7 @@ import org.mpqoe.core.scenario.ScenarioGenerator;
 import org.mpqoe.core.select.Selectors;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.Topology;
+import org.mpqoe.core.topology.TopologyException;
 import org.mpqoe.core.topology.TopologyLoader;
 
 /**
@@ -21,43 +23,56 @@ import org.mpqoe.core.topology.TopologyLoader;
  * generated client of CompuServe (10 clients, 3 interfaces, seed 1) opens one MPTCP connection and
  * a join from each further interface; the rules its subflows get are counted. Segment routing's
  * proactive label rules are shared by all clients and reported separately.
+ *
+ * <p>Prints CSV, one row per algorithm, routing ({@code hop}: rules per hop; {@code sr}: segment
+ * routing) and client; floodlight-module/bench/report.py averages it (docs/perf.md).
+ *
+ * <p>Usage: {@code java -cp benchmarks.jar org.mpqoe.bench.RulesPerClient [topology] [clients]}
  */
 public final class RulesPerClient {
   private RulesPerClient() {}
 
+  static final String USAGE = "RulesPerClient [topology] [clients]";
+
   public static void main(String[] args) {
-    String name = args.length > 0 ? args[0] : "compuserve";
-    int clients = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-    Topology base = TopologyLoader.load(name);
+    try {
+      String name = args.length > 0 ? args[0] : "compuserve";
+      int clients = args.length > 1 ? BenchArgs.positive(args[1], "clients") : 10;
+      print(TopologyLoader.load(name), clients);
+    } catch (IllegalArgumentException | TopologyException e) {
+      BenchArgs.fail(USAGE, e);
+    }
+  }
+
+  private static void print(Topology base, int clients) {
     Topology t =
         TopologyLoader.parse(
             TopologyLoader.write(ScenarioGenerator.withClients(base, clients, 3, 1)), "rules");
-    System.out.printf(
-        Locale.ROOT,
-        "| algorithm | subflows/client | per-hop rules/client | SR rules/client | SR label rules (all switches) |%n");
-    System.out.println("|---|---:|---:|---:|---:|");
+    StringBuilder out = new StringBuilder("algorithm,routing,client,subflows,rules,label_rules\n");
     for (String algorithm : Selectors.NAMES) {
-      double[] perHop = run(t, base, algorithm, false);
-      double[] sr = run(t, base, algorithm, true);
-      System.out.printf(
-          Locale.ROOT,
-          "| %s | %.2f | %.1f | %.1f | %d |%n",
-          algorithm,
-          perHop[1],
-          perHop[0],
-          sr[0],
-          (int) sr[2]);
+      for (boolean sr : new boolean[] {false, true}) {
+        for (Client c : run(t, base, algorithm, sr)) {
+          out.append(
+              String.format(
+                  Locale.ROOT,
+                  "%s,%s,%s,%d,%d,%d%n",
+                  algorithm,
+                  sr ? "sr" : "hop",
+                  c.name(),
+                  c.subflows(),
+                  c.rules(),
+                  c.labelRules()));
+        }
+      }
     }
-    System.out.printf(
-        Locale.ROOT,
-        "%n%s with %d generated clients x 3 interfaces (seed 1); each client opens one connection"
-            + " and joins from every further interface.%n",
-        name,
-        clients);
+    System.out.print(out);
   }
 
-  /** {rules per client, subflows per client, proactive label rules}. */
-  private static double[] run(Topology t, Topology base, String algorithm, boolean sr) {
+  /** One client's subflows with rules and the rules they got; the shared label rules beside. */
+  record Client(String name, int subflows, int rules, int labelRules) {}
+
+  /** Every client's subflows and rules; labelRules: the proactive label rules of all switches. */
+  private static List<Client> run(Topology t, Topology base, String algorithm, boolean sr) {
     ControlConfig c =
         ControlConfig.defaults()
             .withAlgorithm(algorithm)
@@ -70,8 +85,7 @@ public final class RulesPerClient {
     }
     Host server = t.servers().get(0);
     int srv = Addresses.parseIpv4(server.interfaces().get(0).ip());
-    long rules = 0;
-    long subflows = 0;
+    List<Client> out = new ArrayList<>();
     int port = 20000;
     long key = 1;
     for (Host h : t.clients()) {
@@ -84,7 +98,7 @@ public final class RulesPerClient {
           server.firstHop().dpid(), 1, HandshakeFrames.capableSynAck(srv, ip0, 80, port, key));
       int token = Tokens.token(key++, 1);
       port++;
-      subflows += syn.plan().installs().isEmpty() ? 0 : 1;
+      int subflows = syn.plan().installs().isEmpty() ? 0 : 1;
       List<Integer> extra = List.of(1, 2);
       for (int i : extra) {
         if (i >= h.interfaces().size()) {
@@ -97,9 +111,8 @@ public final class RulesPerClient {
         mine.addAll(j.plan().installs());
         subflows += j.plan().installs().isEmpty() ? 0 : 1;
       }
-      rules += mine.size();
+      out.add(new Client(h.name(), subflows, mine.size(), label));
     }
-    int n = t.clients().size();
-    return new double[] {(double) rules / n, (double) subflows / n, label};
+    return out;
   }
 }

@@ -1,0 +1,833 @@
+#!/usr/bin/python3
+"""docs/perf.md from the committed data of the path-selection benchmarks (package
+org.mpqoe.bench in this directory).
+
+    /usr/bin/python3 floodlight-module/bench/report.py [--data DIR] [--check]
+    /usr/bin/python3 floodlight-module/bench/report.py --record NAME[,NAME...]|all [--jar JAR]
+    /usr/bin/python3 floodlight-module/bench/report.py --verify [--jar JAR]
+
+Data (docs/perf/data by default): one CSV per measurement of RECORDS, and runs.csv with one row
+per measurement: when it was made (UTC), of which code version, how long it took, the load
+average just before and just after, and the machine (CPUs, CPU model, memory, kernel, Java).
+
+--record runs the named measurements with the benchmark jar (built by `make build`) and
+replaces their files and runs.csv rows, each file atomically; a measurement that fails leaves
+its old files as they were. JMH's JSON result is compacted to one row per benchmark and
+parameter set: sample count, mean with JMH's own 99.9 % error, percentiles, and bytes
+allocated per operation where JMH ran with -prof gc. --verify reruns the deterministic part
+(DETERMINISTIC: selections and rule counts, no timing, the same bytes on any machine from the
+same commit) and exits 1 naming any output that differs from the committed data, so the
+page's optimality gaps and rule counts are those of the code under test.
+
+Statistics, all computed here from the rows:
+- optimality: per topology, variant and instance count n (the first n instances), the mean
+  of GA fitness / exact fitness (1 when the exact fitness is 0) with a 95 % Student t interval
+  over the instances, its minimum, and how many instances the GA solved exactly (|GA - exact|
+  < TIE). The two variants are compared on the same instances by the Wilcoxon signed-rank test
+  of the per-instance ratios (two-sided; instances with equal ratios dropped, as Wilcoxon
+  did), Holm over the topologies.
+- cpu: per topology and variant, the median, 90th and 99th percentile (linear interpolation
+  between order statistics) and the mean of the thread CPU time per join. The variants are
+  compared by the Wilcoxon signed-rank test on the pairs of one pass and instance (they ran
+  alternately), Holm over the topologies; `saving` is 1 - median(ga) / median(ga-tuned).
+- jmh: as JMH gives them. rules: means over the clients.
+
+Placeholders of docs/perf.md.in (each on one line):
+  {{table:optimality/<n>[/<topology>,...]}}, {{table:tuning/<n>}}, {{table:cpu}},
+  {{table:jmh/<name>}}, {{table:rules}}, {{table:runs}}: tables;
+  {{opt:<n>/<topology>/<algorithm>/<field>}} (mean, ci, lo, hi, n, min, equal, candidates; in %
+  but equal, n and candidates), {{tuning:<n>/<topology>/<crossover>,<elites>,<tournament>/<field>}}
+  (the same fields for ga-tuned with those parameters);
+  {{optcmp:<n>/<topology>/<field>}} and {{cpucmp:<topology>/<field>}} (ga-tuned against ga:
+  diff (ga - ga-tuned, percentage points or %), saving (cpucmp), p (Holm-adjusted), p_raw, or a
+  check of a hand-written word, higher, lower or same: ga-tuned against ga, nothing when the
+  test agrees, else an error);
+  {{cpu:<topology>/<algorithm>/<field>}} (median, p90, p99, mean, n; ms);
+  {{jmh:<name>/<k>=<v>[,<k>=<v>...]/<field>}} (samples, mean, error, p50, p90, p99, p999, max,
+  alloc, unit); {{rules:<algorithm>/<hop|sr>/<field>}} (subflows, rules, labels);
+  {{run:<name>/<field>}} (a column of runs.csv);
+  {{within:<kind>:<rest>/<lo>..<hi>}}: the check behind a word of size: nothing when every
+  value the placeholder <kind>:<rest> names lies in [lo, hi] (its parts may be fnmatch
+  patterns: every match is held), else an error.
+Exit 0 when done, 1 on malformed data, a bad placeholder, a failed check or (--check,
+--verify) a difference, 2 for a bad option.
+"""
+
+import csv
+import fnmatch
+import io
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+
+from mpqoe_lib import files, stats  # noqa: E402
+from mpqoe_lib import results as shared  # noqa: E402
+from mpqoe_lib.results import ReportError, fmt, fmt_p  # noqa: E402
+
+WHO = "bench/report.py"
+COMMAND = "/usr/bin/python3 floodlight-module/bench/report.py"
+DATA = os.path.join(REPO, "docs", "perf", "data")
+TEMPLATE = os.path.join(REPO, "docs", "perf.md.in")
+PAGE = os.path.join(REPO, "docs", "perf.md")
+JAR = os.path.join(HERE, "target", "benchmarks.jar")
+PKG = "org.mpqoe.bench."
+TIE = 1e-9
+ALPHA = 0.05
+VARIANTS = ("ga", "ga-tuned")
+# the parameters of ga-tuned that the tuning table compares (crossover, elites, tournament):
+# the first defaults, three steps, and the default
+TUNINGS = ("0.6,2,3", "0.6,2,2", "0.8,2,2", "0.9,1,2", "0.8,4,2")
+OPT_INSTANCES = 300
+
+# name -> (kind, commands): each command is the java arguments after `java`; "csv" outputs are
+# concatenated (one header), "jmh" commands write JSON that is compacted
+RECORDS = {
+    "optimality": ("csv", [["-cp", "{jar}", PKG + "OptimalityGap", str(OPT_INSTANCES)]]),
+    "tuning": (
+        "csv",
+        [
+            ["-cp", "{jar}", PKG + "OptimalityGap", "--tuned", t, str(OPT_INSTANCES)]
+            + ["custom12", "jellyfish20"]
+            for t in TUNINGS
+        ],
+    ),
+    "rules": ("csv", [["-cp", "{jar}", PKG + "RulesPerClient"]]),
+    "cpu": ("csv", [["-Xms1g", "-Xmx1g", "-cp", "{jar}", PKG + "GaJoinCpuTime"]]),
+    "jmh-ga": ("jmh", [["-jar", "{jar}", "GaJoinBenchmark", "-prof", "gc"]]),
+    "jmh-exact": ("jmh", [["-jar", "{jar}", "ExactJoinBenchmark"]]),
+    "jmh-control": ("jmh", [["-jar", "{jar}", "ControlPlaneBenchmark"]]),
+}
+# what --verify reruns (a prefix of the committed rows: instance i is the same problem whatever
+# the count), and the committed rows it compares with
+DETERMINISTIC = {
+    "optimality": (["-cp", "{jar}", PKG + "OptimalityGap", "100"], lambda r: int(r[6]) <= 100),
+    "rules": (["-cp", "{jar}", PKG + "RulesPerClient"], lambda r: True),
+}
+HEADERS = {
+    "optimality": (
+        "topology,algorithm,population,crossover,elites,tournament,instance,candidates,"
+        "ga_fitness,exact_fitness"
+    ).split(","),
+    "rules": "algorithm,routing,client,subflows,rules,label_rules".split(","),
+    "cpu": "topology,algorithm,population,pass,instance,cpu_us".split(","),
+    "jmh": (
+        "benchmark,params,mode,unit,samples,mean,error,p50,p90,p99,p999,max,alloc_bytes_per_op"
+    ).split(","),
+    "runs": (
+        "name,started_utc,code_version,seconds,load_before,load_after,cpus,cpu_model,"
+        "memory_gb,kernel,java"
+    ).split(","),
+}
+HEADERS["tuning"] = HEADERS["optimality"]
+JMH_PERCENTILES = {"p50": "50.0", "p90": "90.0", "p99": "99.0", "p999": "99.9", "max": "100.0"}
+
+
+def header_of(name):
+    return HEADERS["jmh" if name.startswith("jmh-") else name]
+
+
+# ---------------------------------------------------------------------------------------------
+# Recording
+
+
+def machine():
+    """The machine facts runs.csv records beside every measurement."""
+    model = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            model = next(
+                (ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), ""
+            )
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True, check=False)
+    first = (java.stderr or java.stdout).splitlines()
+    return {
+        "cpus": str(os.cpu_count()),
+        "cpu_model": model,
+        "memory_gb": f"{mem:.0f}",
+        "kernel": platform.release(),
+        "java": first[0] if first else "",
+    }
+
+
+def jmh_rows(results):
+    """JMH's JSON result (a list of benchmark results) as rows of HEADERS["jmh"]."""
+    rows = []
+    for r in results:
+        m = r["primaryMetric"]
+        hist = m.get("rawDataHistogram")  # forks, iterations, [value, count] pairs
+        samples = sum(c for fork in hist or [] for it in fork for _v, c in it)
+        pct = m.get("scorePercentiles", {})
+        alloc = r.get("secondaryMetrics", {}).get("·gc.alloc.rate.norm", {}).get("score")
+        rows.append(
+            {
+                "benchmark": r["benchmark"].rsplit(".", 2)[-2],
+                "params": ";".join(f"{k}={v}" for k, v in sorted(r.get("params", {}).items())),
+                "mode": r["mode"],
+                "unit": m["scoreUnit"],
+                "samples": str(samples) if hist else "",
+                "mean": f"{m['score']:.6g}",
+                "error": "" if math.isnan(m["scoreError"]) else f"{m['scoreError']:.6g}",
+                **{k: (f"{pct[v]:.6g}" if v in pct else "") for k, v in JMH_PERCENTILES.items()},
+                "alloc_bytes_per_op": "" if alloc is None else f"{alloc:.0f}",
+            }
+        )
+    return rows
+
+
+def run_java(args, jar, out_json=None):
+    cmd = ["java"] + [a.replace("{jar}", jar) for a in args]
+    if out_json:
+        cmd += ["-rf", "json", "-rff", out_json]
+    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if p.returncode != 0:
+        raise ReportError(f"`{' '.join(cmd)}` failed ({p.returncode}):\n{p.stderr[-2000:]}")
+    return p.stdout
+
+
+def measure(name, jar):
+    """The CSV text of one measurement of RECORDS."""
+    kind, commands = RECORDS[name]
+    if kind == "jmh":
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "result.json")
+            run_java(commands[0], jar, out)
+            with open(out, encoding="utf-8") as f:
+                rows = jmh_rows(json.load(f))
+        return shared.csv_text(rows, HEADERS["jmh"])
+    parts = [run_java(c, jar) for c in commands]
+    head = header_of(name)
+    body = []
+    for text in parts:
+        lines = text.splitlines()
+        if not lines or lines[0].split(",") != head:
+            raise ReportError(f"{name}: output does not start with the header {','.join(head)}")
+        body += lines[1:]
+    return "\n".join([",".join(head), *body]) + "\n"
+
+
+def record(names, jar, data):
+    if not os.path.exists(jar):
+        raise ReportError(f"no benchmark jar {jar} (make build)")
+    runs_path = os.path.join(data, "runs.csv")
+    runs = read(runs_path, HEADERS["runs"]) if os.path.exists(runs_path) else []
+    facts = machine()
+    for name in names:
+        before = os.getloadavg()[0]
+        started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
+        t0 = time.monotonic()
+        text = measure(name, jar)
+        row = {
+            "name": name,
+            "started_utc": started,
+            "code_version": shared.code_version(REPO),
+            "seconds": f"{time.monotonic() - t0:.0f}",
+            "load_before": f"{before:.2f}",
+            "load_after": f"{os.getloadavg()[0]:.2f}",
+            **facts,
+        }
+        files.write_atomic(os.path.join(data, f"{name}.csv"), text)
+        runs = [r for r in runs if r["name"] != name] + [row]
+        runs.sort(key=lambda r: list(RECORDS).index(r["name"]) if r["name"] in RECORDS else 99)
+        files.write_atomic(runs_path, shared.csv_text(runs, HEADERS["runs"]))
+        print(f"{WHO}: recorded {name} in {row['seconds']} s")
+
+
+def verify(jar, data):
+    """1 when a deterministic output differs from the committed rows it covers, else 0."""
+    if not os.path.exists(jar):
+        raise ReportError(f"no benchmark jar {jar} (make build)")
+    bad = 0
+    for name, (args, covered) in DETERMINISTIC.items():
+        fresh = list(csv.reader(io.StringIO(run_java(args, jar))))
+        with open(os.path.join(data, f"{name}.csv"), encoding="utf-8", newline="") as f:
+            kept = list(csv.reader(f))
+        kept = kept[:1] + [r for r in kept[1:] if covered(r)]
+        if fresh != kept:
+            diff = next(
+                (i for i, (a, b) in enumerate(zip(fresh, kept, strict=False)) if a != b),
+                min(len(fresh), len(kept)),
+            )
+            print(
+                f"{WHO}: {name}: the code gives other rows than docs/perf/data/{name}.csv "
+                f"(first difference at line {diff + 1}); rerun --record {name} and commit",
+                file=sys.stderr,
+            )
+            bad = 1
+        else:
+            print(f"{WHO}: {name}: {len(fresh) - 1} rows agree with the committed data")
+    return bad
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading and summarising
+
+
+def read(path, header):
+    """The rows (dicts) of a committed CSV; ReportError when it is absent or malformed."""
+    rows = shared.read_csv(path, header)
+    if rows is None:
+        raise ReportError(f"{path}: no such file (--record makes it)")
+    return [(f"{path}:{n}", r) for n, r in rows]
+
+
+def number(row, col, where, kind=float):
+    return shared.number(row[col], kind, where, col)
+
+
+def quantile(xs, q):
+    """The q-quantile of xs, linear between order statistics (numpy's default)."""
+    s = sorted(xs)
+    pos = q * (len(s) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def wilcoxon_p(a, b):
+    """Two-sided Wilcoxon signed-rank p of the pairs (a[i], b[i]); None when every pair is
+    equal (nothing to test)."""
+    from scipy import stats as st
+
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    d = [v for v in d if v != 0]  # Wilcoxon's own treatment of zero differences
+    if not d:
+        return None
+    return float(st.wilcoxon(d).pvalue)
+
+
+class Opt:
+    """One (topology, algorithm, parameters) of an optimality CSV: the ratio per instance."""
+
+    def __init__(self, ratios, equal, candidates, population):
+        self.ratios = ratios  # instance -> GA/exact
+        self.equal = equal  # instance -> bool
+        self.candidates = candidates  # instance -> admissible candidates
+        self.population = population
+
+    def first(self, n):
+        keys = sorted(self.ratios)[:n]
+        if len(keys) < n:
+            raise KeyError(f"only {len(keys)} instances, not {n}")
+        return keys
+
+    def fields(self, n):
+        keys = self.first(n)
+        iv = stats.mean_ci([100 * self.ratios[k] for k in keys])
+        return {
+            "mean": iv.mean,
+            "ci": iv.half,
+            "lo": iv.lo,
+            "hi": iv.hi,
+            "n": n,
+            "min": 100 * min(self.ratios[k] for k in keys),
+            "equal": sum(self.equal[k] for k in keys),
+            "candidates": sum(self.candidates[k] for k in keys) / n,
+        }
+
+
+def read_opt(path):
+    """{(topology, algorithm, "crossover,elites,tournament"): Opt}."""
+    out = {}
+    for at, r in read(path, HEADERS["optimality"]):
+        g, e = number(r, "ga_fitness", at), number(r, "exact_fitness", at)
+        crossover = f"{number(r, 'crossover', at):g}"
+        elites, tournament = number(r, "elites", at, int), number(r, "tournament", at, int)
+        key = (r["topology"], r["algorithm"], f"{crossover},{elites},{tournament}")
+        o = out.setdefault(key, Opt({}, {}, {}, number(r, "population", at, int)))
+        i = number(r, "instance", at, int)
+        if i in o.ratios:
+            raise ReportError(f"{at}: instance {i} of {'/'.join(key)} again")
+        o.ratios[i] = 1.0 if e == 0 else g / e
+        o.equal[i] = abs(g - e) < TIE
+        o.candidates[i] = number(r, "candidates", at, int)
+    return out
+
+
+class Perf:
+    """Everything the page shows, read from the data directory."""
+
+    def __init__(self, data):
+        self.data = data
+        path = os.path.join(data, "optimality.csv")
+        self.opt = {(t, a): o for (t, a, _p), o in read_opt(path).items()}
+        self.tuning = {(t, p): o for (t, _a, p), o in read_opt(self._path("tuning")).items()}
+        self.cpu = self._cpu()
+        self.jmh = {
+            n: [r for _at, r in read(self._path(n), HEADERS["jmh"])]
+            for n in RECORDS
+            if n.startswith("jmh-")
+        }
+        self.rules = []
+        for at, r in read(self._path("rules"), HEADERS["rules"]):
+            for col in ("subflows", "rules", "label_rules"):
+                number(r, col, at, int)
+            self.rules.append(r)
+        self.runs = {r["name"]: r for _at, r in read(self._path("runs"), HEADERS["runs"])}
+        missing = [n for n in RECORDS if n not in self.runs]
+        if missing:
+            raise ReportError(f"runs.csv has no row for {', '.join(missing)}")
+        self._optcmp = {}
+
+    def _path(self, name):
+        return os.path.join(self.data, f"{name}.csv")
+
+    def topologies(self, table):
+        return list(dict.fromkeys(t for t, _ in table))
+
+    def _cpu(self):
+        path = self._path("cpu")
+        out = {}
+        for at, r in read(path, HEADERS["cpu"]):
+            key = (r["topology"], r["algorithm"])
+            join = (number(r, "pass", at, int), number(r, "instance", at, int))
+            if join in out.get(key, {}):
+                raise ReportError(
+                    f"{at}: pass {join[0]} instance {join[1]} of {key[0]}/{key[1]} again"
+                )
+            out.setdefault(key, {})[join] = number(r, "cpu_us", at) / 1000
+        return out
+
+    # --- optimality
+
+    def opt_fields(self, n, topology, algorithm):
+        if (topology, algorithm) not in self.opt:
+            raise KeyError(f"no optimality rows of {topology}/{algorithm}")
+        return self.opt[(topology, algorithm)].fields(n)
+
+    def optcmp(self, n):
+        """{topology: (diff ga - ga-tuned in points, p_raw, p Holm over the topologies)}."""
+        if n not in self._optcmp:
+            raw = {}
+            for t in self.topologies(self.opt):
+                a, b = self.opt.get((t, "ga")), self.opt.get((t, "ga-tuned"))
+                if not a or not b:
+                    continue
+                keys = a.first(n)
+                if keys != b.first(n):
+                    raise ReportError(f"optimality: {t}: the variants ran other instances")
+                x = [100 * a.ratios[k] for k in keys]
+                y = [100 * b.ratios[k] for k in keys]
+                raw[t] = (math.fsum(x) / n - math.fsum(y) / n, wilcoxon_p(x, y))
+            tested = [t for t, (_d, p) in raw.items() if p is not None]
+            adj = dict(zip(tested, stats.holm([raw[t][1] for t in tested]), strict=True))
+            self._optcmp[n] = {t: (d, p, adj.get(t)) for t, (d, p) in raw.items()}
+        return self._optcmp[n]
+
+    # --- cpu
+
+    def cpu_fields(self, topology, algorithm):
+        if (topology, algorithm) not in self.cpu:
+            raise KeyError(f"no cpu rows of {topology}/{algorithm}")
+        xs = list(self.cpu[(topology, algorithm)].values())
+        return {
+            "median": quantile(xs, 0.5),
+            "p90": quantile(xs, 0.9),
+            "p99": quantile(xs, 0.99),
+            "mean": math.fsum(xs) / len(xs),
+            "n": len(xs),
+        }
+
+    def cpucmp(self):
+        """{topology: (saving %, p_raw, p Holm over the topologies)}."""
+        raw = {}
+        for t in self.topologies(self.cpu):
+            a, b = self.cpu.get((t, "ga")), self.cpu.get((t, "ga-tuned"))
+            if not a or not b or a.keys() != b.keys():
+                raise ReportError(f"cpu: {t}: the variants did not time the same joins")
+            keys = sorted(a)
+            saving = 100 * (1 - quantile(a.values(), 0.5) / quantile(b.values(), 0.5))
+            raw[t] = (saving, wilcoxon_p([a[k] for k in keys], [b[k] for k in keys]))
+        tested = [t for t, (_s, p) in raw.items() if p is not None]
+        adj = dict(zip(tested, stats.holm([raw[t][1] for t in tested]), strict=True))
+        return {t: (s, p, adj.get(t)) for t, (s, p) in raw.items()}
+
+    # --- jmh and rules
+
+    def jmh_row(self, name, params):
+        if name not in self.jmh:
+            raise KeyError(f"no JMH measurement {name!r} ({', '.join(self.jmh)})")
+        want = ";".join(sorted(params.split(","))) if params else ""
+        rows = [r for r in self.jmh[name] if r["params"] == want]
+        if len(rows) != 1:
+            raise KeyError(f"{name} has no one row with parameters {want!r}")
+        return rows[0]
+
+    def rules_fields(self, algorithm, routing):
+        rows = [r for r in self.rules if r["algorithm"] == algorithm and r["routing"] == routing]
+        if not rows:
+            raise KeyError(f"no rules rows of {algorithm}/{routing}")
+        n = len(rows)
+        return {
+            "subflows": sum(int(r["subflows"]) for r in rows) / n,
+            "rules": sum(int(r["rules"]) for r in rows) / n,
+            "labels": int(rows[0]["label_rules"]),
+            "clients": n,
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables
+
+
+def md_table(head, rows, right):
+    """A Markdown table; right: how many trailing columns are right-aligned numbers."""
+    align = ["---"] * (len(head) - right) + ["---:"] * right
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def opt_row(label, o, n):
+    f = o.fields(n)
+    return [
+        *label,
+        o.population,
+        n,
+        shared.fmt_interval(stats.Interval(n, f["mean"], f["ci"]), 3),
+        fmt(f["min"], 3),
+        f"{f['equal']}/{n}",
+        fmt(f["candidates"], 1),
+    ]
+
+
+OPT_HEAD = ["GA population", "instances", "mean GA/exact % [95 % CI]", "min %", "GA == exact"]
+
+
+def table_optimality(p, n, topologies):
+    rows = [
+        opt_row([t, a], p.opt[(t, a)], n) for t in topologies for a in VARIANTS if (t, a) in p.opt
+    ]
+    if not rows:
+        raise KeyError(f"no optimality rows of {', '.join(topologies)}")
+    cmp = p.optcmp(n)
+    head = ["topology", "algorithm", *OPT_HEAD, "mean candidates"]
+    text = md_table(head, rows, 6)
+    tests = "; ".join(
+        f"{t}: ga - ga-tuned {shared.fmt_diff(d, 3)} points, p {fmt_p(adj)}"
+        if adj is not None
+        else f"{t}: identical ratios, no test"
+        for t, (d, _p, adj) in cmp.items()
+        if t in topologies
+    )
+    return text + f"\n\nWilcoxon signed-rank, Holm over the topologies: {tests}."
+
+
+def table_tuning(p, n):
+    head = ["crossover, elites, tournament"] + [
+        f"{t}, mean % [95 % CI]" for t in p.topologies(p.tuning)
+    ]
+    rows = []
+    for setting in TUNINGS:
+        row = [setting.replace(",", ", ")]
+        for t in p.topologies(p.tuning):
+            o = p.tuning.get((t, setting))
+            if not o:
+                raise KeyError(f"no tuning rows of {t}/{setting}")
+            f = o.fields(n)
+            row.append(shared.fmt_interval(stats.Interval(n, f["mean"], f["ci"]), 3))
+        rows.append(row)
+    return md_table(head, rows, len(head) - 1)
+
+
+def table_cpu(p):
+    rows = []
+    for t in p.topologies(p.cpu):
+        for a in VARIANTS:
+            f = p.cpu_fields(t, a)
+            rows.append([t, a, f["n"], *(fmt(f[k], 3) for k in ("median", "p90", "p99", "mean"))])
+    cmp = p.cpucmp()
+    text = md_table(["topology", "algorithm", "joins", "median", "p90", "p99", "mean"], rows, 5)
+    tests = "; ".join(
+        f"{t}: ga's median {fmt(s, 1)} % below ga-tuned's, p {fmt_p(adj)}"
+        for t, (s, _p, adj) in cmp.items()
+    )
+    return text + f"\n\nWilcoxon signed-rank on the pairs, Holm over the topologies: {tests}."
+
+
+def table_jmh(p, name):
+    if name not in p.jmh:
+        raise KeyError(f"no JMH measurement {name!r}")
+    rows = p.jmh[name]
+    keys = sorted({k.split("=")[0] for r in rows for k in r["params"].split(";") if k})
+    alloc = any(r["alloc_bytes_per_op"] for r in rows)
+    head = [*keys, "samples", "median", "p90", "p99", "mean ± 99.9 % error"]
+    head += ["bytes allocated per call"] if alloc else []
+    out = []
+    for r in rows:
+        params = dict(kv.split("=", 1) for kv in r["params"].split(";") if kv)
+        line = [params.get(k, "") for k in keys]
+        line += [r["samples"], r["p50"], r["p90"], r["p99"], f"{r['mean']} ± {r['error']}"]
+        line += [r["alloc_bytes_per_op"]] if alloc else []
+        out.append(line)
+    unit = rows[0]["unit"] if rows else ""
+    return md_table(head, out, len(head) - len(keys)) + f"\n\nTimes in {unit}."
+
+
+def table_rules(p):
+    algos = list(dict.fromkeys(r["algorithm"] for r in p.rules))
+    rows = []
+    for a in algos:
+        hop, sr = p.rules_fields(a, "hop"), p.rules_fields(a, "sr")
+        rows.append(
+            [a, fmt(hop["subflows"], 2), fmt(hop["rules"], 1), fmt(sr["rules"], 1), sr["labels"]]
+        )
+    head = [
+        "algorithm",
+        "subflows/client",
+        "per-hop rules/client",
+        "SR rules/client",
+        "SR label rules (shared, all switches)",
+    ]
+    return md_table(head, rows, 4)
+
+
+def table_runs(p):
+    rows = [
+        [n, r["started_utc"], shared.short(r["code_version"]), r["seconds"]]
+        + [r["load_before"], r["load_after"]]
+        for n, r in p.runs.items()
+    ]
+    head = ["measurement", "started (UTC)", "code version", "s", "load before", "load after"]
+    facts = sorted(
+        {
+            (r["cpus"], r["cpu_model"], r["memory_gb"], r["kernel"], r["java"])
+            for r in p.runs.values()
+        }
+    )
+    machines = "; ".join(f"{c} CPUs ({m}), {g} GiB, Linux {k}, {j}" for c, m, g, k, j in facts)
+    return md_table(head, rows, 4) + f"\n\nMachine: {machines}."
+
+
+# ---------------------------------------------------------------------------------------------
+# Placeholders
+
+
+OPT_FIELDS = {"mean": 3, "ci": 3, "lo": 3, "hi": 3, "min": 3, "n": 0, "equal": 0, "candidates": 1}
+CPU_FIELDS = {"median": 3, "p90": 3, "p99": 3, "mean": 3, "n": 0}
+RULES_FIELDS = {"subflows": 2, "rules": 1, "labels": 0, "clients": 0}
+JMH_FIELDS = ("samples", "mean", "error", "p50", "p90", "p99", "p999", "max", "alloc", "unit")
+
+
+def parts_of(rest, n, form):
+    parts = rest.split("/")
+    if len(parts) != n:
+        raise KeyError(f"expected {form}")
+    return parts
+
+
+def count(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise KeyError(f"instance count {text!r} is not a whole number") from None
+
+
+def values(p, kind, rest):
+    """[(name, number, decimals)] a numeric placeholder kind:rest names; its parts before the
+    field may be fnmatch patterns (within: holds every match)."""
+    if kind in ("opt", "tuning"):
+        n, top, what, fld = parts_of(rest, 4, f"{kind}:<n>/<topology>/<which>/<field>")
+        if fld not in OPT_FIELDS:
+            raise KeyError(f"field {fld!r} is not {', '.join(OPT_FIELDS)}")
+        table = p.opt if kind == "opt" else p.tuning
+        keys = [
+            k for k in table if fnmatch.fnmatchcase(k[0], top) and fnmatch.fnmatchcase(k[1], what)
+        ]
+        out = [(f"{t}/{w}", table[(t, w)].fields(count(n))[fld], OPT_FIELDS[fld]) for t, w in keys]
+    elif kind == "cpu":
+        top, algo, fld = parts_of(rest, 3, "cpu:<topology>/<algorithm>/<field>")
+        if fld not in CPU_FIELDS:
+            raise KeyError(f"field {fld!r} is not {', '.join(CPU_FIELDS)}")
+        keys = [
+            k for k in p.cpu if fnmatch.fnmatchcase(k[0], top) and fnmatch.fnmatchcase(k[1], algo)
+        ]
+        out = [(f"{t}/{a}", p.cpu_fields(t, a)[fld], CPU_FIELDS[fld]) for t, a in keys]
+    elif kind == "rules":
+        algo, routing, fld = parts_of(rest, 3, "rules:<algorithm>/<hop|sr>/<field>")
+        if fld not in RULES_FIELDS:
+            raise KeyError(f"field {fld!r} is not {', '.join(RULES_FIELDS)}")
+        algos = dict.fromkeys(r["algorithm"] for r in p.rules)
+        out = [
+            (f"{a}/{routing}", p.rules_fields(a, routing)[fld], RULES_FIELDS[fld])
+            for a in algos
+            if fnmatch.fnmatchcase(a, algo)
+        ]
+    elif kind == "jmh":
+        name, params, fld = parts_of(rest, 3, "jmh:<name>/<k>=<v>,.../<field>")
+        if fld not in JMH_FIELDS or fld == "unit":
+            raise KeyError(f"field {fld!r} is not a number of {', '.join(JMH_FIELDS)}")
+        r = p.jmh_row(name, params)
+        col = "alloc_bytes_per_op" if fld == "alloc" else fld
+        if not r[col]:
+            raise KeyError(f"{name}/{params} has no {fld}")
+        text = r[col]
+        decimals = len(text.partition(".")[2]) if "e" not in text else 3
+        out = [(f"{name}/{params}", float(text), decimals)]
+    elif kind in ("optcmp", "cpucmp"):
+        cmp, top, fld = comparisons(p, kind, rest)
+        effect = "diff" if kind == "optcmp" else "saving"
+        idx = {effect: 0, "p_raw": 1, "p": 2}
+        if fld not in idx:
+            raise KeyError(f"field {fld!r} is not {', '.join(idx)} or a check")
+        out = [
+            (t, c[idx[fld]], (3 if kind == "optcmp" else 1) if fld == effect else None)
+            for t, c in cmp.items()
+            if fnmatch.fnmatchcase(t, top)
+        ]
+    else:
+        raise KeyError(f"{kind}: has no numbers")
+    if not out:
+        raise KeyError(f"{kind}:{rest} matches nothing")
+    return out
+
+
+def comparisons(p, kind, rest):
+    """(the comparisons of ga-tuned against ga {topology: (effect, p_raw, p)}, the topology
+    pattern, the field) of an optcmp: or cpucmp: placeholder."""
+    *head, fld = rest.split("/")
+    if kind == "optcmp":
+        if len(head) != 2:
+            raise KeyError("expected optcmp:<n>/<topology>/<field>")
+        return p.optcmp(count(head[0])), head[1], fld
+    if len(head) != 1:
+        raise KeyError("expected cpucmp:<topology>/<field>")
+    return p.cpucmp(), head[0], fld
+
+
+def single(p, kind, rest):
+    """One numeric placeholder's text: a p-value as fmt_p gives it, "n/a" for none."""
+    out = values(p, kind, rest)
+    if len(out) != 1:
+        raise KeyError(f"{kind}:{rest} names {len(out)} values, not one (patterns are for within:)")
+    _name, v, decimals = out[0]
+    if decimals is None:  # a p-value
+        return fmt_p(v) if v is not None else "n/a (identical, no test)"
+    return fmt(v, decimals)
+
+
+def check_cmp(p, kind, rest):
+    """The check of a word (shared.CHECKS) about ga-tuned against ga in one topology."""
+    cmp, top, fld = comparisons(p, kind, rest)
+    if top not in cmp:
+        raise KeyError(f"no comparison in {top!r} ({', '.join(cmp)})")
+    effect, _raw, adj = cmp[top]
+    # optcmp's effect is ga - ga-tuned, cpucmp's ga's saving: ga-tuned higher when it is
+    # negative, positive respectively
+    higher = effect < 0 if kind == "optcmp" else effect > 0
+    return shared.check_words(fld, adj is not None, "identical ratios", adj, ALPHA, higher)
+
+
+def resolver(p):
+    def table(rest):
+        name, _, arg = rest.partition("/")
+        if name == "optimality":
+            n, _, tops = arg.partition("/")
+            return table_optimality(p, count(n), tops.split(",") if tops else p.topologies(p.opt))
+        if name == "tuning":
+            return table_tuning(p, count(arg))
+        if name == "jmh":
+            return table_jmh(p, arg)
+        simple = {"cpu": table_cpu, "rules": table_rules, "runs": table_runs}
+        if name not in simple or arg:
+            raise KeyError(f"unknown table {rest!r}")
+        return simple[name](p)
+
+    def numeric(kind):
+        def resolve(rest):
+            if kind in ("optcmp", "cpucmp") and rest.rsplit("/", 1)[-1] in shared.CHECKS:
+                return check_cmp(p, kind, rest)
+            return single(p, kind, rest)
+
+        return resolve
+
+    def run(rest):
+        name, _, fld = rest.partition("/")
+        if name not in p.runs or fld not in HEADERS["runs"]:
+            raise KeyError(f"expected run:<{'|'.join(p.runs)}>/<{'|'.join(HEADERS['runs'])}>")
+        v = p.runs[name][fld]
+        return shared.short(v) if fld == "code_version" else v
+
+    def within(rest):
+        inner, _, bounds = rest.rpartition("/")
+        kind, sep, inner_rest = inner.partition(":")
+        if not sep:
+            raise KeyError("expected within:<kind>:<rest>/<lo>..<hi>")
+        lo, hi = shared.parse_bounds(bounds, "within:<kind>:<rest>/<lo>..<hi>")
+        vals = [(n, v, d) for n, v, d in values(p, kind, inner_rest) if v is not None]
+        if not vals:
+            raise KeyError(f"{inner} has no number to check")
+        decimals = max(3 if d is None else d for _n, _v, d in vals)
+        return shared.check_within([(n, v) for n, v, _d in vals], lo, hi, inner, decimals, inner)
+
+    kinds = {k: numeric(k) for k in ("opt", "tuning", "cpu", "rules", "jmh", "optcmp", "cpucmp")}
+    kinds.update(table=table, run=run, within=within)
+    return shared.resolver(kinds, unknown)
+
+
+def unknown(name):
+    raise KeyError("a placeholder here is <kind>:<rest>")
+
+
+def make(data):
+    p = Perf(data)
+    template = shared.read_template(TEMPLATE)
+    page = shared.render(template, resolver(p), TEMPLATE, WHO, command=COMMAND)
+    status = [
+        f"{n}: {r['started_utc']}, {shared.short(r['code_version'])}" for n, r in p.runs.items()
+    ]
+    return {PAGE: page}, [], [], status
+
+
+def main(argv=None):
+    def extend(parser):
+        parser.add_argument("--record", metavar="NAME[,NAME...]|all", help="run measurements")
+        parser.add_argument("--verify", action="store_true", help="rerun the deterministic ones")
+        parser.add_argument("--jar", default=JAR, help="the benchmark jar")
+
+        def own(a):
+            try:
+                if a.record:
+                    names = list(RECORDS) if a.record == "all" else a.record.split(",")
+                    unknown = [n for n in names if n not in RECORDS]
+                    if unknown:
+                        parser.error(
+                            f"--record: unknown {', '.join(unknown)} ({', '.join(RECORDS)})"
+                        )
+                    record(names, a.jar, a.data)
+                    return 0
+                if a.verify:
+                    return verify(a.jar, a.data)
+            except ReportError as e:
+                print(f"{WHO}: {e}", file=sys.stderr)
+                return 1
+            return None
+
+        return own
+
+    return shared.report_cli(
+        argv,
+        WHO,
+        "docs/perf.md from the benchmarks' committed data",
+        DATA,
+        make,
+        root=REPO,
+        command=COMMAND,
+        extend=extend,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
