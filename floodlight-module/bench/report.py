@@ -38,17 +38,24 @@ Placeholders of docs/perf.md.in (each on one line):
   {{opt:<n>/<topology>/<algorithm>/<field>}} (mean, ci, lo, hi, n, min, equal, candidates; in %
   but equal, n and candidates), {{tuning:<n>/<topology>/<crossover>,<elites>,<tournament>/<field>}}
   (the same fields for ga-tuned with those parameters);
-  {{optcmp:<n>/<topology>/<field>}} and {{cpucmp:<topology>/<field>}} (ga-tuned against ga:
-  diff (ga - ga-tuned, percentage points or %), saving (cpucmp), p (Holm-adjusted), p_raw, or a
-  check of a hand-written word, higher, lower or same: ga-tuned against ga, nothing when the
-  test agrees, else an error);
+  {{optcmp:<n>/<topology>/<field>}}, {{tunecmp:<n>/<topology>/<setting>/<field>}} and
+  {{cpucmp:<topology>/<field>}} (ga-tuned against ga; a setting of ga-tuned against the
+  default: diff (first - second, percentage points), saving (cpucmp, %), p (Holm-adjusted),
+  p_raw, or a check of a hand-written word, higher, lower or same, the second side against
+  the first: nothing when the test agrees, else an error);
   {{cpu:<topology>/<algorithm>/<field>}} (median, p90, p99, mean, n; ms);
-  {{jmh:<name>/<k>=<v>[,<k>=<v>...]/<field>}} (samples, mean, error, p50, p90, p99, p999, max,
-  alloc, unit); {{rules:<algorithm>/<hop|sr>/<field>}} (subflows, rules, labels);
+  {{jmh:<name>/<method>/<k>=<v>[,<k>=<v>...]/<field>}} (samples, mean, error, p50, p90, p99,
+  p999, max, alloc); {{rules:<algorithm>/<hop|sr>/<field>}} (subflows, rules, labels);
   {{run:<name>/<field>}} (a column of runs.csv);
   {{within:<kind>:<rest>/<lo>..<hi>}}: the check behind a word of size: nothing when every
   value the placeholder <kind>:<rest> names lies in [lo, hi] (its parts may be fnmatch
-  patterns: every match is held), else an error.
+  patterns: every match is held), else an error;
+  {{target:<kind>:<rest>/<lo>..<hi>}}: "met" when every such value lies in [lo, hi], else
+  "missed" (a verdict the data make, not a check of words);
+  {{rising:<kind>:<rest>|<kind>:<rest>[|...]}}: the check behind an order: nothing when the
+  values rise strictly in the order named, else an error.
+A check of a comparison (higher, lower, same) holds in every comparison its topology or
+setting, an fnmatch pattern there, matches.
 Exit 0 when done, 1 on malformed data, a bad placeholder, a failed check or (--check,
 --verify) a difference, 2 for a bad option.
 """
@@ -170,10 +177,13 @@ def jmh_rows(results):
         hist = m.get("rawDataHistogram")  # forks, iterations, [value, count] pairs
         samples = sum(c for fork in hist or [] for it in fork for _v, c in it)
         pct = m.get("scorePercentiles", {})
-        alloc = r.get("secondaryMetrics", {}).get("·gc.alloc.rate.norm", {}).get("score")
+        second = r.get("secondaryMetrics", {})
+        # JMH 1.37 names it gc.alloc.rate.norm, earlier versions ·gc.alloc.rate.norm
+        norm = second.get("gc.alloc.rate.norm") or second.get("·gc.alloc.rate.norm") or {}
+        alloc = norm.get("score")
         rows.append(
             {
-                "benchmark": r["benchmark"].rsplit(".", 2)[-2],
+                "benchmark": ".".join(r["benchmark"].rsplit(".", 2)[-2:]),  # Class.method
                 "params": ";".join(f"{k}={v}" for k, v in sorted(r.get("params", {}).items())),
                 "mode": r["mode"],
                 "unit": m["scoreUnit"],
@@ -222,7 +232,7 @@ def record(names, jar, data):
     if not os.path.exists(jar):
         raise ReportError(f"no benchmark jar {jar} (make build)")
     runs_path = os.path.join(data, "runs.csv")
-    runs = read(runs_path, HEADERS["runs"]) if os.path.exists(runs_path) else []
+    runs = [r for _at, r in read(runs_path, HEADERS["runs"])] if os.path.exists(runs_path) else []
     facts = machine()
     for name in names:
         before = os.getloadavg()[0]
@@ -335,6 +345,7 @@ class Opt:
             "min": 100 * min(self.ratios[k] for k in keys),
             "equal": sum(self.equal[k] for k in keys),
             "candidates": sum(self.candidates[k] for k in keys) / n,
+            "population": self.population,
         }
 
 
@@ -354,6 +365,24 @@ def read_opt(path):
         o.equal[i] = abs(g - e) < TIE
         o.candidates[i] = number(r, "candidates", at, int)
     return out
+
+
+def paired(a, b, n, where):
+    """(mean of a's ratios - mean of b's, in percentage points; Wilcoxon p) over the first n
+    instances, which both must share (Opt)."""
+    keys = a.first(n)
+    if keys != b.first(n):
+        raise ReportError(f"optimality: {where}: the two sides ran other instances")
+    x = [100 * a.ratios[k] for k in keys]
+    y = [100 * b.ratios[k] for k in keys]
+    return math.fsum(x) / n - math.fsum(y) / n, wilcoxon_p(x, y)
+
+
+def with_holm(raw):
+    """{key: (effect, p_raw)} -> {key: (effect, p_raw, Holm-adjusted p over the tested)}."""
+    tested = [k for k, (_e, p) in raw.items() if p is not None]
+    adj = dict(zip(tested, stats.holm([raw[k][1] for k in tested]), strict=True))
+    return {k: (e, p, adj.get(k)) for k, (e, p) in raw.items()}
 
 
 class Perf:
@@ -379,7 +408,7 @@ class Perf:
         missing = [n for n in RECORDS if n not in self.runs]
         if missing:
             raise ReportError(f"runs.csv has no row for {', '.join(missing)}")
-        self._optcmp = {}
+        self._cmp = {}
 
     def _path(self, name):
         return os.path.join(self.data, f"{name}.csv")
@@ -408,23 +437,27 @@ class Perf:
         return self.opt[(topology, algorithm)].fields(n)
 
     def optcmp(self, n):
-        """{topology: (diff ga - ga-tuned in points, p_raw, p Holm over the topologies)}."""
-        if n not in self._optcmp:
-            raw = {}
-            for t in self.topologies(self.opt):
-                a, b = self.opt.get((t, "ga")), self.opt.get((t, "ga-tuned"))
-                if not a or not b:
-                    continue
-                keys = a.first(n)
-                if keys != b.first(n):
-                    raise ReportError(f"optimality: {t}: the variants ran other instances")
-                x = [100 * a.ratios[k] for k in keys]
-                y = [100 * b.ratios[k] for k in keys]
-                raw[t] = (math.fsum(x) / n - math.fsum(y) / n, wilcoxon_p(x, y))
-            tested = [t for t, (_d, p) in raw.items() if p is not None]
-            adj = dict(zip(tested, stats.holm([raw[t][1] for t in tested]), strict=True))
-            self._optcmp[n] = {t: (d, p, adj.get(t)) for t, (d, p) in raw.items()}
-        return self._optcmp[n]
+        """{topology: (ga - ga-tuned in points, p_raw, p Holm over the topologies)}."""
+        if ("opt", n) not in self._cmp:
+            raw = {
+                t: paired(self.opt[(t, "ga")], self.opt[(t, "ga-tuned")], n, t)
+                for t in self.topologies(self.opt)
+                if (t, "ga") in self.opt and (t, "ga-tuned") in self.opt
+            }
+            self._cmp[("opt", n)] = with_holm(raw)
+        return self._cmp[("opt", n)]
+
+    def tunecmp(self, n, topology):
+        """{setting: (default - setting in points, p_raw, p Holm over the settings)}: each
+        setting of TUNINGS against the default (the last) on one topology."""
+        if ("tune", n, topology) not in self._cmp:
+            default, *others = TUNINGS[-1:] + TUNINGS[:-1]
+            table = {s: self.tuning.get((topology, s)) for s in TUNINGS}
+            if not all(table.values()):
+                raise KeyError(f"the tuning data lack settings of {topology}")
+            raw = {s: paired(table[default], table[s], n, topology) for s in others}
+            self._cmp[("tune", n, topology)] = with_holm(raw)
+        return self._cmp[("tune", n, topology)]
 
     # --- cpu
 
@@ -450,19 +483,21 @@ class Perf:
             keys = sorted(a)
             saving = 100 * (1 - quantile(a.values(), 0.5) / quantile(b.values(), 0.5))
             raw[t] = (saving, wilcoxon_p([a[k] for k in keys], [b[k] for k in keys]))
-        tested = [t for t, (_s, p) in raw.items() if p is not None]
-        adj = dict(zip(tested, stats.holm([raw[t][1] for t in tested]), strict=True))
-        return {t: (s, p, adj.get(t)) for t, (s, p) in raw.items()}
+        return with_holm(raw)
 
     # --- jmh and rules
 
-    def jmh_row(self, name, params):
+    def jmh_row(self, name, method, params):
         if name not in self.jmh:
             raise KeyError(f"no JMH measurement {name!r} ({', '.join(self.jmh)})")
         want = ";".join(sorted(params.split(","))) if params else ""
-        rows = [r for r in self.jmh[name] if r["params"] == want]
+        rows = [
+            r
+            for r in self.jmh[name]
+            if r["params"] == want and r["benchmark"].rpartition(".")[2] == method
+        ]
         if len(rows) != 1:
-            raise KeyError(f"{name} has no one row with parameters {want!r}")
+            raise KeyError(f"{name} has no one row of {method} with parameters {want!r}")
         return rows[0]
 
     def rules_fields(self, algorithm, routing):
@@ -526,20 +561,24 @@ def table_optimality(p, n, topologies):
 
 
 def table_tuning(p, n):
-    head = ["crossover, elites, tournament"] + [
-        f"{t}, mean % [95 % CI]" for t in p.topologies(p.tuning)
-    ]
+    tops = p.topologies(p.tuning)
+    head = ["crossover, elites, tournament"]
+    for t in tops:
+        head += [f"{t}: mean GA/exact % [95 % CI]", f"{t}: p against the default"]
     rows = []
     for setting in TUNINGS:
-        row = [setting.replace(",", ", ")]
-        for t in p.topologies(p.tuning):
-            o = p.tuning.get((t, setting))
-            if not o:
-                raise KeyError(f"no tuning rows of {t}/{setting}")
-            f = o.fields(n)
+        row = [setting.replace(",", ", ") + (" (default)" if setting == TUNINGS[-1] else "")]
+        for t in tops:
+            f = p.tuning[(t, setting)].fields(n)
+            cmp = p.tunecmp(n, t).get(setting)
             row.append(shared.fmt_interval(stats.Interval(n, f["mean"], f["ci"]), 3))
+            row.append("" if cmp is None else fmt_p(cmp[2]) if cmp[2] is not None else "identical")
         rows.append(row)
-    return md_table(head, rows, len(head) - 1)
+    note = (
+        f"{n} instances per topology; Wilcoxon signed-rank of each setting against the default on"
+        " the same instances, Holm over the four settings of a topology."
+    )
+    return md_table(head, rows, len(head) - 1) + "\n\n" + note
 
 
 def table_cpu(p):
@@ -557,23 +596,46 @@ def table_cpu(p):
     return text + f"\n\nWilcoxon signed-rank on the pairs, Holm over the topologies: {tests}."
 
 
+# JMH's units as the page writes them, and the decimals of its times in each
+UNITS = {"ms/op": ("ms", 3), "us/op": ("µs", 1), "ns/op": ("ns", 0), "s/op": ("s", 3)}
+
+
+def jmh_decimals(row, col):
+    """Decimals of a JMH column: none for counts and bytes, by the unit for times."""
+    if col in ("samples", "alloc_bytes_per_op"):
+        return 0
+    if row["unit"] not in UNITS:
+        raise KeyError(f"unknown JMH unit {row['unit']!r}")
+    return UNITS[row["unit"]][1]
+
+
+def jmh_text(row, col):
+    return fmt(float(row[col]), jmh_decimals(row, col)) if row[col] else "-"
+
+
 def table_jmh(p, name):
     if name not in p.jmh:
         raise KeyError(f"no JMH measurement {name!r}")
     rows = p.jmh[name]
+    if not rows:
+        raise KeyError(f"{name} has no rows")
     keys = sorted({k.split("=")[0] for r in rows for k in r["params"].split(";") if k})
+    methods = len({r["benchmark"] for r in rows}) > 1
+    keys = (["benchmark"] if methods else []) + keys
     alloc = any(r["alloc_bytes_per_op"] for r in rows)
     head = [*keys, "samples", "median", "p90", "p99", "mean ± 99.9 % error"]
     head += ["bytes allocated per call"] if alloc else []
     out = []
     for r in rows:
         params = dict(kv.split("=", 1) for kv in r["params"].split(";") if kv)
+        params["benchmark"] = r["benchmark"].rpartition(".")[2]
         line = [params.get(k, "") for k in keys]
-        line += [r["samples"], r["p50"], r["p90"], r["p99"], f"{r['mean']} ± {r['error']}"]
-        line += [r["alloc_bytes_per_op"]] if alloc else []
+        line += [jmh_text(r, c) for c in ("samples", "p50", "p90", "p99")]
+        line += [f"{jmh_text(r, 'mean')} ± {jmh_text(r, 'error')}"]
+        line += [jmh_text(r, "alloc_bytes_per_op")] if alloc else []
         out.append(line)
-    unit = rows[0]["unit"] if rows else ""
-    return md_table(head, out, len(head) - len(keys)) + f"\n\nTimes in {unit}."
+    units = {UNITS[r["unit"]][0] if r["unit"] in UNITS else r["unit"] for r in rows}
+    return md_table(head, out, len(head) - len(keys)) + f"\n\nTimes in {', '.join(units)}."
 
 
 def table_rules(p):
@@ -615,10 +677,13 @@ def table_runs(p):
 # Placeholders
 
 
-OPT_FIELDS = {"mean": 3, "ci": 3, "lo": 3, "hi": 3, "min": 3, "n": 0, "equal": 0, "candidates": 1}
+OPT_FIELDS = {
+    **{"mean": 3, "ci": 3, "lo": 3, "hi": 3, "min": 3},
+    **{"n": 0, "equal": 0, "candidates": 1, "population": 0},
+}
 CPU_FIELDS = {"median": 3, "p90": 3, "p99": 3, "mean": 3, "n": 0}
 RULES_FIELDS = {"subflows": 2, "rules": 1, "labels": 0, "clients": 0}
-JMH_FIELDS = ("samples", "mean", "error", "p50", "p90", "p99", "p999", "max", "alloc", "unit")
+JMH_FIELDS = ("samples", "mean", "error", "p50", "p90", "p99", "p999", "max", "alloc")
 
 
 def parts_of(rest, n, form):
@@ -666,26 +731,24 @@ def values(p, kind, rest):
             if fnmatch.fnmatchcase(a, algo)
         ]
     elif kind == "jmh":
-        name, params, fld = parts_of(rest, 3, "jmh:<name>/<k>=<v>,.../<field>")
-        if fld not in JMH_FIELDS or fld == "unit":
-            raise KeyError(f"field {fld!r} is not a number of {', '.join(JMH_FIELDS)}")
-        r = p.jmh_row(name, params)
+        name, method, params, fld = parts_of(rest, 4, "jmh:<name>/<method>/<k>=<v>,.../<field>")
+        if fld not in JMH_FIELDS:
+            raise KeyError(f"field {fld!r} is not {', '.join(JMH_FIELDS)}")
+        r = p.jmh_row(name, method, params)
         col = "alloc_bytes_per_op" if fld == "alloc" else fld
         if not r[col]:
             raise KeyError(f"{name}/{params} has no {fld}")
-        text = r[col]
-        decimals = len(text.partition(".")[2]) if "e" not in text else 3
-        out = [(f"{name}/{params}", float(text), decimals)]
-    elif kind in ("optcmp", "cpucmp"):
-        cmp, top, fld = comparisons(p, kind, rest)
-        effect = "diff" if kind == "optcmp" else "saving"
+        out = [(f"{name}/{params}", float(r[col]), jmh_decimals(r, col))]
+    elif kind in COMPARISONS:
+        cmp, key, fld = comparisons(p, kind, rest)
+        _form, effect, decimals = COMPARISONS[kind]
         idx = {effect: 0, "p_raw": 1, "p": 2}
         if fld not in idx:
             raise KeyError(f"field {fld!r} is not {', '.join(idx)} or a check")
         out = [
-            (t, c[idx[fld]], (3 if kind == "optcmp" else 1) if fld == effect else None)
-            for t, c in cmp.items()
-            if fnmatch.fnmatchcase(t, top)
+            (k, c[idx[fld]], decimals if fld == effect else None)
+            for k, c in cmp.items()
+            if fnmatch.fnmatchcase(k, key)
         ]
     else:
         raise KeyError(f"{kind}: has no numbers")
@@ -694,16 +757,27 @@ def values(p, kind, rest):
     return out
 
 
+# comparison kinds: form, effect field, decimals of the effect
+COMPARISONS = {
+    "optcmp": ("optcmp:<n>/<topology>/<field>", "diff", 3),
+    "tunecmp": ("tunecmp:<n>/<topology>/<setting>/<field>", "diff", 3),
+    "cpucmp": ("cpucmp:<topology>/<field>", "saving", 1),
+}
+
+
 def comparisons(p, kind, rest):
-    """(the comparisons of ga-tuned against ga {topology: (effect, p_raw, p)}, the topology
-    pattern, the field) of an optcmp: or cpucmp: placeholder."""
+    """(the comparisons {key: (effect, p_raw, p)}, the key pattern, the field) of a comparison
+    placeholder: optcmp (ga-tuned against ga, effect ga - ga-tuned, keys topologies), tunecmp
+    (a setting against the default, effect default - setting, keys settings), cpucmp (ga-tuned
+    against ga, effect ga's saving, keys topologies)."""
+    form = COMPARISONS[kind][0]
     *head, fld = rest.split("/")
+    if len(head) != form.count("/"):
+        raise KeyError(f"expected {form}")
     if kind == "optcmp":
-        if len(head) != 2:
-            raise KeyError("expected optcmp:<n>/<topology>/<field>")
         return p.optcmp(count(head[0])), head[1], fld
-    if len(head) != 1:
-        raise KeyError("expected cpucmp:<topology>/<field>")
+    if kind == "tunecmp":
+        return p.tunecmp(count(head[0]), head[1]), head[2], fld
     return p.cpucmp(), head[0], fld
 
 
@@ -719,15 +793,23 @@ def single(p, kind, rest):
 
 
 def check_cmp(p, kind, rest):
-    """The check of a word (shared.CHECKS) about ga-tuned against ga in one topology."""
-    cmp, top, fld = comparisons(p, kind, rest)
-    if top not in cmp:
-        raise KeyError(f"no comparison in {top!r} ({', '.join(cmp)})")
-    effect, _raw, adj = cmp[top]
-    # optcmp's effect is ga - ga-tuned, cpucmp's ga's saving: ga-tuned higher when it is
-    # negative, positive respectively
-    higher = effect < 0 if kind == "optcmp" else effect > 0
-    return shared.check_words(fld, adj is not None, "identical ratios", adj, ALPHA, higher)
+    """The check of a word (shared.CHECKS) about comparisons: the second side (ga-tuned; the
+    setting) against the first (ga; the default), in every comparison the key (a topology or
+    a setting; an fnmatch pattern) matches."""
+    cmp, key, fld = comparisons(p, kind, rest)
+    keys = [k for k in cmp if fnmatch.fnmatchcase(k, key)]
+    if not keys:
+        raise KeyError(f"no comparison {key!r} ({', '.join(cmp)})")
+    for k in keys:
+        effect, _raw, adj = cmp[k]
+        # the effect is first - second (optcmp, tunecmp) or ga's saving (cpucmp): the second
+        # side higher when it is negative, positive respectively
+        higher = effect > 0 if kind == "cpucmp" else effect < 0
+        try:
+            shared.check_words(fld, adj is not None, "identical ratios", adj, ALPHA, higher)
+        except KeyError as e:
+            raise KeyError(f"{k}: {e.args[0]}") from None
+    return ""
 
 
 def resolver(p):
@@ -747,7 +829,7 @@ def resolver(p):
 
     def numeric(kind):
         def resolve(rest):
-            if kind in ("optcmp", "cpucmp") and rest.rsplit("/", 1)[-1] in shared.CHECKS:
+            if kind in COMPARISONS and rest.rsplit("/", 1)[-1] in shared.CHECKS:
                 return check_cmp(p, kind, rest)
             return single(p, kind, rest)
 
@@ -772,8 +854,31 @@ def resolver(p):
         decimals = max(3 if d is None else d for _n, _v, d in vals)
         return shared.check_within([(n, v) for n, v, _d in vals], lo, hi, inner, decimals, inner)
 
-    kinds = {k: numeric(k) for k in ("opt", "tuning", "cpu", "rules", "jmh", "optcmp", "cpucmp")}
-    kinds.update(table=table, run=run, within=within)
+    def target(rest):
+        inner, _, bounds = rest.rpartition("/")
+        kind, sep, inner_rest = inner.partition(":")
+        if not sep:
+            raise KeyError("expected target:<kind>:<rest>/<lo>..<hi>")
+        lo, hi = shared.parse_bounds(bounds, "target:<kind>:<rest>/<lo>..<hi>")
+        vals = [v for _n, v, _d in values(p, kind, inner_rest)]
+        if any(v is None for v in vals):
+            raise KeyError(f"{inner} has a value without a number")
+        return "met" if all(lo <= v <= hi for v in vals) else "missed"
+
+    def rising(rest):
+        named = []
+        for inner in rest.split("|"):
+            kind, sep, inner_rest = inner.partition(":")
+            if not sep:
+                raise KeyError("expected rising:<kind>:<rest>|<kind>:<rest>[|...]")
+            named += [(inner, v, d) for _n, v, d in values(p, kind, inner_rest)]
+        if any(v is None for _n, v, _d in named):
+            raise KeyError("a value without a number")
+        decimals = max(3 if d is None else d for _n, _v, d in named)
+        return shared.check_rising([(n, v) for n, v, _d in named], rest, decimals, "values")
+
+    kinds = {k: numeric(k) for k in ("opt", "tuning", "cpu", "rules", "jmh", *COMPARISONS)}
+    kinds.update(table=table, run=run, within=within, target=target, rising=rising)
     return shared.resolver(kinds, unknown)
 
 

@@ -81,21 +81,24 @@ def dataset(d, cpu_ga=None, cpu_tuned=None, opt_ga=None, opt_tuned=None):
         "jmh-ga",
         [jmh_head]
         + [
-            "GaJoinBenchmark,algorithm=ga;topology=custom12,sample,ms/op,1000,0.61,0.02,"
+            "GaJoinBenchmark.select,algorithm=ga;topology=custom12,sample,ms/op,1000,0.61,0.02,"
             "0.55,0.9,1.7,3.1,9.5,512000"
         ],
     )
     write(
         d,
         "jmh-exact",
-        [jmh_head, "ExactJoinBenchmark,topology=custom12,sample,us/op,9000,3.4,0.2,2.7,5,7,12,90,"],
+        [
+            jmh_head,
+            "ExactJoinBenchmark.select,topology=custom12,sample,us/op,9000,3.4,0.2,2.7,5,7,12,90,",
+        ],
     )
     write(
         d,
         "jmh-control",
         [
             jmh_head,
-            "ControlPlaneBenchmark,algorithm=ga;wire=false,sample,us/op,99,4600,90,4500,6000,7200,9000,12000,",
+            "ControlPlaneBenchmark.capableSyn,algorithm=ga;wire=false,sample,us/op,99,4600,90,4500,6000,7200,9000,12000,",
         ],
     )
     write(d, "runs", runs_rows(report.RECORDS))
@@ -127,6 +130,23 @@ class PageTest(unittest.TestCase):
         with self.assertRaisesRegex(shared.ReportError, "only 6 instances, not 7"):
             render(self.d, "{{opt:7/custom12/ga/mean}}")
 
+    def test_rising(self):
+        render(self.d, "{{rising:cpu:custom12/ga/median|cpu:custom12/ga-tuned/median}}")
+        with self.assertRaisesRegex(shared.ReportError, "rising values"):
+            render(self.d, "{{rising:cpu:custom12/ga-tuned/median|cpu:custom12/ga/median}}")
+
+    def test_a_comparison_check_holds_every_match(self):
+        render(self.d, "{{tunecmp:4/custom12/*/same}}")
+        dataset(self.d, opt_tuned=[1.0, 0.92, 1.0, 0.95, 0.97, 1.0])
+        with self.assertRaisesRegex(shared.ReportError, "compuserve: the words it checks"):
+            render(self.d, "{{optcmp:6/*/same}}")
+
+    def test_target_is_a_verdict(self):
+        page = render(
+            self.d, "{{target:cpu:*/ga/median/0..0.6}} {{target:cpu:*/ga*/median/0..0.6}}"
+        )
+        self.assertIn("met missed", page)
+
     def test_within_holds_every_match(self):
         render(self.d, "{{within:opt:6/*/ga*/mean/97..100}}")
         with self.assertRaisesRegex(shared.ReportError, r"custom12/ga 97\.500"):
@@ -143,6 +163,22 @@ class PageTest(unittest.TestCase):
         self.assertIn("0.167 x", page)  # 97.500 - 97.333 points, Wilcoxon p 1
         with self.assertRaisesRegex(shared.ReportError, "need lower"):
             render(self.d, "{{optcmp:6/custom12/lower}}")
+
+    def test_tuning_against_the_default(self):
+        page = render(
+            self.d,
+            "{{tunecmp:4/custom12/0.6,2,3/diff}} {{tunecmp:4/custom12/0.6,2,3/p_raw}}"
+            " {{tunecmp:4/custom12/0.6,2,3/same}}x {{tuning:4/custom12/0.8,4,2/mean}}",
+        )
+        # four instances, each 4 points better than the default: Wilcoxon's smallest p, 0.125
+        self.assertIn("-4.000 0.125 x 96.000", page)
+        with self.assertRaisesRegex(shared.ReportError, "need higher, the data give same"):
+            render(self.d, "{{tunecmp:4/custom12/0.6,2,3/higher}}")
+        with self.assertRaisesRegex(shared.ReportError, "no comparison '0.8,4,2'"):
+            render(self.d, "{{tunecmp:4/custom12/0.8,4,2/same}}")
+        table = render(self.d, "{{table:tuning/4}}")
+        self.assertIn("| 0.8, 4, 2 (default) | 96.000 [96.000, 96.000] |  |", table)
+        self.assertIn("Holm over the four settings", table)
 
     def test_cpu_summary_and_paired_test(self):
         page = render(
@@ -169,13 +205,16 @@ class PageTest(unittest.TestCase):
     def test_jmh_and_rules_and_runs(self):
         page = render(
             self.d,
-            "{{jmh:jmh-ga/topology=custom12,algorithm=ga/p50}} {{jmh:jmh-ga/"
+            "{{jmh:jmh-ga/select/topology=custom12,algorithm=ga/p50}} {{jmh:jmh-ga/select/"
             "algorithm=ga,topology=custom12/alloc}} {{rules:ga/hop/rules}} {{rules:none/sr/labels}}"
             " {{run:cpu/started_utc}} {{run:cpu/code_version}}",
         )
-        self.assertIn("0.55 512000 31.5 276 2026-12-01 10:00 aaaaaaaaaa", page)
+        self.assertIn("0.550 512000 31.5 276 2026-12-01 10:00 aaaaaaaaaa", page)
+        table = render(self.d, "{{table:jmh/jmh-control}}")
+        self.assertIn("| ga | false | 99 | 4500.0 | 6000.0 | 7200.0 | 4600.0 ± 90.0 |", table)
+        self.assertIn("Times in µs.", table)
         with self.assertRaisesRegex(shared.ReportError, "has no alloc"):
-            render(self.d, "{{jmh:jmh-exact/topology=custom12/alloc}}")
+            render(self.d, "{{jmh:jmh-exact/select/topology=custom12/alloc}}")
 
     def test_tables(self):
         page = render(
@@ -251,11 +290,11 @@ class RecordTest(unittest.TestCase):
                     "scoreUnit": "ms/op",
                     "rawDataHistogram": [[[[0.5, 3], [0.6, 2]], [[0.7, 5]]]],
                 },
-                "secondaryMetrics": {"·gc.alloc.rate.norm": {"score": 512000.4}},
+                "secondaryMetrics": {"gc.alloc.rate.norm": {"score": 512000.4}},
             }
         ]
         (row,) = report.jmh_rows(result)
-        self.assertEqual(row["benchmark"], "GaJoinBenchmark")
+        self.assertEqual(row["benchmark"], "GaJoinBenchmark.select")
         self.assertEqual(row["params"], "algorithm=ga;topology=custom12")
         self.assertEqual((row["samples"], row["mean"], row["p999"]), ("10", "0.612346", ""))
         self.assertEqual(row["alloc_bytes_per_op"], "512000")
@@ -272,6 +311,16 @@ class RecordTest(unittest.TestCase):
             with open(os.path.join(d, "runs.csv"), encoding="utf-8") as f:
                 (row,) = list(csv.DictReader(f))
             self.assertEqual(row["name"], "rules")
+            # a second measurement is added, the same one again replaces its row
+            with mock.patch.object(report, "run_java", return_value=out + "\n"):
+                report.record(["rules"], jar, d)
+            with (
+                mock.patch.object(report, "run_java", return_value="topology," + out),
+                self.assertRaises(shared.ReportError),
+            ):
+                report.record(["cpu"], jar, d)
+            with open(os.path.join(d, "runs.csv"), encoding="utf-8") as f:
+                self.assertEqual([r["name"] for r in csv.DictReader(f)], ["rules"])
 
     def test_a_failed_measurement_leaves_the_old_files(self):
         with tempfile.TemporaryDirectory() as d:
