@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""docs/perf.md from the committed data of the path-selection benchmarks (package
-org.mpqoe.bench in this directory).
+"""docs/perf.md and docs/algorithms.md from the committed data of the path-selection
+benchmarks (package org.mpqoe.bench in this directory) and of `mpqoe compare`.
 
     /usr/bin/python3 floodlight-module/bench/report.py [--data DIR] [--check]
     /usr/bin/python3 floodlight-module/bench/report.py --record NAME[,NAME...]|all [--jar JAR]
@@ -10,14 +10,14 @@ Data (docs/perf/data by default): one CSV per measurement of RECORDS, and runs.c
 per measurement: when it was made (UTC), of which code version, how long it took, the load
 average just before and just after, and the machine (CPUs, CPU model, memory, kernel, Java).
 
---record runs the named measurements with the benchmark jar (built by `make build`) and
+--record runs the named measurements with the benchmark jar or the CLI's (`make build`) and
 replaces their files and runs.csv rows, each file atomically; a measurement that fails leaves
 its old files as they were. JMH's JSON result is compacted to one row per benchmark and
 parameter set: sample count, mean with JMH's own 99.9 % error, percentiles, and bytes
 allocated per operation where JMH ran with -prof gc. --verify reruns the deterministic part
 (DETERMINISTIC: selections and rule counts, no timing, the same bytes on any machine from the
 same commit) and exits 1 naming any output that differs from the committed data, so the
-page's optimality gaps and rule counts are those of the code under test.
+pages' optimality gaps, rule counts and algorithm comparison are those of the code under test.
 
 Statistics, all computed here from the rows:
 - optimality: per topology, variant and instance count n (the first n instances), the mean
@@ -30,11 +30,12 @@ Statistics, all computed here from the rows:
   between order statistics) and the mean of the thread CPU time per join. The variants are
   compared by the Wilcoxon signed-rank test on the pairs of one pass and instance (they ran
   alternately), Holm over the topologies; `saving` is 1 - median(ga) / median(ga-tuned).
-- jmh: as JMH gives them. rules: means over the clients.
+- jmh: as JMH gives them. rules: means over the clients. compare: means per join over every
+  run of an algorithm (sums / joins), overbooked links per run.
 
-Placeholders of docs/perf.md.in (each on one line):
+Placeholders of docs/perf.md.in and docs/algorithms.md.in (each on one line):
   {{table:optimality/<n>[/<topology>,...]}}, {{table:tuning/<n>}}, {{table:cpu}},
-  {{table:jmh/<name>}}, {{table:rules}}, {{table:runs}}: tables;
+  {{table:jmh/<name>}}, {{table:rules}}, {{table:runs}}, {{table:compare}}: tables;
   {{opt:<n>/<topology>/<algorithm>/<field>}} (mean, ci, lo, hi, n, min, equal, candidates; in %
   but equal, n and candidates), {{tuning:<n>/<topology>/<crossover>,<elites>,<tournament>/<field>}}
   (the same fields for ga-tuned with those parameters);
@@ -46,7 +47,8 @@ Placeholders of docs/perf.md.in (each on one line):
   {{cpu:<topology>/<algorithm>/<field>}} (median, p90, p99, mean, n; ms);
   {{jmh:<name>/<method>/<k>=<v>[,<k>=<v>...]/<field>}} (samples, mean, error, p50, p90, p99,
   p999, max, alloc); {{rules:<algorithm>/<hop|sr>/<field>}} (subflows, rules, labels);
-  {{run:<name>/<field>}} (a column of runs.csv);
+  {{compare:<algorithm>/<field>}} (COMPARE_FIELDS: a column of `compare --format csv` per join,
+  overbooked per run, runs, joins); {{run:<name>/<field>}} (a column of runs.csv);
   {{within:<kind>:<rest>/<lo>..<hi>}}: the check behind a word of size: nothing when every
   value the placeholder <kind>:<rest> names lies in [lo, hi] (its parts may be fnmatch
   patterns: every match is held), else an error;
@@ -84,9 +86,13 @@ from mpqoe_lib.results import ReportError, fmt, fmt_p  # noqa: E402
 WHO = "bench/report.py"
 COMMAND = "/usr/bin/python3 floodlight-module/bench/report.py"
 DATA = os.path.join(REPO, "docs", "perf", "data")
-TEMPLATE = os.path.join(REPO, "docs", "perf.md.in")
-PAGE = os.path.join(REPO, "docs", "perf.md")
 JAR = os.path.join(HERE, "target", "benchmarks.jar")
+CLI = os.path.join(REPO, "floodlight-module", "cli", "target", "mpqoe.jar")
+# the pages made here: template -> page
+PAGES = {
+    os.path.join(REPO, "docs", "perf.md.in"): os.path.join(REPO, "docs", "perf.md"),
+    os.path.join(REPO, "docs", "algorithms.md.in"): os.path.join(REPO, "docs", "algorithms.md"),
+}
 PKG = "org.mpqoe.bench."
 TIE = 1e-9
 ALPHA = 0.05
@@ -96,6 +102,8 @@ VARIANTS = ("ga", "ga-tuned")
 TUNINGS = ("0.6,2,3", "0.6,2,2", "0.8,2,2", "0.9,1,2", "0.8,4,2")
 OPT_INSTANCES = 300
 
+# QoMRA against the other algorithms on its data-centre topology (docs/algorithms.md)
+COMPARE_QOMRA = "compare --topology qomra-dc --clients 8 --runs 5 --format csv".split()
 # name -> (kind, commands): each command is the java arguments after `java`; "csv" outputs are
 # concatenated (one header), "jmh" commands write JSON that is compacted
 RECORDS = {
@@ -113,12 +121,14 @@ RECORDS = {
     "jmh-ga": ("jmh", [["-jar", "{jar}", "GaJoinBenchmark", "-prof", "gc"]]),
     "jmh-exact": ("jmh", [["-jar", "{jar}", "ExactJoinBenchmark"]]),
     "jmh-control": ("jmh", [["-jar", "{jar}", "ControlPlaneBenchmark"]]),
+    "compare-qomra": ("csv", [["-jar", "{cli}", *COMPARE_QOMRA]]),
 }
 # what --verify reruns (a prefix of the committed rows: instance i is the same problem whatever
 # the count), and the committed rows it compares with
 DETERMINISTIC = {
     "optimality": (["-cp", "{jar}", PKG + "OptimalityGap", "100"], lambda r: int(r[6]) <= 100),
     "rules": (["-cp", "{jar}", PKG + "RulesPerClient"], lambda r: True),
+    "compare-qomra": (["-jar", "{cli}", *COMPARE_QOMRA], lambda r: True),
 }
 HEADERS = {
     "optimality": (
@@ -130,6 +140,10 @@ HEADERS = {
     "jmh": (
         "benchmark,params,mode,unit,samples,mean,error,p50,p90,p99,p999,max,alloc_bytes_per_op"
     ).split(","),
+    "compare": (
+        "algorithm,seed,joins,paths,zeta_ms,xi_mbps,fitness,infeasible,no_path,subflows,abw_mbps,"
+        "spread_ms,rules_hop,rules_sr,overbooked_links"
+    ).split(","),
     "runs": (
         "name,started_utc,code_version,seconds,load_before,load_after,cpus,cpu_model,"
         "memory_gb,kernel,java"
@@ -140,7 +154,7 @@ JMH_PERCENTILES = {"p50": "50.0", "p90": "90.0", "p99": "99.0", "p999": "99.9", 
 
 
 def header_of(name):
-    return HEADERS["jmh" if name.startswith("jmh-") else name]
+    return HEADERS[name.partition("-")[0] if name.startswith(("jmh-", "compare-")) else name]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -198,7 +212,11 @@ def jmh_rows(results):
 
 
 def run_java(args, jar, out_json=None):
-    cmd = ["java"] + [a.replace("{jar}", jar) for a in args]
+    """The stdout of `java args` ({jar}: the benchmark jar, {cli}: the mpqoe CLI's)."""
+    for key, path in (("{jar}", jar), ("{cli}", CLI)):
+        if key in args and not os.path.exists(path):
+            raise ReportError(f"no jar {path} (make build)")
+    cmd = ["java"] + [a.replace("{jar}", jar).replace("{cli}", CLI) for a in args]
     if out_json:
         cmd += ["-rf", "json", "-rff", out_json]
     p = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -229,8 +247,6 @@ def measure(name, jar):
 
 
 def record(names, jar, data):
-    if not os.path.exists(jar):
-        raise ReportError(f"no benchmark jar {jar} (make build)")
     runs_path = os.path.join(data, "runs.csv")
     runs = [r for _at, r in read(runs_path, HEADERS["runs"])] if os.path.exists(runs_path) else []
     facts = machine()
@@ -257,8 +273,6 @@ def record(names, jar, data):
 
 def verify(jar, data):
     """1 when a deterministic output differs from the committed rows it covers, else 0."""
-    if not os.path.exists(jar):
-        raise ReportError(f"no benchmark jar {jar} (make build)")
     bad = 0
     for name, (args, covered) in DETERMINISTIC.items():
         fresh = list(csv.reader(io.StringIO(run_java(args, jar))))
@@ -404,6 +418,11 @@ class Perf:
             for col in ("subflows", "rules", "label_rules"):
                 number(r, col, at, int)
             self.rules.append(r)
+        self.compare = []
+        for at, r in read(self._path("compare-qomra"), HEADERS["compare"]):
+            for col in HEADERS["compare"][1:]:
+                number(r, col, at)
+            self.compare.append(r)
         self.runs = {r["name"]: r for _at, r in read(self._path("runs"), HEADERS["runs"])}
         missing = [n for n in RECORDS if n not in self.runs]
         if missing:
@@ -484,6 +503,24 @@ class Perf:
             saving = 100 * (1 - quantile(a.values(), 0.5) / quantile(b.values(), 0.5))
             raw[t] = (saving, wilcoxon_p([a[k] for k in keys], [b[k] for k in keys]))
         return with_holm(raw)
+
+    # --- compare
+
+    def compare_fields(self, algorithm):
+        """Means per join over every run of an algorithm (overbooked links: per run)."""
+        rows = [r for r in self.compare if r["algorithm"] == algorithm]
+        if not rows:
+            raise KeyError(f"no compare rows of {algorithm}")
+        joins = sum(float(r["joins"]) for r in rows)
+
+        def per_join(col):
+            return math.fsum(float(r[col]) for r in rows) / joins
+
+        out = {c: per_join(c) for c in COMPARE_PER_JOIN}
+        out["overbooked"] = math.fsum(float(r["overbooked_links"]) for r in rows) / len(rows)
+        out["runs"] = len(rows)
+        out["joins"] = joins
+        return out
 
     # --- jmh and rules
 
@@ -638,6 +675,17 @@ def table_jmh(p, name):
     return md_table(head, out, len(head) - len(keys)) + f"\n\nTimes in {', '.join(units)}."
 
 
+def table_compare(p):
+    head = ["algorithm", "subflows", "abw (Mbit/s)", "delay spread (ms)"]
+    head += ["rules/client per-hop", "rules/client SR", "overbooked links", "fitness (eq. 7)"]
+    cols = ("subflows", "abw_mbps", "spread_ms", "rules_hop", "rules_sr", "overbooked", "fitness")
+    rows = []
+    for a in dict.fromkeys(r["algorithm"] for r in p.compare):
+        f = p.compare_fields(a)
+        rows.append([a, *(fmt(f[c], COMPARE_FIELDS[c]) for c in cols)])
+    return md_table(head, rows, len(cols))
+
+
 def table_rules(p):
     algos = list(dict.fromkeys(r["algorithm"] for r in p.rules))
     rows = []
@@ -677,6 +725,12 @@ def table_runs(p):
 # Placeholders
 
 
+# compare's per-join columns and the decimals the page gives them; per run: overbooked
+COMPARE_PER_JOIN = {
+    **{"subflows": 2, "abw_mbps": 2, "spread_ms": 3, "rules_hop": 1, "rules_sr": 1},
+    **{"fitness": 4, "paths": 2, "zeta_ms": 3, "xi_mbps": 2, "infeasible": 2, "no_path": 2},
+}
+COMPARE_FIELDS = {**COMPARE_PER_JOIN, "overbooked": 1, "runs": 0, "joins": 0}
 OPT_FIELDS = {
     **{"mean": 3, "ci": 3, "lo": 3, "hi": 3, "min": 3},
     **{"n": 0, "equal": 0, "candidates": 1, "population": 0},
@@ -720,6 +774,16 @@ def values(p, kind, rest):
             k for k in p.cpu if fnmatch.fnmatchcase(k[0], top) and fnmatch.fnmatchcase(k[1], algo)
         ]
         out = [(f"{t}/{a}", p.cpu_fields(t, a)[fld], CPU_FIELDS[fld]) for t, a in keys]
+    elif kind == "compare":
+        algo, fld = parts_of(rest, 2, "compare:<algorithm>/<field>")
+        if fld not in COMPARE_FIELDS:
+            raise KeyError(f"field {fld!r} is not {', '.join(COMPARE_FIELDS)}")
+        algos = dict.fromkeys(r["algorithm"] for r in p.compare)
+        out = [
+            (a, p.compare_fields(a)[fld], COMPARE_FIELDS[fld])
+            for a in algos
+            if fnmatch.fnmatchcase(a, algo)
+        ]
     elif kind == "rules":
         algo, routing, fld = parts_of(rest, 3, "rules:<algorithm>/<hop|sr>/<field>")
         if fld not in RULES_FIELDS:
@@ -822,7 +886,12 @@ def resolver(p):
             return table_tuning(p, count(arg))
         if name == "jmh":
             return table_jmh(p, arg)
-        simple = {"cpu": table_cpu, "rules": table_rules, "runs": table_runs}
+        simple = {
+            "cpu": table_cpu,
+            "rules": table_rules,
+            "runs": table_runs,
+            "compare": table_compare,
+        }
         if name not in simple or arg:
             raise KeyError(f"unknown table {rest!r}")
         return simple[name](p)
@@ -877,7 +946,8 @@ def resolver(p):
         decimals = max(3 if d is None else d for _n, _v, d in named)
         return shared.check_rising([(n, v) for n, v, _d in named], rest, decimals, "values")
 
-    kinds = {k: numeric(k) for k in ("opt", "tuning", "cpu", "rules", "jmh", *COMPARISONS)}
+    numbers = ("opt", "tuning", "cpu", "rules", "jmh", "compare", *COMPARISONS)
+    kinds = {k: numeric(k) for k in numbers}
     kinds.update(table=table, run=run, within=within, target=target, rising=rising)
     return shared.resolver(kinds, unknown)
 
@@ -888,12 +958,15 @@ def unknown(name):
 
 def make(data):
     p = Perf(data)
-    template = shared.read_template(TEMPLATE)
-    page = shared.render(template, resolver(p), TEMPLATE, WHO, command=COMMAND)
+    resolve = resolver(p)
+    out = {}
+    for template, page in PAGES.items():
+        text = shared.read_template(template)
+        out[page] = shared.render(text, resolve, template, WHO, command=COMMAND)
     status = [
         f"{n}: {r['started_utc']}, {shared.short(r['code_version'])}" for n, r in p.runs.items()
     ]
-    return {PAGE: page}, [], [], status
+    return out, [], [], status
 
 
 def main(argv=None):

@@ -13,8 +13,7 @@ an unknown kind, a name the resolver does not know (KeyError), anything else bet
 braces or an unpaired brace pair is an error naming each, and nothing is written.
 
 Code versions: a run records the commit of the code that made it (`code_version()`:
-12 hex digits, `-dirty-<8 hex>` when the work tree differed, the generated docs/results/,
-docs/perf/ and docs/perf.md left out). Runs
+12 hex digits, `-dirty-<8 hex>` when the work tree differed outside docs/). Runs
 published before versions were recorded carry UNRECORDED, older than every recorded version.
 `git_newest` orders versions by git ancestry (a dirty version is newer than its commit).
 """
@@ -129,11 +128,10 @@ def _git(repo, *args):
 
 def code_version(repo=REPO):
     """The commit, with -dirty-<hash of the diff> when the work tree differs from it (changes
-    under docs/results, docs/perf and docs/perf.md, which the reports and the benchmarks
-    write, do not count)."""
+    under docs/, which the reports and the benchmarks write and which runs no code, do not
+    count)."""
     head = _git(repo, "rev-parse", "--short=12", "HEAD").stdout.strip() or "unknown"
-    generated = (":(exclude)docs/results", ":(exclude)docs/perf", ":(exclude)docs/perf.md")
-    diff = _git(repo, "diff", "HEAD", "--", ".", *generated).stdout
+    diff = _git(repo, "diff", "HEAD", "--", ".", ":(exclude)docs").stdout
     return head + (f"-dirty-{hashlib.sha256(diff.encode()).hexdigest()[:8]}" if diff else "")
 
 

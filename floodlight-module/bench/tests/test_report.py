@@ -101,6 +101,13 @@ def dataset(d, cpu_ga=None, cpu_tuned=None, opt_ga=None, opt_tuned=None):
             "ControlPlaneBenchmark.capableSyn,algorithm=ga;wire=false,sample,us/op,99,4600,90,4500,6000,7200,9000,12000,",
         ],
     )
+    write(
+        d,
+        "compare-qomra",
+        [",".join(report.HEADERS["compare"])]
+        + [f"qomra,{k},8,20,0.2,30,7.0,0,0,20,31.6,0.16,136,40,0" for k in (1, 2)]
+        + [f"none,{k},8,24,0,9.6,4.8,0,0,24,9.6,0,144,48,{11 + k}" for k in (1, 2)],
+    )
     write(d, "runs", runs_rows(report.RECORDS))
 
 
@@ -129,6 +136,18 @@ class PageTest(unittest.TestCase):
     def test_instance_count_beyond_the_data_is_refused(self):
         with self.assertRaisesRegex(shared.ReportError, "only 6 instances, not 7"):
             render(self.d, "{{opt:7/custom12/ga/mean}}")
+
+    def test_compare(self):
+        page = render(
+            self.d,
+            "{{compare:qomra/subflows}} {{compare:none/overbooked}} {{compare:qomra/fitness}}"
+            " {{compare:none/runs}}{{within:compare:*/rules_hop/17..18}}",
+        )
+        self.assertIn("2.50 12.5 0.8750 2", page)
+        table = render(self.d, "{{table:compare}}")
+        self.assertIn("| qomra | 2.50 | 3.95 | 0.020 | 17.0 | 5.0 | 0.0 | 0.8750 |", table)
+        with self.assertRaisesRegex(shared.ReportError, "field 'colour'"):
+            render(self.d, "{{compare:qomra/colour}}")
 
     def test_rising(self):
         render(self.d, "{{rising:cpu:custom12/ga/median|cpu:custom12/ga-tuned/median}}")
@@ -341,12 +360,16 @@ class RecordTest(unittest.TestCase):
             dataset(d)
             jar = os.path.join(d, "b.jar")
             open(jar, "w").close()
-            with open(os.path.join(d, "rules.csv"), encoding="utf-8") as f:
-                rules = f.read()
+            kept = {}
+            for name in ("rules", "compare-qomra"):
+                with open(os.path.join(d, f"{name}.csv"), encoding="utf-8") as f:
+                    kept[name] = f.read()
             opt = "\n".join([OPT_HEAD] + opt_rows("custom12", "ga", [1.0, 0.9])) + "\n"
 
             def fake(args, _jar, _json=None):
-                return opt if "org.mpqoe.bench.OptimalityGap" in args else rules
+                if "org.mpqoe.bench.OptimalityGap" in args:
+                    return opt
+                return kept["compare-qomra" if "compare" in args else "rules"]
 
             with mock.patch.object(report, "run_java", side_effect=fake):
                 # the committed file has more rows (other algorithms, instances above 100):

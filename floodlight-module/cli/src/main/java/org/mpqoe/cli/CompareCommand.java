@@ -49,12 +49,29 @@ final class CompareCommand implements Callable<Integer> {
           "Scenarios (seeds seed..seed+runs-1) per algorithm (default: ${DEFAULT-VALUE}).")
   int runs;
 
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      description =
+          "text (tables of means) or csv (one row per algorithm and run: sums over the run's"
+              + " joins, no timing, so the same seeds give the same bytes) (default:"
+              + " ${DEFAULT-VALUE}).")
+  String format;
+
+  /** The CSV columns of {@code --format csv}. */
+  static final String CSV_HEADER =
+      "algorithm,seed,joins,paths,zeta_ms,xi_mbps,fitness,infeasible,no_path,subflows,abw_mbps,"
+          + "spread_ms,rules_hop,rules_sr,overbooked_links";
+
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     if (runs < 1) {
       throw new IllegalArgumentException("--runs must be at least 1");
+    }
+    if (!format.equals("text") && !format.equals("csv")) {
+      throw new IllegalArgumentException("--format must be text or csv, got '" + format + "'");
     }
     Topology topology = options.loadTopology();
     List<String> names = algorithms == null ? Selectors.NAMES : algorithms;
@@ -65,6 +82,10 @@ final class CompareCommand implements Callable<Integer> {
       scenarios.add(options.scenario(topology, options.seed + r));
     }
     PrintWriter out = spec.commandLine().getOut();
+    if (format.equals("csv")) {
+      csv(out, topology, names, qomraConfig, scenarios);
+      return 0;
+    }
     out.printf(
         Locale.ROOT,
         "%s, %d clients x %d runs (seeds %d..%d), GA population %d%n",
@@ -156,6 +177,47 @@ final class CompareCommand implements Callable<Integer> {
             + " capacity.");
     out.flush();
     return 0;
+  }
+
+  /** One row per algorithm and run (seed): the sums of {@link Row} and {@link Admission}. */
+  private void csv(
+      PrintWriter out,
+      Topology topology,
+      List<String> names,
+      QomraConfig qomraConfig,
+      List<Scenario> scenarios) {
+    out.println(CSV_HEADER);
+    for (String name : names) {
+      for (Scenario s : scenarios) {
+        var selector =
+            Selectors.create(
+                name, options.gaConfig(topology), qomraConfig, QomraOptions.context(topology));
+        JoinSimulation.Result result = JoinSimulation.run(s, selector, options.settings());
+        Row row = new Row();
+        Admission adm = new Admission(name, topology, qomraConfig.requiredMbps());
+        row.add(result);
+        adm.add(result);
+        out.printf(
+            Locale.ROOT,
+            "%s,%d,%d,%d,%.6f,%.6f,%.6f,%d,%d,%d,%.6f,%.6f,%d,%d,%d%n",
+            name,
+            s.seed(),
+            (int) row.joins,
+            (int) row.paths,
+            row.zeta,
+            row.xi,
+            row.fitness,
+            row.infeasible,
+            row.empty,
+            (int) adm.subflows,
+            adm.abw,
+            adm.spread,
+            (int) adm.perHop,
+            (int) adm.segment,
+            (int) adm.overbooked);
+      }
+    }
+    out.flush();
   }
 
   /** Proactive segment-routing label rules of all switches (shared by every client). */

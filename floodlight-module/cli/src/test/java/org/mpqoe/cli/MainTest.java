@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -170,6 +171,40 @@ class MainTest {
     assertEquals(0, s.code(), s.err());
     assertTrue(s.out().contains("6.91 / 2.16"), s.out());
     assertTrue(s.out().contains("21.16 / 13.03"), s.out());
+  }
+
+  @Test
+  void compareAsCsvIsOneRowPerAlgorithmAndRunAndRepeatable() {
+    String[] args = {
+      "compare",
+      "--topology",
+      "qomra-dc",
+      "--clients",
+      "8",
+      "--runs",
+      "2",
+      "--format",
+      "csv",
+      "--algorithms",
+      "qomra,none"
+    };
+    Run c = run(args);
+    assertEquals(0, c.code(), c.err());
+    List<String> lines = c.out().lines().toList();
+    assertEquals(CompareCommand.CSV_HEADER, lines.get(0));
+    assertEquals(5, lines.size(), c.out()); // 2 algorithms x 2 seeds
+    int columns = CompareCommand.CSV_HEADER.split(",").length;
+    for (String line : lines.subList(1, lines.size())) {
+      assertEquals(columns, line.split(",", -1).length, line);
+    }
+    assertTrue(lines.get(1).startsWith("qomra,1,8,"), lines.get(1));
+    assertTrue(lines.get(1).endsWith(",0"), "QoMRA never overbooks a link: " + lines.get(1));
+    assertTrue(!lines.get(3).endsWith(",0"), "plain forwarding does: " + lines.get(3));
+    assertEquals(c.out(), run(args).out(), "no timing in the CSV: the same seeds, the same bytes");
+    Run bad = run("compare", "--topology", "qomra-dc", "--format", "xml");
+    assertEquals(2, bad.code());
+    assertEquals("mpqoe: --format must be text or csv, got 'xml'", bad.err().strip());
+    assertEquals("", bad.out());
   }
 
   @Test
