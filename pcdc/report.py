@@ -1172,11 +1172,11 @@ def resolver(d):
         return pm
 
     def bulk(rest):
-        cc, pm, fld = _split(rest, 3, "<cc>/<pm>/<field>")
+        cc, pm, fld = shared.split_parts(rest, 3, "<cc>/<pm>/<field>")
         return summary_field(d.cells[(cc_of(cc), "bulk", None)][pm_of(pm)], fld, 1)
 
     def small(rest):
-        cc, kib, pm, fld = _split(rest, 4, "<cc>/<KiB>/<pm>/<field>")
+        cc, kib, pm, fld = shared.split_parts(rest, 4, "<cc>/<KiB>/<pm>/<field>")
         return summary_field(d.cells[(cc_of(cc), "small", size_of(kib))][pm_of(pm)], fld, 1)
 
     def cmp(rest):
@@ -1199,7 +1199,7 @@ def resolver(d):
         return shared.test_field(c, fld, 1, ps, stats.ALPHA)
 
     def spread(rest):
-        cc, kib, fld = _split(rest, 3, "<cc>/<KiB>/<field>")
+        cc, kib, fld = shared.split_parts(rest, 3, "<cc>/<KiB>/<field>")
         t = d.spread[(cc_of(cc), size_of(kib))]
         if fld == "verdict":
             return verdict(t, None)
@@ -1212,7 +1212,7 @@ def resolver(d):
         raise KeyError(f"unknown field {fld!r}")
 
     def verdict_of(rest):
-        claim, cc = _split(rest, 2, "<claim>/<cc>")
+        claim, cc = shared.split_parts(rest, 2, "<claim>/<cc>")
         cc = cc_of(cc)
         if claim in CLAIMS:
             test, sign, same = CLAIMS[claim]
@@ -1242,7 +1242,7 @@ def resolver(d):
         return "-" if paper is None else ", ".join(f"{a}-{b}" for a, b in paper[0])
 
     def measure_of(rest):
-        cc, fld = _split(rest, 2, "<cc>/<field>")
+        cc, fld = shared.split_parts(rest, 2, "<cc>/<field>")
         doc = d.tables[cc_of(cc)][0]
         if fld == "samples":
             counts = sorted({len(e["omega"]) for e in doc["pairs"]})
@@ -1308,7 +1308,7 @@ def resolver(d):
     def volatile_of(rest):
         if rest == "params":
             return volatile_text(d)
-        cc, fld = _split(rest, 2, "params or <cc>/measure")
+        cc, fld = shared.split_parts(rest, 2, "params or <cc>/measure")
         if fld != "measure":
             raise KeyError(f"unknown field {fld!r} (measure)")
         cc = cc_of(cc)
@@ -1318,7 +1318,7 @@ def resolver(d):
 
     def omega(rest):
         form = "omega:<cc patterns>/<pair patterns>/<lo>..<hi>"
-        ccs, pats, bounds = _split(rest, 3, form)
+        ccs, pats, bounds = shared.split_parts(rest, 3, form)
         lo, hi = shared.parse_bounds(bounds, form)
         means = []
         for ccp in ccs.split(","):
@@ -1356,13 +1356,6 @@ def resolver(d):
 
 class NoRuns(Exception):
     """A congestion control of the paper that the data have no runs of (yet)."""
-
-
-def _split(rest, n, form):
-    parts = rest.split("/")
-    if len(parts) != n:
-        raise KeyError(f"expected {form}")
-    return parts
 
 
 def build(where):

@@ -27,9 +27,11 @@ Statistics, all computed here from the rows:
   of the per-instance ratios (two-sided; instances with equal ratios dropped, as Wilcoxon
   did), Holm over the topologies.
 - cpu: per topology and variant, the median, 90th and 99th percentile (linear interpolation
-  between order statistics) and the mean of the thread CPU time per join. The variants are
-  compared by the Wilcoxon signed-rank test on the pairs of one pass and instance (they ran
-  alternately), Holm over the topologies; `saving` is 1 - median(ga) / median(ga-tuned).
+  between order statistics) and the mean with a 95 % Student t interval of the thread CPU time
+  per join (the joins cycle over 64 instances: a description of this set, not of all joins).
+  The variants are compared by the Wilcoxon signed-rank test on the pairs of one pass and
+  instance (they ran alternately), Holm over the topologies; `saving` is 1 - median(ga) /
+  median(ga-tuned).
 - jmh: as JMH gives them. rules: means over the clients. compare: means per join over every
   run of an algorithm (sums / joins), overbooked links per run.
 
@@ -44,7 +46,8 @@ Placeholders of docs/perf.md.in and docs/algorithms.md.in (each on one line):
   default: diff (first - second, percentage points), saving (cpucmp, %), p (Holm-adjusted),
   p_raw, or a check of a hand-written word, higher, lower or same, the second side against
   the first: nothing when the test agrees, else an error);
-  {{cpu:<topology>/<algorithm>/<field>}} (median, p90, p99, mean, n; ms);
+  {{cpu:<topology>/<algorithm>/<field>}} (median, p90, p99, mean, ci (its 95 % half-width),
+  n; ms);
   {{jmh:<name>/<method>/<k>=<v>[,<k>=<v>...]/<field>}} (samples, mean, error, p50, p90, p99,
   p999, max, alloc); {{rules:<algorithm>/<hop|sr>/<field>}} (subflows, rules, labels);
   {{compare:<algorithm>/<field>}} (COMPARE_FIELDS: a column of `compare --format csv` per join,
@@ -484,11 +487,13 @@ class Perf:
         if (topology, algorithm) not in self.cpu:
             raise KeyError(f"no cpu rows of {topology}/{algorithm}")
         xs = list(self.cpu[(topology, algorithm)].values())
+        iv = stats.mean_ci(xs)
         return {
             "median": quantile(xs, 0.5),
             "p90": quantile(xs, 0.9),
             "p99": quantile(xs, 0.99),
-            "mean": math.fsum(xs) / len(xs),
+            "mean": iv.mean,
+            "ci": iv.half,
             "n": len(xs),
         }
 
@@ -623,11 +628,14 @@ def table_cpu(p):
     for t in p.topologies(p.cpu):
         for a in VARIANTS:
             f = p.cpu_fields(t, a)
-            rows.append([t, a, f["n"], *(fmt(f[k], 3) for k in ("median", "p90", "p99", "mean"))])
+            mean = shared.fmt_interval(stats.Interval(f["n"], f["mean"], f["ci"]), 3)
+            rows.append([t, a, f["n"], *(fmt(f[k], 3) for k in ("median", "p90", "p99")), mean])
     cmp = p.cpucmp()
-    text = md_table(["topology", "algorithm", "joins", "median", "p90", "p99", "mean"], rows, 5)
+    head = ["topology", "algorithm", "joins", "median", "p90", "p99", "mean [95 % CI]"]
+    text = md_table(head, rows, 5)
     tests = "; ".join(
-        f"{t}: ga's median {fmt(s, 1)} % below ga-tuned's, p {fmt_p(adj)}"
+        f"{t}: ga's median {fmt(abs(s), 1)} % {'below' if s >= 0 else 'above'} ga-tuned's,"
+        f" p {fmt_p(adj)}"
         for t, (s, _p, adj) in cmp.items()
     )
     return text + f"\n\nWilcoxon signed-rank on the pairs, Holm over the topologies: {tests}."
@@ -735,16 +743,9 @@ OPT_FIELDS = {
     **{"mean": 3, "ci": 3, "lo": 3, "hi": 3, "min": 3},
     **{"n": 0, "equal": 0, "candidates": 1, "population": 0},
 }
-CPU_FIELDS = {"median": 3, "p90": 3, "p99": 3, "mean": 3, "n": 0}
+CPU_FIELDS = {"median": 3, "p90": 3, "p99": 3, "mean": 3, "ci": 3, "n": 0}
 RULES_FIELDS = {"subflows": 2, "rules": 1, "labels": 0, "clients": 0}
 JMH_FIELDS = ("samples", "mean", "error", "p50", "p90", "p99", "p999", "max", "alloc")
-
-
-def parts_of(rest, n, form):
-    parts = rest.split("/")
-    if len(parts) != n:
-        raise KeyError(f"expected {form}")
-    return parts
 
 
 def count(text):
@@ -758,7 +759,7 @@ def values(p, kind, rest):
     """[(name, number, decimals)] a numeric placeholder kind:rest names; its parts before the
     field may be fnmatch patterns (within: holds every match)."""
     if kind in ("opt", "tuning"):
-        n, top, what, fld = parts_of(rest, 4, f"{kind}:<n>/<topology>/<which>/<field>")
+        n, top, what, fld = shared.split_parts(rest, 4, f"{kind}:<n>/<topology>/<which>/<field>")
         if fld not in OPT_FIELDS:
             raise KeyError(f"field {fld!r} is not {', '.join(OPT_FIELDS)}")
         table = p.opt if kind == "opt" else p.tuning
@@ -767,7 +768,7 @@ def values(p, kind, rest):
         ]
         out = [(f"{t}/{w}", table[(t, w)].fields(count(n))[fld], OPT_FIELDS[fld]) for t, w in keys]
     elif kind == "cpu":
-        top, algo, fld = parts_of(rest, 3, "cpu:<topology>/<algorithm>/<field>")
+        top, algo, fld = shared.split_parts(rest, 3, "cpu:<topology>/<algorithm>/<field>")
         if fld not in CPU_FIELDS:
             raise KeyError(f"field {fld!r} is not {', '.join(CPU_FIELDS)}")
         keys = [
@@ -775,7 +776,7 @@ def values(p, kind, rest):
         ]
         out = [(f"{t}/{a}", p.cpu_fields(t, a)[fld], CPU_FIELDS[fld]) for t, a in keys]
     elif kind == "compare":
-        algo, fld = parts_of(rest, 2, "compare:<algorithm>/<field>")
+        algo, fld = shared.split_parts(rest, 2, "compare:<algorithm>/<field>")
         if fld not in COMPARE_FIELDS:
             raise KeyError(f"field {fld!r} is not {', '.join(COMPARE_FIELDS)}")
         algos = dict.fromkeys(r["algorithm"] for r in p.compare)
@@ -785,7 +786,7 @@ def values(p, kind, rest):
             if fnmatch.fnmatchcase(a, algo)
         ]
     elif kind == "rules":
-        algo, routing, fld = parts_of(rest, 3, "rules:<algorithm>/<hop|sr>/<field>")
+        algo, routing, fld = shared.split_parts(rest, 3, "rules:<algorithm>/<hop|sr>/<field>")
         if fld not in RULES_FIELDS:
             raise KeyError(f"field {fld!r} is not {', '.join(RULES_FIELDS)}")
         algos = dict.fromkeys(r["algorithm"] for r in p.rules)
@@ -795,7 +796,9 @@ def values(p, kind, rest):
             if fnmatch.fnmatchcase(a, algo)
         ]
     elif kind == "jmh":
-        name, method, params, fld = parts_of(rest, 4, "jmh:<name>/<method>/<k>=<v>,.../<field>")
+        name, method, params, fld = shared.split_parts(
+            rest, 4, "jmh:<name>/<method>/<k>=<v>,.../<field>"
+        )
         if fld not in JMH_FIELDS:
             raise KeyError(f"field {fld!r} is not {', '.join(JMH_FIELDS)}")
         r = p.jmh_row(name, method, params)
@@ -911,28 +914,28 @@ def resolver(p):
         v = p.runs[name][fld]
         return shared.short(v) if fld == "code_version" else v
 
-    def within(rest):
+    def bounded(rest, what):
+        """(inner placeholder, its values [(name, value, decimals)], lo, hi) of
+        what:<kind>:<rest>/<lo>..<hi>; every value a number."""
+        form = f"{what}:<kind>:<rest>/<lo>..<hi>"
         inner, _, bounds = rest.rpartition("/")
         kind, sep, inner_rest = inner.partition(":")
         if not sep:
-            raise KeyError("expected within:<kind>:<rest>/<lo>..<hi>")
-        lo, hi = shared.parse_bounds(bounds, "within:<kind>:<rest>/<lo>..<hi>")
-        vals = [(n, v, d) for n, v, d in values(p, kind, inner_rest) if v is not None]
-        if not vals:
-            raise KeyError(f"{inner} has no number to check")
+            raise KeyError(f"expected {form}")
+        lo, hi = shared.parse_bounds(bounds, form)
+        vals = values(p, kind, inner_rest)
+        if any(v is None for _n, v, _d in vals):
+            raise KeyError(f"{inner} has a value without a number")
+        return inner, vals, lo, hi
+
+    def within(rest):
+        inner, vals, lo, hi = bounded(rest, "within")
         decimals = max(3 if d is None else d for _n, _v, d in vals)
         return shared.check_within([(n, v) for n, v, _d in vals], lo, hi, inner, decimals, inner)
 
     def target(rest):
-        inner, _, bounds = rest.rpartition("/")
-        kind, sep, inner_rest = inner.partition(":")
-        if not sep:
-            raise KeyError("expected target:<kind>:<rest>/<lo>..<hi>")
-        lo, hi = shared.parse_bounds(bounds, "target:<kind>:<rest>/<lo>..<hi>")
-        vals = [v for _n, v, _d in values(p, kind, inner_rest)]
-        if any(v is None for v in vals):
-            raise KeyError(f"{inner} has a value without a number")
-        return "met" if all(lo <= v <= hi for v in vals) else "missed"
+        _inner, vals, lo, hi = bounded(rest, "target")
+        return "met" if all(lo <= v <= hi for _n, v, _d in vals) else "missed"
 
     def rising(rest):
         named = []

@@ -336,6 +336,15 @@ def checked_words(fld, metric):
     return CHECKED_VALUES[fld][1].format(metric)
 
 
+def split_parts(text, n, form):
+    """A placeholder's text split at "/" into exactly n parts; KeyError naming the
+    placeholder's form otherwise."""
+    parts = text.split("/")
+    if len(parts) != n:
+        raise KeyError(f"expected {form}")
+    return parts
+
+
 def parse_bounds(text, form):
     """ "<lo>..<hi>" as (lo, hi), lo <= hi (hi may be inf, a bound open above); KeyError
     naming the placeholder's form otherwise."""

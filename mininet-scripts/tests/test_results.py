@@ -233,6 +233,12 @@ class RenderTest(unittest.TestCase):
         with self.assertRaisesRegex(KeyError, "no difference of means"):
             results.check_sign("meanlower", None, 1)
 
+    def test_split_parts(self):
+        self.assertEqual(results.split_parts("a/b/c", 3, "<x>/<y>/<z>"), ["a", "b", "c"])
+        for text in ("a/b", "a/b/c/d"):
+            with self.subTest(text), self.assertRaisesRegex(KeyError, "expected <x>/<y>/<z>"):
+                results.split_parts(text, 3, "<x>/<y>/<z>")
+
     def test_parse_within(self):
         self.assertEqual(
             results.parse_within("e/c*/m/1..2", 3, "f"), (["e", "c*", "m"], 1, 2, "mean")

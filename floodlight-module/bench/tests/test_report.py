@@ -245,6 +245,8 @@ class PageTest(unittest.TestCase):
         self.assertIn("compuserve: identical ratios, no test", page)
         self.assertIn("| 0.6, 2, 3 | 100.000 [100.000, 100.000] |", page)
         self.assertIn("| custom12 | ga | 20 | 0.595 |", page)
+        self.assertIn("| 0.595 [0.567, 0.623] |", page)
+        self.assertIn("custom12: ga's median 25.2 % below ga-tuned's, p <0.001", page)
         self.assertIn("| ga | 3.00 | 31.5 | 6.0 | 276 |", page)
         self.assertIn("Machine: 2 CPUs (Some CPU), 24 GiB, Linux 6.12.0, openjdk 17.", page)
 
