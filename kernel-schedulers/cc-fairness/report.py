@@ -30,7 +30,12 @@ check_within, check_rising), {{cmp:<algo>/<field>}} (field p, p_raw, welch, diff
 check of a hand-written word, higher, lower or same, which renders nothing or fails (mpqoe_lib
 results.check_words): the algorithm's shared-case ratio against uncoupled reno's),
 {{cmp:<case>/<metric>/<algo>/<field>}} (the same for another metric of COMPARED), {{status}},
-{{table}}.
+{{table}}; checks of words about single runs ("the first runs lagged", "runs 4-10 are
+steady"): {{runs:<case>/<algo patterns>/<first>-<last>/<metric>/<lo>..<hi>}} (nothing when the
+metric of every one of those runs lies in [lo, hi]) and
+{{runsfall:<case>/<algo patterns>/<first>-<last>/<first>-<last>/<metric>}} (nothing when each
+cell's mean over the first span of runs is above its mean over the second); the metrics are
+those of METRICS and RUN_ONLY (the disjoint case's queue drops per path).
 Exit 0 when done, 1 on malformed data, an unknown placeholder or (--check) a difference.
 """
 
@@ -69,6 +74,8 @@ METRICS = {
     "shared": [("ratio", 2), ("mptcp_mbps", 2), ("tcp_mbps", 2), ("util_pct", 1), ("cpu", 0)],
     "disjoint": [("agg_pct", 1), ("mptcp_mbps", 2), ("path1_pct", 1), ("path2_pct", 1), ("cpu", 0)],
 }
+# per-run values that only the checks of single runs read (runs:, runsfall:), with decimals
+RUN_ONLY = {"disjoint": [("path1_drops", 0), ("path2_drops", 0)], "shared": []}
 LABEL = {
     "ratio": "MPTCP/TCP",
     "mptcp_mbps": "MPTCP Mbit/s",
@@ -102,6 +109,8 @@ def load(data):
                         rate = shared.number(r[f"rate{k}_mbps"], float, where, f"rate{k}_mbps")
                         used = shared.number(r[f"path{k}_mbps"], float, where, f"path{k}_mbps")
                         v[f"path{k}_pct"] = 100 * used / rate
+                        col = f"path{k}_drops"
+                        v[col] = shared.number(r[col], int, where, col)
             else:
                 raise ReportError(f"{where}: unknown case {r['case']!r}")
             rows.append(
@@ -123,16 +132,19 @@ def summarise(rows):
     for case, algo, _ in CELLS:
         cell = f"{case}/{algo}"
         mine = [r for r in rows if r["cell"] == cell]
-        out, runs = {}, {}
-        for metric, _ in METRICS[case]:
-            vals = stats.per_run(mine, lambda r, m=metric: r["values"].get(m))
-            runs[metric] = list(vals.get(cell, {}).values())
+        out, runs, by_run = {}, {}, {}
+        for metric, _ in METRICS[case] + RUN_ONLY[case]:
+            by_run[metric] = stats.per_run(mine, lambda r, m=metric: r["values"].get(m)).get(
+                cell, {}
+            )
+            runs[metric] = list(by_run[metric].values())
             out[metric] = stats.mean_ci(runs[metric])
         cells[cell] = {
             "metrics": out,
             "versions": sorted({r["code_version"] for r in mine}),
             "tcp_cc": mine[0]["tcp_cc"] if mine else "-",
             "runs": runs,
+            "by_run": by_run,  # metric -> {run number: value}
         }
     cmps = {}
     for case, metric in COMPARED:
@@ -322,7 +334,51 @@ def resolver(cells, cmps, texts):
         ps = {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}
         return shared.test_field(c, fld, dict(METRICS[case])[metric], ps, stats.ALPHA)
 
+    def run_values(case, algos, span, metric):
+        """{algo: [(run, value)]} of the runs in span ("<a>-<b>") of the case's cells matching
+        the comma-separated patterns algos; KeyError when one of those runs has no value."""
+        decimals = dict(METRICS.get(case, []) + RUN_ONLY.get(case, []))
+        if metric not in decimals:
+            raise KeyError(f"no per-run metric {metric!r} in case {case!r}")
+        a, sep, b = span.partition("-")
+        if not (sep and a.isdigit() and b.isdigit() and int(a) <= int(b)):
+            raise KeyError(f"runs {span!r} are not <first>-<last>")
+        out = {}
+        for pat in algos.split(","):
+            names = [x for c, x, _ in CELLS if c == case and fnmatch.fnmatchcase(x, pat)]
+            if not names:
+                raise KeyError(f"no {case} cell matches {pat!r}")
+            for name in names:
+                got = cells[f"{case}/{name}"]["by_run"][metric]
+                missing = [k for k in range(int(a), int(b) + 1) if k not in got]
+                if missing:
+                    raise KeyError(f"{case}/{name} has no {metric} of run(s) {missing}")
+                out[name] = [(k, got[k]) for k in range(int(a), int(b) + 1)]
+        return out, decimals[metric]
+
+    def runs(rest):
+        form = "runs:<case>/<algo patterns>/<first>-<last>/<metric>/<lo>..<hi>"
+        case, algos, span, metric, bounds = shared.split_parts(rest, 5, form)
+        lo, hi = shared.parse_bounds(bounds, form)
+        got, decimals = run_values(case, algos, span, metric)
+        each = [(f"{name} run {k}", v) for name, vs in got.items() for k, v in vs]
+        return shared.check_within(each, lo, hi, metric, decimals, f"per-run {metric}")
+
+    def runsfall(rest):
+        form = "runsfall:<case>/<algo patterns>/<first>-<last>/<first>-<last>/<metric>"
+        case, algos, early, late, metric = shared.split_parts(rest, 5, form)
+        first, decimals = run_values(case, algos, early, metric)
+        then, _ = run_values(case, algos, late, metric)
+        for name in first:
+            means = [
+                (f"{name} runs {span}", sum(v for _k, v in vs) / len(vs))
+                for span, vs in ((late, then[name]), (early, first[name]))
+            ]
+            shared.check_rising(means, metric, decimals, f"means of {metric}")
+        return ""
+
     kinds = {"target": target, "cmp": cmp, "within": within, "rising": rising}
+    kinds.update(runs=runs, runsfall=runsfall)
     return shared.resolver(kinds, default)
 
 

@@ -136,12 +136,13 @@ class Placeholders(unittest.TestCase):
 class Checks(unittest.TestCase):
     """The checks behind the page's words: target met, within, rising."""
 
-    def resolve(self, name, shared_ratio=None):
+    def resolve(self, name, shared_ratio=None, paths=None):
         """name resolved over every cell with RUNS runs; the shared cells' MPTCP goodput
         5.01-5.05 against TCP 5 (ratio about 1.006, half-width about 0.005) unless
-        shared_ratio(algo, run) gives the MPTCP rate."""
+        shared_ratio(algo, run) gives the MPTCP rate; the disjoint paths' rates 9.9 and 4.9
+        unless paths(algo, run) gives them."""
         with tempfile.TemporaryDirectory() as data:
-            write(data, lambda algo, run: (9.9, 4.9))
+            write(data, paths or (lambda algo, run: (9.9, 4.9)))
             if shared_ratio:
                 for case, algo, tcp in CELLS:
                     for run in range(1, RUNS + 1):
@@ -192,6 +193,27 @@ class Checks(unittest.TestCase):
         ):
             with self.assertRaisesRegex(KeyError, why, msg=bad):
                 self.resolve(bad)
+
+    def test_checks_of_single_runs(self):
+        # the 10 Mbit/s path used 80 % in runs 1-2, 99 % in runs 3-5; one drop per path and run
+        paths = lambda algo, run: (8.0 if run <= 2 else 9.9, 4.9)  # noqa: E731
+        self.assertEqual(self.resolve("runs:disjoint/*/3-5/path1_pct/98..100", paths=paths), "")
+        self.assertEqual(self.resolve("runs:disjoint/reno/1-1/path1_drops/1..1", paths=paths), "")
+        with self.assertRaisesRegex(KeyError, r"per-run path1_pct .* lia run 1 80\.0, lia run 2"):
+            self.resolve("runs:disjoint/*/1-5/path1_pct/98..100", paths=paths)
+        self.assertEqual(self.resolve("runsfall:disjoint/*/3-5/1-2/path1_pct", paths=paths), "")
+        with self.assertRaisesRegex(KeyError, "rising means of path1_pct, the data give lia runs"):
+            self.resolve("runsfall:disjoint/*/1-2/3-5/path1_pct", paths=paths)
+        for bad, why in (
+            ("runs:disjoint/*/1-6/path1_pct/0..100", r"has no path1_pct of run\(s\) \[6\]"),
+            ("runs:disjoint/*/5-1/path1_pct/0..100", "not <first>-<last>"),
+            ("runs:disjoint/*/x/path1_pct/0..100", "not <first>-<last>"),
+            ("runs:shared/*/1-2/path1_drops/0..100", "no per-run metric"),
+            ("runs:disjoint/*/1-2/path1_pct", "expected runs:"),
+            ("runsfall:disjoint/q*/1-2/3-5/cpu", "no disjoint cell matches"),
+        ):
+            with self.assertRaisesRegex(KeyError, why, msg=bad):
+                self.resolve(bad, paths=paths)
 
 
 if __name__ == "__main__":
