@@ -64,7 +64,7 @@ Run as root with Debian's python3. Steps:
       connection from each client, routed by the controller's shortest-path forwarding. Beside
       them the controller's side: GET /mpqoe/stats' step timings and, per handshake
       packet-in, its log line's step times (decided, flow mods sent, barriers confirmed,
-      packet-out).
+      packet-out). --setup-csv FILE also writes the client-side times, with the run's outcome.
 
 Files: this one (options, set-up, transfers), e2e_checks.py (checks a-e), e2e_thresholds.py
 (--thr-delay auto), e2e_setup_latency.py (f); shared helpers in mpqoe_lib. In the work directory,
@@ -94,6 +94,8 @@ from e2e_setup_latency import (
     print_controller_times,
     print_handshakes,
     print_summary,
+    setup_rows,
+    write_setup_csv,
 )
 from e2e_thresholds import pick_thr_delay, simple_path_delays, simple_path_hops
 from mininet.log import setLogLevel
@@ -125,6 +127,7 @@ class Run(E2eChecks):
         self.t_start = t_start
         self.tmp = tempfile.mkdtemp(prefix="mpqoe-e2e-")
         self.ctl = self.net = self.topo = self.server = self.capture = None
+        self.setup = []  # section f's rows (e2e_setup_latency.setup_rows), once it ran
         self.procs = []
         self.max_hops = None  # --discovered, --thr-delay auto: the controller's --max-hops
         # What the checks of e must not count: the discovery pings' plain rules and log lines.
@@ -424,6 +427,7 @@ class Run(E2eChecks):
         print_handshakes(found, owner)
         print_controller_times(self.rest.get("/mpqoe/stats"), self.ctl.log_path)
         print_summary(found, ping_ms)
+        self.setup = setup_rows(found, owner, ping_ms)
 
 
 def main():
@@ -475,6 +479,12 @@ def main():
         " (default: the largest that leaves some client fewer candidates than interfaces) or"
         " 'none' (controller default; then seeds are searched for a client with fewer paths)",
     )
+    p.add_argument(
+        "--setup-csv",
+        metavar="FILE",
+        help="also write section f's set-up times to FILE (CSV, atomically), with the variant,"
+        " the seed and whether every check passed",
+    )
     p.add_argument("--stats-interval", type=int, default=1)
     p.add_argument("--idle-timeout", type=int, default=30, help="controller --idle-timeout")
     p.add_argument("--mpqoe", default=MPQOE, help="the launcher (default: bin/mpqoe)")
@@ -521,6 +531,11 @@ def main():
     mode = "segment routing" if args.segment_routing else "per-hop rules"
     mode += ", discovered" if args.discovered else ", descriptor"
     seed = run.seed if run else args.seed
+    if args.setup_csv:
+        variant = args.algorithm + (" SR" if args.segment_routing else "")
+        variant += " discovered" if args.discovered else ""
+        rows = run.setup if run else []
+        write_setup_csv(args.setup_csv, rows, variant, seed, t.failed == 0 and bool(rows))
     return t.summary("e2e", f"(seed {seed}, {args.algorithm}, {mode})")
 
 
