@@ -132,14 +132,14 @@ topology-check: build
 	java -jar $(JAR) topology jellyfish --seed 1 | diff -u topologies/jellyfish20.json - \
 	  && echo "jellyfish20.json: reproducible"
 
-## bench: JMH per-join times, the GA variants' CPU time per join and optimality gap (about 3 min;
-## see docs/perf.md)
-BENCH_JAR := floodlight-module/bench/target/benchmarks.jar
+## bench: every measurement of docs/perf.md (JMH per-join and control-plane times, the GA
+## variants' CPU time per join, optimality gap, tuning, rules per client) and of
+## docs/algorithms.md's comparison into docs/perf/data, then both pages (minutes; run it on an
+## otherwise idle machine)
+BENCH_REPORT := /usr/bin/python3 floodlight-module/bench/report.py
 bench: build
-	java -jar $(BENCH_JAR) GaJoinBenchmark -rf json -rff floodlight-module/bench/target/ga.json
-	java -jar $(BENCH_JAR) ExactJoinBenchmark -rf json -rff floodlight-module/bench/target/exact.json
-	java -Xms1g -Xmx1g -cp $(BENCH_JAR) org.mpqoe.bench.GaJoinCpuTime
-	java -cp $(BENCH_JAR) org.mpqoe.bench.OptimalityGap
+	$(BENCH_REPORT) --record all
+	$(BENCH_REPORT)
 
 # Mininet and Open vSwitch from Debian (userspace datapath: this kernel has no OVS module).
 MININET_PKGS := mininet openvswitch-switch iputils-ping iperf3 ethtool tcpdump
@@ -157,6 +157,7 @@ mininet-deps:
 py-unit: mininet-deps build
 	cd mininet-scripts && /usr/bin/python3 -m unittest discover -s tests -t .
 	/usr/bin/python3 -m unittest discover -s floodlight-module/bench/tests
+	/usr/bin/python3 floodlight-module/bench/report.py --verify
 
 ## mininet-selftest: the topology builder and MPTCP over OVS, without the controller
 mininet-selftest: mininet-deps
@@ -232,20 +233,23 @@ experiments-report:
 ## docs/results/**/data/: the GA and QoMRA papers' video results (tables, figures, the pages
 ## rendered from docs/results/*-paper.md.in), the scheduler papers' (tables and plots of
 ## every result set, docs/results/README.md rendered from README.md.in), the congestion
-## controls' page and, once its data are imported (pcdc/report.py --import), the PCDC page
+## controls' page, once its data are imported (pcdc/report.py --import) the PCDC page, and
+## docs/perf.md and docs/algorithms.md from docs/perf/data
 results:
 	/usr/bin/python3 testbed/video/report.py --data docs/results
 	/usr/bin/python3 testbed/experiments/report.py --data docs/results
 	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py
 	/usr/bin/python3 pcdc/report.py
+	/usr/bin/python3 floodlight-module/bench/report.py
 
-## results-check: fails listing every file of docs/results that differs from what its data gives
-## (every report is run, so one stale file of any shows)
+## results-check: fails listing every file of docs/results, docs/perf.md and docs/algorithms.md
+## that differs from what its data give (every report is run, so one stale file of any shows)
 results-check:
 	@rc=0; /usr/bin/python3 testbed/video/report.py --data docs/results --check || rc=1; \
 	/usr/bin/python3 testbed/experiments/report.py --data docs/results --check || rc=1; \
 	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py --check || rc=1; \
 	/usr/bin/python3 pcdc/report.py --check || rc=1; \
+	/usr/bin/python3 floodlight-module/bench/report.py --check || rc=1; \
 	exit $$rc
 
 ## video-unit: unit tests of the video experiments' runner pieces and report (the statistics
