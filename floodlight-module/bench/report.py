@@ -668,14 +668,14 @@ def table_jmh(p, name):
     methods = len({r["benchmark"] for r in rows}) > 1
     keys = (["benchmark"] if methods else []) + keys
     alloc = any(r["alloc_bytes_per_op"] for r in rows)
-    head = [*keys, "samples", "median", "p90", "p99", "mean ± 99.9 % error"]
+    head = [*keys, "samples", "median", "p90", "p99", "max", "mean ± 99.9 % error"]
     head += ["bytes allocated per call"] if alloc else []
     out = []
     for r in rows:
         params = dict(kv.split("=", 1) for kv in r["params"].split(";") if kv)
         params["benchmark"] = r["benchmark"].rpartition(".")[2]
         line = [params.get(k, "") for k in keys]
-        line += [jmh_text(r, c) for c in ("samples", "p50", "p90", "p99")]
+        line += [jmh_text(r, c) for c in ("samples", "p50", "p90", "p99", "max")]
         line += [f"{jmh_text(r, 'mean')} ± {jmh_text(r, 'error')}"]
         line += [jmh_text(r, "alloc_bytes_per_op")] if alloc else []
         out.append(line)

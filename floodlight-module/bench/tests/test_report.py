@@ -230,7 +230,9 @@ class PageTest(unittest.TestCase):
         )
         self.assertIn("0.550 512000 31.5 276 2026-12-01 10:00 aaaaaaaaaa", page)
         table = render(self.d, "{{table:jmh/jmh-control}}")
-        self.assertIn("| ga | false | 99 | 4500.0 | 6000.0 | 7200.0 | 4600.0 ± 90.0 |", table)
+        self.assertIn(
+            "| ga | false | 99 | 4500.0 | 6000.0 | 7200.0 | 12000.0 | 4600.0 ± 90.0 |", table
+        )
         self.assertIn("Times in µs.", table)
         with self.assertRaisesRegex(shared.ReportError, "has no alloc"):
             render(self.d, "{{jmh:jmh-exact/select/topology=custom12/alloc}}")
