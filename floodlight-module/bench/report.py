@@ -129,7 +129,10 @@ RECORDS = {
 # what --verify reruns (a prefix of the committed rows: instance i is the same problem whatever
 # the count), and the committed rows it compares with
 DETERMINISTIC = {
-    "optimality": (["-cp", "{jar}", PKG + "OptimalityGap", "100"], lambda r: int(r[6]) <= 100),
+    "optimality": (
+        ["-cp", "{jar}", PKG + "OptimalityGap", "100"],
+        lambda r: int(r[INSTANCE_COLUMN]) <= 100,
+    ),
     "rules": (["-cp", "{jar}", PKG + "RulesPerClient"], lambda r: True),
     "compare-qomra": (["-jar", "{cli}", *COMPARE_QOMRA], lambda r: True),
 }
@@ -153,6 +156,7 @@ HEADERS = {
     ).split(","),
 }
 HEADERS["tuning"] = HEADERS["optimality"]
+INSTANCE_COLUMN = HEADERS["optimality"].index("instance")
 JMH_PERCENTILES = {"p50": "50.0", "p90": "90.0", "p99": "99.0", "p999": "99.9", "max": "100.0"}
 
 
@@ -452,11 +456,6 @@ class Perf:
         return out
 
     # --- optimality
-
-    def opt_fields(self, n, topology, algorithm):
-        if (topology, algorithm) not in self.opt:
-            raise KeyError(f"no optimality rows of {topology}/{algorithm}")
-        return self.opt[(topology, algorithm)].fields(n)
 
     def optcmp(self, n):
         """{topology: (ga - ga-tuned in points, p_raw, p Holm over the topologies)}."""
