@@ -133,9 +133,9 @@ topology-check: build
 	  && echo "jellyfish20.json: reproducible"
 
 ## bench: every measurement of docs/perf.md (JMH per-join and control-plane times, the GA
-## variants' CPU time per join, optimality gap, tuning, rules per client) and of
-## docs/algorithms.md's comparison into docs/perf/data, then both pages (minutes; run it on an
-## otherwise idle machine)
+## variants' CPU time per join, optimality gap, tuning, rules per client, the end-to-end test's
+## set-up times) and of docs/algorithms.md's comparison into docs/perf/data, then both pages
+## (minutes; as root, since the end-to-end runs need Mininet, on an otherwise idle machine)
 BENCH_REPORT := /usr/bin/python3 floodlight-module/bench/report.py
 bench: build
 	$(BENCH_REPORT) --record all

@@ -94,13 +94,13 @@ from e2e_setup_latency import (
     print_controller_times,
     print_handshakes,
     print_summary,
-    setup_rows,
     write_setup_csv,
 )
 from e2e_thresholds import pick_thr_delay, simple_path_delays, simple_path_hops
 from mininet.log import setLogLevel
 from mpqoe_lib import bulk, checks, cookies, discovered, kernel, network
 from mpqoe_lib.bulk import BulkServer, subflows_of
+from mpqoe_lib.pcap import setup_rows
 from mpqoe_lib.proc import Service, free_ports, last_json, log_offset, sh
 from mpqoe_lib.rest import Rest
 
@@ -127,7 +127,7 @@ class Run(E2eChecks):
         self.t_start = t_start
         self.tmp = tempfile.mkdtemp(prefix="mpqoe-e2e-")
         self.ctl = self.net = self.topo = self.server = self.capture = None
-        self.setup = []  # section f's rows (e2e_setup_latency.setup_rows), once it ran
+        self.setup = []  # section f's rows (mpqoe_lib.pcap.setup_rows), once it ran
         self.procs = []
         self.max_hops = None  # --discovered, --thr-delay auto: the controller's --max-hops
         # What the checks of e must not count: the discovery pings' plain rules and log lines.

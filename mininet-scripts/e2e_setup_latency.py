@@ -7,7 +7,7 @@ connection and each MP_JOIN. For comparison the same capture times a plain TCP c
 ping times ICMP echo, both routed by the controller's shortest-path forwarding (they run after
 the checks, whose log check expects MPTCP only). Numbers are printed, never asserted; with
 e2e_controller.py --setup-csv they are also written, one row per SYN and per ping
-(SETUP_COLUMNS), with the run's outcome, so that a page can be made from kept runs.
+(mpqoe_lib.pcap.setup_rows), with the run's outcome, so that a page can be made from kept runs.
 """
 
 import os
@@ -18,6 +18,7 @@ import time
 
 import mpqoe_topo as mq
 from mpqoe_lib import bulk, files, pcap, results
+from mpqoe_lib.pcap import SETUP_COLUMNS
 
 
 class HandshakeCapture:
@@ -104,50 +105,8 @@ def summary(found):
     return out
 
 
-SETUP_COLUMNS = (
-    "variant",
-    "seed",
-    "status",
-    "client",
-    "kind",
-    "client_addr",
-    "server_addr",
-    "setup_ms",
-    "syns",
-)
-
-
-def setup_rows(found, owner, ping_ms):
-    """The rows of --setup-csv without variant, seed and status (setup_csv adds them): per SYN
-    its client, kind (as summary() names it: "first MP_CAPABLE", "MP_CAPABLE", "MP_JOIN",
-    "TCP"), addresses, set-up time (empty when no SYN/ACK came) and SYNs sent; per ping its
-    client and round-trip time, kind "first ping" for a client's first and "ping" after."""
-    rows, first = [], True
-    for h in found:
-        kind = h["kind"]
-        if kind == "MP_CAPABLE" and first:
-            kind, first = "first MP_CAPABLE", False
-        ip = h["client"].split(":")[0]
-        rows.append(
-            {
-                "client": owner.get(ip, ip),
-                "kind": kind,
-                "client_addr": h["client"],
-                "server_addr": h["server"],
-                "setup_ms": None if h["setup_ms"] is None else f"{h['setup_ms']:.3f}",
-                "syns": h["syns"],
-            }
-        )
-    for who, times in ping_ms.items():
-        for k, t in enumerate(times):
-            rows.append(
-                {"client": who, "kind": "first ping" if k == 0 else "ping", "setup_ms": f"{t:.3f}"}
-            )
-    return rows
-
-
 def write_setup_csv(path, rows, variant, seed, ok):
-    """rows (setup_rows) as a CSV at path, written atomically, each with the run's variant,
+    """rows (pcap.setup_rows) as a CSV at path, written atomically, each with the run's variant,
     seed and status (ok, or failed when a check of the run failed: a partial record)."""
     status = "ok" if ok else "failed"
     full = [{"variant": variant, "seed": seed, "status": status, **r} for r in rows]

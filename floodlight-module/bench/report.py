@@ -37,7 +37,8 @@ Statistics, all computed here from the rows:
 
 Placeholders of docs/perf.md.in and docs/algorithms.md.in (each on one line):
   {{table:optimality/<n>[/<topology>,...]}}, {{table:tuning/<n>}}, {{table:cpu}},
-  {{table:jmh/<name>}}, {{table:rules}}, {{table:runs}}, {{table:compare}}: tables;
+  {{table:jmh/<name>}}, {{table:rules}}, {{table:runs}}, {{table:compare}}, {{table:e2e}}
+  (or, while e2e-setup is not recorded, a sentence saying how to record it): tables;
   {{opt:<n>/<topology>/<algorithm>/<field>}} (mean, ci, lo, hi, n, min, equal, candidates; in %
   but equal, n and candidates), {{tuning:<n>/<topology>/<crossover>,<elites>,<tournament>/<field>}}
   (the same fields for ga-tuned with those parameters);
@@ -84,6 +85,7 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 from mpqoe_lib import files, stats  # noqa: E402
 from mpqoe_lib import results as shared  # noqa: E402
+from mpqoe_lib.pcap import SETUP_COLUMNS  # noqa: E402
 from mpqoe_lib.results import ReportError, fmt, fmt_p  # noqa: E402
 
 WHO = "bench/report.py"
@@ -125,7 +127,17 @@ RECORDS = {
     "jmh-exact": ("jmh", [["-jar", "{jar}", "ExactJoinBenchmark"]]),
     "jmh-control": ("jmh", [["-jar", "{jar}", "ControlPlaneBenchmark"]]),
     "compare-qomra": ("csv", [["-jar", "{cli}", *COMPARE_QOMRA]]),
+    # the end-to-end test's set-up times, one run of each variant of `make e2e` (root, Mininet
+    # and Open vSwitch, no guest or other network test running)
+    "e2e-setup": (
+        "e2e",
+        [[], ["--segment-routing"], ["--algorithm", "qomra", "--segment-routing"]],
+    ),
 }
+# measurements the pages can do without (they say so) until they are recorded
+OPTIONAL = {"e2e-setup"}
+E2E = os.path.join(REPO, "mininet-scripts", "e2e_controller.py")
+NET_LOCK = "/tmp/mpqoe-net.lock"  # the lock every network test of the repository takes
 # what --verify reruns (a prefix of the committed rows: instance i is the same problem whatever
 # the count), and the committed rows it compares with
 DETERMINISTIC = {
@@ -150,6 +162,7 @@ HEADERS = {
         "algorithm,seed,joins,paths,zeta_ms,xi_mbps,fitness,infeasible,no_path,subflows,abw_mbps,"
         "spread_ms,rules_hop,rules_sr,overbooked_links"
     ).split(","),
+    "e2e": list(SETUP_COLUMNS),
     "runs": (
         "name,started_utc,code_version,seconds,load_before,load_after,cpus,cpu_model,"
         "memory_gb,kernel,java"
@@ -161,7 +174,8 @@ JMH_PERCENTILES = {"p50": "50.0", "p90": "90.0", "p99": "99.0", "p999": "99.9", 
 
 
 def header_of(name):
-    return HEADERS[name.partition("-")[0] if name.startswith(("jmh-", "compare-")) else name]
+    prefixed = name.startswith(("jmh-", "compare-", "e2e-"))
+    return HEADERS[name.partition("-")[0] if prefixed else name]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,6 +246,21 @@ def run_java(args, jar, out_json=None):
     return p.stdout
 
 
+def run_e2e(args):
+    """The --setup-csv rows (text) of one end-to-end run with args; a run whose checks failed
+    gives its rows marked failed, one that wrote none a ReportError."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "setup.csv")
+        cmd = ["flock", NET_LOCK, sys.executable, E2E, *args, "--setup-csv", out]
+        p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if not os.path.exists(out):
+            raise ReportError(
+                f"`{' '.join(cmd)}` wrote no rows ({p.returncode}):\n{p.stdout[-2000:]}"
+            )
+        with open(out, encoding="utf-8") as f:
+            return f.read()
+
+
 def measure(name, jar):
     """The CSV text of one measurement of RECORDS."""
     kind, commands = RECORDS[name]
@@ -242,7 +271,7 @@ def measure(name, jar):
             with open(out, encoding="utf-8") as f:
                 rows = jmh_rows(json.load(f))
         return shared.csv_text(rows, HEADERS["jmh"])
-    parts = [run_java(c, jar) for c in commands]
+    parts = [run_e2e(c) if kind == "e2e" else run_java(c, jar) for c in commands]
     head = header_of(name)
     body = []
     for text in parts:
@@ -431,7 +460,14 @@ class Perf:
                 number(r, col, at)
             self.compare.append(r)
         self.runs = {r["name"]: r for _at, r in read(self._path("runs"), HEADERS["runs"])}
-        missing = [n for n in RECORDS if n not in self.runs]
+        self.e2e = None  # not recorded yet
+        if "e2e-setup" in self.runs:
+            self.e2e = []
+            for at, r in read(self._path("e2e-setup"), HEADERS["e2e"]):
+                if r["setup_ms"]:
+                    number(r, "setup_ms", at)
+                self.e2e.append(r)
+        missing = [n for n in RECORDS if n not in self.runs and n not in OPTIONAL]
         if missing:
             raise ReportError(f"runs.csv has no row for {', '.join(missing)}")
         self._cmp = {}
@@ -693,6 +729,39 @@ def table_compare(p):
     return md_table(head, rows, len(cols))
 
 
+E2E_KINDS = ("first MP_CAPABLE", "MP_CAPABLE", "MP_JOIN", "TCP", "first ping", "ping")
+
+
+def table_e2e(p):
+    """Per variant and kind of SYN (or ping): the answered ones' count and set-up times (ms)
+    over the recorded runs whose checks all passed; or, not recorded, how to record them."""
+    if p.e2e is None:
+        return (
+            "No run of it is recorded yet: `floodlight-module/bench/report.py --record e2e-setup`"
+            " (as root, with no guest or other network test running) records one run of each of"
+            " the first three variants of `make e2e`."
+        )
+    ok = [r for r in p.e2e if r["status"] == "ok"]
+    rows = []
+    for variant in dict.fromkeys(r["variant"] for r in p.e2e):
+        mine = [r for r in ok if r["variant"] == variant]
+        for kind in E2E_KINDS:
+            xs = [float(r["setup_ms"]) for r in mine if r["kind"] == kind and r["setup_ms"]]
+            unanswered = sum(1 for r in mine if r["kind"] == kind and not r["setup_ms"])
+            if not xs and not unanswered:
+                continue
+            times = (
+                [fmt(min(xs), 1), fmt(quantile(xs, 0.5), 1), fmt(max(xs), 1)] if xs else ["-"] * 3
+            )
+            rows.append([variant, kind, len(xs), unanswered, *times])
+    runs = {(r["variant"], r["seed"], r["status"]) for r in p.e2e}
+    failed = sum(1 for _v, _s, st in runs if st != "ok")
+    head = ["variant", "SYN or ping", "answered", "unanswered", "min", "median", "max"]
+    note = f"Milliseconds; {len(runs) - failed} runs whose checks all passed"
+    note += f" ({failed} with a failed check left out)." if failed else "."
+    return md_table(head, rows, 5) + "\n\n" + note
+
+
 def table_rules(p):
     algos = list(dict.fromkeys(r["algorithm"] for r in p.rules))
     rows = []
@@ -893,6 +962,7 @@ def resolver(p):
             "rules": table_rules,
             "runs": table_runs,
             "compare": table_compare,
+            "e2e": table_e2e,
         }
         if name not in simple or arg:
             raise KeyError(f"unknown table {rest!r}")

@@ -157,6 +157,50 @@ def handshakes(segments):
     return order
 
 
+SETUP_COLUMNS = (
+    "variant",
+    "seed",
+    "status",
+    "client",
+    "kind",
+    "client_addr",
+    "server_addr",
+    "setup_ms",
+    "syns",
+)
+
+
+def setup_rows(found, owner, ping_ms):
+    """A table of set-up times (SETUP_COLUMNS but variant, seed and status, which the writer
+    adds; e2e_controller.py --setup-csv, docs/perf.md): per SYN of found (handshakes()) its
+    client (owner: {ip: host name}), kind ("first MP_CAPABLE" for the first MP_CAPABLE,
+    "MP_CAPABLE", "MP_JOIN", "TCP"), addresses, set-up time (empty when no SYN/ACK came) and
+    SYNs sent; per ping of ping_ms ({host: [ms]}) its client and round-trip time, kind
+    "first ping" for a host's first and "ping" after."""
+    rows, first = [], True
+    for h in found:
+        kind = h["kind"]
+        if kind == "MP_CAPABLE" and first:
+            kind, first = "first MP_CAPABLE", False
+        ip = h["client"].split(":")[0]
+        rows.append(
+            {
+                "client": owner.get(ip, ip),
+                "kind": kind,
+                "client_addr": h["client"],
+                "server_addr": h["server"],
+                "setup_ms": None if h["setup_ms"] is None else f"{h['setup_ms']:.3f}",
+                "syns": h["syns"],
+            }
+        )
+    for who, times in ping_ms.items():
+        for k, t in enumerate(times):
+            rows.append(
+                {"client": who, "kind": "first ping" if k == 0 else "ping", "setup_ms": f"{t:.3f}"}
+            )
+    return rows
+
+
 def capture_segments(paths):
     """tcp_segments() of several pcap files (unreadable ones skipped)."""
     segments = []

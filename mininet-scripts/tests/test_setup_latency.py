@@ -1,4 +1,5 @@
-"""e2e_setup_latency's rows of --setup-csv, on hand-made handshakes (no network).
+"""The set-up rows of e2e_controller.py --setup-csv (mpqoe_lib.pcap.setup_rows,
+e2e_setup_latency.write_setup_csv), on hand-made handshakes (no network).
 
 cd mininet-scripts && /usr/bin/python3 -m unittest tests.test_setup_latency
 """
@@ -9,6 +10,7 @@ import tempfile
 import unittest
 
 import e2e_setup_latency as sl
+from mpqoe_lib import pcap
 
 
 def shake(client, kind, setup_ms, syns=1):
@@ -32,7 +34,7 @@ class SetupRowsTest(unittest.TestCase):
         self.owner = {"10.0.1.11": "c1", "10.0.2.11": "c1", "10.0.1.12": "c2"}
 
     def test_kinds_times_and_pings(self):
-        rows = sl.setup_rows(self.found, self.owner, {"c1": [1.5, 0.25], "c2": []})
+        rows = pcap.setup_rows(self.found, self.owner, {"c1": [1.5, 0.25], "c2": []})
         kinds = [(r["client"], r["kind"]) for r in rows]
         self.assertEqual(
             kinds,
@@ -51,14 +53,14 @@ class SetupRowsTest(unittest.TestCase):
         self.assertEqual(rows[5]["setup_ms"], "0.250")
 
     def test_the_csv_carries_the_run_and_its_outcome(self):
-        rows = sl.setup_rows(self.found, self.owner, {})
+        rows = pcap.setup_rows(self.found, self.owner, {})
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "f.csv")
             sl.write_setup_csv(path, rows, "ga SR", 3, ok=False)
             with open(path, encoding="utf-8", newline="") as f:
                 got = list(csv.DictReader(f))
             self.assertEqual(os.listdir(d), ["f.csv"])  # no temporary file left
-        self.assertEqual(list(got[0]), list(sl.SETUP_COLUMNS))
+        self.assertEqual(list(got[0]), list(pcap.SETUP_COLUMNS))
         self.assertEqual(
             {(r["variant"], r["seed"], r["status"]) for r in got}, {("ga SR", "3", "failed")}
         )

@@ -108,7 +108,7 @@ def dataset(d, cpu_ga=None, cpu_tuned=None, opt_ga=None, opt_tuned=None):
         + [f"qomra,{k},8,20,0.2,30,7.0,0,0,20,31.6,0.16,136,40,0" for k in (1, 2)]
         + [f"none,{k},8,24,0,9.6,4.8,0,0,24,9.6,0,144,48,{11 + k}" for k in (1, 2)],
     )
-    write(d, "runs", runs_rows(report.RECORDS))
+    write(d, "runs", runs_rows([n for n in report.RECORDS if n not in report.OPTIONAL]))
 
 
 def render(d, template):
@@ -148,6 +148,26 @@ class PageTest(unittest.TestCase):
         self.assertIn("| qomra | 2.50 | 3.95 | 0.020 | 17.0 | 5.0 | 0.0 | 0.8750 |", table)
         with self.assertRaisesRegex(shared.ReportError, "field 'colour'"):
             render(self.d, "{{compare:qomra/colour}}")
+
+    def test_e2e_table_once_recorded(self):
+        self.assertIn("No run of it is recorded yet", render(self.d, "{{table:e2e}}"))
+        head = ",".join(report.HEADERS["e2e"])
+        rows = [
+            "ga,1,ok,c1,first MP_CAPABLE,10.0.1.11:4000,10.0.0.1:80,28.6,1",
+            "ga,1,ok,c1,MP_JOIN,10.0.2.11:4001,10.0.0.1:80,,3",
+            "ga,1,ok,c2,MP_CAPABLE,10.0.1.12:4002,10.0.0.1:80,20.0,1",
+            "ga,1,ok,c1,MP_JOIN,10.0.3.11:4003,10.0.0.1:80,12.0,1",
+            "ga,1,ok,c1,MP_JOIN,10.0.3.11:4004,10.0.0.1:80,30.0,1",
+            "ga,1,ok,c1,first ping,,,1.5,",
+            "ga SR,2,failed,c1,first MP_CAPABLE,10.0.1.11:4000,10.0.0.1:80,99.0,1",
+        ]
+        write(self.d, "e2e-setup", [head, *rows])
+        write(self.d, "runs", runs_rows(report.RECORDS))
+        table = render(self.d, "{{table:e2e}}")
+        self.assertIn("| ga | MP_JOIN | 2 | 1 | 12.0 | 21.0 | 30.0 |", table)
+        self.assertIn("| ga | first ping | 1 | 0 | 1.5 | 1.5 | 1.5 |", table)
+        self.assertNotIn("99.0", table)  # the run with a failed check is left out
+        self.assertIn("1 runs whose checks all passed (1 with a failed check left out)", table)
 
     def test_rising(self):
         render(self.d, "{{rising:cpu:custom12/ga/median|cpu:custom12/ga-tuned/median}}")
@@ -385,6 +405,21 @@ class RecordTest(unittest.TestCase):
             write(d, "optimality", opt.splitlines())
             with mock.patch.object(report, "run_java", side_effect=fake):
                 self.assertEqual(report.verify(jar, d), 0)
+
+    def test_e2e_runs_keep_their_rows_or_fail(self):
+        import subprocess
+
+        def fake_run(cmd, **_kw):
+            out = cmd[cmd.index("--setup-csv") + 1]
+            if "--segment-routing" not in cmd:  # this run writes its rows, a check failed
+                with open(out, "w", encoding="utf-8") as f:
+                    f.write(",".join(report.HEADERS["e2e"]) + "\nga,1,failed,c1,TCP,a,b,7.0,1\n")
+            return subprocess.CompletedProcess(cmd, 1, "e2e: 20 passed, 1 failed", "")
+
+        with mock.patch.object(report.subprocess, "run", side_effect=fake_run):
+            self.assertIn("ga,1,failed", report.run_e2e([]))
+            with self.assertRaisesRegex(shared.ReportError, "wrote no rows"):
+                report.run_e2e(["--segment-routing"])
 
     def test_unknown_record_name_is_a_usage_error(self):
         with self.assertRaises(SystemExit) as e, mock.patch("sys.stderr", io.StringIO()):
