@@ -286,19 +286,26 @@ def resolver(cells, cmps, texts):
             )
         return ""
 
+    def matching(case, algos):
+        """The algorithms of the case's cells that the comma-separated shell patterns algos
+        match, in pattern order; KeyError for a pattern that matches none."""
+        out = []
+        for pat in algos.split(","):
+            names = [a for c, a, _ in CELLS if c == case and fnmatch.fnmatchcase(a, pat)]
+            if not names:
+                raise KeyError(f"no {case} cell matches {pat!r}")
+            out += names
+        return out
+
     def values(case, algos, metric, fld):
         """[(algo, its fld of metric)] of the case's cells matching the comma-separated shell
         patterns algos."""
         if case not in METRICS or metric not in dict(METRICS[case]):
             raise KeyError(f"no metric {metric!r} in case {case!r}")
         out = []
-        for pat in algos.split(","):
-            names = [a for c, a, _ in CELLS if c == case and fnmatch.fnmatchcase(a, pat)]
-            if not names:
-                raise KeyError(f"no {case} cell matches {pat!r}")
-            for a in names:
-                iv = cells[f"{case}/{a}"]["metrics"][metric]
-                out.append((a, shared.checked_value(iv, fld, f"{case}/{a} ({metric})")))
+        for a in matching(case, algos):
+            iv = cells[f"{case}/{a}"]["metrics"][metric]
+            out.append((a, shared.checked_value(iv, fld, f"{case}/{a} ({metric})")))
         return out
 
     def within(rest):
@@ -344,16 +351,12 @@ def resolver(cells, cmps, texts):
         if not (sep and a.isdigit() and b.isdigit() and int(a) <= int(b)):
             raise KeyError(f"runs {span!r} are not <first>-<last>")
         out = {}
-        for pat in algos.split(","):
-            names = [x for c, x, _ in CELLS if c == case and fnmatch.fnmatchcase(x, pat)]
-            if not names:
-                raise KeyError(f"no {case} cell matches {pat!r}")
-            for name in names:
-                got = cells[f"{case}/{name}"]["by_run"][metric]
-                missing = [k for k in range(int(a), int(b) + 1) if k not in got]
-                if missing:
-                    raise KeyError(f"{case}/{name} has no {metric} of run(s) {missing}")
-                out[name] = [(k, got[k]) for k in range(int(a), int(b) + 1)]
+        for name in matching(case, algos):
+            got = cells[f"{case}/{name}"]["by_run"][metric]
+            missing = [k for k in range(int(a), int(b) + 1) if k not in got]
+            if missing:
+                raise KeyError(f"{case}/{name} has no {metric} of run(s) {missing}")
+            out[name] = [(k, got[k]) for k in range(int(a), int(b) + 1)]
         return out, decimals[metric]
 
     def runs(rest):
