@@ -127,7 +127,7 @@ class Run(E2eChecks):
         self.t_start = t_start
         self.tmp = tempfile.mkdtemp(prefix="mpqoe-e2e-")
         self.ctl = self.net = self.topo = self.server = self.capture = None
-        self.setup = []  # section f's rows (mpqoe_lib.pcap.setup_rows), once it ran
+        self.setup_times = []  # section f's rows (mpqoe_lib.pcap.setup_rows), once it ran
         self.procs = []
         self.max_hops = None  # --discovered, --thr-delay auto: the controller's --max-hops
         # What the checks of e must not count: the discovery pings' plain rules and log lines.
@@ -427,7 +427,7 @@ class Run(E2eChecks):
         print_handshakes(found, owner)
         print_controller_times(self.rest.get("/mpqoe/stats"), self.ctl.log_path)
         print_summary(found, ping_ms)
-        self.setup = setup_rows(found, owner, ping_ms)
+        self.setup_times = setup_rows(found, owner, ping_ms)
 
 
 def main():
@@ -534,7 +534,7 @@ def main():
     if args.setup_csv:
         variant = args.algorithm + (" SR" if args.segment_routing else "")
         variant += " discovered" if args.discovered else ""
-        rows = run.setup if run else []
+        rows = run.setup_times if run else []
         write_setup_csv(args.setup_csv, rows, variant, seed, t.failed == 0 and bool(rows))
     return t.summary("e2e", f"(seed {seed}, {args.algorithm}, {mode})")
 
