@@ -347,15 +347,6 @@ def number(row, col, where, kind=float):
     return shared.number(row[col], kind, where, col)
 
 
-def quantile(xs, q):
-    """The q-quantile of xs, linear between order statistics (numpy's default)."""
-    s = sorted(xs)
-    pos = q * (len(s) - 1)
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
-
-
 def wilcoxon_p(a, b):
     """Two-sided Wilcoxon signed-rank p of the pairs (a[i], b[i]); None when every pair is
     equal (nothing to test)."""
@@ -524,9 +515,9 @@ class Perf:
         xs = list(self.cpu[(topology, algorithm)].values())
         iv = stats.mean_ci(xs)
         return {
-            "median": quantile(xs, 0.5),
-            "p90": quantile(xs, 0.9),
-            "p99": quantile(xs, 0.99),
+            "median": shared.quantile(xs, 0.5),
+            "p90": shared.quantile(xs, 0.9),
+            "p99": shared.quantile(xs, 0.99),
             "mean": iv.mean,
             "ci": iv.half,
             "n": len(xs),
@@ -540,7 +531,7 @@ class Perf:
             if not a or not b or a.keys() != b.keys():
                 raise ReportError(f"cpu: {t}: the variants did not time the same joins")
             keys = sorted(a)
-            saving = 100 * (1 - quantile(a.values(), 0.5) / quantile(b.values(), 0.5))
+            saving = 100 * (1 - shared.quantile(a.values(), 0.5) / shared.quantile(b.values(), 0.5))
             raw[t] = (saving, wilcoxon_p([a[k] for k in keys], [b[k] for k in keys]))
         return with_holm(raw)
 
@@ -751,7 +742,9 @@ def table_e2e(p):
             if not xs and not unanswered:
                 continue
             times = (
-                [fmt(min(xs), 1), fmt(quantile(xs, 0.5), 1), fmt(max(xs), 1)] if xs else ["-"] * 3
+                [fmt(min(xs), 1), fmt(shared.quantile(xs, 0.5), 1), fmt(max(xs), 1)]
+                if xs
+                else ["-"] * 3
             )
             rows.append([variant, kind, len(xs), unanswered, *times])
     runs = {(r["variant"], r["seed"], r["status"]) for r in p.e2e}

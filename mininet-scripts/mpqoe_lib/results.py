@@ -180,6 +180,20 @@ def short(version):
     return commit[:10] + (dirty and "-dirty")
 
 
+def quantile(values, q):
+    """The q-quantile (0 <= q <= 1) of values by linear interpolation between the order
+    statistics (position q * (n - 1)); ValueError for no values."""
+    xs = sorted(values)
+    if not xs:
+        raise ValueError("no values")
+    if not 0 <= q <= 1:
+        raise ValueError(f"quantile {q} outside [0, 1]")
+    pos = q * (len(xs) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
 # ---------------------------------------------------------------------------------------------
 # Numbers as text
 

@@ -237,9 +237,9 @@ class PageTest(unittest.TestCase):
         render(self.d, "{{cpucmp:custom12/same}}")
 
     def test_quantile_interpolates(self):
-        self.assertEqual(report.quantile([1, 2, 3, 4], 0.5), 2.5)
-        self.assertEqual(report.quantile([5], 0.99), 5)
-        self.assertAlmostEqual(report.quantile(range(101), 0.9), 90)
+        self.assertEqual(report.shared.quantile([1, 2, 3, 4], 0.5), 2.5)
+        self.assertEqual(report.shared.quantile([5], 0.99), 5)
+        self.assertAlmostEqual(report.shared.quantile(range(101), 0.9), 90)
 
     def test_jmh_and_rules_and_runs(self):
         page = render(
