@@ -43,8 +43,8 @@ error.
 Statistics (mininet-scripts/mpqoe_lib/stats.py, shared with the other results pages). The unit
 is the run: a run's bulk throughput (Mbit/s) or its completion time of one size (ms). Per cell
 and path manager: mean with the 95 % Student t interval, min, max, 10 % and 90 % quantiles
-(linear interpolation, mpqoe_lib.results.quantile), coefficient of variation (sample SD / mean). Per cell,
-PCDC against FullMesh:
+(linear interpolation, mpqoe_lib.results.quantile), coefficient of variation (sample SD /
+mean). Per cell, PCDC against FullMesh:
 - location: two-sided permutation test on the difference of the means (stats.compare; exact
   up to stats.SPLIT_EXACT_LIMIT splits, else stats.RESAMPLES from a fixed seed), Welch's p
   beside it;
