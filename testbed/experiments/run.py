@@ -34,6 +34,8 @@ testbed/experiments/report.py reads; --publish-only does that alone, without a g
 --publish, the runs DEST already holds as ok runs of this code version and video length are
 not made again (the guest is told to skip them), so a sweep spread over several machines or
 fresh clones resumes from the committed tables; failed ones are made again and replace them.
+A run a guest batch did not reach is failed when the batch ended by itself, and left unmade
+(not published) when the batch or this command was stopped by a signal.
 
 --budget-min M makes only the runs to do that fit in M minutes of the plan's estimate (the
 same model as the printed one), in the order a guest makes them (scenario by scenario, run
@@ -507,8 +509,16 @@ def preflight(args):
             raise RuntimeError("make -C kernel-schedulers modules failed")
 
 
+# testbed/run's exits when it is stopped by SIGINT or SIGTERM (its traps)
+INTERRUPTED_EXITS = (130, 143)
+
+
 def mark_missing(args, cells, runs, rc, log, todo):
-    """Write a failed JSON for every run to do (in todo) of a batch that left none."""
+    """Write a failed JSON for every run to do (in todo) of a batch that left none. A batch
+    stopped by a signal (rc < 0, or testbed/run's 130 and 143 for SIGINT and SIGTERM) failed
+    no run: its unmade runs stay unmade, so a publish leaves them out and a rerun makes them."""
+    if rc < 0 or rc in INTERRUPTED_EXITS:
+        return
     for c in cells:
         for k in runs:
             path = mx.run_path(args.results, c, k)
@@ -523,7 +533,7 @@ def missing_doc(args, cell, k, rc, log):
     return {
         "schema": "mpqoe-experiment-run/1",
         "status": "failed",
-        "error": f"the guest batch ended with exit {rc} before this run; see {log}",
+        "error": f"the guest batch ended with exit {rc} before this run; see {log_name(args, log)}",
         "experiment": cell.experiment,
         "cell": cell.name,
         "scenario": cell.scenario,
@@ -534,6 +544,13 @@ def missing_doc(args, cell, k, rc, log):
         "code_version": args.code_version,
         "ended_utc": mx.now_utc(),
     }
+
+
+def log_name(args, log):
+    """A batch log's path as the committed tables may show it: relative to the results
+    directory (logs/<stamp>-<scenario>.log), never a machine's absolute path."""
+    rel = os.path.relpath(log, args.results)
+    return log if rel.startswith("..") else rel
 
 
 def publish(args):
@@ -648,7 +665,8 @@ def main(argv):
                 continue
             procs.remove(item)
             f.close()
-            mark_missing(args, cells, runs, p.returncode, log, todo)
+            if not stop:  # a batch that ends under a stop was interrupted, not failed
+                mark_missing(args, cells, runs, p.returncode, log, todo)
             console = console_of(log)
             hits, retried = kernel_reports(console)
             if retried:

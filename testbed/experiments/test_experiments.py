@@ -495,11 +495,19 @@ class PlanTest(unittest.TestCase):
             )
             args.code_version = "0123456789ab"
             todo = {(args.selected[0].name, 1)}
-            run.mark_missing(args, args.selected, [1], 124, "logs/x.log", todo)
             path = mx.run_path(args.results, args.selected[0], 1)
+            log = os.path.join(args.results, "logs", "x.log")
+            # a batch stopped by a signal failed no run: nothing is written
+            for rc in (-15, 130, 143):
+                run.mark_missing(args, args.selected, [1], rc, log, todo)
+                self.assertFalse(os.path.exists(path), rc)
+            run.mark_missing(args, args.selected, [1], 124, log, todo)
             doc = files.read_json(path)
             self.assertEqual((doc["status"], doc["code_version"]), ("failed", "0123456789ab"))
             self.assertIn("exit 124", doc["error"])
+            # the log is named relative to the results, not by this machine's path
+            self.assertIn("see logs/x.log", doc["error"])
+            self.assertNotIn(d, doc["error"])
             run.mark_missing(args, args.selected, [1], 0, "other.log", todo)  # it stays
             self.assertIn("exit 124", files.read_json(path)["error"])
             publish.publish(args.results, args.selected, os.path.join(d, "docs"))
