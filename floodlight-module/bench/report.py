@@ -59,7 +59,10 @@ Placeholders of docs/perf.md.in and docs/algorithms.md.in (each on one line):
   {{target:<kind>:<rest>/<lo>..<hi>}}: "met" when every such value lies in [lo, hi], else
   "missed" (a verdict the data make, not a check of words);
   {{rising:<kind>:<rest>|<kind>:<rest>[|...]}}: the check behind an order: nothing when the
-  values rise strictly in the order named, else an error.
+  values rise strictly in the order named, else an error;
+  {{rulecount:<algorithm>/<hop|sr>/<per subflow>/<per connection>}}: the check behind a
+  sentence counting rules: nothing when every client of the matching algorithms has exactly
+  per subflow x its subflows + per connection rules with that routing, else an error.
 A check of a comparison (higher, lower, same) holds in every comparison its topology or
 setting, an fnmatch pattern there, matches.
 Exit 0 when done, 1 on malformed data, a bad placeholder, a failed check or (--check,
@@ -761,16 +764,18 @@ def table_rules(p):
     for a in algos:
         hop, sr = p.rules_fields(a, "hop"), p.rules_fields(a, "sr")
         rows.append(
-            [a, fmt(hop["subflows"], 2), fmt(hop["rules"], 1), fmt(sr["rules"], 1), sr["labels"]]
+            [a, fmt(hop["subflows"], 2), fmt(hop["rules"], 1)]
+            + [fmt(sr["subflows"], 2), fmt(sr["rules"], 1), sr["labels"]]
         )
     head = [
         "algorithm",
-        "subflows/client",
-        "per-hop rules/client",
-        "SR rules/client",
-        "SR label rules (shared, all switches)",
+        "per hop: subflows/client",
+        "rules/client",
+        "SR: subflows/client",
+        "rules/client",
+        "label rules (shared, all switches)",
     ]
-    return md_table(head, rows, 4)
+    return md_table(head, rows, 5)
 
 
 def table_runs(p):
@@ -1011,9 +1016,36 @@ def resolver(p):
         decimals = max(3 if d is None else d for _n, _v, d in named)
         return shared.check_rising([(n, v) for n, v, _d in named], rest, decimals, "values")
 
+    def rulecount(rest):
+        form = "rulecount:<algorithm>/<hop|sr>/<per subflow>/<per connection>"
+        algo, routing, per_sub, per_conn = shared.split_parts(rest, 4, form)
+        try:
+            a, b = int(per_sub), int(per_conn)
+        except ValueError:
+            raise KeyError(f"expected {form} with whole numbers") from None
+        rows = [
+            r
+            for r in p.rules
+            if fnmatch.fnmatchcase(r["algorithm"], algo) and r["routing"] == routing
+        ]
+        if not rows:
+            raise KeyError(f"no rules rows of {algo}/{routing}")
+        off = [
+            f"{r['algorithm']}/{r['client']} {r['rules']} for {r['subflows']}"
+            for r in rows
+            if int(r["rules"]) != a * int(r["subflows"]) + b
+        ]
+        if off:
+            raise KeyError(
+                f"the words it checks need {a} rules a subflow and {b} a connection "
+                f"({routing}), the data give (rules for subflows) {', '.join(off)}"
+            )
+        return ""
+
     numbers = ("opt", "tuning", "cpu", "rules", "jmh", "compare", *COMPARISONS)
     kinds = {k: numeric(k) for k in numbers}
     kinds.update(table=table, run=run, within=within, target=target, rising=rising)
+    kinds.update(rulecount=rulecount)
     return shared.resolver(kinds, unknown)
 
 

@@ -64,9 +64,9 @@ def dataset(d, cpu_ga=None, cpu_tuned=None, opt_ga=None, opt_tuned=None):
         "rules",
         [",".join(report.HEADERS["rules"])]
         + [f"ga,hop,h{i},3,{30 + i},0" for i in range(4)]
-        + [f"ga,sr,h{i},3,6,276" for i in range(4)]
+        + [f"ga,sr,h{i},2,5,276" for i in range(4)]
         + [f"none,hop,h{i},2,12,0" for i in range(4)]
-        + [f"none,sr,h{i},3,6,276" for i in range(4)],
+        + [f"none,sr,h{i},3,7,276" for i in range(4)],
     )
     cpu_ga = cpu_ga or [500.0 + 10 * i for i in range(20)]
     cpu_tuned = cpu_tuned or [700.0 + 10 * i for i in range(20)]
@@ -180,6 +180,20 @@ class PageTest(unittest.TestCase):
         with self.assertRaisesRegex(shared.ReportError, "compuserve: the words it checks"):
             render(self.d, "{{optcmp:6/*/same}}")
 
+    def test_rulecount_holds_every_client(self):
+        self.assertTrue(render(self.d, "x{{rulecount:*/sr/2/1}}y").endswith("\nxy"))
+        with self.assertRaisesRegex(shared.ReportError, r"ga/h0 5 for 2, ga/h1 5 for 2"):
+            render(self.d, "{{rulecount:*/sr/2/0}}")
+        with self.assertRaisesRegex(shared.ReportError, "none/h0 12 for 2"):
+            render(self.d, "{{rulecount:none/hop/2/1}}")
+        for bad, msg in [
+            ("{{rulecount:*/sr/2}}", "expected rulecount:"),
+            ("{{rulecount:*/sr/two/1}}", "whole numbers"),
+            ("{{rulecount:qomra/sr/2/1}}", "no rules rows of qomra/sr"),
+        ]:
+            with self.assertRaisesRegex(shared.ReportError, msg):
+                render(self.d, bad)
+
     def test_target_is_a_verdict(self):
         page = render(
             self.d, "{{target:cpu:*/ga/median/0..0.6}} {{target:cpu:*/ga*/median/0..0.6}}"
@@ -269,7 +283,9 @@ class PageTest(unittest.TestCase):
         self.assertIn("| custom12 | ga | 20 | 0.595 |", page)
         self.assertIn("| 0.595 [0.567, 0.623] |", page)
         self.assertIn("custom12: ga's median 25.2 % below ga-tuned's, p <0.001", page)
-        self.assertIn("| ga | 3.00 | 31.5 | 6.0 | 276 |", page)
+        # each routing's own subflows beside its rules
+        self.assertIn("| ga | 3.00 | 31.5 | 2.00 | 5.0 | 276 |", page)
+        self.assertIn("| none | 2.00 | 12.0 | 3.00 | 7.0 | 276 |", page)
         self.assertIn("Machine: 2 CPUs (Some CPU), 24 GiB, Linux 6.12.0, openjdk 17.", page)
 
     def test_bad_placeholders(self):
