@@ -130,8 +130,8 @@ RECORDS = {
     "jmh-exact": ("jmh", [["-jar", "{jar}", "ExactJoinBenchmark"]]),
     "jmh-control": ("jmh", [["-jar", "{jar}", "ControlPlaneBenchmark"]]),
     "compare-qomra": ("csv", [["-jar", "{cli}", *COMPARE_QOMRA]]),
-    # the end-to-end test's set-up times, one run of each variant of `make e2e` (root, Mininet
-    # and Open vSwitch, no guest or other network test running)
+    # the end-to-end test's set-up times, E2E_RUNS runs of each variant of `make e2e`, the
+    # variants in turn (root, Mininet and Open vSwitch, no guest or other network test running)
     "e2e-setup": (
         "e2e",
         [[], ["--segment-routing"], ["--algorithm", "qomra", "--segment-routing"]],
@@ -139,6 +139,7 @@ RECORDS = {
 }
 # measurements the pages can do without (they say so) until they are recorded
 OPTIONAL = {"e2e-setup"}
+E2E_RUNS = 5  # runs of each e2e-setup variant
 E2E = os.path.join(REPO, "mininet-scripts", "e2e_controller.py")
 NET_LOCK = "/tmp/mpqoe-net.lock"  # the lock every network test of the repository takes
 # what --verify reruns (a prefix of the committed rows: instance i is the same problem whatever
@@ -165,7 +166,7 @@ HEADERS = {
         "algorithm,seed,joins,paths,zeta_ms,xi_mbps,fitness,infeasible,no_path,subflows,abw_mbps,"
         "spread_ms,rules_hop,rules_sr,overbooked_links"
     ).split(","),
-    "e2e": list(SETUP_COLUMNS),
+    "e2e": ["run", *SETUP_COLUMNS],  # run: the repetition of its variant, from 1
     "runs": (
         "name,started_utc,code_version,seconds,load_before,load_after,cpus,cpu_model,"
         "memory_gb,kernel,java"
@@ -274,14 +275,19 @@ def measure(name, jar):
             with open(out, encoding="utf-8") as f:
                 rows = jmh_rows(json.load(f))
         return shared.csv_text(rows, HEADERS["jmh"])
-    parts = [run_e2e(c) if kind == "e2e" else run_java(c, jar) for c in commands]
     head = header_of(name)
+    if kind == "e2e":  # the variants in turn, E2E_RUNS times; each row gets its run's number
+        parts = [(f"{k},", run_e2e(c)) for k in range(1, E2E_RUNS + 1) for c in commands]
+        own = head[1:]
+    else:
+        parts = [("", run_java(c, jar)) for c in commands]
+        own = head
     body = []
-    for text in parts:
+    for prefix, text in parts:
         lines = text.splitlines()
-        if not lines or lines[0].split(",") != head:
-            raise ReportError(f"{name}: output does not start with the header {','.join(head)}")
-        body += lines[1:]
+        if not lines or lines[0].split(",") != own:
+            raise ReportError(f"{name}: output does not start with the header {','.join(own)}")
+        body += [prefix + ln for ln in lines[1:]]
     return "\n".join([",".join(head), *body]) + "\n"
 
 
@@ -458,6 +464,7 @@ class Perf:
         if "e2e-setup" in self.runs:
             self.e2e = []
             for at, r in read(self._path("e2e-setup"), HEADERS["e2e"]):
+                number(r, "run", at, int)
                 if r["setup_ms"]:
                     number(r, "setup_ms", at)
                 self.e2e.append(r)
@@ -727,35 +734,45 @@ E2E_KINDS = ("first MP_CAPABLE", "MP_CAPABLE", "MP_JOIN", "TCP", "first ping", "
 
 
 def table_e2e(p):
-    """Per variant and kind of SYN (or ping): the answered ones' count and set-up times (ms)
-    over the recorded runs whose checks all passed; or, not recorded, how to record them."""
+    """Per variant and kind of SYN (or ping), over the recorded runs whose checks all passed:
+    the runs with an answered one, the answered and unanswered count, the mean over those runs
+    of a run's mean set-up time (ms; the unit is the run, as on the results pages) with its 95 %
+    t interval, and the min, median and max of every answered one; or, not recorded, how to
+    record them."""
     if p.e2e is None:
         return (
             "No run of it is recorded yet: `floodlight-module/bench/report.py --record e2e-setup`"
-            " (as root, with no guest or other network test running) records one run of each of"
-            " the first three variants of `make e2e`."
+            f" (as root, with no guest or other network test running) records {E2E_RUNS} runs of"
+            " each of the first three variants of `make e2e`."
         )
     ok = [r for r in p.e2e if r["status"] == "ok"]
     rows = []
     for variant in dict.fromkeys(r["variant"] for r in p.e2e):
         mine = [r for r in ok if r["variant"] == variant]
         for kind in E2E_KINDS:
-            xs = [float(r["setup_ms"]) for r in mine if r["kind"] == kind and r["setup_ms"]]
+            answered = [r for r in mine if r["kind"] == kind and r["setup_ms"]]
             unanswered = sum(1 for r in mine if r["kind"] == kind and not r["setup_ms"])
-            if not xs and not unanswered:
+            if not answered and not unanswered:
                 continue
+            xs = [float(r["setup_ms"]) for r in answered]
+            by_run = {}
+            for r in answered:
+                by_run.setdefault(r["run"], []).append(float(r["setup_ms"]))
+            iv = stats.mean_ci([sum(v) / len(v) for v in by_run.values()])
             times = (
                 [fmt(min(xs), 1), fmt(shared.quantile(xs, 0.5), 1), fmt(max(xs), 1)]
                 if xs
                 else ["-"] * 3
             )
-            rows.append([variant, kind, len(xs), unanswered, *times])
-    runs = {(r["variant"], r["seed"], r["status"]) for r in p.e2e}
-    failed = sum(1 for _v, _s, st in runs if st != "ok")
-    head = ["variant", "SYN or ping", "answered", "unanswered", "min", "median", "max"]
+            mean = shared.fmt_interval(iv, 1)
+            rows.append([variant, kind, len(by_run), len(xs), unanswered, mean, *times])
+    runs = {(r["variant"], r["run"], r["status"]) for r in p.e2e}
+    failed = sum(1 for _v, _k, st in runs if st != "ok")
+    head = ["variant", "SYN or ping", "runs", "answered", "unanswered", "mean of runs"]
+    head += ["min", "median", "max"]
     note = f"Milliseconds; {len(runs) - failed} runs whose checks all passed"
     note += f" ({failed} with a failed check left out)." if failed else "."
-    return md_table(head, rows, 5) + "\n\n" + note
+    return md_table(head, rows, 7) + "\n\n" + note
 
 
 def table_rules(p):

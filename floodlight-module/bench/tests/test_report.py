@@ -153,21 +153,31 @@ class PageTest(unittest.TestCase):
         self.assertIn("No run of it is recorded yet", render(self.d, "{{table:e2e}}"))
         head = ",".join(report.HEADERS["e2e"])
         rows = [
-            "ga,1,ok,c1,first MP_CAPABLE,10.0.1.11:4000,10.0.0.1:80,28.6,1",
-            "ga,1,ok,c1,MP_JOIN,10.0.2.11:4001,10.0.0.1:80,,3",
-            "ga,1,ok,c2,MP_CAPABLE,10.0.1.12:4002,10.0.0.1:80,20.0,1",
-            "ga,1,ok,c1,MP_JOIN,10.0.3.11:4003,10.0.0.1:80,12.0,1",
-            "ga,1,ok,c1,MP_JOIN,10.0.3.11:4004,10.0.0.1:80,30.0,1",
-            "ga,1,ok,c1,first ping,,,1.5,",
-            "ga SR,2,failed,c1,first MP_CAPABLE,10.0.1.11:4000,10.0.0.1:80,99.0,1",
+            "1,ga,1,ok,c1,first MP_CAPABLE,10.0.1.11:4000,10.0.0.1:80,28.6,1",
+            "1,ga,1,ok,c1,MP_JOIN,10.0.2.11:4001,10.0.0.1:80,,3",
+            "1,ga,1,ok,c2,MP_CAPABLE,10.0.1.12:4002,10.0.0.1:80,20.0,1",
+            "1,ga,1,ok,c1,MP_JOIN,10.0.3.11:4003,10.0.0.1:80,12.0,1",
+            "1,ga,1,ok,c1,MP_JOIN,10.0.3.11:4004,10.0.0.1:80,30.0,1",
+            "1,ga,1,ok,c1,first ping,,,1.5,",
+            "2,ga,1,ok,c1,first MP_CAPABLE,10.0.1.11:4000,10.0.0.1:80,21.4,1",
+            "2,ga,1,ok,c1,MP_JOIN,10.0.3.11:4003,10.0.0.1:80,15.0,1",
+            "1,ga SR,2,failed,c1,first MP_CAPABLE,10.0.1.11:4000,10.0.0.1:80,99.0,1",
         ]
         write(self.d, "e2e-setup", [head, *rows])
         write(self.d, "runs", runs_rows(report.RECORDS))
         table = render(self.d, "{{table:e2e}}")
-        self.assertIn("| ga | MP_JOIN | 2 | 1 | 12.0 | 21.0 | 30.0 |", table)
-        self.assertIn("| ga | first ping | 1 | 0 | 1.5 | 1.5 | 1.5 |", table)
+        # the mean is over runs (run 1's joins average 21.0, run 2's 15.0), min, median and max
+        # over the SYNs; t(0.975, 1) = 12.706: half-widths 38.1 and 45.7
+        self.assertIn(
+            "| ga | MP_JOIN | 2 | 3 | 1 | 18.0 [-20.1, 56.1] | 12.0 | 15.0 | 30.0 |", table
+        )
+        self.assertIn("| ga | first MP_CAPABLE | 2 | 2 | 0 | 25.0 [-20.7, 70.7] |", table)
+        self.assertIn("| ga | first ping | 1 | 1 | 0 | 1.5 (1 run) | 1.5 | 1.5 | 1.5 |", table)
         self.assertNotIn("99.0", table)  # the run with a failed check is left out
-        self.assertIn("1 runs whose checks all passed (1 with a failed check left out)", table)
+        self.assertIn("2 runs whose checks all passed (1 with a failed check left out)", table)
+        write(self.d, "e2e-setup", [head, "x" + rows[0]])
+        with self.assertRaisesRegex(shared.ReportError, "run"):
+            render(self.d, "{{table:e2e}}")
 
     def test_rising(self):
         render(self.d, "{{rising:cpu:custom12/ga/median|cpu:custom12/ga-tuned/median}}")
@@ -436,6 +446,28 @@ class RecordTest(unittest.TestCase):
             self.assertIn("ga,1,failed", report.run_e2e([]))
             with self.assertRaisesRegex(shared.ReportError, "wrote no rows"):
                 report.run_e2e(["--segment-routing"])
+
+    def test_e2e_measurement_numbers_runs_of_the_variants_in_turn(self):
+        calls = []
+
+        def fake(args):
+            calls.append(args)
+            v = "SR" if args else "ga"
+            return ",".join(report.HEADERS["e2e"][1:]) + f"\n{v},1,ok,c1,TCP,a,b,7.0,1\n"
+
+        with (
+            mock.patch.object(report, "run_e2e", side_effect=fake),
+            mock.patch.object(report, "E2E_RUNS", 2),
+            mock.patch.dict(report.RECORDS, {"e2e-setup": ("e2e", [[], ["--sr"]])}),
+        ):
+            text = report.measure("e2e-setup", "unused.jar")
+        self.assertEqual(calls, [[], ["--sr"], [], ["--sr"]])
+        lines = text.splitlines()
+        self.assertEqual(lines[0], ",".join(report.HEADERS["e2e"]))
+        self.assertEqual(
+            [ln.split(",")[:2] for ln in lines[1:]],
+            [["1", "ga"], ["1", "SR"]] + [["2", "ga"], ["2", "SR"]],
+        )
 
     def test_unknown_record_name_is_a_usage_error(self):
         with self.assertRaises(SystemExit) as e, mock.patch("sys.stderr", io.StringIO()):
