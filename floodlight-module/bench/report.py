@@ -746,6 +746,11 @@ def table_e2e(p):
             " each of the first three variants of `make e2e`."
         )
     ok = [r for r in p.e2e if r["status"] == "ok"]
+    # {(variant, kind): {run: the run's mean set-up time}}: ok runs, answered SYNs only
+    run_means = stats.per_run(
+        ({**r, "cell": (r["variant"], r["kind"])} for r in p.e2e),
+        lambda r: float(r["setup_ms"]) if r["setup_ms"] else None,
+    )
     rows = []
     for variant in dict.fromkeys(r["variant"] for r in p.e2e):
         mine = [r for r in ok if r["variant"] == variant]
@@ -755,17 +760,15 @@ def table_e2e(p):
             if not answered and not unanswered:
                 continue
             xs = [float(r["setup_ms"]) for r in answered]
-            by_run = {}
-            for r in answered:
-                by_run.setdefault(r["run"], []).append(float(r["setup_ms"]))
-            iv = stats.mean_ci([sum(v) / len(v) for v in by_run.values()])
+            means = run_means.get((variant, kind), {})
+            iv = stats.mean_ci(means.values())
             times = (
                 [fmt(min(xs), 1), fmt(shared.quantile(xs, 0.5), 1), fmt(max(xs), 1)]
                 if xs
                 else ["-"] * 3
             )
             mean = shared.fmt_interval(iv, 1)
-            rows.append([variant, kind, len(by_run), len(xs), unanswered, mean, *times])
+            rows.append([variant, kind, len(means), len(xs), unanswered, mean, *times])
     runs = {(r["variant"], r["run"], r["status"]) for r in p.e2e}
     failed = sum(1 for _v, _k, st in runs if st != "ok")
     head = ["variant", "SYN or ping", "runs", "answered", "unanswered", "mean of runs"]
