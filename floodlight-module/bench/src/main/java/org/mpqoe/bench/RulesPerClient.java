@@ -30,9 +30,9 @@ import org.mpqoe.core.topology.TopologyLoader;
  * <p>Usage: {@code java -cp benchmarks.jar org.mpqoe.bench.RulesPerClient [topology] [clients]}
  */
 public final class RulesPerClient {
-  private RulesPerClient() {}
-
   static final String USAGE = "RulesPerClient [topology] [clients]";
+
+  private RulesPerClient() {}
 
   public static void main(String[] args) {
     try {
