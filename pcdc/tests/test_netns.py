@@ -27,6 +27,7 @@ import json
 import os
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -182,16 +183,16 @@ class NamespaceTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("Median", r.stdout)
         with open(out) as f:
-            omega = {(p["local"], p["remote"]): sorted(p["omega"]) for p in json.load(f)["pairs"]}
+            omega = {(p["local"], p["remote"]): p["omega"] for p in json.load(f)["pairs"]}
         fat, thin = omega[(C[0], S[0])], omega[(C[2], S[0])]
         # A 1 s window with both subflows is now and then held to about the 2 Mbit/s pair's
         # rate (the receiver waits for the slow subflow's data), and the fat pair's Omega of
         # that sample falls to 0.05-0.3: about 1 sample in 12 on one machine, 2 of 3 in one run
         # on another. So the medians are compared, and the fat pair must once have carried more
         # than half of the traffic.
-        self.assertGreater(fat[-1], 0.5, r.stderr)
-        self.assertLess(thin[2], fat[2], r.stderr)
-        self.assertLess(thin[2], 0.5, r.stderr)
+        self.assertGreater(max(fat), 0.5, r.stderr)
+        self.assertLess(statistics.median(thin), statistics.median(fat), r.stderr)
+        self.assertLess(statistics.median(thin), 0.5, r.stderr)
         # the daemon measures the same at start (the mean of 3 samples), then a big download
         # uses P only
         quick = ["--T", "1", "--warmup", "0.5", "--settle", "1", "--samples", "3"]
