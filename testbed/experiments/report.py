@@ -141,6 +141,7 @@ COMMAND = "make results  # or: /usr/bin/python3 testbed/experiments/report.py --
 TEMPLATE = "README.md.in"
 PLAN = "plan.txt"  # <set>/data/plan.txt: the cells a set is to hold (read_plan)
 PAGE = "README.md"
+LENGTHS_DIFFER = "video lengths differ"  # compare_cells: no test across lengths
 STATUSES = ("ok", "failed")
 NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
@@ -260,8 +261,9 @@ mininet-scripts/mpqoe_lib/stats.py, shared with the video experiments):
   Holm-Bonferroni adjusts the permutation p over the group's comparisons of one metric; `*`
   marks a Holm-adjusted p below {stats.ALPHA}. The smallest exact p is 2 / C(n1 + n2, n1):
   0.1 for 3 vs 3 runs (nothing can be marked), 0.0079 for 5 vs 5, 0.00001 for 10 vs 10. No
-  test with fewer than {stats.MIN_RUNS} runs a side ("{stats.TOO_FEW}") or across code versions
-  ("{stats.VERSIONS_DIFFER}"). Two cells that are both all zeros give p = 1.
+  test with fewer than {stats.MIN_RUNS} runs a side ("{stats.TOO_FEW}"), across code versions
+  ("{stats.VERSIONS_DIFFER}") or, between cells of two groups, across video lengths
+  ("{LENGTHS_DIFFER}"). Two cells that are both all zeros give p = 1.
 - Baselines: sticky: minrtt (the paper's DFT, lowest RTT first), and dft (upstream Linux's
   default) is one of the schedulers compared with it; a group without a minrtt cell is compared
   against dft, as its heading says. bnaware: dft.
@@ -828,9 +830,13 @@ def _comparison(sets, name):
 
 def compare_cells(a, b, m):
     """Cell a against cell b on metric m, unadjusted; untested when their code versions
-    differ (comparisons across versions are not made)."""
+    differ (comparisons across versions are not made) or their video lengths do (a count
+    per run, of discards or switches, grows with the length, so the test would measure the
+    length)."""
     if a.version != b.version:
         return stats.Comparison(a.name, b.name, 0, 0, None, reason=stats.VERSIONS_DIFFER)
+    if a.duration != b.duration:
+        return stats.Comparison(a.name, b.name, 0, 0, None, reason=LENGTHS_DIFFER)
     return stats.compare(a.name, b.name, a.values[m], b.values[m])
 
 

@@ -600,6 +600,22 @@ class StatisticsTest(Case):
             self.write_set("sticky", rows)
             self.assertEqual(report.resolve([self.load()["sticky"]], "left:sticky"), "nothing")
 
+    def test_cells_of_two_video_lengths_are_not_compared(self):
+        rows = []
+        for k in range(1, 6):  # 10..14 against 0..4 discards: 2/252 at one length
+            rows.append(dict(run_row("baseline.gr_sty.cubic", k, discards=9 + k), duration_s=60.0))
+            rows.append(run_row("baseline-q50.gr_sty.cubic", k, discards=k - 1))
+            rows.append(run_row("baseline-q50.tp_sty.cubic", k, discards=9 + k))
+        self.write_set("sticky", rows)
+        res = self.load()["sticky"]
+        a, b = (res.cell(n) for n in ("baseline.gr_sty.cubic", "baseline-q50.gr_sty.cubic"))
+        self.assertEqual(report.compare_cells(a, b, "discards").reason, report.LENGTHS_DIFFER)
+        across = "pair:sticky/baseline.gr_sty.cubic/baseline-q50.gr_sty.cubic/discards/"
+        self.assertEqual(report.resolve([res], across + "p"), f"n/a ({report.LENGTHS_DIFFER})")
+        self.assert_refused(res, across, ["lower", "same"])
+        within = "pair:sticky/baseline-q50.tp_sty.cubic/baseline-q50.gr_sty.cubic/discards/"
+        self.assertEqual(report.resolve([res], within + "p"), "0.008")
+
     def test_controls_are_compared_per_scheduler_as_one_family(self):
         rows = []
         for k in range(1, 6):  # 10..14 against 0..4: exact 2 / C(10, 5) = 2/252
