@@ -27,8 +27,8 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
     {{cmp:<set>/<group>/<metric>/<ref>-vs-<other>/<field>}}
         the group's baseline against another scheduler: p (Holm-adjusted permutation p), sig
         (yes/no/untested), diff (mean ref - mean other), p_raw (permutation p), welch
-    {{pair:<set>/<cell>/<other cell>/<metric>/<field>}}  any two cells of one code version,
-        not adjusted: p, sig (p below 0.05), diff, welch
+    {{pair:<set>/<cell>/<other cell>/<metric>/<field>}}  any two cells of one code version
+        and video length, not adjusted: p, sig (p below 0.05), diff, welch
         cmp and pair also take the fields higher, lower and same: nothing when the other
         cell is significantly higher or lower than the first, or (same) not significantly
         different, else an error (the check behind one hand-written word; holds: for several)
@@ -109,7 +109,7 @@ it, Holm over the group's comparisons of that metric. Baselines: sticky compares
 (the paper's DFT, lowest RTT first) and, where a group has no minrtt cell, against dft
 (upstream's default), saying so; bnaware against dft. Code versions: each cell keeps its newest
 version's runs (git ancestry; `unrecorded`, the runs published before versions were recorded,
-is the oldest); comparisons across versions are not made.
+is the oldest); comparisons across versions, or across video lengths, are not made.
 
 Exit 0 when done (or nothing differs), 1 on malformed data, an unknown placeholder, a missing
 template or (--check) a difference, with nothing written; 2 on usage errors. Needs Debian's
