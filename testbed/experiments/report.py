@@ -263,7 +263,8 @@ mininet-scripts/mpqoe_lib/stats.py, shared with the video experiments):
   0.1 for 3 vs 3 runs (nothing can be marked), 0.0079 for 5 vs 5, 0.00001 for 10 vs 10. No
   test with fewer than {stats.MIN_RUNS} runs a side ("{stats.TOO_FEW}"), across code versions
   ("{stats.VERSIONS_DIFFER}") or, between cells of two groups, across video lengths
-  ("{LENGTHS_DIFFER}"). Two cells that are both all zeros give p = 1.
+  ("{LENGTHS_DIFFER}"); a set whose group holds cells of two video lengths is refused.
+  Two cells that are both all zeros give p = 1.
 - Baselines: sticky: minrtt (the paper's DFT, lowest RTT first), and dft (upstream Linux's
   default) is one of the schedulers compared with it; a group without a minrtt cell is compared
   against dft, as its heading says. bnaware: dft.
@@ -529,6 +530,11 @@ def summarize(name, experiment, path, rows, paths, newest):
         g.cells[c.scheduler] = c
     res.groups = sorted(groups.values(), key=lambda g: (_scenario_key(g.scenario), _cc_key(g.cc)))
     for g in res.groups:
+        lengths = {c.name: c.duration for c in g.cells.values()}
+        if len(set(lengths.values())) > 1:  # a group's schedulers are compared with each other
+            raise ReportError(
+                f"{path}: group {g.name} has cells of several video lengths {lengths}"
+            )
         g.ref = next((s for s in res.experiment.refs if s in g.cells), None)
         if g.ref is None:
             continue

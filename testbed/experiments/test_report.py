@@ -761,6 +761,10 @@ class ReaderTest(Case):
                            duration_s=120)],
             "several video lengths",
         )  # fmt: skip
+        self.assert_rejected(
+            good + [dict(run_row("baseline.tr_sty.cubic", 1), duration_s=120.0)],
+            "group baseline.cubic has cells of several video lengths",
+        )
         self.assert_rejected([dict(good[0], links="p1-sv 25 ms")], "links 'p1-sv 25 ms' is not")
         self.assert_rejected(
             [good[0], dict(good[1], cell="baseline.dft.cubic", scheduler="dft", run=9,
