@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the testbed guest from Debian packages only (usage: build.sh [--force]):
-#   vmlinuz     Debian's linux-image-6.12.117+deb12-amd64-unsigned (downloaded, not installed)
+#   vmlinuz     the Debian kernel of lib.sh (kernel-schedulers/kmod/debian-kernel: downloaded by
+#               package name into the kernel cache, not installed)
 #   initrd.img  busybox-static + the modules that mount an ext4 virtio root
 #   rootfs.img  ext4: debootstrap bookworm minbase + packages.txt + the kernel's modules
 #               + guest/mpqoe-init (PID 1)
@@ -22,7 +23,7 @@ esac
 need debootstrap debootstrap mkfs.ext4 e2fsprogs cpio cpio xz xz-utils depmod kmod \
 	gzip gzip dpkg-deb dpkg apt-get apt qemu-system-x86_64 qemu-system-x86
 
-mkdir -p "$TESTBED_CACHE" "$KDEB_DIR" "$TESTBED_CACHE/debs"
+mkdir -p "$TESTBED_CACHE" "$TESTBED_CACHE/debs"
 exec 9>"$TESTBED_CACHE/.lock"
 flock 9
 GUEST=$(guest_dir)
@@ -63,16 +64,13 @@ download() {
 	rm -rf "$tmp"
 }
 
-stage "downloading $KIMAGE_PKG and busybox-static"
-download "$KIMAGE_PKG" "$KDEB_DIR"
+stage "the kernel $KVER ($KDEBVER: $KIMAGE_PKGS) and busybox-static"
+"$DEBIAN_KERNEL" fetch "$KDEBVER" image || die "cannot fetch the kernel $KDEBVER"
 download busybox-static "$TESTBED_CACHE/debs"
-kdeb=$(ls "$KDEB_DIR/${KIMAGE_PKG}"_*.deb | tail -1)
-
-stage "unpacking the kernel"
-dpkg-deb -x "$kdeb" "$W/kernel"
+cp -a "$KCACHE/image" "$W/kernel"
 kmods=$W/kernel/lib/modules/$KVER
 [[ -d $kmods ]] || kmods=$W/kernel/usr/lib/modules/$KVER
-[[ -d $kmods ]] || die "no modules directory for $KVER in $kdeb"
+[[ -d $kmods ]] || die "no modules directory for $KVER in $KIMAGE_PKGS"
 cp "$W/kernel/boot/vmlinuz-$KVER" "$W/vmlinuz"
 depmod -b "${kmods%/lib/modules/$KVER}" "$KVER"
 
@@ -113,13 +111,13 @@ fi
 stage "root filesystem: modules, init, image"
 R=$W/rootfs
 mkdir -p "$R/lib/modules"
-cp -a "$kmods" "$R/lib/modules/"
+mkdir -p "$R/lib/modules/$KVER" && cp -a "$kmods/." "$R/lib/modules/$KVER/"
 install -m 755 "$TESTBED_DIR/guest/mpqoe-init" "$R/usr/local/sbin/mpqoe-init"
 echo testbed >"$R/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\ttestbed\n::1\tlocalhost ip6-localhost\n' >"$R/etc/hosts"
 echo "nameserver 10.0.2.3" >"$R/etc/resolv.conf"
 chroot "$R" dpkg-query -W -f '${Package} ${Version}\n' >"$W/manifest.txt"
-echo "kernel $KIMAGE_PKG $(dpkg-deb -f "$kdeb" Version)" >>"$W/manifest.txt"
+echo "kernel $KIMAGE_PKGS $KDEBVER" >>"$W/manifest.txt"
 findmnt -rn -o TARGET | grep -F "$R" | sort -r | xargs -r -n1 umount -l || true
 rm -rf "$R"/var/cache/apt/archives/*.deb "$R"/var/lib/apt/lists/* "$R"/dev/* "$R/debootstrap"
 size_mb=$(($(du -sm "$R" | cut -f1) + 2048))

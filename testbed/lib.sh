@@ -4,15 +4,19 @@
 TESTBED_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$TESTBED_DIR/.." && pwd)
 
-# The kernel: Debian's 6.12 LTS from bookworm-security (see ../shared/ENVIRONMENT.md).
-KVER=6.12.117+deb12-amd64
-KDEBVER=6.12.117-1~deb12u1
-KIMAGE_PKG=linux-image-$KVER-unsigned
-
 CACHE_ROOT=${MPQOE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mpqoe}
 TESTBED_CACHE=${MPQOE_TESTBED_CACHE:-$CACHE_ROOT/testbed}
-# The kernel debs are shared with kernel-schedulers/ (same file names, same directory).
-KDEB_DIR=$CACHE_ROOT/kernel/$KDEBVER/debs
+
+# The kernel: the one the scheduler modules are built for (MPQOE_KERNEL, default the newest
+# Debian 12 build of 6.12), named and fetched by kernel-schedulers/kmod/debian-kernel, whose
+# cache (KCACHE) the two share. Sets KVER, KDEBVER, KIMAGE_PKGS, KCACHE.
+DEBIAN_KERNEL=$REPO_DIR/kernel-schedulers/kmod/debian-kernel
+if ! kinfo=$("$DEBIAN_KERNEL" resolve); then
+	echo "testbed: no kernel to build the guest with (above)" >&2
+	exit 2
+fi
+eval "$kinfo"
+unset kinfo
 
 # Every file whose content goes into the guest image. Changing one of them (or the kernel
 # version) changes the hash, hence the build directory, hence a rebuild.

@@ -34,7 +34,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
-from mpqoe_lib.kernel import unbuilt  # noqa: E402
+from mpqoe_lib.kernel import modules_kernel, unbuilt  # noqa: E402
 
 GUEST_MEM_MB = 4096  # testbed/run's default --mem
 HOST_MEM_MB = 1024
@@ -112,10 +112,14 @@ def check_cc():
     if gone:
         names = ", ".join(gone)
         raise Missing(f"modules not built: {names} (make -C kernel-schedulers modules)")
-    smoke = os.path.join(REPO, "kernel-schedulers", "smoke", "run.sh")
-    with open(smoke) as f:
-        debver = next((ln.split("=", 1)[1].strip() for ln in f if ln.startswith("DEBVER=")), "")
-    cache = os.path.join(os.path.expanduser("~"), ".cache", "mpqoe", "kernel", debver)
+    # the kernel the modules were built for (their kernel.txt), in kmod/debian-kernel's cache
+    debver = modules_kernel(field="debian")
+    if not debver:
+        raise Missing("the modules' kernel.txt names no kernel (make -C kernel-schedulers modules)")
+    root = os.environ.get("MPQOE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "mpqoe"
+    )
+    cache = os.path.join(root, "kernel", debver)
     if not os.path.isfile(os.path.join(cache, ".image.done")):
         raise Missing(f"no kernel image unpacked in {cache} (make -C kernel-schedulers smoke-deps)")
     for cmd, pkg in (("busybox", "busybox-static"), ("cpio", "cpio"), ("gcc", "gcc")):

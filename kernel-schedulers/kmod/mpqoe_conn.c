@@ -5,7 +5,7 @@
  *
  * struct mptcp_sock has no scheduler-private pointer in 6.12, so the state
  * lives in the module's table keyed by the msk address: added by
- * ops->init(), looked up (RCU) by every ops->get_subflow(), closed by
+ * ops->init(), looked up (RCU) by every scheduling decision, closed by
  * ops->release(). A connection is listed from its first scheduling
  * decision, so never a listener; after the common fields, its line reads
  *

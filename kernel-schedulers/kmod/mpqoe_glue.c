@@ -2,10 +2,14 @@
 /*
  * mpqoe scheduler glue: struct mptcp_sched_ops for one decision core.
  *
- * get_subflow() takes a snapshot of every subflow (struct
+ * Each decision takes a snapshot of every subflow (struct
  * mpqoe_subflow_view), asks the core (a direct call) and applies its
  * answer the way net/mptcp/sched.c expects: the chosen subflow gets
  * ->scheduled set, 0 is returned; -EINVAL when nothing can send now.
+ * The kernel asks through one of two interfaces, chosen at build time from
+ * its headers (mpqoe_features.h, made by kernel-features): get_subflow(msk,
+ * data) with data->reinject (Linux 6.12), or get_send(msk) and
+ * get_retrans(msk) (Linux 6.16 on). Both end in mpqoe_decide().
  * Only inline helpers of net/mptcp/protocol.h and <net/tcp.h> and exported
  * functions are called. What the module needs of the kernel's static or
  * unexported helpers is copied below, each saying where it comes from.
@@ -22,7 +26,7 @@
 #include "mpqoe_kmod.h"
 
 /*
- * Copied from MPTCP_SEND_BURST_SIZE, net/mptcp/protocol.c of Linux 6.12.117:
+ * Copied from MPTCP_SEND_BURST_SIZE, net/mptcp/protocol.c of Linux 6.12:
  * defined in that .c file, not in protocol.h.
  */
 #define MPQOE_SEND_BURST_SIZE	((1 << 16) - \
@@ -39,7 +43,7 @@
 
 /*
  * Copied from mptcp_subflow_active(), net/mptcp/protocol.c of Linux
- * 6.12.117 (not exported in 6.12), without what it does besides deciding:
+ * 6.12 (not exported in 6.12), without what it does besides deciding:
  * clearing subflow->stale and counting MPTCP_MIB_SUBFLOWRECOVER, which
  * would need mptcp_subflow_set_active() (not exported either). The kernel
  * still does both: __subflow_push_pending() calls mptcp_subflow_active() on
@@ -56,20 +60,26 @@ static bool mpqoe_subflow_active(struct mptcp_subflow_context *subflow)
 }
 
 /*
- * Copied from mptcp_timeout_from_subflow(), net/mptcp/protocol.c of Linux
- * 6.12.117 (static there).
+ * Copied from mptcp_timeout_from_subflow(), net/mptcp/protocol.c (static
+ * there): the retransmit timer's expiry is icsk_timeout in 6.12,
+ * tcp_timeout_expires() in later kernels.
  */
 static long mpqoe_timeout(const struct mptcp_subflow_context *subflow)
 {
 	const struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
 
+#if MPQOE_HAVE_TIMEOUT_EXPIRES
+	return inet_csk(ssk)->icsk_pending && !subflow->stale_count ?
+	       tcp_timeout_expires(ssk) - jiffies : 0;
+#else
 	return inet_csk(ssk)->icsk_pending && !subflow->stale_count ?
 	       inet_csk(ssk)->icsk_timeout - jiffies : 0;
+#endif
 }
 
 /*
  * Copied from __sk_stream_memory_free(), include/net/sock.h of Linux
- * 6.12.117, for a TCP subflow: tcp_stream_memory_free() (exported) is
+ * 6.12, for a TCP subflow: tcp_stream_memory_free() (exported) is
  * called directly instead of through sk_prot, so the module makes no
  * indirect call at all (see the IBT note in mpqoe_reg.c).
  */
@@ -110,7 +120,7 @@ static void mpqoe_view(struct mpqoe_subflow_view *v, struct mptcp_subflow_contex
 }
 
 /*
- * Data reaches a subflow only after a get_subflow() that scheduled it, so
+ * Data reaches a subflow only after a decision that scheduled it, so
  * the growth of each subflow's write_seq between two calls is one data
  * injection on it. The subflow's own FIN takes one sequence number: not
  * data. Called with conn->e.lock held.
@@ -160,7 +170,7 @@ static void mpqoe_note_conn(struct mpqoe_conn *conn, const struct mptcp_sock *ms
 
 /*
  * The burst computation of mptcp_subflow_get_send(), net/mptcp/protocol.c
- * of Linux 6.12.117 (not exported): the next burst may fill the peer's
+ * of Linux 6.12 (not exported): the next burst may fill the peer's
  * window.
  */
 static int mpqoe_burst(const struct mptcp_sock *msk)
@@ -212,7 +222,7 @@ static int mpqoe_schedule(struct mptcp_sock *msk, struct mptcp_subflow_context *
 		msk->snd_burst = burst;
 	/*
 	 * The body of mptcp_subflow_set_scheduled(), net/mptcp/sched.c of
-	 * Linux 6.12.117 (not exported in 6.12).
+	 * Linux 6.12 (not exported in 6.12).
 	 */
 	WRITE_ONCE(subflow->scheduled, true);
 	return 0;
@@ -237,11 +247,10 @@ static int mpqoe_get_untracked(struct mptcp_sock *msk, bool reinject)
 	return -EINVAL;
 }
 
-int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
+static int mpqoe_decide(struct mptcp_sock *msk, bool reinject)
 {
 	struct mptcp_subflow_context *ctx[MPQOE_MAX_SUBFLOWS];
 	struct mptcp_subflow_context *subflow;
-	bool reinject = data->reinject;
 	struct mpqoe_sched_input *in;
 	u32 chunk[MPQOE_CHUNKS] = { 0 };
 	unsigned int nchunk = 0;
@@ -274,11 +283,17 @@ int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 		n++;
 	}
 	/*
-	 * The body of __mptcp_set_timeout(), net/mptcp/protocol.c of Linux
-	 * 6.12.117 (static there), called as mptcp_subflow_get_send() does.
+	 * The body of __mptcp_set_timeout(), net/mptcp/protocol.c (static
+	 * there), called as mptcp_subflow_get_send() does; its fallback is
+	 * TCP_RTO_MIN in 6.12, the msk's icsk_rto_min in later kernels.
 	 */
 	if (!reinject)
+#if MPQOE_TIMER_FALLBACK_RTO_MIN
+		msk->timer_ival = tout > 0 ? tout :
+				  READ_ONCE(inet_csk((struct sock *)msk)->icsk_rto_min);
+#else
 		msk->timer_ival = tout > 0 ? tout : TCP_RTO_MIN;
+#endif
 
 	in->n = n;
 	in->reinject = reinject;
@@ -331,14 +346,31 @@ int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	return mpqoe_schedule(msk, ctx[idx], burst);
 }
 
+#if MPQOE_SCHED_API == 2
+static int mpqoe_get_send(struct mptcp_sock *msk)
+{
+	return mpqoe_decide(msk, false);
+}
+
+static int mpqoe_get_retrans(struct mptcp_sock *msk)
+{
+	return mpqoe_decide(msk, true);
+}
+#else
+static int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
+{
+	return mpqoe_decide(msk, data->reinject);
+}
+#endif
+
 /* May run in softirq (mptcp_sk_clone_init()) and under rcu_read_lock(). */
-void mpqoe_init(struct mptcp_sock *msk)
+static void mpqoe_init(struct mptcp_sock *msk)
 {
 	if (!mpqoe_conn_new(msk, GFP_ATOMIC))
 		pr_warn_ratelimited("no memory for connection state: not counted\n");
 }
 
-void mpqoe_release(struct mptcp_sock *msk)
+static void mpqoe_release(struct mptcp_sock *msk)
 {
 	struct mpqoe_conn *conn;
 
@@ -353,12 +385,27 @@ void mpqoe_release(struct mptcp_sock *msk)
 	rcu_read_unlock();
 }
 
-int mpqoe_module_init(struct mptcp_sched_ops *ops)
+static struct mptcp_sched_ops mpqoe_ops = {
+#if MPQOE_SCHED_API == 2
+	.get_send	= mpqoe_get_send,
+	.get_retrans	= mpqoe_get_retrans,
+#else
+	.get_subflow	= mpqoe_get_subflow,
+#endif
+	.init		= mpqoe_init,
+	.release	= mpqoe_release,
+	.owner		= THIS_MODULE,
+};
+
+static int __init mpqoe_module_init(void)
 {
+	struct mptcp_sched_ops *ops = &mpqoe_ops;
 	int err;
 
+#ifdef MPTCP_SUBFLOWS_MAX
 	BUILD_BUG_ON(MPQOE_MAX_SUBFLOWS < MPTCP_SUBFLOWS_MAX);
-
+#endif
+	strscpy(ops->name, mpqoe_sched_name, sizeof(ops->name));
 	err = mpqoe_reg_init();
 	if (err)
 		return err;
@@ -375,8 +422,11 @@ int mpqoe_module_init(struct mptcp_sched_ops *ops)
 	return 0;
 }
 
-void mpqoe_module_exit(struct mptcp_sched_ops *ops)
+static void __exit mpqoe_module_exit(void)
 {
-	mpqoe_reg_del(ops);
+	mpqoe_reg_del(&mpqoe_ops);
 	mpqoe_table_exit();
 }
+
+module_init(mpqoe_module_init);
+module_exit(mpqoe_module_exit);

@@ -5,8 +5,8 @@
  * Every module (mpqoe_dft, mpqoe_gr_sty, ...) is the same four glue files
  * (mpqoe_glue.c, mpqoe_conn.c, mpqoe_reg.c, and mpqoe_table.c, which the
  * congestion control modules share), one file of its own
- * (sched_<name>.c: its mptcp_sched_ops, module init and exit, and the two
- * calls into its core) and the pure-C decision core of that scheduler
+ * (sched_<name>.c: its name and the calls into its core) and the pure-C
+ * decision core of that scheduler
  * (../core/). The core is called directly, never through a function
  * pointer.
  */
@@ -18,6 +18,7 @@
 #include <linux/types.h>
 #include <net/mptcp.h>
 
+#include "mpqoe_features.h"
 #include "mpqoe_sched.h"
 #include "mpqoe_table.h"
 
@@ -67,19 +68,13 @@ struct mpqoe_conn {
 	union mpqoe_algo_state	algo;
 };
 
-/* sched_<name>.c: the module's own core, called directly */
+/* sched_<name>.c: the scheduler's name and its own core, called directly */
+extern const char *const mpqoe_sched_name;
 void mpqoe_algo_init(union mpqoe_algo_state *st);
 int mpqoe_algo_select(union mpqoe_algo_state *st, const struct mpqoe_sched_input *in);
 /* what the chosen subflow may take now (MPQOE_ROOM_ANY: upstream's burst) */
 struct mpqoe_room mpqoe_algo_room(const union mpqoe_algo_state *st,
 				  const struct mpqoe_sched_input *in, int pick);
-
-/* mpqoe_glue.c: the ops of every module, and what module init/exit do */
-int mpqoe_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data);
-void mpqoe_init(struct mptcp_sock *msk);
-void mpqoe_release(struct mptcp_sock *msk);
-int mpqoe_module_init(struct mptcp_sched_ops *ops);
-void mpqoe_module_exit(struct mptcp_sched_ops *ops);
 
 /* mpqoe_reg.c: the scheduler list of net/mptcp/sched.c */
 int mpqoe_reg_init(void);

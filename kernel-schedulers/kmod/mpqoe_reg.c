@@ -2,8 +2,8 @@
 /*
  * Registration of an mpqoe scheduler in the MPTCP scheduler list.
  *
- * Linux 6.12 does not export mptcp_register_scheduler() and
- * mptcp_unregister_scheduler() to modules. Two builds:
+ * Linux (6.12 to at least 7.3) does not export mptcp_register_scheduler()
+ * and mptcp_unregister_scheduler() to modules. Two builds:
  *
  * - default (stock kernel): the loader (mpqoe-load) reads the addresses of
  *   the two data objects behind them, mptcp_sched_list and
@@ -111,16 +111,22 @@ int mpqoe_reg_init(void)
 }
 
 /*
- * Copied from mptcp_register_scheduler(), net/mptcp/sched.c of Linux
- * 6.12.117 (not exported in 6.12): the same checks in the same order, with
- * mptcp_sched_find() inlined (not exported either).
+ * Copied from mptcp_register_scheduler(), net/mptcp/sched.c (not exported):
+ * the same checks in the same order, with mptcp_sched_find() inlined (not
+ * exported either); the operation required is the one of the kernel's
+ * interface (mptcp_validate_scheduler() checks get_send in later kernels).
  */
 int mpqoe_reg_add(struct mptcp_sched_ops *ops)
 {
 	struct mptcp_sched_ops *sched;
 
+#if MPQOE_SCHED_API == 2
+	if (!ops->get_send)
+		return -EINVAL;
+#else
 	if (!ops->get_subflow)
 		return -EINVAL;
+#endif
 
 	spin_lock(mpqoe_sched_lock);
 	list_for_each_entry(sched, mpqoe_sched_list, list) {
@@ -135,8 +141,8 @@ int mpqoe_reg_add(struct mptcp_sched_ops *ops)
 }
 
 /*
- * Copied from mptcp_unregister_scheduler(), net/mptcp/sched.c of Linux
- * 6.12.117 (not exported in 6.12), plus the grace period it lacks.
+ * Copied from mptcp_unregister_scheduler(), net/mptcp/sched.c (not
+ * exported), plus the grace period it lacks.
  */
 void mpqoe_reg_del(struct mptcp_sched_ops *ops)
 {

@@ -5,9 +5,10 @@
  * mpqoe_bnaware_select() of ../core/bnaware.c; the rest is the shared glue.
  */
 #include <linux/module.h>
-#include <net/mptcp.h>
 
 #include "mpqoe_kmod.h"
+
+const char *const mpqoe_sched_name = "bnaware";
 
 void mpqoe_algo_init(union mpqoe_algo_state *st)
 {
@@ -24,27 +25,6 @@ struct mpqoe_room mpqoe_algo_room(const union mpqoe_algo_state *st,
 {
 	return mpqoe_bnaware_room(&st->bnaware, in, pick);
 }
-
-static struct mptcp_sched_ops mpqoe_bnaware_ops = {
-	.get_subflow	= mpqoe_get_subflow,
-	.init		= mpqoe_init,
-	.release	= mpqoe_release,
-	.name		= "bnaware",
-	.owner		= THIS_MODULE,
-};
-
-static int __init mpqoe_bnaware_module_init(void)
-{
-	return mpqoe_module_init(&mpqoe_bnaware_ops);
-}
-
-static void __exit mpqoe_bnaware_module_exit(void)
-{
-	mpqoe_module_exit(&mpqoe_bnaware_ops);
-}
-
-module_init(mpqoe_bnaware_module_init);
-module_exit(mpqoe_bnaware_module_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("mpqoe MPTCP packet scheduler \"bnaware\"");

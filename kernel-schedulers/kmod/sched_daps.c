@@ -5,9 +5,10 @@
  * ../core/daps.c; the rest is the shared glue.
  */
 #include <linux/module.h>
-#include <net/mptcp.h>
 
 #include "mpqoe_kmod.h"
+
+const char *const mpqoe_sched_name = "daps";
 
 void mpqoe_algo_init(union mpqoe_algo_state *st)
 {
@@ -25,27 +26,6 @@ struct mpqoe_room mpqoe_algo_room(const union mpqoe_algo_state *st,
 	/* no limit of its own: upstream's burst */
 	return (struct mpqoe_room){ .bytes = MPQOE_ROOM_ANY };
 }
-
-static struct mptcp_sched_ops mpqoe_daps_ops = {
-	.get_subflow	= mpqoe_get_subflow,
-	.init		= mpqoe_init,
-	.release	= mpqoe_release,
-	.name		= "daps",
-	.owner		= THIS_MODULE,
-};
-
-static int __init mpqoe_daps_module_init(void)
-{
-	return mpqoe_module_init(&mpqoe_daps_ops);
-}
-
-static void __exit mpqoe_daps_module_exit(void)
-{
-	mpqoe_module_exit(&mpqoe_daps_ops);
-}
-
-module_init(mpqoe_daps_module_init);
-module_exit(mpqoe_daps_module_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("mpqoe MPTCP packet scheduler \"daps\"");

@@ -5,9 +5,10 @@
  * mpqoe_dft_select() of ../core/dft.c; the rest is the shared glue.
  */
 #include <linux/module.h>
-#include <net/mptcp.h>
 
 #include "mpqoe_kmod.h"
+
+const char *const mpqoe_sched_name = "dft";
 
 void mpqoe_algo_init(union mpqoe_algo_state *st)
 {
@@ -25,27 +26,6 @@ struct mpqoe_room mpqoe_algo_room(const union mpqoe_algo_state *st,
 	/* no limit of its own: upstream's burst */
 	return (struct mpqoe_room){ .bytes = MPQOE_ROOM_ANY };
 }
-
-static struct mptcp_sched_ops mpqoe_dft_ops = {
-	.get_subflow	= mpqoe_get_subflow,
-	.init		= mpqoe_init,
-	.release	= mpqoe_release,
-	.name		= "dft",
-	.owner		= THIS_MODULE,
-};
-
-static int __init mpqoe_dft_module_init(void)
-{
-	return mpqoe_module_init(&mpqoe_dft_ops);
-}
-
-static void __exit mpqoe_dft_module_exit(void)
-{
-	mpqoe_module_exit(&mpqoe_dft_ops);
-}
-
-module_init(mpqoe_dft_module_init);
-module_exit(mpqoe_dft_module_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("mpqoe MPTCP packet scheduler \"dft\"");

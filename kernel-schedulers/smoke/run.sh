@@ -1,14 +1,16 @@
 #!/bin/bash
-# Smoke test of the mpqoe scheduler modules in Debian's stock 6.12 kernel, booted under QEMU TCG
-# (no KVM) with a minimal initramfs built here: busybox, iproute2's ip and tc with their
-# libraries, veth and sch_netem from the image package, the modules, mpqoe-load and a static
-# MPTCP transfer tool. The guest runs guest-init.sh and prints PASS/FAIL lines, on its console
+# Smoke test of the mpqoe scheduler modules in the stock Debian kernel they were built for,
+# booted under QEMU TCG (no KVM) with a minimal initramfs built here: busybox, iproute2's ip and
+# tc with their libraries, veth and sch_netem from the image package, the modules, mpqoe-load
+# and a static MPTCP transfer tool. The guest runs guest-init.sh and prints PASS/FAIL lines, on its console
 # and on a second serial port that carries nothing else; the verdict is read from the second.
 #
-#   smoke/run.sh --modules DIR [--cache DIR] [--schedulers "dft gr_sty ..."] [--ccs "lia ..."]
+#   smoke/run.sh --modules DIR [--kernel SPEC] [--schedulers "dft gr_sty ..."] [--ccs "lia ..."]
 #                [--timeout SEC] [--init FILE] [--extra FILE]... [--save FILE]
-#   smoke/run.sh --deps-only [--cache DIR]
+#   smoke/run.sh --deps-only [--kernel SPEC]
 #
+# --kernel: the kernel to boot (../kmod/debian-kernel: SERIES[+debN], a Debian version); by
+# default the one DIR/kernel.txt says the modules were built for (else debian-kernel's default).
 # --ccs: the congestion control modules mpqoe_<name>.ko tested after the schedulers
 # (guest-cc.sh); either list may be empty. --init replaces guest-init.sh as the guest's /init
 # (the congestion control fairness experiment uses this); --extra copies a file to /mpqoe/ in
@@ -22,9 +24,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-DEBVER=6.12.117-1~deb12u1
-KVER=6.12.117+deb12-amd64
-cache=$HOME/.cache/mpqoe/kernel/$DEBVER
+kernel=
 modules=
 schedulers="dft minrtt gr_sty tp_sty tr_sty bnaware daps"
 ccs="lia olia balia"
@@ -35,14 +35,14 @@ save=
 deps_only=0
 
 usage() {
-	echo "usage: $0 --modules DIR [--cache DIR] [--schedulers LIST] [--ccs LIST]" \
-		"[--timeout SEC] [--init FILE] [--extra FILE]... [--save FILE] | --deps-only [--cache DIR]" >&2
+	echo "usage: $0 --modules DIR [--kernel SPEC] [--schedulers LIST] [--ccs LIST]" \
+		"[--timeout SEC] [--init FILE] [--extra FILE]... [--save FILE] | --deps-only [--kernel SPEC]" >&2
 	exit 2
 }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--modules) modules=${2:-}; shift 2 || usage ;;
-	--cache) cache=${2:-}; shift 2 || usage ;;
+	--kernel) kernel=${2:-}; shift 2 || usage ;;
 	--schedulers) schedulers=${2-}; shift 2 || usage ;;
 	--ccs) ccs=${2-}; shift 2 || usage ;;
 	--init) init=${2:-}; shift 2 || usage ;;
@@ -83,12 +83,21 @@ if [[ -n $missing ]]; then
 	echo "smoke: installing$missing"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
-"$here/../kmod/kernel-debs.sh" "$cache" image
+if [[ -z $kernel && -n $modules && -f $modules/kernel.txt ]]; then
+	kernel=$(sed -n 's/^debian=//p' "$modules/kernel.txt")
+fi
+kinfo=$("$here/../kmod/debian-kernel" resolve "$kernel") || exit 2
+eval "$kinfo"
+"$here/../kmod/debian-kernel" fetch "$KDEBVER" image
 if ((deps_only)); then
-	echo "smoke: host tools and the kernel image ($cache/image) are in place"
+	echo "smoke: host tools and the kernel image ($KCACHE/image) are in place"
 	exit 0
 fi
-image=$cache/image
+if [[ -f $modules/kernel.txt ]] && ! grep -qx "kernel=$KVER" "$modules/kernel.txt"; then
+	echo "smoke: $modules were built for $(sed -n 's/^kernel=//p' "$modules/kernel.txt"), not $KVER" >&2
+	exit 2
+fi
+image=$KCACHE/image
 kmods=$image/lib/modules/$KVER/kernel
 
 out=$(cd "$modules/.." && pwd)/smoke
@@ -127,7 +136,7 @@ copy_with_libs() { # an executable and every library it links, at their own path
 copy_with_libs "$(command -v ip)"
 copy_with_libs "$(command -v tc)"
 for m in veth sch_netem; do
-	xz -dc "$(find "$kmods" -name "$m.ko.xz" | head -1)" >"$root/lib/mod/$m.ko"
+	xz -dc "$(find -L "$kmods" -name "$m.ko.xz" | head -1)" >"$root/lib/mod/$m.ko"
 done
 for s in $schedulers; do
 	strip --strip-debug -o "$root/mpqoe/mpqoe_$s.ko" "$modules/mpqoe_$s.ko"
@@ -187,7 +196,7 @@ elif [[ $gpass -ne $npass ]]; then
 	echo "smoke: $((gpass - npass)) PASS line(s) of the guest's $gpass did not arrive" >&2
 fi
 {
-	echo "kernel=$KVER schedulers=\"$schedulers\" ccs=\"$ccs\" status=$status pass=$npass fail=$nfail"
+	echo "kernel=$KVER debian=$KDEBVER schedulers=\"$schedulers\" ccs=\"$ccs\" status=$status pass=$npass fail=$nfail"
 	echo "seconds: prepare=$((t_built - t_start)) guest=$((t_end - t_built)) total=$((t_end - t_start))"
 	grep -E '^(PASS|FAIL) ' "$work/verdict" || true
 } >"$out/result.txt.tmp"
