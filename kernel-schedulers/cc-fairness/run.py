@@ -2,14 +2,16 @@
 """Fairness experiment of the coupled congestion controls, run in the QEMU TCG guest.
 
     /usr/bin/python3 kernel-schedulers/cc-fairness/run.py [--runs N] [--data DIR]
-        [--modules DIR] [--cache DIR] [--only CASE/ALGO,...] [--only-runs K,...] [--dry-run]
+        [--modules DIR] [--kernel SPEC] [--only CASE/ALGO,...] [--only-runs K,...] [--dry-run]
 
 Plans every run of CELLS that has no per-run CSV in --data yet (so an interrupted experiment
-resumes where it stopped), boots Debian's 6.12 kernel once through ../smoke/run.sh with
+resumes where it stopped), boots the Debian kernel the modules were built for (their
+kernel.txt; --kernel must name the same) once through ../smoke/run.sh with
 guest-init.sh as /init, the plan and the parameters, and writes one CSV per finished run
 (atomically) as <data>/<case>_<algo>_run<k>.csv. Each row records the code version (the
 commit, `-dirty-<hash>` when the tree differs; docs/results/ not counted) and the sha256 of
-the module that was loaded for the algorithm (`builtin` for reno and cubic). Runs whose guest
+the module that was loaded for the algorithm (`builtin` for reno and cubic) and the kernel
+(`uname -r` of the guest's Debian kernel). Runs whose guest
 check failed are not written. Exit 0 when every planned run was written, 1 otherwise, 2 on bad
 usage. The guest is exclusive: the caller serialises guest use (see README.md).
 """
@@ -27,11 +29,10 @@ KSCHED = os.path.dirname(HERE)
 REPO = os.path.dirname(KSCHED)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-from mpqoe_lib import files  # noqa: E402
+from mpqoe_lib import files, kernel  # noqa: E402
 from mpqoe_lib import results as shared  # noqa: E402
 from mpqoe_lib.runs import ONLY_RUNS_HELP, only_runs  # noqa: E402
 
-KVER = "6.12.117+deb12-amd64"
 MODULES = ("lia", "olia", "balia")
 
 # (case, MPTCP algorithm, competing regular TCP flow's algorithm or "-" for none)
@@ -118,7 +119,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--data", default=os.path.join(REPO, "docs/results/cc/data"))
     ap.add_argument("--modules", default=os.path.join(KSCHED, "build/modules"))
-    ap.add_argument("--cache", default=None)
+    ap.add_argument("--kernel", default="", help="Debian kernel (default: the modules')")
     ap.add_argument("--only", default="", help="comma-separated case/algo cells")
     ap.add_argument("--only-runs", default="", help=ONLY_RUNS_HELP)
     ap.add_argument("--dry-run", action="store_true")
@@ -136,6 +137,14 @@ def main():
             print(f"cc-fairness: {ko} missing (make -C kernel-schedulers modules)", file=sys.stderr)
             return 2
         shas[m] = sha256(ko)
+    kver = kernel.modules_kernel(args.modules)
+    if not kver:
+        print(
+            f"cc-fairness: {args.modules}/kernel.txt names no kernel (make -C kernel-schedulers "
+            "modules)",
+            file=sys.stderr,
+        )
+        return 2
     todo = plan(args)
     print(f"cc-fairness: {len(todo)} runs to do")
     for t in todo:
@@ -156,8 +165,8 @@ def main():
         cmd += ["--init", os.path.join(HERE, "guest-init.sh"), "--timeout", str(timeout)]
         cmd += ["--extra", os.path.join(tmp, "plan"), "--extra", os.path.join(tmp, "fairness.env")]
         cmd += ["--save", save]
-        if args.cache:
-            cmd += ["--cache", args.cache]
+        if args.kernel:
+            cmd += ["--kernel", args.kernel]
         print("cc-fairness: " + " ".join(repr(c) if not c else c for c in cmd), flush=True)
         subprocess.run(cmd, check=False)
         lines = open(save).read().splitlines() if os.path.exists(save) else []
@@ -189,7 +198,7 @@ def main():
             "measure_s": PARAMS["MEASURE"],
             "code_version": version,
             "module_sha256": shas.get(kv["algo"], "builtin"),
-            "kernel": KVER,
+            "kernel": kver,
             "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             **{k: kv[k] for k in PATH_COLUMNS},
         }

@@ -249,6 +249,17 @@ def load_testbed_modules(schedulers=(), modules=MODULES, ccs=()):
     load_modules(schedulers=schedulers, ccs=ccs, modules=modules)
 
 
+def modules_kernel(modules=MODULES, field="kernel"):
+    """What the modules' kernel.txt (written by their build) says of the kernel they were built
+    for: field "kernel" its uname -r, "debian" its Debian version; "" when not recorded."""
+    try:
+        with open(os.path.join(modules, "kernel.txt")) as f:
+            pre = field + "="
+            return next((ln[len(pre) :].strip() for ln in f if ln.startswith(pre)), "")
+    except OSError:
+        return ""
+
+
 def load_modules(schedulers=(), ccs=(), modules=MODULES):
     """This project's scheduler modules (through mpqoe-load) and congestion control modules
     (lia, olia, balia: plain insmod) `mpqoe_<name>.ko` for each name the kernel does not offer
@@ -266,6 +277,12 @@ def load_modules(schedulers=(), ccs=(), modules=MODULES):
             ko = module_file(name, modules)
             if not os.path.isfile(ko):
                 raise RuntimeError(f"{ko} missing: run make -C kernel-schedulers modules")
+            built = modules_kernel(modules)
+            if built and built != os.uname().release:
+                raise RuntimeError(
+                    f"{modules} were built for {built}, this kernel is {os.uname().release}: "
+                    "build them for it (make -C kernel-schedulers modules KERNEL=...)"
+                )
             r = sh([*load, ko], timeout=30)
             if r.returncode != 0:
                 what = os.path.basename(load[-1])
