@@ -129,9 +129,11 @@ test_cc_module() {
 	/usr/sbin/ip netns exec cli sh -c "echo cubic >/proc/sys/net/ipv4/tcp_congestion_control"
 	/usr/sbin/ip netns exec cli sh -c "echo clear >/proc/net/mpqoe_$c"
 
-	# 2. TCP_CONGESTION on the MPTCP socket (default buffers: the paths' queues overflow and
-	# the subflows reach congestion avoidance), rmmod refused meanwhile; then the sender
-	# resets the connection (no drain)
+	# 2. TCP_CONGESTION on the MPTCP socket, rmmod refused meanwhile; then the sender resets
+	# the connection (no drain). The client's queues are cut to 40 packets meanwhile, so that
+	# they overflow and the subflows reach congestion avoidance whatever the kernel's send
+	# buffer lets into flight (7.x kernels kept less in flight than 200 packets of queue).
+	for i in 1 2 3; do path_qdisc $i cli change 40; done
 	/usr/sbin/ip netns exec srv cc_xfer recv -m 5102 >/tmp/r3.out 2>&1 &
 	rpid=$!
 	/usr/sbin/ip netns exec cli cc_xfer send -m -c $c -t 60 10.0.1.2 5102 >/tmp/s3.out 2>&1 &
@@ -179,6 +181,7 @@ test_cc_module() {
 	wait $spid
 	wait $rpid
 	echo "  $(cat /tmp/s3.out) / $(cat /tmp/r3.out)"
+	for i in 1 2 3; do path_qdisc $i cli change; done
 	i=0 # the subflows are destroyed a little after the reset
 	while [ "$(cc_refcnt $c)" != 0 ] && [ $i -lt 150 ]; do
 		sleep 0.2

@@ -59,16 +59,21 @@ for m in /lib/mod/*.ko; do
 	insmod "$m" || { fail "setup: insmod $m"; finish; }
 done
 
+# netem of path $1 in namespace $2 (cli or srv): one-way delay 25 ms on path 1, 50 ms on paths
+# 2 and 3 (RTT 50 and 100 ms), 2 Mbit/s, a queue of $4 packets (default 200); $3: add|change
+path_qdisc() {
+	d=50
+	[ $1 = 1 ] && d=25
+	tc -n $2 qdisc $3 dev ${2%${2#?}}$1 root netem delay ${d}ms rate 2mbit limit ${4:-200}
+}
+
 setup_net() {
 	ip netns add cli && ip netns add srv || return 1
 	for i in 1 2 3; do
-		d=50
-		[ $i = 1 ] && d=25 # one-way delay: RTT 50 ms on path 1, 100 ms on paths 2 and 3
 		ip link add c$i netns cli type veth peer name s$i netns srv || return 1
 		ip -n cli addr add 10.0.$i.1/24 dev c$i && ip -n srv addr add 10.0.$i.2/24 dev s$i &&
 			ip -n cli link set c$i up && ip -n srv link set s$i up || return 1
-		tc -n cli qdisc add dev c$i root netem delay ${d}ms rate 2mbit limit 200 &&
-			tc -n srv qdisc add dev s$i root netem delay ${d}ms rate 2mbit limit 200 || return 1
+		path_qdisc $i cli add && path_qdisc $i srv add || return 1
 	done
 	ip -n cli link set lo up && ip -n srv link set lo up &&
 		ip -n srv mptcp limits set subflows 2 add_addr_accepted 0 &&
