@@ -27,6 +27,7 @@ import os
 import re
 import subprocess
 import sys
+from collections import Counter
 
 from . import files
 
@@ -38,6 +39,17 @@ KIND = re.compile(r"([a-z]+):(.*)", re.S)
 
 class ReportError(Exception):
     """Bad input (data, template, placeholder): one message, exit 1, nothing written."""
+
+
+def one_kernel(rows, where, key="kernel"):
+    """The one kernel (uname -r) the rows of a table ran on ("" when none recorded one);
+    ReportError when they name two: a table never mixes kernels."""
+    kernels = Counter(r.get(key) or "" for r in rows)
+    kernels.pop("", None)
+    if len(kernels) > 1:
+        named = ", ".join(f"{k} ({n} runs)" for k, n in sorted(kernels.items()))
+        raise ReportError(f"{where}: runs of one table on two kernels: {named}")
+    return next(iter(kernels), "")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -580,6 +580,7 @@ def load(data, newest):
         experiment = os.path.basename(d)
         path = os.path.join(d, "data", "runs.csv")
         rows = parse_runs(experiment, path, shared.read_csv(path, publish.RUN_COLUMNS))
+        shared.one_kernel(rows, os.path.relpath(path, REPO))
         ppath = os.path.join(d, "data", "paths.csv")
         praw = shared.read_csv(ppath, publish.PATH_COLUMNS)
         paths = parse_paths(ppath, praw, rows) if praw else {}

@@ -337,6 +337,7 @@ def one_run(args, net, cell, k, desc_path, content_dir):
             log_from = net.agent.call("log", which="server", since=0)["next"]
             counters_before = net.agent.call("mptcp")
             health_before = net.agent.call("kernel")
+            doc["kernel"] = net.ready.get("kernel", "")  # the guest's uname -r
             names = [c["name"] for c in net.ready["clients"]]
             fwd_from = {n: net.agent.call("log", which=n, since=0)["next"] for n in names}
             sampler = ss.Sampler(ctl, net.agent, segment_routing=cell.segment_routing)
