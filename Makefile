@@ -3,9 +3,15 @@ SHELL := /bin/bash
 MVN := mvn -B -ntp -Dstyle.color=never
 PY := python3
 JAR := floodlight-module/cli/target/mpqoe.jar
+# KERNEL=<spec>: the Debian kernel the modules, the guests and the experiments are for (default:
+# the newest Debian 12 build of 6.12; docs/kernel-schedulers.md, "Kernels")
+ifdef KERNEL
+export MPQOE_KERNEL := $(KERNEL)
+endif
 
 .PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
-	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers testbed testbed-smoke \
+	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers kernel-matrix testbed \
+	testbed-smoke \
 	testbed-probe dashjs-harness experiments-test experiments experiments-report py-unit \
 	video-deps video-e2e reproduce pcdc workflow-deps workflow-test slurm-deps slurm-test
 
@@ -183,10 +189,17 @@ clean:
 kernel-core-test:
 	$(MAKE) -C kernel-schedulers/tests
 
-## kernel-schedulers: the six MPTCP scheduler modules against Debian's 6.12 headers (-Werror,
-## checkpatch, no indirect calls), the core tests, and the QEMU TCG smoke test (about 3 min)
+## kernel-schedulers: the seven MPTCP scheduler and three congestion control modules for the
+## target kernel (KERNEL=, default the newest Debian 12 build of 6.12: -Werror, checkpatch, no
+## indirect calls, private layouts as in its BTF), the core tests, and the QEMU TCG smoke test
 kernel-schedulers:
 	$(MAKE) -C kernel-schedulers all smoke
+
+## kernel-matrix: the modules built and smoke-tested in each tested kernel (Debian 12's and 13's
+## 6.12, 7.3 from trixie-backports: the get_send/get_retrans interface), and Debian 12's 6.1
+## refused with exit 2; one guest at a time (docs/kernel-schedulers.md, "Kernels")
+kernel-matrix:
+	$(MAKE) -C kernel-schedulers kernel-matrix
 
 ## testbed: the QEMU guest of docs/testbed.md (Debian's 6.12 kernel, netem, OVS kernel
 ## datapath, Mininet), built from Debian packages and cached (as root: debootstrap)
