@@ -286,6 +286,15 @@ class RenderTest(unittest.TestCase):
             results.check_extreme(firsts, firsts, "m", 1, True)
 
 
+class KernelTest(unittest.TestCase):
+    def test_one_kernel_or_none_recorded_passes_two_are_refused(self):
+        k = "6.12.118+deb12-amd64"
+        self.assertEqual(results.one_kernel([{"kernel": k}, {"kernel": ""}, {}], "t"), k)
+        self.assertEqual(results.one_kernel([{"kernel": ""}], "t"), "")
+        with self.assertRaisesRegex(results.ReportError, "t: runs of one table on two kernels"):
+            results.one_kernel([{"kernel": k}, {"kernel": "7.3.4+deb13-amd64"}], "t")
+
+
 class VersionTest(unittest.TestCase):
     def setUp(self):
         if subprocess.run(

@@ -36,6 +36,8 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
         comma-separated shell patterns (e.g. baseline.*_sty.cubic)
     {{ref:<set>/<group>}}                 the group's baseline scheduler
     {{status:<set>}}                      runs, cells, video length, code version(s)
+    {{kernel:<set>}}                      the guest kernel (uname -r) its runs recorded (one
+        per set: a set whose runs name two is refused), "unrecorded" when none did
     {{progress:<set>}}                    the groups of the set's plan that are complete
         (matrix.PLANNED_RUNS ok runs in each planned cell), under way (with the ok runs a
         cell) and not started
@@ -445,6 +447,7 @@ class SetResult:
     plan: list = field(default_factory=list)
     plan_patterns: str | None = None
     builds: dict = field(default_factory=dict)  # scheduler -> module sha256 values of kept runs
+    kernel: str = ""  # uname -r of the guest kernel every run recorded ("" when none did)
 
     def cell(self, name):
         return next((c for c in self.cells if c.name == name), None)
@@ -580,11 +583,12 @@ def load(data, newest):
         experiment = os.path.basename(d)
         path = os.path.join(d, "data", "runs.csv")
         rows = parse_runs(experiment, path, shared.read_csv(path, publish.RUN_COLUMNS))
-        shared.one_kernel(rows, os.path.relpath(path, REPO))
+        kernel = shared.one_kernel(rows, os.path.relpath(path, REPO))
         ppath = os.path.join(d, "data", "paths.csv")
         praw = shared.read_csv(ppath, publish.PATH_COLUMNS)
         paths = parse_paths(ppath, praw, rows) if praw else {}
         res = summarize(name, experiment, path, rows, paths, newest)
+        res.kernel = kernel
         plan = os.path.join(d, "data", PLAN)
         set_plan(res, plan, read_plan(plan, experiment))
         out.append(res)
@@ -1395,6 +1399,7 @@ def resolve(sets, name):
         "range": lambda rest: _range(sets, rest),
         "ref": lambda rest: _ref(sets, rest),
         "status": lambda rest: status_text(_set(sets, rest)),
+        "kernel": lambda rest: _set(sets, rest).kernel or UNRECORDED,
         "progress": lambda rest: progress_text(_set(sets, rest)),
         "left": lambda rest: left_text(_set(sets, rest)),
         "cells": lambda rest: _set(sets, rest).plan_patterns or "*",

@@ -772,6 +772,22 @@ class ReaderTest(Case):
             "several networks",
         )  # fmt: skip
 
+    def test_a_set_on_two_kernels_is_refused_and_one_kernel_is_named(self):
+        good = fixture()
+        self.assert_rejected(
+            [
+                dict(good[0], kernel="6.12.118+deb12-amd64"),
+                dict(good[1], kernel="7.3.4+deb13-amd64"),
+            ]
+            + good[2:],
+            "runs of one table on two kernels: 6.12.118+deb12-amd64 (1 runs), 7.3.4+deb13-amd64",
+        )
+        self.write_set("sticky", [dict(r, kernel="7.3.4+deb13-amd64") for r in good])
+        self.assertEqual(report.resolve(list(self.load().values()), "kernel:sticky"),
+                         "7.3.4+deb13-amd64")  # fmt: skip
+        self.write_set("sticky", [dict(r, kernel="") for r in good])
+        self.assertEqual(report.resolve(list(self.load().values()), "kernel:sticky"), "unrecorded")
+
     def test_tables_say_which_network_the_runs_had(self):
         now = report.scenario_heading("A-1", {(publish.links_text(mx.SCENARIOS["A-1"].links),
                                                mx.NETEM_LIMIT)})  # fmt: skip
