@@ -119,7 +119,7 @@ $(JAR): $(JAVA_INPUTS) | java-deps
 	@touch $@
 
 PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight floodlight-module/bench \
-	testbed dashjs-harness pcdc kernel-schedulers/cc-fairness workflow
+	testbed dashjs-harness pcdc kernel-schedulers/cc-fairness kernel-schedulers/kmod workflow
 
 lint: py-deps
 	$(MVN) -q spotless:check

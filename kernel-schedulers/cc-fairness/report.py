@@ -30,9 +30,10 @@ check_within, check_rising), {{cmp:<algo>/<field>}} (field p, p_raw, welch, diff
 check of a hand-written word, higher, lower or same, which renders nothing or fails (mpqoe_lib
 results.check_words): the algorithm's shared-case ratio against uncoupled reno's),
 {{cmp:<case>/<metric>/<algo>/<field>}} (the same for another metric of COMPARED), {{status}},
-{{table}}, {{kernel}} (the kernel every run recorded; runs on two kernels are refused); checks of words about single runs ("the first runs lagged", "runs 4-10 are
-steady"): {{runs:<case>/<algo patterns>/<first>-<last>/<metric>/<lo>..<hi>}} (nothing when the
-metric of every one of those runs lies in [lo, hi]) and
+{{table}}, {{kernel}} (the kernel every run recorded; runs on two kernels are refused);
+checks of words about single runs ("the first runs lagged", "runs 4-10 are steady"):
+{{runs:<case>/<algo patterns>/<first>-<last>/<metric>/<lo>..<hi>}} (nothing when the metric
+of every one of those runs lies in [lo, hi]) and
 {{runsfall:<case>/<algo patterns>/<first>-<last>/<first>-<last>/<metric>}} (nothing when each
 cell's mean over the first span of runs is above its mean over the second); the metrics are
 those of METRICS and RUN_ONLY (the disjoint case's queue drops per path).
