@@ -8,6 +8,11 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.mpqoe.core.control.RestAccess;
 import org.mpqoe.core.control.RestApi;
 import org.slf4j.Logger;
@@ -19,6 +24,12 @@ import org.slf4j.LoggerFactory;
  * are written back. What exists, which methods are allowed, what a bad body is and who may write
  * ({@link RestAccess}) are the core's decisions; anything outside {@code /mpqoe/} is the HTTP
  * server's own 404.
+ *
+ * <p>One client cannot stall the others: requests are read, handled and answered by a pool of
+ * {@link #WORKERS} threads, never on the server's dispatcher thread, and a client that takes more
+ * than {@link #REQUEST_SECONDS} to send its request (headers and body), or to take the answer
+ * ({@link #RESPONSE_SECONDS}), is disconnected. An idle kept-alive connection is closed after
+ * {@link #IDLE_SECONDS}.
  */
 public final class RestServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
@@ -26,11 +37,39 @@ public final class RestServer implements AutoCloseable {
   /** The context every resource lives under. */
   public static final String PREFIX = "/mpqoe/";
 
+  /** Threads that read, handle and answer requests. */
+  public static final int WORKERS = 8;
+
+  /** Seconds a client may take to send one request, its headers and its body. */
+  public static final long REQUEST_SECONDS = 10;
+
+  /** Seconds a client may take to read one answer. */
+  public static final long RESPONSE_SECONDS = 10;
+
+  /** Seconds an idle kept-alive connection stays open. */
+  public static final long IDLE_SECONDS = 30;
+
+  static {
+    // The JDK's server reads its limits from these properties once, when the first server of
+    // the JVM is made (none is made before this class is initialised); a value given on the
+    // command line is kept.
+    setDefault("sun.net.httpserver.maxReqTime", REQUEST_SECONDS);
+    setDefault("sun.net.httpserver.maxRspTime", RESPONSE_SECONDS);
+    setDefault("sun.net.httpserver.idleInterval", IDLE_SECONDS);
+  }
+
+  private static void setDefault(String property, long seconds) {
+    if (System.getProperty(property) == null) {
+      System.setProperty(property, Long.toString(seconds));
+    }
+  }
+
   private final RestApi api;
   private final String bindAddress;
   private final int port;
   private final RestAccess access;
   private HttpServer server;
+  private ExecutorService workers;
 
   /** A server without a token: writes are open on loopback, refused anywhere else. */
   public RestServer(RestApi api, String bindAddress, int port) {
@@ -59,8 +98,23 @@ public final class RestServer implements AutoCloseable {
     }
     HttpServer s = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
     s.createContext(PREFIX, this::handle);
+    AtomicInteger n = new AtomicInteger();
+    ExecutorService pool =
+        new ThreadPoolExecutor(
+            WORKERS,
+            WORKERS,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "mpqoe-rest-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    s.setExecutor(pool);
     s.start();
     server = s;
+    workers = pool;
     return address();
   }
 
@@ -77,7 +131,9 @@ public final class RestServer implements AutoCloseable {
   public synchronized void close() {
     if (server != null) {
       server.stop(0);
+      workers.shutdownNow();
       server = null;
+      workers = null;
     }
   }
 

@@ -3,10 +3,14 @@ package org.mpqoe.openflow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,6 +61,34 @@ class RestServerTest {
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(body));
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void aStalledClientDoesNotHoldUpOthersAndIsDisconnected() throws Exception {
+    int port = server.address().getPort();
+    try (Socket stalled = new Socket("127.0.0.1", port)) {
+      // part of a request's headers, then silence
+      OutputStream out = stalled.getOutputStream();
+      out.write(
+          "GET /mpqoe/topology HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      Thread.sleep(200);
+      // others are answered meanwhile (each call gives up after 5 s)
+      for (int i = 0; i < 3; i++) {
+        assertEquals(200, call("GET", "/mpqoe/config", null).statusCode());
+      }
+      HttpResponse<String> put = call("PUT", "/mpqoe/config", "{\"algorithm\":\"pd-bw\"}");
+      assertEquals(200, put.statusCode(), put.body());
+      // and the stalled one is closed once its request time is up
+      stalled.setSoTimeout((int) (RestServer.REQUEST_SECONDS + 10) * 1000);
+      InputStream in = stalled.getInputStream();
+      int got;
+      do {
+        got = in.read();
+      } while (got >= 0);
+      assertEquals(-1, got);
+    }
   }
 
   @Test
