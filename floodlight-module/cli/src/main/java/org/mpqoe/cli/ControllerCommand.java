@@ -3,8 +3,12 @@ package org.mpqoe.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -13,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
@@ -183,19 +188,51 @@ final class ControllerCommand implements Callable<Integer> {
     }
   }
 
-  /** The REST token: the file's first line, else the environment's; null for none. */
-  String token() throws IOException {
+  /**
+   * The REST token: the file's first line, else the environment's; null for none. A file that
+   * cannot be read or is not UTF-8 is a bad argument (one line, exit 2); one that others may read
+   * gets a warning on {@code warn}.
+   */
+  String token(PrintWriter warn) {
     String t;
     if (restTokenFile != null) {
-      List<String> lines = Files.readAllLines(restTokenFile);
+      List<String> lines;
+      try {
+        lines = Files.readAllLines(restTokenFile, StandardCharsets.UTF_8);
+      } catch (CharacterCodingException e) {
+        throw new IllegalArgumentException(
+            "--rest-token-file: " + restTokenFile + " is not UTF-8 text", e);
+      } catch (NoSuchFileException e) {
+        throw new IllegalArgumentException("--rest-token-file: no file " + restTokenFile, e);
+      } catch (IOException e) {
+        throw new IllegalArgumentException(
+            "--rest-token-file: cannot read " + restTokenFile + ": " + e.getMessage(), e);
+      }
       t = lines.isEmpty() ? "" : lines.get(0).trim();
       if (t.isEmpty()) {
         throw new IllegalArgumentException("--rest-token-file: " + restTokenFile + " is empty");
+      }
+      if (othersMayRead(restTokenFile)) {
+        warn.println(
+            "mpqoe: warning: --rest-token-file "
+                + restTokenFile
+                + " is readable by its group or by others (chmod 600 it)");
       }
     } else {
       t = System.getenv(TOKEN_ENV);
     }
     return t == null || t.isBlank() ? null : t.trim();
+  }
+
+  /** Whether the file's POSIX permissions let its group or others read it (false elsewhere). */
+  static boolean othersMayRead(Path file) {
+    try {
+      Set<PosixFilePermission> p = Files.getPosixFilePermissions(file);
+      return p.contains(PosixFilePermission.GROUP_READ)
+          || p.contains(PosixFilePermission.OTHERS_READ);
+    } catch (UnsupportedOperationException | IOException e) {
+      return false;
+    }
   }
 
   /**
@@ -221,7 +258,7 @@ final class ControllerCommand implements Callable<Integer> {
 
     ControlConfig config = config();
     StandaloneController.Settings settings = StandaloneController.Settings.of(bind, port, config);
-    String token = token();
+    String token = token(spec.commandLine().getErr());
     TopologyBuilder.Options discovery = discovery(config);
     Optional<Topology> overlay =
         topology == null ? Optional.empty() : Optional.of(TopologyLoader.load(topology));

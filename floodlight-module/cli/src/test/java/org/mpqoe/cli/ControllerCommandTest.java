@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -87,15 +90,43 @@ class ControllerCommandTest {
         e.getMessage());
   }
 
+  private static String token(Path f, StringWriter warnings) {
+    return parsed("-t", "x", "--rest-token-file", f.toString())
+        .token(new PrintWriter(warnings, true));
+  }
+
   @Test
   void theTokenComesFromTheFilesFirstLine(@TempDir Path dir) throws Exception {
     Path f = dir.resolve("token");
     Files.writeString(f, "  s3cret \nignored\n");
-    assertEquals("s3cret", parsed("-t", "x", "--rest-token-file", f.toString()).token());
+    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+    StringWriter warnings = new StringWriter();
+    assertEquals("s3cret", token(f, warnings));
+    assertEquals("", warnings.toString());
     Files.writeString(f, "\n");
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> parsed("-t", "x", "--rest-token-file", f.toString()).token());
+    assertThrows(IllegalArgumentException.class, () -> token(f, new StringWriter()));
+  }
+
+  @Test
+  void anUnreadableTokenFileIsOneLineAndAReadableOneIsWarnedAbout(@TempDir Path dir)
+      throws Exception {
+    Path f = dir.resolve("token");
+    String missing =
+        assertThrows(IllegalArgumentException.class, () -> token(f, new StringWriter()))
+            .getMessage();
+    assertEquals("--rest-token-file: no file " + f, missing);
+    Files.write(f, new byte[] {'s', (byte) 0xff, (byte) 0xfe, '\n'});
+    String binary =
+        assertThrows(IllegalArgumentException.class, () -> token(f, new StringWriter()))
+            .getMessage();
+    assertEquals("--rest-token-file: " + f + " is not UTF-8 text", binary);
+    Files.writeString(f, "s3cret\n");
+    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
+    StringWriter warnings = new StringWriter();
+    assertEquals("s3cret", token(f, warnings));
+    assertTrue(
+        warnings.toString().contains("readable by its group or by others"), warnings.toString());
+    assertTrue(!warnings.toString().contains("s3cret"), "the token is never printed");
   }
 
   @Test

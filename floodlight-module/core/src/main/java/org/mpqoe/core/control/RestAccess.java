@@ -16,6 +16,8 @@ import java.util.Map;
  * @param token the token writes must carry when not loopback-only; null when none was given
  */
 public record RestAccess(boolean loopbackOnly, String token) {
+  private static final String BEARER = "Bearer ";
+
   /** A server on a loopback address: writes need no token. */
   public static final RestAccess LOOPBACK = new RestAccess(true, null);
 
@@ -65,10 +67,12 @@ public record RestAccess(boolean loopbackOnly, String token) {
       why =
           "REST writes are refused: the API listens beyond loopback and the controller has no"
               + " REST token (set one: docs/floodlight.md, REST)";
-    } else if (authorization == null || !authorization.startsWith("Bearer ")) {
+    } else if (authorization == null
+        || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+      // the scheme is case-insensitive (RFC 7235, 2.1); the token is not
       why = "REST writes need 'Authorization: Bearer <token>' when the API listens beyond loopback";
     } else if (!MessageDigest.isEqual(
-        authorization.substring("Bearer ".length()).trim().getBytes(StandardCharsets.UTF_8),
+        authorization.substring(BEARER.length()).trim().getBytes(StandardCharsets.UTF_8),
         token.getBytes(StandardCharsets.UTF_8))) {
       why = "wrong REST token";
     } else {

@@ -144,8 +144,13 @@ class RestApiConfigTest {
     refused(401, "wrong REST token", request("PUT", JSON, "Bearer nope", body, guarded), before);
     refused(401, "wrong REST token", request("POST", JSON, "Bearer x", body, guarded), before);
     assertEquals(200, request("GET", null, null, null, open).status(), "reads stay open");
+    refused(401, "wrong REST token", request("PUT", JSON, "bearer S3CRET", body, guarded), before);
     assertEquals(200, request("PUT", JSON, "Bearer s3cret", body, guarded).status());
     assertEquals(0.3, cp.router().config().selection().alpha());
+    // the scheme is case-insensitive (RFC 7235), the token is not
+    String beta = "{\"alpha\":0.4}";
+    assertEquals(200, request("PUT", JSON, "bearer s3cret", beta, guarded).status());
+    assertEquals(200, request("PUT", JSON, "BEARER s3cret", body, guarded).status());
   }
 
   @Test
