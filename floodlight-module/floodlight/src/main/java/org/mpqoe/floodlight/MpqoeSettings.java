@@ -122,7 +122,7 @@ public record MpqoeSettings(
             c.idleTimeoutS(),
             c.statsIntervalS(),
             c.segmentRouting() ? "segment routing" : "per-hop rules",
-            useLldpLatency ? "LLDP" : "the descriptor");
+            useLldpLatency || topology == null ? "LLDP" : "the descriptor");
     if (!c.algorithm().equals("qomra")) {
       return line;
     }

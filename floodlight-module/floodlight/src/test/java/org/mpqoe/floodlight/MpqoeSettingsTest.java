@@ -204,6 +204,12 @@ class MpqoeSettingsTest {
             "topology compuserve (overlay on what was discovered), algorithm ga, alpha 0.5"),
         d);
     assertTrue(d.endsWith("per-hop rules, link delays from LLDP"), d);
+    String own = MpqoeSettings.parse(Map.of("topology", "compuserve")).describe();
+    assertTrue(own.endsWith("link delays from the descriptor"), own);
+    // without a descriptor the discovered links carry LLDP's latencies
+    String none = MpqoeSettings.parse(Map.of("topology", "", "servers", "10.0.1.1")).describe();
+    assertTrue(none.startsWith("topology discovered, servers 10.0.1.1"), none);
+    assertTrue(none.endsWith("link delays from LLDP"), none);
     String q =
         MpqoeSettings.parse(
                 Map.of("topology", "qomra-dc", "algorithm", "qomra", "qomraResolution", "360p"))
