@@ -17,9 +17,10 @@ import org.restlet.representation.StringRepresentation;
 import org.restlet.resource.ServerResource;
 
 /**
- * One mpqoe resource: GET, PUT and POST go to the core's {@link RestApi} with their content type
- * and Authorization header; its status, headers and JSON body are the answer, unchanged (the same
- * API, checks and bodies as the standalone runtime).
+ * One mpqoe resource: every request, whatever its method, goes to the core's {@link RestApi} with
+ * its content type and Authorization header (HEAD as GET, its body dropped by the server); the
+ * core's status, headers and JSON body are the answer, unchanged (the same API, checks and bodies
+ * as the standalone runtime, e.g. 405 with the core's Allow for DELETE, OPTIONS or PATCH).
  */
 public class MpqoeResource extends ServerResource {
   /** The core's Allow header of a 405 answer (Restlet fills the response's from this). */
@@ -34,23 +35,20 @@ public class MpqoeResource extends ServerResource {
 
   @Override
   protected void doInit() {
-    // No content negotiation: the core always answers JSON.
+    // No content negotiation (the core always answers JSON) and no conditional requests: every
+    // request reaches doHandle().
     setNegotiated(false);
+    setConditional(false);
   }
 
+  /** Every method, not only those Restlet maps to get(), put(), ...: the core decides. */
   @Override
-  protected Representation get() {
-    return answer("GET", null);
-  }
-
-  @Override
-  protected Representation put(Representation entity) {
-    return answer("PUT", entity);
-  }
-
-  @Override
-  protected Representation post(Representation entity) {
-    return answer("POST", entity);
+  protected Representation doHandle() {
+    Method m = getMethod();
+    Representation entity = getRequestEntity();
+    return answer(
+        Method.HEAD.equals(m) ? "GET" : m.getName(),
+        entity != null && entity.isAvailable() ? entity : null);
   }
 
   private Representation answer(String method, Representation entity) {

@@ -124,6 +124,22 @@ class MpqoeResourceTest {
   }
 
   @Test
+  void everyOtherMethodIsTheCores405WithItsAllow() throws Exception {
+    String before = plane.rest().handle("GET", "/mpqoe/config", null).json();
+    for (Method m : new Method[] {Method.DELETE, Method.OPTIONS, Method.PATCH}) {
+      Response config = call(m, "/config", m == Method.PATCH ? "{\"alpha\":0.3}" : null);
+      assertEquals(405, config.getStatus().getCode(), m + " " + text(config));
+      assertEquals(Set.of(Method.GET, Method.PUT), config.getAllowedMethods(), m.toString());
+      assertTrue(text(config).contains("not allowed"), text(config));
+      Response connections = call(m, "/connections", null);
+      assertEquals(405, connections.getStatus().getCode(), m.toString());
+      assertEquals(Set.of(Method.GET), connections.getAllowedMethods(), m.toString());
+    }
+    assertEquals(before, plane.rest().handle("GET", "/mpqoe/config", null).json());
+    assertEquals(200, call(Method.HEAD, "/config", null).getStatus().getCode(), "HEAD is GET");
+  }
+
+  @Test
   void beyondLoopbackWritesNeedTheToken() throws Exception {
     access = RestAccess.of("0.0.0.0", "s3cret");
     String body = "{\"alpha\":0.3}";
