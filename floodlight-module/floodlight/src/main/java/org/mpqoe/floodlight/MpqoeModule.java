@@ -193,6 +193,7 @@ public class MpqoeModule
             overlay.isPresent()
                 ? MptcpControlPlane.Source.DESCRIPTOR_AND_DISCOVERED
                 : MptcpControlPlane.Source.DISCOVERED);
+    plane.rest().onChange(line -> LOG.info("mpqoe: {}", line));
     restAccess = RestAccess.of(restHost(context), settings.restToken());
     if (restAccess.tokenRequired() && settings.restToken() == null) {
       LOG.warn(

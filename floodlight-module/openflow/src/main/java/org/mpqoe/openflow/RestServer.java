@@ -89,6 +89,7 @@ public final class RestServer implements AutoCloseable {
       throw new IllegalArgumentException("REST port must be 0..65535, got " + port);
     }
     this.port = port;
+    api.onChange(LOG::info);
   }
 
   /** Binds and starts serving; returns the bound address. */
@@ -137,6 +138,15 @@ public final class RestServer implements AutoCloseable {
     }
   }
 
+  /** address:port, [v6]:port for IPv6; null if unknown. */
+  private static String client(InetSocketAddress a) {
+    if (a == null || a.getAddress() == null) {
+      return null;
+    }
+    String ip = a.getAddress().getHostAddress();
+    return (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + a.getPort();
+  }
+
   private void handle(HttpExchange ex) throws IOException {
     try (ex) {
       RestApi.Response r;
@@ -156,7 +166,9 @@ public final class RestServer implements AutoCloseable {
                     ex.getRequestURI().getPath(),
                     headers.getFirst("Content-Type"),
                     headers.getFirst("Authorization"),
-                    body.isEmpty() ? null : body),
+                    body.isEmpty() ? null : body,
+                    headers.getFirst("Host"),
+                    client(ex.getRemoteAddress())),
                 access);
       } catch (RuntimeException e) {
         LOG.error("REST {} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);

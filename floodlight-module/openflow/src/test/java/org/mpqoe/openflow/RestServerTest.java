@@ -91,6 +91,35 @@ class RestServerTest {
     }
   }
 
+  /** One raw HTTP/1.1 request (any Host header); the status line's code. */
+  private int raw(String method, String path, String host, String body) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", server.address().getPort())) {
+      s.setSoTimeout(5000);
+      String req =
+          method
+              + " "
+              + path
+              + " HTTP/1.1\r\nHost: "
+              + host
+              + "\r\nContent-Type: application/json\r\nContent-Length: "
+              + body.length()
+              + "\r\nConnection: close\r\n\r\n"
+              + body;
+      s.getOutputStream().write(req.getBytes(StandardCharsets.US_ASCII));
+      String status = new String(s.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+      return Integer.parseInt(status.substring(9, 12));
+    }
+  }
+
+  @Test
+  void loopbackWritesUnderAnotherHostNameAreRefused() throws Exception {
+    String before = call("GET", "/mpqoe/config", null).body();
+    assertEquals(403, raw("PUT", "/mpqoe/config", "rebound.example:8080", "{\"alpha\":0.3}"));
+    assertEquals(before, call("GET", "/mpqoe/config", null).body(), "nothing changed");
+    assertEquals(200, raw("GET", "/mpqoe/config", "rebound.example:8080", ""), "reads stay open");
+    assertEquals(200, raw("PUT", "/mpqoe/config", "localhost:8080", "{\"alpha\":0.3}"));
+  }
+
   @Test
   void getTopologyIsJson() throws Exception {
     HttpResponse<String> r = call("GET", "/mpqoe/topology", null);

@@ -8,10 +8,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.path.LinkState;
@@ -67,9 +70,23 @@ public final class RestApi {
    * @param contentType the {@code Content-Type} header, null if absent
    * @param authorization the {@code Authorization} header, null if absent
    * @param body the body as text, null if none
+   * @param host the {@code Host} header, null if absent or not over HTTP
+   * @param client the client's address and port, for the log; null if unknown
    */
   public record Request(
-      String method, String path, String contentType, String authorization, String body) {}
+      String method,
+      String path,
+      String contentType,
+      String authorization,
+      String body,
+      String host,
+      String client) {
+    /** A request without Host header and client address (not over HTTP: tests, tools). */
+    public Request(
+        String method, String path, String contentType, String authorization, String body) {
+      this(method, path, contentType, authorization, body, null, null);
+    }
+  }
 
   /** The largest request body accepted, in characters. */
   public static final int MAX_BODY = 64 * 1024;
@@ -89,6 +106,7 @@ public final class RestApi {
   private final java.util.function.IntPredicate linkUp;
   private final Supplier<String> source;
   private final Supplier<List<DescriptorCheck.Mismatch>> mismatches;
+  private volatile Consumer<String> changes = line -> {};
 
   /**
    * @param topology the current topology (it may be replaced at run time)
@@ -111,6 +129,14 @@ public final class RestApi {
   }
 
   /**
+   * Where each configuration change made through the API is told, one line (the runtime's log):
+   * which settings changed, from what to what, and the client's address; never the token.
+   */
+  public void onChange(Consumer<String> log) {
+    this.changes = Objects.requireNonNull(log);
+  }
+
+  /**
    * A request from a local JSON client: loopback access, {@code application/json} body (tests,
    * tools).
    */
@@ -120,7 +146,7 @@ public final class RestApi {
 
   /** Answers one request; nothing changes unless the answer is a 200 to a write. */
   public Response handle(Request request, RestAccess access) {
-    Response refused = access.check(request.method(), request.authorization());
+    Response refused = access.check(request.method(), request.authorization(), request.host());
     return refused != null ? refused : dispatch(request);
   }
 
@@ -419,11 +445,30 @@ public final class RestApi {
         }
         values.put(s, s.fromJson(f.getValue()));
       }
-      router.configure(SettingsSchema.apply(router.config(), values));
+      ControlConfig before = router.config();
+      router.configure(SettingsSchema.apply(before, values));
+      changes.accept(change(before, router.config(), request.client()));
     } catch (IllegalArgumentException e) {
       return error(400, brief(e.getMessage()));
     }
     return ok(config());
+  }
+
+  /** The log line of a configuration change: each setting that changed, old and new value. */
+  static String change(ControlConfig before, ControlConfig after, String client) {
+    Map<String, Object> old = SettingsSchema.values(before);
+    List<String> parts = new ArrayList<>();
+    SettingsSchema.values(after)
+        .forEach(
+            (name, v) -> {
+              if (!Objects.equals(old.get(name), v)) {
+                parts.add(name + " " + old.get(name) + " -> " + v);
+              }
+            });
+    return "REST: configuration changed by "
+        + (client == null ? "an unknown client" : client)
+        + ": "
+        + (parts.isEmpty() ? "nothing (the values it already had)" : String.join(", ", parts));
   }
 
   private static List<String> changeable() {

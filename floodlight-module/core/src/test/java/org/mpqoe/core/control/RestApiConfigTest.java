@@ -3,6 +3,8 @@ package org.mpqoe.core.control;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -151,6 +153,67 @@ class RestApiConfigTest {
     String beta = "{\"alpha\":0.4}";
     assertEquals(200, request("PUT", JSON, "bearer s3cret", beta, guarded).status());
     assertEquals(200, request("PUT", JSON, "BEARER s3cret", body, guarded).status());
+  }
+
+  @Test
+  void loopbackWritesMustNameALoopbackHost() {
+    String before = config();
+    String body = "{\"alpha\":0.3}";
+    for (String evil :
+        new String[] {"evil.example", "evil.example:8080", "10.0.0.1", "127.0.0.1.nip.io"}) {
+      RestApi.Response r =
+          cp.rest()
+              .handle(
+                  new RestApi.Request("PUT", "/mpqoe/config", JSON, null, body, evil, null),
+                  RestAccess.LOOPBACK);
+      refused(403, "must name a loopback host", r, before);
+    }
+    RestApi.Response read =
+        cp.rest()
+            .handle(
+                new RestApi.Request("GET", "/mpqoe/config", null, null, null, "evil.example", null),
+                RestAccess.LOOPBACK);
+    assertEquals(200, read.status(), "reads stay open");
+    for (String ok :
+        new String[] {"127.0.0.1:8080", "localhost", "LOCALHOST:1", "127.1.2.3", "[::1]:8080"}) {
+      RestApi.Response r =
+          cp.rest()
+              .handle(
+                  new RestApi.Request("PUT", "/mpqoe/config", JSON, null, body, ok, null),
+                  RestAccess.LOOPBACK);
+      assertEquals(200, r.status(), ok + " " + r.json());
+    }
+    assertEquals(false, RestAccess.isLoopbackHost("[::1"));
+    assertEquals(false, RestAccess.isLoopbackHost("::1"));
+    assertEquals(false, RestAccess.isLoopbackHost("127.0.0.256"));
+  }
+
+  @Test
+  void everyChangeIsLoggedWithItsClientNeverTheToken() {
+    List<String> lines = new ArrayList<>();
+    cp.rest().onChange(lines::add);
+    RestAccess guarded = RestAccess.of("0.0.0.0", "s3cret");
+    RestApi.Response r =
+        cp.rest()
+            .handle(
+                new RestApi.Request(
+                    "PUT",
+                    "/mpqoe/config",
+                    JSON,
+                    "Bearer s3cret",
+                    "{\"alpha\":0.3,\"algorithm\":\"exact\"}",
+                    "ctl:8080",
+                    "10.0.0.5:41000"),
+                guarded);
+    assertEquals(200, r.status(), r.json());
+    assertEquals(1, lines.size(), lines.toString());
+    String line = lines.get(0);
+    assertTrue(line.startsWith("REST: configuration changed by 10.0.0.5:41000: "), line);
+    assertTrue(line.contains("alpha 0.5 -> 0.3"), line);
+    assertTrue(line.contains("algorithm ga -> exact"), line);
+    assertTrue(!line.contains("s3cret"), "never the token: " + line);
+    request("PUT", JSON, "Bearer nope", "{\"alpha\":0.2}", guarded);
+    assertEquals(1, lines.size(), "a refused write changes nothing and logs no change");
   }
 
   @Test
