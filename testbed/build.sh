@@ -68,9 +68,7 @@ stage "the kernel $KVER ($KDEBVER: $KIMAGE_PKGS) and busybox-static"
 "$DEBIAN_KERNEL" fetch "$KDEBVER" image || die "cannot fetch the kernel $KDEBVER"
 download busybox-static "$TESTBED_CACHE/debs"
 cp -a "$KCACHE/image" "$W/kernel"
-kmods=$W/kernel/lib/modules/$KVER
-[[ -d $kmods ]] || kmods=$W/kernel/usr/lib/modules/$KVER
-[[ -d $kmods ]] || die "no modules directory for $KVER in $KIMAGE_PKGS"
+kmods=$W/kernel/lib/modules/$KVER # fetch puts them there, whichever path the packages used
 cp "$W/kernel/boot/vmlinuz-$KVER" "$W/vmlinuz"
 depmod -b "${kmods%/lib/modules/$KVER}" "$KVER"
 
@@ -110,7 +108,6 @@ fi
 
 stage "root filesystem: modules, init, image"
 R=$W/rootfs
-mkdir -p "$R/lib/modules"
 mkdir -p "$R/lib/modules/$KVER" && cp -a "$kmods/." "$R/lib/modules/$KVER/"
 install -m 755 "$TESTBED_DIR/guest/mpqoe-init" "$R/usr/local/sbin/mpqoe-init"
 echo testbed >"$R/etc/hostname"
