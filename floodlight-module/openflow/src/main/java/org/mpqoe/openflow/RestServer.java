@@ -9,9 +9,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.mpqoe.core.control.RestAccess;
 import org.mpqoe.core.control.RestApi;
@@ -101,12 +99,8 @@ public final class RestServer implements AutoCloseable {
     s.createContext(PREFIX, this::handle);
     AtomicInteger n = new AtomicInteger();
     ExecutorService pool =
-        new ThreadPoolExecutor(
+        Executors.newFixedThreadPool(
             WORKERS,
-            WORKERS,
-            60,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
             r -> {
               Thread t = new Thread(r, "mpqoe-rest-" + n.incrementAndGet());
               t.setDaemon(true);
@@ -140,11 +134,9 @@ public final class RestServer implements AutoCloseable {
 
   /** address:port, [v6]:port for IPv6; null if unknown. */
   private static String client(InetSocketAddress a) {
-    if (a == null || a.getAddress() == null) {
-      return null;
-    }
-    String ip = a.getAddress().getHostAddress();
-    return (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + a.getPort();
+    return a == null || a.getAddress() == null
+        ? null
+        : RestApi.Request.clientAddress(a.getAddress().getHostAddress(), a.getPort());
   }
 
   private void handle(HttpExchange ex) throws IOException {

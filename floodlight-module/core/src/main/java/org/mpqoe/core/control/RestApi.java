@@ -71,7 +71,8 @@ public final class RestApi {
    * @param authorization the {@code Authorization} header, null if absent
    * @param body the body as text, null if none
    * @param host the {@code Host} header, null if absent or not over HTTP
-   * @param client the client's address and port, for the log; null if unknown
+   * @param client the client's address and port, for the log ({@link #clientAddress}); null if
+   *     unknown
    */
   public record Request(
       String method,
@@ -81,6 +82,11 @@ public final class RestApi {
       String body,
       String host,
       String client) {
+    /** A client's address as {@link #client} wants it: ip:port, [v6]:port; null if unknown. */
+    public static String clientAddress(String ip, int port) {
+      return ip == null ? null : (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + port;
+    }
+
     /** A request without Host header and client address (not over HTTP: tests, tools). */
     public Request(
         String method, String path, String contentType, String authorization, String body) {

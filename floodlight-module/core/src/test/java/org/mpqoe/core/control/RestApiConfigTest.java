@@ -217,6 +217,13 @@ class RestApiConfigTest {
   }
 
   @Test
+  void clientAddressesAreWrittenOneWayInBothRuntimes() {
+    assertEquals("10.0.0.5:41000", RestApi.Request.clientAddress("10.0.0.5", 41000));
+    assertEquals("[::1]:8080", RestApi.Request.clientAddress("::1", 8080));
+    assertEquals(null, RestApi.Request.clientAddress(null, 8080));
+  }
+
+  @Test
   void loopbackAddressesNeedNoToken() {
     assertEquals(false, RestAccess.of("127.0.0.1", null).tokenRequired());
     assertEquals(false, RestAccess.of("::1", null).tokenRequired());

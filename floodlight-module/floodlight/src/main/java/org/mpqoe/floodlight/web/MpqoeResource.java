@@ -64,7 +64,7 @@ public class MpqoeResource extends ServerResource {
             authorization(),
             text(entity),
             getRequest().getHeaders().getFirstValue("Host", true),
-            client());
+            RestApi.Request.clientAddress(getClientInfo().getAddress(), getClientInfo().getPort()));
     RestApi.Response r = mpqoe.plane().rest().handle(request, mpqoe.restAccess());
     setStatus(Status.valueOf(r.status()));
     for (Map.Entry<String, String> h : r.headers().entrySet()) {
@@ -79,15 +79,6 @@ public class MpqoeResource extends ServerResource {
       }
     }
     return new StringRepresentation(r.json(), MediaType.APPLICATION_JSON);
-  }
-
-  /** The client's address:port ([v6]:port), null if unknown. */
-  private String client() {
-    String ip = getClientInfo().getAddress();
-    if (ip == null) {
-      return null;
-    }
-    return (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + getClientInfo().getPort();
   }
 
   /** The Authorization header as sent; Restlet may have parsed it into a challenge response. */
