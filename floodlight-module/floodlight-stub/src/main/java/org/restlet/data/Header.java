@@ -1,0 +1,4 @@
+package org.restlet.data;
+
+/** One HTTP header. */
+public class Header {}
