@@ -2,7 +2,6 @@ package org.mpqoe.floodlight;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,6 +47,7 @@ import org.mpqoe.core.topology.TopologyBuilder;
 import org.mpqoe.core.topology.TopologyException;
 import org.mpqoe.core.topology.TopologyLoader;
 import org.mpqoe.floodlight.web.MpqoeWebRoutable;
+import org.mpqoe.ofplan.HostedRuntime;
 import org.mpqoe.ofplan.OfEvents;
 import org.mpqoe.ofplan.OfTranslator;
 import org.mpqoe.ofplan.PlanApplier;
@@ -65,7 +65,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * mpqoe as a Floodlight module: translates Floodlight's events into calls of the core's {@link
- * MptcpControlPlane} and applies its plans; every decision is the core's.
+ * MptcpControlPlane} and applies its plans through the plan applier both runtimes share; every
+ * decision is the core's, the applier's or, where Floodlight owns the rest of the switches, {@link
+ * HostedRuntime}'s. This class and the few others that name Floodlight types are wiring.
  *
  * <ul>
  *   <li>The topology is what Floodlight discovered ({@link DiscoveredTopology}: switches and ports,
@@ -80,8 +82,8 @@ import org.slf4j.LoggerFactory;
  *       to Forwarding.
  *   <li>A switch of the topology that becomes active (or that a rebuild adds) gets the core's
  *       proactive rules (host delivery, label rules, live subflows), not its table-miss entry:
- *       Floodlight installs its own. Its host ports also get a {@link SynTrap}, so that
- *       Forwarding's flows cannot hide MPTCP handshakes from mpqoe.
+ *       Floodlight installs its own. Its host ports also get SYN traps, so that Forwarding's flows
+ *       cannot hide MPTCP handshakes from mpqoe.
  *   <li>Port status re-routes subflows off a failed link; FLOW_REMOVED (expiry) ends subflows.
  *   <li>Floodlight's StatisticsCollector polls port counters every statsIntervalS (at least 2 s);
  *       every second its newest port rates become link loads, and with useLldpLatency LLDP link
@@ -262,12 +264,8 @@ public class MpqoeModule
             new Object[] {after.name(), after, plan.removals().size(), plan.installs().size()});
       }
       applier.apply(plan);
-      for (SwitchNode sw : after.switches()) {
-        List<Integer> ports = SynTrap.hostPorts(after, sw.dpid());
-        if (!ports.equals(SynTrap.hostPorts(before, sw.dpid()))
-            || before.switchWithDpid(sw.dpid()).isEmpty()) {
-          installTraps(sw.dpid(), List.of());
-        }
+      for (long dpid : HostedRuntime.switchesNeedingTraps(before, after)) {
+        installTraps(dpid, List.of());
       }
     } catch (RuntimeException e) {
       LOG.error("mpqoe: topology rebuild failed; the previous topology stays", e);
@@ -355,7 +353,7 @@ public class MpqoeModule
           new Object[] {name(dpid), port, e});
       return Command.CONTINUE;
     }
-    if (r.kind() != Reaction.Kind.MPTCP && r.kind() != Reaction.Kind.DROPPED) {
+    if (!HostedRuntime.consumes(r)) {
       return Command.CONTINUE;
     }
     LOG.info("packet-in {} port {}: {} {}", new Object[] {name(dpid), port, r.kind(), r.log()});
@@ -406,13 +404,7 @@ public class MpqoeModule
       LOG.info("switch {} is not in the topology (yet): left to Floodlight", switchId);
       return;
     }
-    List<FlowRule> rules = new ArrayList<>();
-    for (FlowRule r : plane.switchConnected(dpid)) {
-      if (Cookies.kind(r.cookie()) != Cookies.TABLE_MISS) {
-        rules.add(r);
-      }
-    }
-    installTraps(dpid, rules);
+    installTraps(dpid, HostedRuntime.onSwitchActive(plane.switchConnected(dpid)));
   }
 
   /** {@code rules} and the SYN traps of the switch's host ports, on a switch of the topology. */
@@ -422,8 +414,9 @@ public class MpqoeModule
       return;
     }
     DatapathId switchId = sw.getId();
-    List<Integer> hostPorts = SynTrap.hostPorts(plane.topology(), dpid);
-    var traps = SynTrap.flows(dpid, hostPorts, SynTrap.priority(settings.config()));
+    List<Integer> hostPorts = HostedRuntime.hostPorts(plane.topology(), dpid);
+    var traps =
+        HostedRuntime.synTraps(dpid, hostPorts, HostedRuntime.trapPriority(settings.config()));
     if (rules.isEmpty() && traps.isEmpty()) {
       return;
     }
@@ -499,29 +492,22 @@ public class MpqoeModule
       if (!settings.useLldpLatency()) {
         return;
       }
-      Map<Integer, double[]> latency = new HashMap<>();
+      List<HostedRuntime.DirectedLatency> reported = new ArrayList<>();
       for (Link l : linkDiscovery.getLinks().keySet()) {
-        int link = topologyLink(l);
-        if (link >= 0 && l.getLatency() != null) {
-          double[] sum = latency.computeIfAbsent(link, k -> new double[2]);
-          sum[0] += l.getLatency().getValue();
-          sum[1]++;
+        if (l.getLatency() != null) {
+          reported.add(
+              new HostedRuntime.DirectedLatency(
+                  l.getSrc().getLong(),
+                  l.getSrcPort().getPortNumber(),
+                  l.getDst().getLong(),
+                  l.getDstPort().getPortNumber(),
+                  l.getLatency().getValue()));
         }
       }
-      latency.forEach((link, sum) -> plane.links().latency(link, sum[0] / sum[1]));
+      HostedRuntime.linkLatencies(plane.links(), reported).forEach(plane.links()::latency);
     } catch (RuntimeException e) {
       LOG.warn("mpqoe: link state poll failed", e);
     }
-  }
-
-  /**
-   * The topology's link for an LLDP-discovered one, or -1 (a link the topology does not have is a
-   * mismatch, reported by the rebuild).
-   */
-  private int topologyLink(Link l) {
-    int a = plane.links().linkAt(l.getSrc().getLong(), l.getSrcPort().getPortNumber());
-    int b = plane.links().linkAt(l.getDst().getLong(), l.getDstPort().getPortNumber());
-    return a >= 0 && a == b ? a : -1;
   }
 
   // ---------------------------------------------------------------------------- helpers
