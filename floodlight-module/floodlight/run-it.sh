@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Real check of the Floodlight adapter with the user's Floodlight jar (as root, Mininet + OVS):
 #   floodlight-module/floodlight/run-it.sh /path/to/floodlight.jar [floodlight_it.py options]
-# Builds target/mpqoe-floodlight.jar (this module, never Floodlight) and runs its unit tests and
-# ShadedJarIT against that jar when it is missing or older than the sources, then runs
+# Builds target/mpqoe-floodlight.jar (this module, never Floodlight) against that jar and runs its
+# unit tests, the REST resource's tests, ShadedJarIT and the stand-in's conformance check against
+# it when the jar is missing or older than the sources, then runs
 # floodlight_it.py (Floodlight + mpqoe, Mininet CompuServe, one MPTCP
 # transfer, checks). See docs/floodlight.md.
 set -euo pipefail
@@ -20,6 +21,6 @@ if [[ ! -f "$jar" ]] || [[ -n "$(find "$root/floodlight-module" "$root/topologie
     -newer "$jar" -print -quit)" ]]; then
   echo "run-it: building and testing $jar ..." >&2
   (cd "$root" && mvn -q -B -Dstyle.color=never -Dfloodlight.jar="$fl" \
-    -pl floodlight-module/floodlight -am install >&2)
+    -pl floodlight-module/floodlight-stub,floodlight-module/floodlight -am install >&2)
 fi
 exec /usr/bin/python3 "$here/floodlight_it.py" --floodlight-jar "$fl" --module-jar "$jar" "$@"
