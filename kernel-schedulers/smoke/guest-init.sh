@@ -45,11 +45,11 @@ fail() {
 	nfail=$((nfail + 1))
 }
 finish() {
-	if dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection' >/tmp/dmesg.bad; then
+	if dmesg | grep -E -f /kernel-trouble.ere >/tmp/dmesg.bad; then
 		fail "kernel log: $(head -3 /tmp/dmesg.bad | tr '\n' ' ')"
 		dmesg | tail -60
 	else
-		pass "kernel log: no BUG/WARNING/Oops"
+		pass "kernel log: nothing of /kernel-trouble.ere"
 	fi
 	verdict "SMOKE-DONE pass=$npass fail=$nfail"
 	poweroff -f

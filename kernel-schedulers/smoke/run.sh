@@ -151,6 +151,8 @@ cp "$here/guest-cc.sh" "${extras[@]}" "$root/mpqoe/"
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/sbin/mptcp_xfer" "$here/mptcp_xfer.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/sbin/cc_xfer" "$here/cc_xfer.c"
 cp "$init" "$root/init"
+# the one list of kernel log lines that report trouble (testbed/kernel-trouble.ere)
+cp "$here/../../testbed/kernel-trouble.ere" "$root/kernel-trouble.ere"
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
 t_built=$(date +%s)

@@ -89,11 +89,23 @@ TAINTED = "/proc/sys/kernel/tainted"
 # bit: letter. Loading this project's modules sets O (out of tree) and E (unsigned), which say
 # nothing about the kernel's health, so they are left out.
 TROUBLE_TAINTS = {4: "M", 5: "B", 7: "D", 9: "W", 14: "L"}
-# Kernel log lines that report trouble: a WARN_ON, a BUG or oops, a fault, a lockup or stall.
-TROUBLE_LINE = re.compile(
-    r"WARNING:|BUG:|Oops|general protection fault|double fault|soft lockup|"
-    r"blocked for more than|rcu_\w+ detected stall|rcu: INFO"
+# Kernel log lines that report trouble (a WARN_ON, a BUG or oops, a panic, a fault, a lockup or
+# stall, a sanitizer's report): testbed/kernel-trouble.ere, one extended regular expression a
+# line, the one list that this module, the experiment runner, testbed/run and the kernel smoke
+# guests (grep -E -f) all read.
+TROUBLE_FILE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    "testbed",
+    "kernel-trouble.ere",
 )
+
+
+def _trouble_line():
+    with open(TROUBLE_FILE) as f:
+        return re.compile("|".join(ln.rstrip("\n") for ln in f if ln.strip()))
+
+
+TROUBLE_LINE = _trouble_line()
 
 
 def parse_health(tainted, log):

@@ -5,9 +5,11 @@ import contextlib
 import io
 import json
 import os
+import re
 import socket
 import stat
 import struct
+import subprocess
 import tempfile
 import unittest
 
@@ -169,6 +171,40 @@ class KernelHealthTest(unittest.TestCase):
         self.assertEqual(kernel.parse_health("12288", self.LOG.splitlines()[0])["taints"], "")
         with self.assertRaises(ValueError):
             kernel.parse_health("x", "")
+
+    def test_the_one_list_reads_the_same_in_python_and_in_grep(self):
+        # one line per kind of report, and lines that report nothing
+        lines = [
+            "[ 1.0] WARNING: CPU: 0 PID: 1 at net/mptcp/sched.c:10 f+0x1/0x2",
+            "[ 1.1] BUG: kernel NULL pointer dereference, address: 0000000000000008",
+            "[ 1.2] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI",
+            "[ 1.3] Call Trace:",
+            "[ 1.4] Kernel panic - not syncing: Fatal exception",
+            "[ 1.5] general protection fault, probably for non-canonical address",
+            "[ 1.6] traps: PANIC: double fault, error_code: 0x0",
+            "[ 1.7] watchdog: BUG: soft lockup - CPU#1 stuck for 22s!",
+            "[ 1.8] INFO: task kworker/0:1:9 blocked for more than 120 seconds.",
+            "[ 1.9] rcu: INFO: rcu_preempt self-detected stall on CPU",
+            "[ 2.0] rcu_sched detected stalls on CPUs/tasks:",
+            "[ 2.1] UBSAN: shift-out-of-bounds in net/mptcp/options.c:1:2",
+            "[ 2.2] KASAN: use-after-free in mptcp_subflow_get_send",
+            "[ 2.3] mptcp: subflow closed",
+            "[ 2.4] virtio_net virtio0 eth0: renamed",
+        ]
+        hits = [ln for ln in lines if kernel.TROUBLE_LINE.search(ln)]
+        self.assertEqual(hits, lines[:13])
+        grep = subprocess.run(
+            ["grep", "-E", "-f", kernel.TROUBLE_FILE],
+            input="\n".join(lines) + "\n",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        self.assertEqual(grep.stdout.splitlines(), hits, grep.stderr)
+        with open(kernel.TROUBLE_FILE) as f:
+            patterns = [ln.rstrip("\n") for ln in f if ln.strip()]
+        for pat in patterns:
+            self.assertTrue(any(re.search(pat, ln) for ln in hits), f"{pat} matches no sample")
 
     def test_a_change_holds_only_what_the_run_added(self):
         before = kernel.parse_health("4096", "\n".join(self.LOG.splitlines()[:2]))

@@ -69,6 +69,7 @@ sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 import matrix as mx  # noqa: E402
 import publish as pub  # noqa: E402
 from mpqoe_lib import files  # noqa: E402
+from mpqoe_lib.kernel import TROUBLE_LINE  # noqa: E402
 from mpqoe_lib.results import ReportError, code_version, read_csv  # noqa: E402
 from mpqoe_lib.runs import ONLY_RUNS_HELP, only_runs  # noqa: E402
 
@@ -218,12 +219,6 @@ def run_state(results, runs, cells, duration, version=None):
     return state
 
 
-_KERNEL_REPORT = re.compile(
-    r"BUG:|Oops:|WARNING:|Kernel panic|general protection fault|UBSAN:|KASAN:|"
-    r"rcu_\w+ (?:self-)?detected stall|soft lockup|blocked for more than"
-)
-
-
 def console_of(log):
     """The guest kernel console kept beside a batch log (<batch>.log -> <batch>.console.log)."""
     return log[: -len(".log")] + ".console.log"
@@ -247,7 +242,7 @@ def kernel_reports(console_log, limit=8):
     cut = max((i + 1 for i, line in enumerate(lines) if _BOOT_RETRIED.match(line)), default=0)
 
     def hits(part):
-        return [line for line in part if _KERNEL_REPORT.search(line)][:limit]
+        return [line for line in part if TROUBLE_LINE.search(line)][:limit]
 
     return hits(lines[cut:]), hits(lines[:cut])
 
