@@ -23,8 +23,9 @@ import org.mpqoe.core.topology.NetworkView.LinkView;
  * (subtype MAC address, the dpid's low 48 bits), port id (subtype port component, the 32-bit
  * OpenFlow port), TTL, and two organisation-specific TLVs under the OUI 00:26:e1 that Floodlight
  * also uses for the full dpid: subtype 0 the 64-bit dpid, subtype 0x6d ("m") the controller's send
- * time. Latency is receive time minus send time, so it includes the two control-channel legs
- * (Floodlight's {@code Link.getLatency()} has the same caveat).
+ * time. A link's latency here is the last probe's receive time minus its send time, so it includes
+ * the two control-channel legs; {@link NetworkDiscovery} passes each one to the link state tracker,
+ * which takes the legs out and filters ({@link org.mpqoe.core.control.LinkDelayEstimator}).
  */
 public final class LldpDiscovery {
   /** LLDP's EtherType. */

@@ -52,6 +52,11 @@ import org.slf4j.LoggerFactory;
  * link disappears when it is not seen for the link timeout while its ports are up, or when a switch
  * disconnects.
  *
+ * <p>Every probe that comes back is a delay sample of its link ({@code
+ * LinkStateTracker.lldpSample}: the control channel taken out with the switches' ECHO round trips,
+ * then filtered); the view's link latencies are the filtered delays, NaN (so 0 in a topology
+ * without a descriptor) while a link has too few samples.
+ *
  * <p>With a descriptor, hosts are the descriptor's, and the first rebuild waits until a switch
  * connected and then no other switch did for one probe interval, so that a network that matches the
  * descriptor never replaces the topology the control plane started with.
@@ -189,10 +194,30 @@ final class NetworkDiscovery implements AutoCloseable {
    */
   void lldpIn(long dpid, int inPort, byte[] frame) {
     var update = lldp.received(dpid, inPort, frame, System.nanoTime());
-    if (update.isEmpty() || update.get().change() != LldpDiscovery.Change.ADDED) {
+    if (update.isEmpty()) {
       return;
     }
     LinkView l = update.get().link();
+    if (!Double.isNaN(l.latencyMs())) {
+      double oneWay =
+          controller
+              .plane()
+              .links()
+              .lldpSample(l.srcDpid(), l.srcPort(), l.dstDpid(), l.dstPort(), l.latencyMs());
+      if (LOG.isDebugEnabled()) {
+        LOG.debug(
+            "lldp {}/{} -> {}/{} elapsed {} ms one-way {} ms",
+            StandaloneController.hex(l.srcDpid()),
+            l.srcPort(),
+            StandaloneController.hex(l.dstDpid()),
+            l.dstPort(),
+            String.format("%.3f", l.latencyMs()),
+            String.format("%.3f", oneWay));
+      }
+    }
+    if (update.get().change() != LldpDiscovery.Change.ADDED) {
+      return;
+    }
     controller.event(
         String.format(
             "link %s/%d -> %s/%d discovered",
@@ -272,7 +297,20 @@ final class NetworkDiscovery implements AutoCloseable {
       switches.add(new SwitchView(e.getKey(), ps));
     }
     Collection<AttachmentView> seen = settings.overlay().isPresent() ? List.of() : hosts.values();
-    return new NetworkView(switches, lldp.links(), List.copyOf(seen));
+    // A link's latency is its filtered LLDP delay (NaN while unknown), not the last probe's time.
+    var tracker = controller.plane().links();
+    List<LinkView> links =
+        lldp.links().stream()
+            .map(
+                l ->
+                    new LinkView(
+                        l.srcDpid(),
+                        l.srcPort(),
+                        l.dstDpid(),
+                        l.dstPort(),
+                        tracker.delayEstimate(l.srcDpid(), l.srcPort(), l.dstDpid(), l.dstPort())))
+            .toList();
+    return new NetworkView(switches, links, List.copyOf(seen));
   }
 
   private boolean portDown(long dpid, int port) {

@@ -3,6 +3,7 @@ package org.mpqoe.openflow;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import org.mpqoe.ofplan.OfSwitch;
 import org.mpqoe.ofplan.OfTranslator;
 import org.mpqoe.ofplan.PlanApplier;
 import org.projectfloodlight.openflow.protocol.OFBarrierReply;
+import org.projectfloodlight.openflow.protocol.OFEchoReply;
 import org.projectfloodlight.openflow.protocol.OFEchoRequest;
 import org.projectfloodlight.openflow.protocol.OFErrorMsg;
 import org.projectfloodlight.openflow.protocol.OFFactory;
@@ -66,12 +68,19 @@ import org.slf4j.LoggerFactory;
  * tables, the proactive rules, a barrier), echo, and the events of a running switch. Its methods
  * run on the connection's event loop; {@link #send} and {@link #barrier} may be called from any
  * thread.
+ *
+ * <p>Every {@link #ECHO_INTERVAL_MS} an ECHO request carries its send time ({@code System.nanoTime}
+ * as 8 bytes); the reply brings it back, and the round trip goes to the link state tracker, which
+ * takes the control channel out of LLDP delays ({@link org.mpqoe.core.control.LinkDelayEstimator}).
  */
 final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> implements OfSwitch {
   private static final Logger LOG = LoggerFactory.getLogger(SwitchConnection.class);
 
   /** OpenFlow 1.3's wire version, its bit in a HELLO version bitmap. */
   private static final int OF13 = OFVersion.OF_13.getWireVersion();
+
+  /** Period of the ECHO requests that measure the control channel's round trip. */
+  static final long ECHO_INTERVAL_MS = 1000;
 
   private final StandaloneController controller;
   private final OFFactory factory;
@@ -84,6 +93,7 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
   private volatile long dpid = -1;
   private volatile boolean known;
   private ScheduledFuture<?> stats;
+  private ScheduledFuture<?> echo;
 
   SwitchConnection(StandaloneController controller) {
     this.controller = controller;
@@ -154,6 +164,9 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
     if (stats != null) {
       stats.cancel(false);
     }
+    if (echo != null) {
+      echo.cancel(false);
+    }
     if (known) {
       controller.unregister(dpid, this);
     }
@@ -188,7 +201,7 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
                     .setData(((OFEchoRequest) m).getData())
                     .build(),
                 m.getXid());
-        case ECHO_REPLY -> {}
+        case ECHO_REPLY -> echoReply((OFEchoReply) m);
         case FEATURES_REPLY -> features((OFFeaturesReply) m);
         case BARRIER_REPLY -> barrierReply((OFBarrierReply) m);
         case PACKET_IN -> packetIn((OFPacketIn) m);
@@ -303,6 +316,35 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
         channel
             .eventLoop()
             .scheduleAtFixedRate(this::requestPortStats, period, period, TimeUnit.MILLISECONDS);
+    echo =
+        channel
+            .eventLoop()
+            .scheduleAtFixedRate(this::requestEcho, 0, ECHO_INTERVAL_MS, TimeUnit.MILLISECONDS);
+  }
+
+  private void requestEcho() {
+    if (channel.isActive()) {
+      byte[] sent = ByteBuffer.allocate(Long.BYTES).putLong(System.nanoTime()).array();
+      send(factory.buildEchoRequest().setData(sent).build());
+    }
+  }
+
+  /** A reply to one of our ECHO requests: its round trip, for LLDP delays. */
+  private void echoReply(OFEchoReply r) {
+    long now = System.nanoTime();
+    byte[] data = r.getData();
+    if (!known || data.length != Long.BYTES) {
+      return;
+    }
+    long sent = ByteBuffer.wrap(data).getLong();
+    if (now < sent) {
+      return;
+    }
+    double rttMs = (now - sent) / 1e6;
+    controller.plane().links().controlRtt(dpid, rttMs);
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("echo {} rtt {} ms", StandaloneController.hex(dpid), String.format("%.3f", rttMs));
+    }
   }
 
   private void requestPortStats() {

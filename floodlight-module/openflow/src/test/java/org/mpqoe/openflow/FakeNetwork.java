@@ -46,6 +46,15 @@ final class FakeNetwork implements AutoCloseable {
   private final Map<Long, FakeSwitch> switches = new ConcurrentHashMap<>();
   private final Map<Long, BlockingQueue<OFMessage>> received = new ConcurrentHashMap<>();
   private final List<Thread> threads = new ArrayList<>();
+  private final java.util.concurrent.ScheduledExecutorService cables =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "fake-cables");
+            t.setDaemon(true);
+            return t;
+          });
+  private volatile int controlMs;
+  private volatile int wireMs;
 
   FakeNetwork(InetSocketAddress controller) {
     this.controller = controller;
@@ -68,11 +77,24 @@ final class FakeNetwork implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Delays, in ms: every switch answers an ECHO after {@code controlMs} (its control channel's
+   * round trip), and an LLDP probe reaches the far switch's packet-in {@code controlMs + wireMs}
+   * after its packet-out arrived (the two control-channel legs and the cable). Set before {@link
+   * #start}.
+   */
+  FakeNetwork delays(int controlMs, int wireMs) {
+    this.controlMs = controlMs;
+    this.wireMs = wireMs;
+    return this;
+  }
+
   /** Connects every switch (handshake, first barrier answered) and starts answering. */
   FakeNetwork start() throws Exception {
     for (long dpid : ports.keySet()) {
       FakeSwitch s = new FakeSwitch(controller);
       s.dropStatsRequests = false;
+      s.echoDelayMs = controlMs;
       List<OFMessage> setup = s.handshake(dpid, 3000);
       OFMessage barrier = setup.get(setup.size() - 1);
       s.barrierReply(barrier.getXid());
@@ -152,8 +174,20 @@ final class FakeNetwork implements AutoCloseable {
         } else if (m instanceof OFPacketOut out && LldpDiscovery.isLldp(out.getData())) {
           for (OFAction a : out.getActions()) {
             End to = wires.get(new End(dpid, ((OFActionOutput) a).getPort().getPortNumber()));
-            if (to != null && switches.containsKey(to.dpid())) {
+            if (to != null && switches.containsKey(to.dpid()) && controlMs + wireMs == 0) {
               packetIn(to.dpid(), to.port(), out.getData());
+            } else if (to != null && switches.containsKey(to.dpid())) {
+              // On its way, the probe holds up nothing else (an echo in particular).
+              cables.schedule(
+                  () -> {
+                    try {
+                      packetIn(to.dpid(), to.port(), out.getData());
+                    } catch (Exception e) {
+                      // the far switch closed
+                    }
+                  },
+                  controlMs + wireMs,
+                  TimeUnit.MILLISECONDS);
             }
           }
         } else {
@@ -197,6 +231,7 @@ final class FakeNetwork implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    cables.shutdownNow();
     for (FakeSwitch s : switches.values()) {
       s.close();
     }

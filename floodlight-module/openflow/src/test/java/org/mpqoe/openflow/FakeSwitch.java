@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
+import org.projectfloodlight.openflow.protocol.OFEchoRequest;
 import org.projectfloodlight.openflow.protocol.OFFactories;
 import org.projectfloodlight.openflow.protocol.OFFactory;
 import org.projectfloodlight.openflow.protocol.OFMessage;
@@ -32,6 +33,15 @@ final class FakeSwitch implements AutoCloseable {
 
   /** Drop the controller's periodic port statistics requests instead of returning them. */
   volatile boolean dropStatsRequests = true;
+
+  /**
+   * ECHO requests from the controller are answered, after this many ms, and not returned by the
+   * read methods (as a switch's OpenFlow agent does; the controller sends them every second).
+   */
+  volatile int echoDelayMs;
+
+  /** Echo requests answered so far. */
+  volatile int echoes;
 
   FakeSwitch(InetSocketAddress controller) throws IOException {
     socket = new Socket();
@@ -59,10 +69,23 @@ final class FakeSwitch implements AutoCloseable {
   OFMessage read() throws Exception {
     while (true) {
       OFMessage m = readAny();
-      if (!(dropStatsRequests && m.getType() == OFType.STATS_REQUEST)) {
+      if (!skipped(m)) {
         return m;
       }
     }
+  }
+
+  /** Whether the read methods skip {@code m}: echo requests (answered) and, if so set, stats. */
+  private boolean skipped(OFMessage m) throws Exception {
+    if (m instanceof OFEchoRequest e) {
+      if (echoDelayMs > 0) {
+        Thread.sleep(echoDelayMs);
+      }
+      send(OF.buildEchoReply().setXid(e.getXid()).setData(e.getData()).build());
+      echoes++;
+      return true;
+    }
+    return dropStatsRequests && m.getType() == OFType.STATS_REQUEST;
   }
 
   private OFMessage readAny() throws Exception {
@@ -86,7 +109,7 @@ final class FakeSwitch implements AutoCloseable {
         }
         socket.setSoTimeout(left);
         OFMessage m = readAny();
-        if (!(dropStatsRequests && m.getType() == OFType.STATS_REQUEST)) {
+        if (!skipped(m)) {
           return m;
         }
       }

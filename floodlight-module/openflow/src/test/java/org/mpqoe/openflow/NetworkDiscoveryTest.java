@@ -28,6 +28,7 @@ import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.HostInterface;
 import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.NetworkView;
+import org.mpqoe.core.topology.NetworkView.LinkView;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyBuilder;
 import org.mpqoe.core.topology.TopologyLoader;
@@ -144,6 +145,43 @@ class NetworkDiscoveryTest {
       assertNotNull(out, "the SYN sent on after the barriers");
     } while (!out.getInPort().equals(OFPort.of(3)));
     awaitEvent("packet-in s1 port 3: MPTCP");
+  }
+
+  @Test
+  void linkDelaysLeaveTheControlChannelOut() throws Exception {
+    // Each switch's echo takes 40 ms and each probe 40 ms of control channel plus a 15 ms cable:
+    // the probes alone say 55 ms, the echoes take out the 40.
+    start(Optional.empty());
+    net.switchWithPorts(1, 3)
+        .switchWithPorts(2, 3)
+        .switchWithPorts(3, 3)
+        .wire(1, 1, 3, 1)
+        .wire(2, 1, 3, 2)
+        .wire(1, 2, 2, 2)
+        .delays(40, 15);
+    net.start();
+    await("three links in the topology", () -> plane.topology().links().size() == 3);
+    await(
+        "every link's delay measured",
+        () -> {
+          var state = plane.links().snapshot();
+          return state.size() == 3
+              && java.util.stream.IntStream.range(0, 3).allMatch(i -> state.delayMs(i) > 0);
+        });
+    var state = plane.links().snapshot();
+    for (Link l : plane.topology().links()) {
+      double estimate =
+          plane.links().delayEstimate(l.a().dpid(), l.portA(), l.b().dpid(), l.portB());
+      System.out.printf(
+          "link %s-%s: delay %.2f ms (cable 15 ms, probes 55 ms)%n",
+          l.a().name(), l.b().name(), state.delayMs(l.index()));
+      assertTrue(estimate >= 5 && estimate <= 25, "delay near the cable's 15 ms, got " + estimate);
+      double used = state.delayMs(l.index());
+      assertTrue(used >= 5 && used <= 25, "the selectors' delay is the estimate's, got " + used);
+    }
+    for (LinkView l : controller.discoveredLinks()) {
+      assertTrue(l.latencyMs() >= 55, "a probe's own time includes the control channel");
+    }
   }
 
   @Test

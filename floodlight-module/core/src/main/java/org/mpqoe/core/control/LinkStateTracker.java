@@ -11,9 +11,16 @@ import org.mpqoe.core.topology.Topology;
 
 /**
  * Live link state for the selectors: capacity from the descriptor (veth port speeds mean nothing),
- * load from periodic port statistics, delay from the descriptor or a latency measurement (LLDP in
- * Floodlight). A link's load is the busier of its two directions, each measured as the
- * transmitted-bytes rate of the port that sends into the link. Thread-safe.
+ * load from periodic port statistics, delay from the descriptor or a latency measurement. A link's
+ * load is the busier of its two directions, each measured as the transmitted-bytes rate of the port
+ * that sends into the link. Thread-safe.
+ *
+ * <p>LLDP delays: the runtimes give each switch's control-channel round trips ({@link #controlRtt})
+ * and each probe's packet-out to packet-in time ({@link #lldpSample}); {@link LinkDelayEstimator}
+ * turns them into a filtered delay per link, {@link #delayEstimate}, NaN while unknown. A runtime
+ * that routes on LLDP delays puts that estimate in the network view it builds topologies from (0
+ * while unknown, so an unmeasured link never excludes a path by eq. 4), and the topology's delays
+ * reach this tracker as they always did ({@link #latency}, or the topology's own).
  */
 public final class LinkStateTracker {
   private record PortKey(long dpid, int port) {}
@@ -30,6 +37,9 @@ public final class LinkStateTracker {
 
   /** Latencies given by {@link #latency}, by link key: they outlive a rebuild of the topology. */
   private final Map<Topology.LinkKey, Double> measured = new HashMap<>();
+
+  /** LLDP delay estimates by link key, and the switches' control-channel round trips. */
+  private final LinkDelayEstimator estimator = new LinkDelayEstimator();
 
   private double[] capacity;
   private double[] delay;
@@ -57,6 +67,11 @@ public final class LinkStateTracker {
       }
     }
     measured.keySet().removeIf(k -> next.indexOf(k) < 0);
+    Set<Topology.LinkKey> keys = new HashSet<>();
+    next.links().forEach(l -> keys.add(Topology.LinkKey.of(l)));
+    Set<Long> dpids = new HashSet<>();
+    next.switches().forEach(s -> dpids.add(s.dpid()));
+    estimator.retain(keys, dpids);
     last.keySet().retainAll(linkOfPort.keySet());
     rateMbps.keySet().retainAll(linkOfPort.keySet());
     downPorts.retainAll(linkOfPort.keySet());
@@ -116,6 +131,35 @@ public final class LinkStateTracker {
     }
     delay[link] = ms;
     measured.put(topology.linkKey(link), ms);
+  }
+
+  /**
+   * One OpenFlow ECHO round trip (ms) of switch {@code dpid}'s control channel: the request's send
+   * time to its reply's arrival, both on the controller's clock.
+   */
+  public synchronized void controlRtt(long dpid, double rttMs) {
+    estimator.controlRtt(dpid, rttMs);
+  }
+
+  /**
+   * One LLDP probe sent out of {@code (srcDpid, srcPort)} and seen on {@code (dstDpid, dstPort)}
+   * {@code elapsedMs} after its packet-out (to its packet-in, the controller's clock): the control
+   * channel is taken out with the two switches' round trips and the rest goes to the link's filter
+   * ({@link LinkDelayEstimator}). Returns the one-way sample, NaN when a switch has no round trip
+   * yet (then nothing is recorded). The link need not be in the topology yet.
+   */
+  public synchronized double lldpSample(
+      long srcDpid, int srcPort, long dstDpid, int dstPort, double elapsedMs) {
+    return estimator.probe(
+        Topology.LinkKey.of(srcDpid, srcPort, dstDpid, dstPort), srcDpid, dstDpid, elapsedMs);
+  }
+
+  /**
+   * The LLDP delay (ms) of the cable between the two ports (either order), filtered; NaN while it
+   * is unknown (fewer than {@link LinkDelayEstimator#MIN_SAMPLES} samples).
+   */
+  public synchronized double delayEstimate(long dpidX, int portX, long dpidY, int portY) {
+    return estimator.delayMs(Topology.LinkKey.of(dpidX, portX, dpidY, portY));
   }
 
   /** Current load of a link in Mbit/s. */

@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""LLDP link delays against netem, in the testbed guest (docs/floodlight.md, "Link delays").
+
+    flock -x /tmp/mpqoe-machine.lock /usr/bin/python3 testbed/lldp-delay/measure.py \\
+        --new NEW.jar --old OLD.jar [--out docs/results/lldp-delay/data]
+
+Boots the guest (testbed/run) with testbed/lldp-delay/guest.py, which builds
+testbed/lldp-delay/topology.json (two links each of 0, 5, 10, 25 and 50 ms one-way, netem)
+under a controller on this host, as `make testbed-smoke` does. Each jar in turn is the
+standalone controller in discovery mode (no descriptor, --servers): once it lists all links
+and after --warmup seconds, GET /mpqoe/topology is read --readings times, --every seconds
+apart. Writes readings.csv (phase, jar commit, reading, seconds since the controller started,
+link ends, delayMs) and, from the new jar's debug log, samples.csv (every probe's packet-out to
+packet-in time and one-way sample, every ECHO round trip). testbed/lldp-delay/report.py turns
+them into the table.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SERVER = "10.0.1.1"
+LINKS = 10
+
+LLDP_LINE = re.compile(
+    r"^(\d\d:\d\d:\d\d\.\d+) .*lldp ([0-9a-f]{16})/(\d+) -> ([0-9a-f]{16})/(\d+) "
+    r"elapsed ([\d.]+) ms one-way ([\d.NaN]+) ms"
+)
+ECHO_LINE = re.compile(r"^(\d\d:\d\d:\d\d\.\d+) .*echo ([0-9a-f]{16}) rtt ([\d.]+) ms")
+
+
+def topology(rest):
+    with urllib.request.urlopen(f"http://127.0.0.1:{rest}/mpqoe/topology", timeout=5) as r:
+        return json.load(r)
+
+
+def run_phase(name, jar, commit, port, args, rows, log_path):
+    rest = port + 1
+    cmd = [
+        "java",
+        "-Dorg.slf4j.simpleLogger.showDateTime=true",
+        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+        "-Dorg.slf4j.simpleLogger.log.org.mpqoe.openflow.NetworkDiscovery=debug",
+        "-Dorg.slf4j.simpleLogger.log.org.mpqoe.openflow.SwitchConnection=debug",
+        "-jar",
+        jar,
+        "controller",
+        "--servers",
+        SERVER,
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--rest",
+        str(rest),
+    ]
+    with open(log_path, "w") as log:
+        ctl = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    t0 = time.monotonic()
+    try:
+        deadline = t0 + args.connect
+        while True:
+            try:
+                if len(topology(rest)["links"]) == LINKS:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or ctl.poll() is not None:
+                print(f"measure: {name}: not all {LINKS} links within {args.connect} s", flush=True)
+                return False
+            time.sleep(1)
+        print(f"measure: {name}: {LINKS} links after {time.monotonic() - t0:.0f} s", flush=True)
+        time.sleep(args.warmup)
+        for i in range(args.readings):
+            t = topology(rest)
+            at = time.monotonic() - t0
+            for link in t["links"]:
+                rows.append(
+                    [name, commit, i, f"{at:.1f}", link["a"], link["portA"], link["b"]]
+                    + [link["portB"], f"{link['delayMs']:.3f}"]
+                )
+            print(f"measure: {name}: reading {i + 1}/{args.readings} at {at:.0f} s", flush=True)
+            if i + 1 < args.readings:
+                time.sleep(args.every)
+        return True
+    finally:
+        ctl.terminate()
+        try:
+            ctl.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            ctl.kill()
+            ctl.wait()
+
+
+def samples(log_path):
+    out = []
+    with open(log_path) as f:
+        for line in f:
+            m = LLDP_LINE.match(line)
+            if m:
+                ts, src, sp, dst, dp, elapsed, one = m.groups()
+                out.append(["lldp", ts, int(src, 16), sp, int(dst, 16), dp, elapsed, one])
+                continue
+            m = ECHO_LINE.match(line)
+            if m:
+                ts, dpid, rtt = m.groups()
+                out.append(["echo", ts, int(dpid, 16), "", "", "", rtt, ""])
+    return out
+
+
+def jar_commit(jar):
+    """The git commit a jar was built from: the commit file beside it (see --help)."""
+    path = jar + ".commit"
+    with open(path) as f:
+        return f.read().strip()
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--new", required=True, help="jar with echo subtraction (JAR.commit beside it)")
+    p.add_argument("--old", required=True, help="jar without (JAR.commit beside it)")
+    p.add_argument("--out", default=os.path.join(REPO, "docs/results/lldp-delay/data"))
+    p.add_argument("--port", type=int, default=16673, help="OpenFlow port (REST: +1)")
+    p.add_argument("--connect", type=int, default=120, help="seconds to wait for all links")
+    p.add_argument("--warmup", type=int, default=60, help="seconds after all links are listed")
+    p.add_argument("--readings", type=int, default=10)
+    p.add_argument("--every", type=int, default=12, help="seconds between readings")
+    args = p.parse_args()
+    commits = {"new": jar_commit(args.new), "old": jar_commit(args.old)}
+    os.makedirs(args.out, exist_ok=True)
+    work = os.path.join(REPO, "build", "lldp-delay")
+    os.makedirs(work, exist_ok=True)
+    stop = os.path.join(work, "stop")
+    if os.path.exists(stop):
+        os.remove(stop)
+    budget = 2 * (args.connect + args.warmup + args.readings * args.every) + 120
+    guest = subprocess.Popen(
+        [
+            os.path.join(REPO, "testbed", "run"),
+            "--timeout",
+            str(budget + 180),
+            "--results",
+            work,
+            "--",
+            "/usr/bin/python3",
+            "testbed/lldp-delay/guest.py",
+            "--controller",
+            f"10.0.2.2:{args.port}",
+            "--stop",
+            "/results/stop",
+            "--timeout",
+            str(budget),
+        ]
+    )
+    rows = []
+    ok = True
+    try:
+        for name, jar in (("new", args.new), ("old", args.old)):
+            log = os.path.join(work, f"controller-{name}.log")
+            ok = run_phase(name, jar, commits[name], args.port, args, rows, log) and ok
+    finally:
+        open(stop, "w").close()
+        rc = guest.wait()
+    with open(os.path.join(args.out, "readings.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["phase", "commit", "reading", "seconds", "a", "portA", "b", "portB", "delayMs"])
+        w.writerows(rows)
+    with open(os.path.join(args.out, "samples.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kind", "time", "src", "srcPort", "dst", "dstPort", "ms", "oneWayMs"])
+        w.writerows(samples(os.path.join(work, "controller-new.log")))
+    print(f"measure: guest exit {rc}; {len(rows)} rows in {args.out}", flush=True)
+    return 0 if ok and rc == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
