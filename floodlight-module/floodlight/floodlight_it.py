@@ -405,6 +405,14 @@ class Run:
                         f"n_bytes={f['n_bytes']} {m.get('nw_src')}:{m.get('tp_src')} -> "
                         f"{m.get('nw_dst')}:{m.get('tp_dst')} actions={f['actions']}"
                     )
+        try:
+            links = self.rest.get("/wm/mpqoe/topology", timeout=2)["links"]
+            print(
+                "  link delays in GET /wm/mpqoe/topology (ms; 0 while unknown): "
+                + ", ".join(f"{x['a']}-{x['b']} {x['delayMs']:.1f}" for x in links)
+            )
+        except ERRORS:
+            pass
         busy = sorted(((v, k) for k, v in max_load.items() if v > 0), reverse=True)[:6]
         print(
             "  highest loads seen in GET /wm/mpqoe/topology: "

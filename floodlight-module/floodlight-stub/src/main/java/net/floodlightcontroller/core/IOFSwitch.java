@@ -4,6 +4,7 @@ import java.util.Collection;
 import org.projectfloodlight.openflow.protocol.OFFactory;
 import org.projectfloodlight.openflow.protocol.OFPortDesc;
 import org.projectfloodlight.openflow.types.DatapathId;
+import org.projectfloodlight.openflow.types.U64;
 
 /** A connected switch. */
 public interface IOFSwitch extends IOFMessageWriter {
@@ -14,4 +15,7 @@ public interface IOFSwitch extends IOFMessageWriter {
   boolean isActive();
 
   OFFactory getOFFactory();
+
+  /** Floodlight's estimate of the switch's one-way control latency, in ms. */
+  U64 getLatency();
 }

@@ -30,24 +30,36 @@ import org.projectfloodlight.openflow.types.IPv4Address;
 /**
  * The network as Floodlight sees it, as the core's {@link NetworkView}: switches and their ports
  * from {@link IOFSwitchService} (curr_speed in kbit/s, port and link state), links from {@link
- * ILinkDiscoveryService} (LLDP, direct links only, {@code Link.getLatency()} in ms) and host
- * attachment points from {@link IDeviceService}. Reads Floodlight's services and decides nothing;
- * {@link TopologyBuilder} makes the topology.
+ * ILinkDiscoveryService} (LLDP, direct links only) with their delays from the core's estimator (fed
+ * with Floodlight's own probes; NaN while unknown, not Floodlight's {@code Link.getLatency()}:
+ * docs/floodlight.md, "Link delays") and host attachment points from {@link IDeviceService}. Reads
+ * Floodlight's services and decides nothing; {@link TopologyBuilder} makes the topology.
  */
 public final class DiscoveredTopology {
   private final IOFSwitchService switches;
   private final ILinkDiscoveryService links;
   private final IDeviceService devices;
+  private final LinkDelays delays;
+
+  /** The delay (ms) of the cable between two ports, either order; NaN while unknown. */
+  @FunctionalInterface
+  public interface LinkDelays {
+    double ms(long srcDpid, int srcPort, long dstDpid, int dstPort);
+  }
 
   /**
    * @param devices the device manager, or null when it is not loaded (then no host is seen: a
    *     descriptor overlay must name the hosts)
    */
   public DiscoveredTopology(
-      IOFSwitchService switches, ILinkDiscoveryService links, IDeviceService devices) {
+      IOFSwitchService switches,
+      ILinkDiscoveryService links,
+      IDeviceService devices,
+      LinkDelays delays) {
     this.switches = switches;
     this.links = links;
     this.devices = devices;
+    this.delays = delays;
   }
 
   /** What Floodlight knows now. */
@@ -70,14 +82,11 @@ public final class DiscoveredTopology {
       if (links.getLinkType(l, e.getValue()) != ILinkDiscovery.LinkType.DIRECT_LINK) {
         continue;
       }
-      double latency = l.getLatency() == null ? Double.NaN : l.getLatency().getValue();
-      lv.add(
-          new LinkView(
-              l.getSrc().getLong(),
-              l.getSrcPort().getPortNumber(),
-              l.getDst().getLong(),
-              l.getDstPort().getPortNumber(),
-              latency));
+      long src = l.getSrc().getLong();
+      int srcPort = l.getSrcPort().getPortNumber();
+      long dst = l.getDst().getLong();
+      int dstPort = l.getDstPort().getPortNumber();
+      lv.add(new LinkView(src, srcPort, dst, dstPort, delays.ms(src, srcPort, dst, dstPort)));
     }
     return new NetworkView(sw, lv, attachments());
   }

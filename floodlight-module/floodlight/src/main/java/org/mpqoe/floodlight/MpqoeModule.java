@@ -52,6 +52,7 @@ import org.mpqoe.ofplan.OfEvents;
 import org.mpqoe.ofplan.OfTranslator;
 import org.mpqoe.ofplan.PlanApplier;
 import org.projectfloodlight.openflow.protocol.OFErrorMsg;
+import org.projectfloodlight.openflow.protocol.OFFactory;
 import org.projectfloodlight.openflow.protocol.OFFlowMod;
 import org.projectfloodlight.openflow.protocol.OFFlowRemoved;
 import org.projectfloodlight.openflow.protocol.OFMessage;
@@ -86,8 +87,9 @@ import org.slf4j.LoggerFactory;
  *       cannot hide MPTCP handshakes from mpqoe.
  *   <li>Port status re-routes subflows off a failed link; FLOW_REMOVED (expiry) ends subflows.
  *   <li>Floodlight's StatisticsCollector polls port counters every statsIntervalS (at least 2 s);
- *       every second its newest port rates become link loads, and with useLldpLatency LLDP link
- *       latencies become link delays.
+ *       every second its newest port rates become link loads. Floodlight's LLDP probes, read before
+ *       its link discovery, and a timed barrier to every switch each second feed the core's link
+ *       delay estimator; with useLldpLatency its delays replace the descriptor's.
  *   <li>REST: {@code /wm/mpqoe/{topology,connections,clients,config}}, the standalone runtime's
  *       API.
  * </ul>
@@ -225,7 +227,13 @@ public class MpqoeModule
             .getScheduledExecutor()
             .scheduleAtFixedRate(this::pollLinkState, 1, 1, TimeUnit.SECONDS);
     restApi.addRestletRoutable(new MpqoeWebRoutable());
-    discovered = new DiscoveredTopology(switchService, linkDiscovery, deviceService);
+    provider.addOFMessageListener(OFType.PACKET_IN, lldpTap);
+    discovered =
+        new DiscoveredTopology(
+            switchService,
+            linkDiscovery,
+            deviceService,
+            (sd, sp, dd, dp) -> plane.links().delayEstimate(sd, sp, dd, dp));
     discovered.onChange(topologyService, this::topologyChanged);
   }
 
@@ -475,9 +483,92 @@ public class MpqoeModule
     return Math.max(2, statsIntervalS);
   }
 
-  /** Every second: new port rates, LLDP latencies if asked for, and a wiring check. */
+  /**
+   * Floodlight's own LLDP probes, read before its link discovery takes them (which it may stop):
+   * each is one sample of its link's delay for the core's estimator, which takes out the control
+   * channel with the round trips of {@link #probeControlChannels}.
+   */
+  private final IOFMessageListener lldpTap =
+      new IOFMessageListener() {
+        @Override
+        public String getName() {
+          return "mpqoe-lldp";
+        }
+
+        @Override
+        public boolean isCallbackOrderingPrereq(OFType type, String name) {
+          return false;
+        }
+
+        @Override
+        public boolean isCallbackOrderingPostreq(OFType type, String name) {
+          return type == OFType.PACKET_IN && "linkdiscovery".equals(name);
+        }
+
+        @Override
+        public Command receive(IOFSwitch sw, OFMessage msg, FloodlightContext cntx) {
+          if (msg instanceof OFPacketIn pi) {
+            lldpSample(sw, pi, System.nanoTime() / 1_000_000);
+          }
+          return Command.CONTINUE;
+        }
+      };
+
+  /**
+   * One delay sample from a probe of Floodlight's that {@code sw} got at {@code nowMs} (ms of
+   * {@code System.nanoTime()}, Floodlight's clock for its stamps). Runs on Floodlight's I/O
+   * threads; never throws for a frame that is not a probe.
+   */
+  void lldpSample(IOFSwitch sw, OFPacketIn pi, long nowMs) {
+    var probe = FloodlightLldp.parse(pi.getData());
+    if (probe.isEmpty()) {
+      return;
+    }
+    FloodlightLldp.Probe p = probe.get();
+    IOFSwitch sender = switchService.getSwitch(DatapathId.of(p.srcDpid()));
+    if (sender == null || sender.getLatency() == null) {
+      return;
+    }
+    double elapsed = FloodlightLldp.elapsedMs(p, nowMs, sender.getLatency().getValue());
+    if (elapsed < 0) {
+      return; // the sender's latency estimate fell since the stamp: no sample
+    }
+    plane
+        .links()
+        .lldpSample(
+            p.srcDpid(),
+            p.srcPort(),
+            sw.getId().getLong(),
+            OFMessageUtils.getInPort(pi).getPortNumber(),
+            elapsed);
+  }
+
+  /**
+   * A barrier to every switch of the topology, timed: its round trip is the control channel's
+   * (Floodlight answers echoes itself, so a barrier is the request whose reply this module sees).
+   */
+  void probeControlChannels() {
+    for (long dpid : switches.managed()) {
+      IOFSwitch sw = switches.usable(dpid);
+      if (sw == null) {
+        continue;
+      }
+      OFFactory f = sw.getOFFactory();
+      long sent = System.nanoTime();
+      sw.writeRequest(f.buildBarrierRequest().setXid(f.nextXid()).build())
+          .addListener(
+              () -> plane.links().controlRtt(dpid, (System.nanoTime() - sent) / 1e6),
+              Runnable::run);
+    }
+  }
+
+  /**
+   * Every second: new port rates, the control channels' round trips, the estimated link delays if
+   * asked for.
+   */
   void pollLinkState() {
     try {
+      probeControlChannels();
       for (SwitchPortBandwidth b : statistics.getBandwidthConsumption().values()) {
         long dpid = b.getSwitchId().getLong();
         if (inTopology(dpid)) {
@@ -489,20 +580,22 @@ public class MpqoeModule
               (d, p, tx, t) -> plane.portStats(d, p, tx, 0, t));
         }
       }
-      if (!settings.useLldpLatency()) {
+      if (!settings.delaysFromLldp()) {
         return;
       }
       List<HostedRuntime.DirectedLatency> reported = new ArrayList<>();
       for (Link l : linkDiscovery.getLinks().keySet()) {
-        if (l.getLatency() != null) {
-          reported.add(
-              new HostedRuntime.DirectedLatency(
-                  l.getSrc().getLong(),
-                  l.getSrcPort().getPortNumber(),
-                  l.getDst().getLong(),
-                  l.getDstPort().getPortNumber(),
-                  l.getLatency().getValue()));
-        }
+        long src = l.getSrc().getLong();
+        int srcPort = l.getSrcPort().getPortNumber();
+        long dst = l.getDst().getLong();
+        int dstPort = l.getDstPort().getPortNumber();
+        reported.add(
+            new HostedRuntime.DirectedLatency(
+                src,
+                srcPort,
+                dst,
+                dstPort,
+                plane.links().delayEstimate(src, srcPort, dst, dstPort)));
       }
       HostedRuntime.linkLatencies(plane.links(), reported).forEach(plane.links()::latency);
     } catch (RuntimeException e) {

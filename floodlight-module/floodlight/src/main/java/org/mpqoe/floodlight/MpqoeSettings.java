@@ -28,7 +28,8 @@ import org.mpqoe.core.topology.TopologyBuilder;
  *     {@code hostGrouping} and {@code defaultLinkCapacityMbps} ({@link
  *     org.mpqoe.core.control.DiscoveryConfig#topologyOptions})
  * @param config the control plane's settings
- * @param useLldpLatency replace the descriptor's link delays by Floodlight's LLDP latencies
+ * @param useLldpLatency replace the descriptor's link delays by the ones estimated from
+ *     Floodlight's LLDP probes (docs/floodlight.md, "Link delays")
  * @param restToken the token REST writes must carry when Floodlight's REST server listens beyond
  *     loopback ({@link RestAccess}); null for none
  */
@@ -100,6 +101,14 @@ public record MpqoeSettings(
     return "MpqoeSettings[" + describe() + (restToken == null ? "" : ", REST token set") + "]";
   }
 
+  /**
+   * Whether link delays are the LLDP estimates: asked for, or there is no descriptor to take them
+   * from.
+   */
+  public boolean delaysFromLldp() {
+    return useLldpLatency || topology == null;
+  }
+
   /** One line for the log; QoMRA's parameters only when QoMRA is the algorithm. */
   public String describe() {
     ControlConfig c = config;
@@ -122,7 +131,7 @@ public record MpqoeSettings(
             c.idleTimeoutS(),
             c.statsIntervalS(),
             c.segmentRouting() ? "segment routing" : "per-hop rules",
-            useLldpLatency || topology == null ? "LLDP" : "the descriptor");
+            delaysFromLldp() ? "LLDP" : "the descriptor");
     if (!c.algorithm().equals("qomra")) {
       return line;
     }

@@ -133,7 +133,22 @@ class DiscoveredTopologyTest {
             Map.of(
                 "getAllDevices", a -> devices,
                 "addListener", a -> deviceListeners.add((IDeviceListener) a[0])));
-    return new DiscoveredTopology(sws, lds, ds);
+    // The estimator's delays: here the latency each link was given, by its ends in either order.
+    return new DiscoveredTopology(
+        sws,
+        lds,
+        ds,
+        (sd, sp, dd, dp) ->
+            links.keySet().stream()
+                .filter(
+                    l ->
+                        l.getSrc().getLong() == sd
+                            && l.getSrcPort().getPortNumber() == sp
+                            && l.getDst().getLong() == dd
+                            && l.getDstPort().getPortNumber() == dp)
+                .mapToDouble(l -> l.getLatency().getValue())
+                .findFirst()
+                .orElse(Double.NaN));
   }
 
   /** three-path (p1..p3 = dpids 1-3, sv = 4), cabled as its descriptor says, 10 Mbit/s ports. */

@@ -79,6 +79,7 @@ final class Fakes {
                   "getId", a -> DatapathId.of(dpid),
                   "getOFFactory", a -> factory,
                   "isActive", a -> true,
+                  "getLatency", a -> org.projectfloodlight.openflow.types.U64.ZERO,
                   "getPorts", a -> ports,
                   "write",
                       a -> {

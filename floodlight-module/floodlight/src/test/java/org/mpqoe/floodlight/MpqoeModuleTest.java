@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import net.floodlightcontroller.core.FloodlightContext;
 import net.floodlightcontroller.core.IFloodlightProviderService;
 import net.floodlightcontroller.core.IListener.Command;
 import net.floodlightcontroller.core.IOFMessageListener;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.mpqoe.core.control.Cookies;
 import org.mpqoe.core.control.FlowRule;
+import org.mpqoe.core.control.LinkDelayEstimator;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.floodlight.Fakes.FakeSwitch;
 import org.mpqoe.floodlight.web.MpqoeWebRoutable;
@@ -47,6 +49,7 @@ import org.projectfloodlight.openflow.protocol.OFFactory;
 import org.projectfloodlight.openflow.protocol.OFFlowAdd;
 import org.projectfloodlight.openflow.protocol.OFFlowRemovedReason;
 import org.projectfloodlight.openflow.protocol.OFMessage;
+import org.projectfloodlight.openflow.protocol.OFPacketIn;
 import org.projectfloodlight.openflow.protocol.OFPacketInReason;
 import org.projectfloodlight.openflow.protocol.OFPortDesc;
 import org.projectfloodlight.openflow.protocol.OFPortState;
@@ -270,10 +273,27 @@ class MpqoeModuleTest {
     assertEquals(5, MpqoeModule.collectorPeriod(5));
     assertEquals(
         Map.of(
-            OFType.PACKET_IN, List.of("mpqoe"),
+            OFType.PACKET_IN, List.of("mpqoe", "mpqoe-lldp"),
             OFType.FLOW_REMOVED, List.of("mpqoe"),
             OFType.ERROR, List.of("mpqoe")),
         listeners);
+    // mpqoe after Floodlight's discovery and device manager, before Forwarding; its LLDP tap before
+    // link discovery (which may stop the probes), and never stopping anything.
+    IOFMessageListener routing = chain.get(OFType.PACKET_IN).get(0);
+    IOFMessageListener tap = chain.get(OFType.PACKET_IN).get(1);
+    assertTrue(routing.isCallbackOrderingPrereq(OFType.PACKET_IN, "linkdiscovery"));
+    assertTrue(routing.isCallbackOrderingPostreq(OFType.PACKET_IN, "forwarding"));
+    assertTrue(tap.isCallbackOrderingPostreq(OFType.PACKET_IN, "linkdiscovery"));
+    assertFalse(tap.isCallbackOrderingPrereq(OFType.PACKET_IN, "linkdiscovery"));
+    assertEquals(
+        net.floodlightcontroller.core.IListener.Command.CONTINUE,
+        tap.receive(
+            sv.sw,
+            packetIn(1, FloodlightLldpTest.probe(0x88cc, 1, 1, 5)),
+            new FloodlightContext()));
+    assertEquals(
+        net.floodlightcontroller.core.IListener.Command.CONTINUE,
+        tap.receive(sv.sw, packetIn(1, Fakes.arpRequest(CLIENT, SERVER)), null));
     assertEquals(List.of(module), switchListeners);
     assertEquals(1, routables.size());
     assertInstanceOf(MpqoeWebRoutable.class, routables.get(0));
@@ -449,33 +469,45 @@ class MpqoeModuleTest {
     // Counters are whole bytes: over a 20 ms period that rounds the rate by up to 200 bit/s.
     assertEquals(1.5, module.plane().links().loadMbps(0), 1e-3);
 
-    // Floodlight's links as LLDP measured them (a map keeps its first key: replace the entries).
-    links
-        .keySet()
-        .removeIf(
-            l ->
-                l.getSrc().getLong() + l.getDst().getLong() == 5
-                    && l.getSrcPort().getPortNumber() == 1
-                    && l.getDstPort().getPortNumber() == 1);
-    links.put(
-        new Link(DatapathId.of(1), OFPort.of(1), DatapathId.of(4), OFPort.of(1), U64.of(30)), null);
-    links.put(
-        new Link(DatapathId.of(4), OFPort.of(1), DatapathId.of(1), OFPort.of(1), U64.of(40)), null);
-    // Not a link of the topology (p1 port 2 is the client's): ignored.
-    links.put(
-        new Link(DatapathId.of(1), OFPort.of(2), DatapathId.of(4), OFPort.of(2), U64.of(1)), null);
+    // Every poll times a barrier to each switch: their round trips are the control channels'.
+    p1.answerBarriers();
+    sv.answerBarriers();
+    double rttP1 = module.plane().links().controlRtt(1);
+    double rttSv = module.plane().links().controlRtt(4);
+    assertTrue(rttP1 >= 0 && rttP1 < 1000 && rttSv >= 0 && rttSv < 1000, rttP1 + " " + rttSv);
+
+    // Floodlight's probes on p1:1 - sv:1, 30 ms one way and 40 back; a probe of a port that is no
+    // link of the topology (p1:2 is the client's) counts for nothing.
+    long now = 1_000_000;
+    for (int i = 0; i < LinkDelayEstimator.WINDOW; i++) {
+      module.lldpSample(sv.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 1, 1, now - 30)), now);
+      module.lldpSample(p1.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 4, 1, now - 40)), now);
+    }
+    module.lldpSample(sv.sw, lldpIn(2, FloodlightLldpTest.probe(0x88cc, 1, 2, now - 1)), now);
+    double expected = 30 - rttP1 / 2 - rttSv / 2;
+    assertEquals(expected, module.plane().links().delayEstimate(1, 1, 4, 1), 1e-9);
+    assertTrue(Double.isNaN(module.plane().links().delayEstimate(1, 2, 4, 2)));
     module.pollLinkState();
-    assertEquals(35.0, module.plane().links().snapshot().delayMs(0), 1e-9);
-    assertEquals(0.0, module.plane().links().snapshot().delayMs(1), 1e-9, "LLDP's 0 ms too");
+    assertEquals(expected, module.plane().links().snapshot().delayMs(0), 1e-9);
+    assertEquals(50.0, module.plane().links().snapshot().delayMs(1), 1e-9, "still unknown");
   }
 
   @Test
   void lldpLatenciesAreIgnoredByDefault() throws Exception {
     started();
-    links.put(
-        new Link(DatapathId.of(1), OFPort.of(1), DatapathId.of(4), OFPort.of(1), U64.of(30)), null);
+    module.pollLinkState();
+    p1.answerBarriers();
+    sv.answerBarriers();
+    long now = 1_000_000;
+    for (int i = 0; i < LinkDelayEstimator.WINDOW; i++) {
+      module.lldpSample(sv.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 1, 1, now - 30)), now);
+    }
     module.pollLinkState();
     assertEquals(25.0, module.plane().links().snapshot().delayMs(0), 1e-9);
+  }
+
+  private static OFPacketIn lldpIn(int port, byte[] frame) {
+    return (OFPacketIn) packetIn(port, frame);
   }
 
   private static SwitchPortBandwidth sample(long dpid, int port, long txBps) {

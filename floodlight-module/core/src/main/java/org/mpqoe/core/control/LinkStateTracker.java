@@ -141,6 +141,11 @@ public final class LinkStateTracker {
     estimator.controlRtt(dpid, rttMs);
   }
 
+  /** The round trip (ms) taken out of a switch's probes: its window's minimum, NaN before any. */
+  public synchronized double controlRtt(long dpid) {
+    return estimator.controlRtt(dpid);
+  }
+
   /**
    * One LLDP probe sent out of {@code (srcDpid, srcPort)} and seen on {@code (dstDpid, dstPort)}
    * {@code elapsedMs} after its packet-out (to its packet-in, the controller's clock): the control
