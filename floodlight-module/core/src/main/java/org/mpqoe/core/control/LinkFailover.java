@@ -22,10 +22,12 @@ import org.mpqoe.core.topology.TopologyException;
  * Re-selection when a link goes down. Every client whose assigned paths use it is selected again,
  * with its own paths taken out of |H_p|, outside the router's lock and under the client's own lock
  * (as a SYN's selection). Paths that avoid the link stay at their index, so their subflows are
- * untouched; each index whose path used the link takes the next path of the new selection that the
- * client does not already use, else the selection's best path (shared), and none only when the
- * server became unreachable. The subflows on those indices move to their new path (new cookie
- * generation), or lose their rules and end.
+ * untouched; each index (interface) whose path used the link takes the next path of the new
+ * selection that starts at its interface's switch and that the client does not already use, else
+ * the fastest such path of the selection (shared), and none when the selection has no path from its
+ * switch (the server became unreachable from there, or the selector chose none there). For a client
+ * on one switch that is: the next unused path of the selection, else its best path. The subflows on
+ * those indices move to their new path (new cookie generation), or lose their rules and end.
  */
 final class LinkFailover {
   private final MptcpRouter r;
@@ -121,7 +123,7 @@ final class LinkFailover {
       }
       Selection sel;
       try {
-        sel = r.selection.select(client, server, state, users);
+        sel = r.selection.select(client, server, serverInterface(client, server), state, users);
       } catch (TopologyException unreachable) {
         sel = Selection.none(r.config().algorithm(), client.name());
       }
@@ -143,6 +145,19 @@ final class LinkFailover {
     }
   }
 
+  /**
+   * The server interface the client's assignment leads to (under the client's lock, so it does not
+   * change meanwhile); the server's first when the assignment is gone or the server lost it.
+   */
+  private int serverInterface(Host client, Host server) {
+    synchronized (r.lock) {
+      Assignment a = r.assignments.get(client, server);
+      return a == null || a.serverInterface() >= server.interfaces().size()
+          ? 0
+          : a.serverInterface();
+    }
+  }
+
   /** The paths with each {@code stale} index's replaced from {@code sel}. */
   private static List<Path> replaced(Assignment a, Selection sel, IntPredicate stale) {
     List<Path> next = new ArrayList<>(a.paths());
@@ -152,11 +167,15 @@ final class LinkFailover {
         spare.add(p);
       }
     }
+    List<HostInterface> interfaces = a.client().interfaces();
     for (int i = 0; i < next.size(); i++) {
       if (stale.test(i)) {
-        // No unused path left: share the best one rather than drop the subflow.
-        Path fallback = sel.isEmpty() ? null : sel.paths().get(0);
-        next.set(i, spare.isEmpty() ? fallback : spare.poll());
+        int at = interfaces.get(Math.min(i, interfaces.size() - 1)).attachment().index();
+        // No unused path from its switch left: share the best one rather than drop the subflow.
+        Path fallback = sel.paths().stream().filter(p -> p.source() == at).findFirst().orElse(null);
+        Path own = spare.stream().filter(p -> p.source() == at).findFirst().orElse(null);
+        spare.remove(own);
+        next.set(i, own == null ? fallback : own);
       }
     }
     return next;
