@@ -24,10 +24,12 @@ import org.mpqoe.core.topology.TopologyException;
  * (as a SYN's selection). Paths that avoid the link stay at their index, so their subflows are
  * untouched; each index (interface) whose path used the link takes the next path of the new
  * selection that starts at its interface's switch and that the client does not already use, else
- * the fastest such path of the selection (shared), and none when the selection has no path from its
- * switch (the server became unreachable from there, or the selector chose none there). For a client
- * on one switch that is: the next unused path of the selection, else its best path. The subflows on
- * those indices move to their new path (new cookie generation), or lose their rules and end.
+ * the fastest such path of the selection (shared); when the selection has none from its switch (the
+ * selector chose fewer paths), the hop-shortest path from its switch, which is not a selected path
+ * (the subflow lives on, as it would under plain forwarding); and none only when its switch can no
+ * longer reach the server. For a client on one switch that is: the next unused path of the
+ * selection, else its best path. The subflows on those indices move to their new path (new cookie
+ * generation), or lose their rules and end.
  */
 final class LinkFailover {
   private final MptcpRouter r;
@@ -159,7 +161,7 @@ final class LinkFailover {
   }
 
   /** The paths with each {@code stale} index's replaced from {@code sel}. */
-  private static List<Path> replaced(Assignment a, Selection sel, IntPredicate stale) {
+  private List<Path> replaced(Assignment a, Selection sel, IntPredicate stale) {
     List<Path> next = new ArrayList<>(a.paths());
     Deque<Path> spare = new ArrayDeque<>();
     for (Path p : sel.paths()) {
@@ -175,10 +177,24 @@ final class LinkFailover {
         Path fallback = sel.paths().stream().filter(p -> p.source() == at).findFirst().orElse(null);
         Path own = spare.stream().filter(p -> p.source() == at).findFirst().orElse(null);
         spare.remove(own);
+        if (own == null && fallback == null && !sel.isEmpty()) {
+          fallback = shortestFrom(interfaces.get(Math.min(i, interfaces.size() - 1)), a);
+        }
         next.set(i, own == null ? fallback : own);
       }
     }
     return next;
+  }
+
+  /**
+   * The hop-shortest path with every link up from {@code client}'s switch to the switch of the
+   * server interface of {@code a}, or null when there is none.
+   */
+  private Path shortestFrom(HostInterface client, Assignment a) {
+    List<HostInterface> server = a.server().interfaces();
+    HostInterface to = server.get(Math.min(a.serverInterface(), server.size() - 1));
+    List<Path> paths = r.paths().between(client.attachment(), to.attachment());
+    return paths.isEmpty() ? null : paths.get(0);
   }
 
   /**
