@@ -14,7 +14,9 @@ import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.path.CandidatePaths;
 import org.mpqoe.core.path.Path;
 import org.mpqoe.core.select.ClientAssignments;
+import org.mpqoe.core.topology.NetworkViews;
 import org.mpqoe.core.topology.Topology;
+import org.mpqoe.core.topology.TopologyBuilder;
 import org.mpqoe.core.topology.TopologyLoader;
 
 /**
@@ -185,5 +187,50 @@ class MultiHomedRouterTest {
             .map(sf -> TOPO.switches().get(sf.path().source()).name())
             .collect(Collectors.toSet());
     assertTrue(firstHops.contains("p1") && firstHops.contains("p3"), firstHops.toString());
+  }
+
+  @Test
+  void aReplacedTopologyMovesOnlyTheInterfaceWhosePathLostALink() {
+    var options = DiscoveryConfig.DEFAULTS.withServers(List.of("10.0.1.1")).topologyOptions(false);
+    var start =
+        TopologyBuilder.build(
+            NetworkViews.cabled(TOPO, 10_000).freeze(), java.util.Optional.of(TOPO), options);
+    MptcpControlPlane cp =
+        new MptcpControlPlane(
+            start.topology(),
+            ControlConfig.defaults().withAlgorithm("exact"),
+            MptcpControlPlane.Source.DESCRIPTOR_AND_DISCOVERED);
+    MptcpRouter r = cp.router();
+    r.handle(syn(0, 5000));
+    r.handle(synAck(0, 5000, 0x77));
+    int token = Tokens.token(0x77, 1);
+    r.handle(join(1, SRV, 5001, token));
+    r.handle(join(2, SRV, 5002, token));
+    // The cable between p2 (dpid 2) and sv (dpid 4).
+    var next =
+        TopologyBuilder.build(
+            NetworkViews.cabled(TOPO, 10_000).unplug(2, 4).freeze(),
+            java.util.Optional.of(TOPO),
+            options);
+    cp.replaceTopology(next.topology(), next.mismatches());
+    Topology now = cp.topology();
+    ClientAssignments.Assignment a = r.assignments().get(0);
+    for (int i = 0; i < 3; i++) {
+      Path p = a.path(i);
+      assertEquals("p" + (i + 1), now.switches().get(p.source()).name(), "interface " + i);
+    }
+    assertEquals(List.of("p1", "sv"), a.path(0).switchNames(now));
+    assertEquals(List.of("p3", "sv"), a.path(2).switchNames(now));
+    assertTrue(a.path(1).hops() > 1, a.path(1).switchNames(now).toString());
+    for (Connection.Subflow sf : r.connections().get(0).subflows()) {
+      assertEquals(a.path(sf.pathIndex()), sf.path(), "subflow " + sf.index());
+      assertEquals(sf.pathIndex() == 1 ? 1 : 0, Cookies.generation(sf.cookie()));
+    }
+    // The kept selection still says which interface each surviving path is for.
+    for (int j = 0; j < a.selection().paths().size(); j++) {
+      Path p = a.selection().paths().get(j);
+      int i = a.selection().interfaces().get(j);
+      assertEquals(now.switches().get(p.source()).name(), "p" + (i + 1), "selection path " + j);
+    }
   }
 }
