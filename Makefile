@@ -171,12 +171,14 @@ mininet-selftest: mininet-deps
 
 ## e2e: the standalone controller steering real MPTCP subflows through Open vSwitch: the GA with
 ## per-hop rules and with segment routing (MPLS label stacks), QoMRA with segment routing, and
-## the GA on the network the controller discovered without a descriptor
+## the GA on the network the controller discovered without a descriptor, and the GA with each
+## client's three interfaces on three different switches (source policy routing on the clients)
 e2e: mininet-deps build
 	/usr/bin/python3 mininet-scripts/e2e_controller.py
 	/usr/bin/python3 mininet-scripts/e2e_controller.py --segment-routing
 	/usr/bin/python3 mininet-scripts/e2e_controller.py --algorithm qomra --segment-routing
 	/usr/bin/python3 mininet-scripts/e2e_controller.py --discovered
+	/usr/bin/python3 mininet-scripts/e2e_controller.py --spread
 
 format:
 	$(MVN) -q spotless:apply

@@ -2,12 +2,16 @@
 """End-to-end test of the controller: `bin/mpqoe controller` drives a Mininet CompuServe network.
 
     /usr/bin/python3 mininet-scripts/e2e_controller.py [--seed S] [--segment-routing]
-        [--discovered] [-v]
+        [--discovered | --spread] [-v]
 
 Run as root with Debian's python3. Steps:
 
 1. `bin/mpqoe topology with-clients compuserve --clients 2 --seed S -o TMP/e2e.json`: one
    server and two clients with 3 interfaces each; the controller and Mininet read that file.
+   With --spread each client's three interfaces sit on three different switches, as in the GA
+   paper's own framework: `--interface-switches` with CompuServe's client switches dealt into
+   three groups (interface k on a switch of group k), and the hosts get source policy routing
+   (`ip rule from <address> table 100+k`, mpqoe_topo.MpqoeHost).
 2. `bin/mpqoe controller --topology TMP/e2e.json --algorithm A (ga) --port P --rest R
    --stats-interval 1 --idle-timeout 30 [--segment-routing]` (free ports; 30 s so that the first
    connections are still in the controller's books when the last check reads them), its output
@@ -45,11 +49,16 @@ Run as root with Debian's python3. Steps:
       did), so by default (--thr-delay auto) thr_delay is set so that a client keeps some
       candidates but fewer than its interfaces, preferably exactly 2 of 3 (pick_thr_delay);
       with --thr-delay none a seed without such a client is reported and the next one tried
-      (--seed-tries).
+      (--seed-tries). With --spread (thr_delay left at the controller's default: 'auto' picks
+      its threshold for candidates from one switch) instead: every subflow runs on the path the
+      controller assigned to the interface it comes from, which starts at that interface's
+      switch, no log line says "not a selected path", and per subflow the interface, its path
+      and the packets its rules counted at the client's edge in each direction are printed.
    d. Link failure: a switch-to-switch link of one subflow goes down (`configLinkStatus`) while
       a new transfer of that client runs: the controller must show the link down, move the
       subflow to a path without it (new cookie generation), the new rules must count packets
-      on exactly the new path, the old cookie must be gone and the transfer must complete.
+      on exactly the new path, the old cookie must be gone and the transfer must complete;
+      with --spread the new path starts at the same switch as the old one (its interface's).
    e. The controller log shows no OpenFlow error and no exception; ovs-vswitchd logged no
       "Message too long" for our bridges; no plain (shortest-path) rule carried traffic between
       the hosts, and the controller routed no packet-in between them as plain IPv4 (all of
@@ -109,6 +118,15 @@ ROOT = os.path.dirname(HERE)
 MPQOE = os.path.join(ROOT, "bin", "mpqoe")
 
 
+def spread_groups(descriptor, n):
+    """--interface-switches for --spread: the descriptor's client switches dealt into n groups
+    (switch j into group j mod n), so that a client's interfaces land on n different switches."""
+    switches = mq.client_switches(descriptor)
+    if len(switches) < n:
+        raise mq.MpqoeError(f"{descriptor['name']}: {len(switches)} client switches for {n} groups")
+    return ";".join(",".join(switches[k::n]) for k in range(n))
+
+
 class Retry(Exception):
     """This seed gave every client as many paths as interfaces."""
 
@@ -166,12 +184,14 @@ class Run(E2eChecks):
         descriptor = os.path.join(self.tmp, "e2e.json")
         gen = [*a.mpqoe.split(), "topology", "with-clients", "compuserve"]
         gen += ["--clients", str(a.clients)]
+        if a.spread:
+            gen += ["--interface-switches", spread_groups(mq.load_descriptor("compuserve"), 3)]
         gen += ["--seed", str(self.seed), "-o", descriptor]
         r = sh(gen, timeout=600)  # the launcher builds its jar first when it is stale
         if not t.check("bin/mpqoe topology with-clients", r.returncode == 0, r.stderr.strip()):
             raise RuntimeError("no descriptor")
         self.topo = topo = mq.DescriptorTopo(
-            descriptor, fail_mode="secure", shape=True, netem=False
+            descriptor, fail_mode="secure", shape=True, netem=False, source_routing=a.spread
         )
         network.refuse_or_sweep(topo, a.force_clean)
         spec = {h["name"]: h for h in topo.hosts_spec}
@@ -383,7 +403,7 @@ class Run(E2eChecks):
         partial = [c for c in self.clients if 0 < npaths.get(c, 0) < len(self.ips[c])]
         several = [c for c in partial if npaths[c] >= 2]
         summary = ", ".join(f"{c} {npaths.get(c, 0)}/{len(self.ips[c])}" for c in self.clients)
-        if not several and not t.failed and not self.last_try:
+        if not several and not t.failed and not self.last_try and not a.spread:
             print(
                 f"  seed {self.seed}: no client got 2 or more paths but fewer than interfaces"
                 f" ({summary}); trying the next seed",
@@ -394,6 +414,8 @@ class Run(E2eChecks):
         self.check_connections(conns)
         self.check_counters(conns, flows, "b")
         self.check_subflow_counts(conns, assigned, before, after, partial, several, summary)
+        if a.spread:
+            self.check_spread(conns, assigned, flows)
         self.check_failure(conns, assigned)
         self.check_log()
         self.setup_latency()
@@ -467,6 +489,13 @@ def main():
         " discovered (LLDP links, hosts from pings); --thr-delay auto then bounds hops instead",
     )
     p.add_argument(
+        "--spread",
+        action="store_true",
+        help="each client's three interfaces on three different switches (with-clients"
+        " --interface-switches), source policy routing on the clients; checks that every subflow"
+        " runs on the path of its own interface",
+    )
+    p.add_argument(
         "--core-mtu",
         type=int,
         help="MTU of the switch-to-switch veths (default: 1600 with --segment-routing, else 1500"
@@ -496,6 +525,14 @@ def main():
     args = p.parse_args()
     if args.core_mtu is None:
         args.core_mtu = 1600 if args.segment_routing else 0
+    if args.spread and args.discovered:
+        p.error(
+            "--spread needs the descriptor (a discovered network cannot group a multi-homed"
+            " client's addresses before its joins); leave out --discovered"
+        )
+    if args.spread and args.thr_delay == "auto":
+        args.thr_delay = "none"
+
     if args.thr_delay not in ("auto", "none"):
         try:
             float(args.thr_delay)
@@ -530,10 +567,12 @@ def main():
         checks.keep_or_remove(t, run.tmp, args.keep, log, args.log_lines, "controller log")
     mode = "segment routing" if args.segment_routing else "per-hop rules"
     mode += ", discovered" if args.discovered else ", descriptor"
+    mode += ", interfaces on three switches" if args.spread else ""
     seed = run.seed if run else args.seed
     if args.setup_csv:
         variant = args.algorithm + (" SR" if args.segment_routing else "")
         variant += " discovered" if args.discovered else ""
+        variant += " spread" if args.spread else ""
         rows = run.setup_times if run else []
         write_setup_csv(args.setup_csv, rows, variant, seed, t.failed == 0 and bool(rows))
     return t.summary("e2e", f"(seed {seed}, {args.algorithm}, {mode})")

@@ -298,6 +298,12 @@ class MpqoeHost(Host):
     metric-0 route to 10.0.0.0/8, interface i gets metric 100+i, so unbound sockets (the
     initial MPTCP subflow) leave by the first interface while sockets bound to a device (the
     subflows of `ip mptcp endpoint ... dev`) leave by theirs. IPv6 is off.
+
+    With `mpqoe_source_routing` (DescriptorTopo's source_routing), also source policy routing
+    as the GA paper's framework configures its clients: interface i gets routing table 100+i
+    with the 10.0.0.0/8 route through it, and `ip rule from <its address> table 100+i`, so that
+    whatever leaves with an interface's address leaves by that interface, bound to it or not
+    (what a multi-homed host needs when its interfaces sit on different switches).
     """
 
     def config(self, **params):
@@ -329,6 +335,11 @@ class MpqoeHost(Host):
         if intfs:
             name, ip, _mac = intfs[0]
             _quiet(self, f"ip route replace {net} dev {name} scope link src {ip}")
+        if self.params.get("mpqoe_source_routing"):
+            for i, (name, ip, _mac) in enumerate(intfs):
+                table = 100 + i
+                _quiet(self, f"ip route replace {net} dev {name} scope link src {ip} table {table}")
+                _quiet(self, f"ip rule add from {ip} table {table}")
         return r
 
 
@@ -346,7 +357,8 @@ class DescriptorTopo(Topo):
     about 6 s at 2 Mbit/s); it bounds the backlog a sender can build on a path. fail_mode: OVS
     fail mode, "secure" (only the controller's rules forward) or "standalone" (a learning
     switch without a controller; loops need stp=True). datapath: None picks `ovs_datapath()`.
-    switch_opts: extra OVSSwitch parameters.
+    switch_opts: extra OVSSwitch parameters. source_routing: per-interface source policy
+    routing on the hosts (MpqoeHost).
 
     After construction: `descriptor`, `hosts_spec` (all_hosts), `plan` (port_plan), `names`
     (descriptor switch -> s<dpid>), `dropped` (links whose delay/loss were not applied).
@@ -363,6 +375,7 @@ class DescriptorTopo(Topo):
         datapath=None,
         stp=False,
         switch_opts=None,
+        source_routing=False,
         **params,
     ):
         self.descriptor = load_descriptor(descriptor)
@@ -374,6 +387,7 @@ class DescriptorTopo(Topo):
         self.netem = netem_available() if netem is None else _flag(netem)
         self.queue = _queue(queue)
         self.dropped = []
+        self.source_routing = bool(source_routing)
         self.switch_opts = {
             "cls": MpqoeSwitch,
             "protocols": "OpenFlow13",
@@ -451,6 +465,7 @@ class DescriptorTopo(Topo):
                 mac=intfs[0][2],
                 role=host.get("role", "client"),
                 mpqoe_intfs=intfs,
+                mpqoe_source_routing=self.source_routing,
             )
             for i, itf in enumerate(host["interfaces"]):
                 sw = itf["switch"]

@@ -234,6 +234,16 @@ final class TopologyCommand implements Runnable {
     Double accessCapacity;
 
     @Option(
+        names = "--interface-switches",
+        paramLabel = "GROUPS",
+        description =
+            "Attach interface k of each generated client to a switch drawn from the k-th group:"
+                + " one group per interface, groups separated by ';', switch names in a group by"
+                + " ','; e.g. 's1;s2;s3' puts every client's three interfaces on s1, s2 and s3"
+                + " (default: all of a client's interfaces on one drawn client switch).")
+    String interfaceSwitches;
+
+    @Option(
         names = {"-o", "--out"},
         description = "Write here (atomically) instead of stdout.")
     Path out;
@@ -246,7 +256,12 @@ final class TopologyCommand implements Runnable {
           new ScenarioGenerator.LinkSpec(links, bandwidthMean, bandwidthStd, accessCapacity);
       Descriptor d =
           ScenarioGenerator.withClients(
-              TopologyLoader.load(topology), clients, interfaces, seed, linkSpec);
+              TopologyLoader.load(topology),
+              clients,
+              interfaces,
+              seed,
+              linkSpec,
+              ScenarioGenerator.Placement.parse(interfaceSwitches));
       String text = TopologyLoader.write(d);
       TopologyLoader.parse(text, "generated " + d.name());
       writeOut(text, out, spec);

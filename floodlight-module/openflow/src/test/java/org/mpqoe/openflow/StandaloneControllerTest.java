@@ -207,6 +207,48 @@ class StandaloneControllerTest {
     assertTrue(awaitEvent("packet-in p1 port 2").contains("MPTCP"));
   }
 
+  /**
+   * three-path's client has one interface on each of p1, p2 and p3: the MP_CAPABLE and the two
+   * MP_JOINs each get rules on the path from their own interface's switch to sv, and none on the
+   * other client switches.
+   */
+  @Test
+  void eachInterfaceOnItsOwnSwitchGetsThePathFromThatSwitch() throws Exception {
+    FakeSwitch[] p = {ready(1), ready(2), ready(3)};
+    FakeSwitch sv = ready(4);
+    int[] ip = {CLIENT, Addresses.parseIpv4("10.0.2.11"), Addresses.parseIpv4("10.0.3.11")};
+    for (int i = 0; i < 3; i++) {
+      byte[] syn =
+          i == 0
+              ? capableSyn(ip[i], SERVER, 40001, 80)
+              : joinSyn(ip[i], SERVER, 40001 + i, 80, 0x1234);
+      p[i].send(packetIn(2, syn));
+      List<OFMessage> atSv = new ArrayList<>();
+      sv.barrierReply(sv.readUntil(OFType.BARRIER_REQUEST, atSv).getXid());
+      List<OFMessage> atFirst = new ArrayList<>();
+      p[i].readUntil(OFType.BARRIER_REQUEST, atFirst);
+      int src = ip[i];
+      for (List<OFMessage> rules : List.of(atSv, atFirst)) {
+        assertTrue(
+            rules.stream()
+                .anyMatch(
+                    m ->
+                        m instanceof OFFlowAdd f
+                            && f.getMatch().get(MatchField.IPV4_SRC) != null
+                            && f.getMatch().get(MatchField.IPV4_SRC).getInt() == src),
+            "interface " + (i + 1) + ": " + rules);
+      }
+      assertInstanceOf(OFPacketOut.class, p[i].readUntil(OFType.PACKET_OUT));
+      String log = awaitEvent("packet-in p" + (i + 1) + " port 2");
+      assertTrue(log.contains("MPTCP") && !log.contains("not a selected path"), log);
+      for (int other = 0; other < 3; other++) {
+        if (other != i) {
+          assertNull(p[other].poll(100), "rules for interface " + (i + 1) + " on p" + (other + 1));
+        }
+      }
+    }
+  }
+
   @Test
   void portStatisticsArePolledAndFeedTheLinkLoad() throws Exception {
     FakeSwitch s = ready(1);
@@ -326,9 +368,19 @@ class StandaloneControllerTest {
     }
   }
 
+  /** SYN with MP_JOIN (RFC 8684: token, then the sender's nonce). */
+  static byte[] joinSyn(int src, int dst, int srcPort, int dstPort, int token) {
+    ByteBuffer opts = ByteBuffer.allocate(12);
+    opts.put((byte) 30).put((byte) 12).put((byte) 0x10).put((byte) 1).putInt(token).putInt(7);
+    return synWith(src, dst, srcPort, dstPort, opts.array());
+  }
+
   /** SYN with MP_CAPABLE v1 (RFC 8684: no key in the SYN). */
   static byte[] capableSyn(int src, int dst, int srcPort, int dstPort) {
-    byte[] opts = {30, 4, 0x01, 0x01};
+    return synWith(src, dst, srcPort, dstPort, new byte[] {30, 4, 0x01, 0x01});
+  }
+
+  private static byte[] synWith(int src, int dst, int srcPort, int dstPort, byte[] opts) {
     int tcpLen = 20 + opts.length;
     ByteBuffer b = ByteBuffer.allocate(14 + 20 + tcpLen);
     b.put(new byte[] {2, 0, 0, 0, 0, 1})

@@ -19,17 +19,26 @@ import org.mpqoe.core.topology.Host;
  *   <li>An MP_CAPABLE SYN at the client's first-hop switch opens a connection. A client without an
  *       assignment gets one first: the selector runs outside the router's lock, under the client's
  *       own lock, so other clients' packet-ins go on and a second SYN of the same client waits for
- *       this assignment instead of selecting again. Subflow 1 gets path 1's rules in both
- *       directions and, at the server edge, a rule that copies the server's SYN/ACK to the
- *       controller while forwarding it ({@link SubflowRules}).
+ *       this assignment instead of selecting again. The selection is made towards the server
+ *       interface the SYN targets, from every switch the client has interfaces at ({@link
+ *       PathSelection#select}). Subflow 1 gets the rules of the path of the interface the SYN came
+ *       from (of the first interface with a path when that one has none) in both directions and, at
+ *       the server edge, a rule that copies the server's SYN/ACK to the controller while forwarding
+ *       it ({@link SubflowRules}).
  *   <li>The copy of the server's SYN/ACK gives the server's key, hence the token later MP_JOINs
  *       carry. Nothing is sent on: the switch forwarded the SYN/ACK itself. A server that answers
  *       without MP_CAPABLE gives no key (the connection fell back to TCP).
  *   <li>An MP_JOIN SYN is tied to its connection by the token (or, when no key was seen, to the
  *       newest connection between the two hosts: a join can overtake the copy of the SYN/ACK) and
- *       its subflow gets the i-th path for the client's i-th interface without selecting again;
- *       with no i-th path it gets no rules and cannot be established.
+ *       its subflow gets the path of the interface it comes from (the client's i-th interface: the
+ *       assignment's i-th path) without selecting again; with no path for that interface it gets no
+ *       rules and cannot be established.
  * </ul>
+ *
+ * <p>A subflow whose interfaces are not the ends of its path (a join to another server address than
+ * the one selected for, announced with ADD_ADDR; or an MP_CAPABLE from an interface without a path)
+ * runs on the shortest path between its two attachments ({@link SubflowRules#pathFor}), and its log
+ * line says that this is not a selected path.
  *
  * <p>Changes while a selection runs: the selection works on the link state and |H_p| of its start.
  * Other clients' joins and ends in the meantime are not waited for (each selection sees the
@@ -90,7 +99,7 @@ final class Handshakes {
           }
           users = r.assignments.usersExcept(ch, sh);
         }
-        Selection sel = r.selection.select(ch, sh, state, users);
+        Selection sel = r.selection.select(ch, sh, server.index(), state, users);
         synchronized (r.lock) {
           if (r.net() != n) {
             return replaced("MP_CAPABLE");
@@ -108,7 +117,7 @@ final class Handshakes {
             return Reaction.dropped(
                 "no admissible path for " + ch.name() + ": connection not routed");
           }
-          r.assignments.assign(ch, sh, sel);
+          r.assignments.assign(ch, sh, server.index(), sel);
           return openIfAssigned(n, s, version, client, server);
         }
       }
@@ -157,8 +166,9 @@ final class Handshakes {
     long start = System.nanoTime();
     Connection c = r.table.open(client.host(), server.host(), version, start);
     r.assignments.put(a.withConnections(a.connections() + 1));
+    int pathIndex = a.path(client.index()) != null ? client.index() : a.firstPathIndex();
     Connection.Subflow sf =
-        subflow(c, s, client, server, a, a.firstPathIndex(), Connection.MatchedBy.HANDSHAKE, true);
+        subflow(c, s, client, server, a, pathIndex, Connection.MatchedBy.HANDSHAKE, true);
     Reaction reaction =
         routed(
             c,
@@ -172,8 +182,11 @@ final class Handshakes {
                 + client.host().name()
                 + " -> "
                 + server.host().name()
-                + ": subflow 1 on "
+                + ": subflow 1 from "
+                + client.iface().ip()
+                + " on "
                 + sf.path().describe(n.topology())
+                + notSelected(sf, a)
                 + " ("
                 + a.distinctPaths().size()
                 + " path(s) assigned)");
@@ -296,6 +309,7 @@ final class Handshakes {
                   + client.iface().ip()
                   + " on "
                   + sf.path().describe(n.topology())
+                  + notSelected(sf, a)
                   + " (matched by "
                   + how
                   + ")");
@@ -341,6 +355,16 @@ final class Handshakes {
                 copyServerSynAck);
     return new Connection.Subflow(
         index, s.match(), client.index(), server.index(), pathIndex, path, cookie, how, rules);
+  }
+
+  /**
+   * What a log line adds when a subflow does not run on its assigned path: its interfaces are not
+   * the path's ends, so it took the shortest path between them.
+   */
+  static String notSelected(Connection.Subflow sf, Assignment a) {
+    return sf.path().equals(a.path(sf.pathIndex()))
+        ? ""
+        : " (shortest path between its interfaces' switches, not a selected path)";
   }
 
   private static Reaction replaced(String what) {

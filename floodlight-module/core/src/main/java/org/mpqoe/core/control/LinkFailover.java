@@ -22,9 +22,13 @@ import org.mpqoe.core.topology.TopologyException;
  * Re-selection when a link goes down. Every client whose assigned paths use it is selected again,
  * with its own paths taken out of |H_p|, outside the router's lock and under the client's own lock
  * (as a SYN's selection). Paths that avoid the link stay at their index, so their subflows are
- * untouched; each index whose path used the link takes the next path of the new selection that the
- * client does not already use, else the selection's best path (shared), and none only when the
- * server became unreachable. The subflows on those indices move to their new path (new cookie
+ * untouched; each index (interface) whose path used the link takes the next path of the new
+ * selection that starts at its interface's switch and that the client does not already use, else
+ * the fastest such path of the selection (shared); when the selection has none from its switch (the
+ * selector chose fewer paths), the hop-shortest path from its switch, which is not a selected path
+ * (the subflow lives on, as it would under plain forwarding); and none only when its switch can no
+ * longer reach the server. For a client on one switch that is: the next unused path of the
+ * selection, else its best path. The subflows on those indices move to their new path (new cookie
  * generation), or lose their rules and end.
  */
 final class LinkFailover {
@@ -121,7 +125,7 @@ final class LinkFailover {
       }
       Selection sel;
       try {
-        sel = r.selection.select(client, server, state, users);
+        sel = r.selection.select(client, server, serverInterface(client, server), state, users);
       } catch (TopologyException unreachable) {
         sel = Selection.none(r.config().algorithm(), client.name());
       }
@@ -143,8 +147,21 @@ final class LinkFailover {
     }
   }
 
+  /**
+   * The server interface the client's assignment leads to (under the client's lock, so it does not
+   * change meanwhile); the server's first when the assignment is gone or the server lost it.
+   */
+  private int serverInterface(Host client, Host server) {
+    synchronized (r.lock) {
+      Assignment a = r.assignments.get(client, server);
+      return a == null || a.serverInterface() >= server.interfaces().size()
+          ? 0
+          : a.serverInterface();
+    }
+  }
+
   /** The paths with each {@code stale} index's replaced from {@code sel}. */
-  private static List<Path> replaced(Assignment a, Selection sel, IntPredicate stale) {
+  private List<Path> replaced(Assignment a, Selection sel, IntPredicate stale) {
     List<Path> next = new ArrayList<>(a.paths());
     Deque<Path> spare = new ArrayDeque<>();
     for (Path p : sel.paths()) {
@@ -152,14 +169,32 @@ final class LinkFailover {
         spare.add(p);
       }
     }
+    List<HostInterface> interfaces = a.client().interfaces();
     for (int i = 0; i < next.size(); i++) {
       if (stale.test(i)) {
-        // No unused path left: share the best one rather than drop the subflow.
-        Path fallback = sel.isEmpty() ? null : sel.paths().get(0);
-        next.set(i, spare.isEmpty() ? fallback : spare.poll());
+        int at = interfaces.get(Math.min(i, interfaces.size() - 1)).attachment().index();
+        // No unused path from its switch left: share the best one rather than drop the subflow.
+        Path fallback = sel.paths().stream().filter(p -> p.source() == at).findFirst().orElse(null);
+        Path own = spare.stream().filter(p -> p.source() == at).findFirst().orElse(null);
+        spare.remove(own);
+        if (own == null && fallback == null && !sel.isEmpty()) {
+          fallback = shortestFrom(interfaces.get(Math.min(i, interfaces.size() - 1)), a);
+        }
+        next.set(i, own == null ? fallback : own);
       }
     }
     return next;
+  }
+
+  /**
+   * The hop-shortest path with every link up from {@code client}'s switch to the switch of the
+   * server interface of {@code a}, or null when there is none.
+   */
+  private Path shortestFrom(HostInterface client, Assignment a) {
+    List<HostInterface> server = a.server().interfaces();
+    HostInterface to = server.get(Math.min(a.serverInterface(), server.size() - 1));
+    List<Path> paths = r.paths().between(client.attachment(), to.attachment());
+    return paths.isEmpty() ? null : paths.get(0);
   }
 
   /**

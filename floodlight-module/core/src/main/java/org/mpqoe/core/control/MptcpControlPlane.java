@@ -16,6 +16,7 @@ import org.mpqoe.core.select.QomraSelector;
 import org.mpqoe.core.select.Selectors;
 import org.mpqoe.core.topology.DescriptorCheck;
 import org.mpqoe.core.topology.Host;
+import org.mpqoe.core.topology.HostInterface;
 import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
@@ -97,7 +98,9 @@ public final class MptcpControlPlane {
     CandidatePaths paths = net.paths();
     for (Host client : topology.clients()) {
       for (Host server : topology.servers()) {
-        paths.between(client.firstHop(), server.firstHop());
+        for (HostInterface s : server.interfaces()) {
+          client.interfaces().forEach(c -> paths.between(c.attachment(), s.attachment()));
+        }
       }
     }
     if (topology.clients().isEmpty() || topology.servers().isEmpty()) {

@@ -259,7 +259,10 @@ public final class MptcpRouter {
   public int rulesFor(ClientAssignments.Assignment a, boolean withSegmentRouting) {
     ControlConfig config = config();
     ControlConfig c = config.withRouting(config.maxHops(), withSegmentRouting);
-    HostInterface server = a.server().interfaces().get(0);
+    HostInterface server =
+        a.server()
+            .interfaces()
+            .get(Math.min(a.serverInterface(), a.server().interfaces().size() - 1));
     int rules = 0;
     for (int i = 0; i < a.paths().size(); i++) {
       Path p = a.paths().get(i);

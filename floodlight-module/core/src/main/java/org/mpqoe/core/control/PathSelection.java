@@ -96,14 +96,18 @@ final class PathSelection {
   }
 
   /**
-   * Runs the selector for a client on the given state and users. Throws {@link
+   * Runs the selector for a client on the given state and users, towards the server's interface
+   * {@code to} (the one whose address the MP_CAPABLE SYN targets): the candidates are the simple
+   * paths from each of the client's interfaces' switches to that interface's switch, and the answer
+   * gives each path its interface ({@link Selection}). Throws {@link
    * org.mpqoe.core.topology.TopologyException} when the server cannot be reached.
    */
-  Selection select(Host client, Host server, LinkState state, Map<Path, Integer> users) {
+  Selection select(Host client, Host server, int to, LinkState state, Map<Path, Integer> users) {
     Current c = current;
     long start = System.nanoTime();
     Network n = net.get();
-    List<Path> candidates = n.paths().requireBetween(client.firstHop(), server.firstHop());
+    List<Path> candidates =
+        n.paths().fromInterfaces(client, server.interfaces().get(to).attachment());
     if (c.config().segmentRouting()) {
       // Paths whose label stack the switches cannot push are no candidates.
       candidates = candidates.stream().filter(n.segmentRouting()::fits).toList();
@@ -115,7 +119,7 @@ final class PathSelection {
         new SelectionProblem(
             client.name(),
             server.name(),
-            client.interfaces().size(),
+            client.attachmentIndices(),
             candidates,
             state,
             p -> users.getOrDefault(p, 0),

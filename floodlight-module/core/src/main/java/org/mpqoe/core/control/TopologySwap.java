@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.mpqoe.core.path.Path;
@@ -89,7 +88,13 @@ final class TopologySwap {
           paths.add(q);
         }
         r.assignments.put(
-            new Assignment(client, server, t.selection(a.selection()), paths, a.connections()));
+            new Assignment(
+                client,
+                server,
+                a.serverInterface(),
+                t.selection(a.selection()),
+                paths,
+                a.connections()));
         if (!gone.isEmpty()) {
           lost.put(flow(client, server), new Lost(client, server, gone));
         }
@@ -187,16 +192,21 @@ final class TopologySwap {
       return hosts.get(h.name());
     }
 
-    /** A selection with its surviving paths only. */
+    /** A selection with its surviving paths only, each for the same interface as before. */
     Selection selection(Selection s) {
       if (s == null) {
         return null;
       }
-      return new Selection(
-          s.algorithm(),
-          s.client(),
-          s.paths().stream().map(this::path).filter(Objects::nonNull).toList(),
-          s.score());
+      List<Path> paths = new ArrayList<>();
+      List<Integer> interfaces = new ArrayList<>();
+      for (int j = 0; j < s.paths().size(); j++) {
+        Path q = path(s.paths().get(j));
+        if (q != null) {
+          paths.add(q);
+          interfaces.add(s.interfaces().get(j));
+        }
+      }
+      return new Selection(s.algorithm(), s.client(), paths, interfaces, s.score());
     }
   }
 }

@@ -11,6 +11,8 @@ import org.jgrapht.Graph;
 import org.jgrapht.GraphPath;
 import org.jgrapht.alg.shortestpath.AllDirectedPaths;
 import org.jgrapht.graph.DirectedMultigraph;
+import org.mpqoe.core.topology.Host;
+import org.mpqoe.core.topology.HostInterface;
 import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
@@ -80,6 +82,39 @@ public final class CandidatePaths {
               + " hops");
     }
     return paths;
+  }
+
+  /**
+   * The candidates of a join of {@code client} towards switch {@code to}: the union over the
+   * switches the client's interfaces are attached at (in interface order, each switch once) of
+   * {@link #between} that switch and {@code to}. For a client on one switch, exactly {@link
+   * #requireBetween}. Fails with a clear message when none of its switches reaches {@code to}.
+   */
+  public List<Path> fromInterfaces(Host client, SwitchNode to) {
+    List<SwitchNode> from =
+        client.interfaces().stream().map(HostInterface::attachment).distinct().toList();
+    if (from.size() == 1) {
+      return requireBetween(from.get(0), to);
+    }
+    List<Path> union = new ArrayList<>();
+    for (SwitchNode s : from) {
+      union.addAll(between(s, to));
+    }
+    if (union.isEmpty()) {
+      throw new TopologyException(
+          "no switch of "
+              + client.name()
+              + "'s interfaces ("
+              + String.join(", ", from.stream().map(SwitchNode::name).toList())
+              + ") can reach switch '"
+              + to.name()
+              + "' in "
+              + topology.name()
+              + " within "
+              + maxHops
+              + " hops");
+    }
+    return List.copyOf(union);
   }
 
   /** Marks a link down or up; paths over down links are no longer candidates. */

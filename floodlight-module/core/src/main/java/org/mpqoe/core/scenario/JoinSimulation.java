@@ -66,8 +66,7 @@ public final class JoinSimulation {
     int index = 0;
     for (Scenario.Client client : scenario.clients()) {
       long start = System.nanoTime();
-      List<Path> candidates =
-          paths.requireBetween(client.host().firstHop(), client.server().firstHop());
+      List<Path> candidates = paths.fromInterfaces(client.host(), client.server().firstHop());
       if (selector instanceof StatefulSelector stateful) {
         stateful.clock(client.joinTimeS());
       }
@@ -75,7 +74,7 @@ public final class JoinSimulation {
           new SelectionProblem(
               client.host().name(),
               client.server().name(),
-              client.host().interfaces().size(),
+              client.host().attachmentIndices(),
               candidates,
               state,
               assignments::users,

@@ -100,6 +100,52 @@ public final class ScenarioGenerator {
     }
   }
 
+  /**
+   * Where a generated client's interfaces attach.
+   *
+   * @param interfaceSwitches null: all of a client's interfaces on one switch drawn from the
+   *     topology's client switches; else one group of switch names per interface, interface k on a
+   *     switch drawn from group k (e.g. {@code [[s1], [s2], [s3]]}: every client's interfaces on
+   *     s1, s2 and s3, as in the GA paper's own framework)
+   */
+  public record Placement(List<List<String>> interfaceSwitches) {
+    /** Every client's interfaces on one drawn client switch. */
+    public static final Placement ONE_SWITCH = new Placement(null);
+
+    public Placement {
+      if (interfaceSwitches != null) {
+        interfaceSwitches = interfaceSwitches.stream().map(List::copyOf).toList();
+        for (int k = 0; k < interfaceSwitches.size(); k++) {
+          if (interfaceSwitches.get(k).isEmpty()) {
+            throw new IllegalArgumentException(
+                "interface switches: group " + (k + 1) + " names no switch");
+          }
+        }
+      }
+    }
+
+    /**
+     * Parses {@code "a,b;c;d"}: groups separated by ';', switch names in a group by ','; null or
+     * blank gives {@link #ONE_SWITCH}.
+     */
+    public static Placement parse(String groups) {
+      if (groups == null || groups.isBlank()) {
+        return ONE_SWITCH;
+      }
+      List<List<String>> out = new ArrayList<>();
+      for (String g : groups.split(";", -1)) {
+        List<String> names = new ArrayList<>();
+        for (String s : g.split(",", -1)) {
+          if (!s.isBlank()) {
+            names.add(s.strip());
+          }
+        }
+        out.add(names);
+      }
+      return new Placement(out);
+    }
+  }
+
   private static boolean positive(double x) {
     return x > 0 && Double.isFinite(x);
   }
@@ -119,6 +165,12 @@ public final class ScenarioGenerator {
    */
   public static Scenario generate(
       Topology topology, int clients, int interfaces, long seed, LinkSpec spec) {
+    return generate(topology, clients, interfaces, seed, spec, Placement.ONE_SWITCH);
+  }
+
+  /** As {@link #generate(Topology, int, int, long, LinkSpec)}, placing clients by {@code where}. */
+  public static Scenario generate(
+      Topology topology, int clients, int interfaces, long seed, LinkSpec spec, Placement where) {
     if (clients < 1) {
       throw new IllegalArgumentException("the number of clients must be at least 1");
     }
@@ -150,6 +202,7 @@ public final class ScenarioGenerator {
               + topology.name()
               + "'s links here are the descriptor's");
     }
+    List<List<SwitchNode>> groups = groups(topology, interfaces, where);
     if (spec.accessCapacityMbps() != null && !topology.clients().isEmpty()) {
       throw new IllegalArgumentException(
           topology.name()
@@ -179,7 +232,7 @@ public final class ScenarioGenerator {
     }
     double access = spec.accessCapacityMbps() == null ? Double.NaN : spec.accessCapacityMbps();
     List<Host> hosts =
-        clientHosts(topology, clients, interfaces, access, stream(seed, PLACEMENT_STREAM));
+        clientHosts(topology, clients, interfaces, access, groups, stream(seed, PLACEMENT_STREAM));
     List<Scenario.Client> joined = new ArrayList<>();
     for (int i = 0; i < hosts.size(); i++) {
       joined.add(
@@ -188,11 +241,52 @@ public final class ScenarioGenerator {
     return new Scenario(topology, seed, links, joined, JOIN_INTERVAL_S, target, moments(cap));
   }
 
+  /** The switches of {@code where}'s groups, checked against the topology; null for one switch. */
+  private static List<List<SwitchNode>> groups(Topology topology, int interfaces, Placement where) {
+    if (where.interfaceSwitches() == null) {
+      return null;
+    }
+    if (!topology.clients().isEmpty()) {
+      throw new IllegalArgumentException(
+          topology.name()
+              + " lists its clients; interface switches apply to generated clients only");
+    }
+    if (where.interfaceSwitches().size() != interfaces) {
+      throw new IllegalArgumentException(
+          "interface switches: "
+              + where.interfaceSwitches().size()
+              + " group(s) for "
+              + interfaces
+              + " interfaces per client; give one group per interface");
+    }
+    List<List<SwitchNode>> out = new ArrayList<>();
+    for (List<String> g : where.interfaceSwitches()) {
+      List<SwitchNode> nodes = new ArrayList<>();
+      for (String name : g) {
+        nodes.add(
+            topology.switches().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new TopologyException(
+                            "interface switches: "
+                                + topology.name()
+                                + " has no switch '"
+                                + name
+                                + "'")));
+      }
+      out.add(nodes);
+    }
+    return out;
+  }
+
   private static List<Host> clientHosts(
       Topology topology,
       int clients,
       int interfaces,
       double accessCapacityMbps,
+      List<List<SwitchNode>> groups,
       UniformRandomProvider rng) {
     List<Host> listed = topology.clients();
     if (!listed.isEmpty()) {
@@ -203,7 +297,7 @@ public final class ScenarioGenerator {
       return listed.subList(0, clients);
     }
     List<SwitchNode> pool = topology.clientSwitches();
-    if (pool.isEmpty()) {
+    if (pool.isEmpty() && groups == null) {
       throw new TopologyException(topology.name() + " has no switch where clients may attach");
     }
     if (clients > 244) {
@@ -211,9 +305,11 @@ public final class ScenarioGenerator {
     }
     List<Host> hosts = new ArrayList<>();
     for (int k = 1; k <= clients; k++) {
-      SwitchNode at = pool.get(rng.nextInt(pool.size()));
+      SwitchNode one = groups == null ? pool.get(rng.nextInt(pool.size())) : null;
       List<HostInterface> ifaces = new ArrayList<>();
       for (int i = 1; i <= interfaces; i++) {
+        List<SwitchNode> g = groups == null ? null : groups.get(i - 1);
+        SwitchNode at = g == null ? one : g.get(rng.nextInt(g.size()));
         ifaces.add(
             new HostInterface(
                 "10.0." + i + "." + (k + 10),
@@ -247,7 +343,16 @@ public final class ScenarioGenerator {
    */
   public static Descriptor withClients(
       Topology topology, int clients, int interfaces, long seed, LinkSpec spec) {
-    Scenario s = generate(topology, clients, interfaces, seed, spec);
+    return withClients(topology, clients, interfaces, seed, spec, Placement.ONE_SWITCH);
+  }
+
+  /**
+   * As {@link #withClients(Topology, int, int, long, LinkSpec)}, placing clients by {@code where};
+   * the descriptor's {@code draw} records its interface switches.
+   */
+  public static Descriptor withClients(
+      Topology topology, int clients, int interfaces, long seed, LinkSpec spec, Placement where) {
+    Scenario s = generate(topology, clients, interfaces, seed, spec, where);
     Descriptor d = topology.descriptor();
     boolean drawn = s.target() != null;
     List<Descriptor.LinkJson> links = d.links() == null ? List.of() : d.links();
@@ -301,11 +406,20 @@ public final class ScenarioGenerator {
               new Descriptor.MomentsJson(s.target().mean(), s.target().std()),
               new Descriptor.RangeJson(model.delayMinMs(), model.delayMaxMs()),
               new Descriptor.MomentsJson(s.realised().mean(), s.realised().std()),
-              spec.accessCapacityMbps());
+              spec.accessCapacityMbps(),
+              where.interfaceSwitches());
     } else {
       draw =
           new Descriptor.DrawJson(
-              seed, clients, interfaces, "descriptor", null, null, null, spec.accessCapacityMbps());
+              seed,
+              clients,
+              interfaces,
+              "descriptor",
+              null,
+              null,
+              null,
+              spec.accessCapacityMbps(),
+              where.interfaceSwitches());
     }
     return new Descriptor(
         d.schema(),

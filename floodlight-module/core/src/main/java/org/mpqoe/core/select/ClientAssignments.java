@@ -18,12 +18,19 @@ public final class ClientAssignments {
 
   /**
    * The paths chosen for one client towards one server, and how many connections use them. {@code
-   * paths.get(i)} carries the subflow of the client's i-th interface; a null entry (after a link
-   * failure left no replacement, or QoMRA gave the reservation back) means that interface's subflow
-   * gets no rules.
+   * paths.get(i)} carries the subflow of the client's i-th interface ({@link
+   * Selection#byInterface}); a null entry (none starting at its switch was chosen, a link failure
+   * left no replacement, or QoMRA gave the reservation back) means that interface's subflow gets no
+   * rules. The paths lead to the server's interface {@code serverInterface}, the one the selection
+   * was made for (the address the MP_CAPABLE SYN targeted).
    */
   public record Assignment(
-      Host client, Host server, Selection selection, List<Path> paths, int connections) {
+      Host client,
+      Host server,
+      int serverInterface,
+      Selection selection,
+      List<Path> paths,
+      int connections) {
     public Assignment {
       paths = java.util.Collections.unmodifiableList(new ArrayList<>(paths));
     }
@@ -54,11 +61,11 @@ public final class ClientAssignments {
     }
 
     public Assignment withConnections(int n) {
-      return new Assignment(client, server, selection, paths, n);
+      return new Assignment(client, server, serverInterface, selection, paths, n);
     }
 
     public Assignment withPaths(Selection newSelection, List<Path> newPaths) {
-      return new Assignment(client, server, newSelection, newPaths, connections);
+      return new Assignment(client, server, serverInterface, newSelection, newPaths, connections);
     }
   }
 
@@ -76,9 +83,18 @@ public final class ClientAssignments {
     return byClient.get(Key.of(client, server));
   }
 
-  /** Records a client's selection (no connection yet); its distinct paths gain one user each. */
+  /** Records a client's selection towards the server's first interface. */
   public Assignment assign(Host client, Host server, Selection selection) {
-    return put(new Assignment(client, server, selection, selection.paths(), 0));
+    return assign(client, server, 0, selection);
+  }
+
+  /**
+   * Records a client's selection towards the server's interface {@code serverInterface} (no
+   * connection yet); its distinct paths gain one user each.
+   */
+  public Assignment assign(Host client, Host server, int serverInterface, Selection selection) {
+    return put(
+        new Assignment(client, server, serverInterface, selection, selection.byInterface(), 0));
   }
 
   /**

@@ -10,8 +10,9 @@ import org.mpqoe.core.path.Path;
 /**
  * The greedy walk the partially and fully disjoint baselines share: the eligible candidates in a
  * selector's order, the first taken, each later one accepted when it is not an accepted path again
- * and every link it shares with an accepted path passes the selector's reuse test; at most N paths.
- * A reuse test that accepts no link ({@code fd-bw}) gives pairwise link-disjoint paths.
+ * and every link it shares with an accepted path passes the selector's reuse test, and its first
+ * switch has an interface of the client without a path yet (eq. 5 per switch); at most N paths. A
+ * reuse test that accepts no link ({@code fd-bw}) gives pairwise link-disjoint paths.
  */
 final class DisjointGreedy {
   /** No link may be shared: fully disjoint paths. */
@@ -60,6 +61,10 @@ final class DisjointGreedy {
 
   private static boolean compatible(
       SelectionProblem problem, int c, List<Integer> accepted, IntPredicate reusableLink) {
+    int[] taken = accepted.stream().mapToInt(Integer::intValue).toArray();
+    if (!problem.slotFree(c, taken, taken.length)) {
+      return false;
+    }
     Path p = problem.candidates().get(c);
     for (int a : accepted) {
       Path q = problem.candidates().get(a);

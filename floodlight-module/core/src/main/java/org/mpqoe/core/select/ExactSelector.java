@@ -15,6 +15,8 @@ import java.util.stream.IntStream;
  *       added, so a branch can reach at most alpha * (1 - zeta/zeta_max) + beta * (xi + the largest
  *       remaining shares) / xi_max. When that is not better than the incumbent the branch, and
  *       every later sibling (their bound is no larger), is cut.
+ *   <li>Slots: a path whose first switch has no free interface left (eq. 5 per switch, {@link
+ *       SelectionProblem}) is not added; the bound, which ignores slots, stays an upper bound.
  * </ul>
  *
  * Ties are broken towards the set found first, so the result is deterministic.
@@ -95,7 +97,7 @@ public final class ExactSelector implements PathSelector {
           return;
         }
         int j = order[pos];
-        if (conflicts(j, k)) {
+        if (conflicts(j, k) || !p.slotFree(j, chosen, k)) {
           continue;
         }
         double dz = 0;

@@ -18,7 +18,9 @@ import org.mpqoe.core.path.Path;
  * SelectionConfig#fdDelayBoundMs()}, choose a set of pairwise link-disjoint paths that (a) is as
  * large as possible, up to N paths, and among those (b) has the smallest end-to-end delay
  * difference (largest minus smallest delay in the set), then (c) the smallest sum of delays, then
- * (d) the lexicographically smallest sorted list of candidate indices.
+ * (d) the lexicographically smallest sorted list of candidate indices. A set must fit the client's
+ * slots: at most as many of its paths start at a switch as the client has interfaces there (eq. 5
+ * per switch).
  *
  * <p>The search is exact: for each target size k, from the largest possible down, a depth-first
  * search over the candidates in delay order fixes the fastest path of the set and extends it with
@@ -66,6 +68,7 @@ public final class FullyDisjointDelaySelector implements PathSelector {
 
   /** The branch-and-bound search over one problem; positions index the delay-sorted candidates. */
   private static final class Search {
+    private final SelectionProblem problem;
     private final int[] candidate;
     private final Path[] paths;
     private final double[] delay;
@@ -80,6 +83,7 @@ public final class FullyDisjointDelaySelector implements PathSelector {
 
     Search(SelectionProblem problem, int[] eligible) {
       int m = eligible.length;
+      this.problem = problem;
       candidate = eligible;
       paths = new Path[m];
       delay = new double[m];
@@ -205,6 +209,9 @@ public final class FullyDisjointDelaySelector implements PathSelector {
         if (delay[b] - base > bestSpread) {
           return;
         }
+        if (!slotFree(b, size)) {
+          continue;
+        }
         chosen[size] = b;
         if (need == 1) {
           consider(size + 1);
@@ -223,6 +230,15 @@ public final class FullyDisjointDelaySelector implements PathSelector {
         }
         extend(size + 1, next, m);
       }
+    }
+
+    /** True when position {@code b}'s switch has a slot beside {@code chosen[0..size)}. */
+    private boolean slotFree(int b, int size) {
+      int[] taken = new int[size];
+      for (int i = 0; i < size; i++) {
+        taken[i] = candidate[chosen[i]];
+      }
+      return problem.slotFree(candidate[b], taken, size);
     }
 
     /** Records {@code chosen[0..size)} (a full set, in delay order) if it beats the best. */

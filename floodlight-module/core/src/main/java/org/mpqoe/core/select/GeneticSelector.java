@@ -26,7 +26,10 @@ import java.util.stream.Stream;
  * The genetic algorithm of Bikas &amp; Sayit, "Improving QoE with Genetic Algorithm-based Path
  * Selection for MPTCP". A chromosome is the client's 1 x N vector of path ids, 0 meaning "this
  * subflow is unused", so a client may get 1..N paths (a repeated id counts once, x is binary, eq.
- * 6); the {@link Codec} turns it into the distinct candidate indices. Fitness is {@link
+ * 6); the {@link Codec} turns it into the distinct candidate indices, keeping a path only while its
+ * first switch has a free interface (eq. 5 per switch, {@link SelectionProblem#keepWithinSlots}),
+ * so every chromosome, whatever crossover and mutation made of it, decodes to a set within the
+ * client's slots; for a client on one switch nothing is ever dropped. Fitness is {@link
  * SelectionProblem#fitness(int[], int)}: eq. 7 on normalised values, 0 when the congestion check of
  * eq. 3 fails (the paper's Algorithm 3, lines 5-7). The initial population is random and filtered
  * by the congestion check (Algorithm 2).
@@ -131,12 +134,18 @@ public final class GeneticSelector implements PathSelector {
 
   /**
    * The chromosome of {@code problem}: N genes with values 0..c, 0 = unused subflow, i = candidate
-   * i-1 (the upper bound is exclusive), decoded to distinct candidate indices.
+   * i-1 (the upper bound is exclusive), decoded to distinct candidate indices within the client's
+   * slots.
    */
   static Codec<int[], IntegerGene> codec(SelectionProblem problem) {
     return Codec.of(
         Genotype.of(IntegerChromosome.of(0, problem.size() + 1, problem.maxPaths())),
-        g -> decode(g.chromosome()));
+        g -> decode(problem, g.chromosome()));
+  }
+
+  /** {@link #decode(Chromosome)} with each path kept only while its switch has a free slot. */
+  static int[] decode(SelectionProblem problem, Chromosome<IntegerGene> chromosome) {
+    return problem.keepWithinSlots(decode(chromosome));
   }
 
   /**
@@ -201,11 +210,14 @@ public final class GeneticSelector implements PathSelector {
   }
 
   private static boolean feasible(SelectionProblem problem, Genotype<IntegerGene> g) {
-    int[] ids = decode(g.chromosome());
+    int[] ids = decode(problem, g.chromosome());
     return ids.length > 0 && problem.feasible(ids, ids.length);
   }
 
-  /** {@code g} with every gene whose path conflicts with an earlier kept path set to 0. */
+  /**
+   * {@code g} with every gene whose path conflicts with an earlier kept path, or whose switch has
+   * no free slot left, set to 0.
+   */
   static Genotype<IntegerGene> repaired(SelectionProblem problem, Genotype<IntegerGene> g) {
     Chromosome<IntegerGene> c = g.chromosome();
     List<IntegerGene> genes = new ArrayList<>(c.length());
@@ -215,10 +227,17 @@ public final class GeneticSelector implements PathSelector {
       IntegerGene gene = c.get(i);
       int v = gene.allele();
       boolean keep = v != 0;
+      boolean repeat = false;
       for (int j = 0; keep && j < k; j++) {
+        repeat |= kept[j] == v - 1;
         keep = kept[j] == v - 1 || !problem.conflict(kept[j], v - 1);
       }
-      if (keep) {
+      if (keep && !repeat && !problem.slotFree(v - 1, kept, k)) {
+        keep = false;
+      }
+      if (keep && repeat) {
+        genes.add(gene);
+      } else if (keep) {
         kept[k++] = v - 1;
         genes.add(gene);
       } else {

@@ -27,10 +27,12 @@ import org.mpqoe.core.topology.Topology;
  *   <li>Otherwise every admissible candidate gets the cost sum over its links of w_d *
  *       delay/maxDelay + w_l * loss/maxLoss + w_c * criticality/maxCriticality + w_g * {@link
  *       CongestionIndex}(used / capacity); candidates that cannot carry b_r on their own are
- *       dropped ("bandwidth-satisfying"), and the k cheapest are kept (step 2).
+ *       dropped ("bandwidth-satisfying"), and the k cheapest are kept (step 2); for a client with
+ *       interfaces on several switches, the k cheapest from each of those switches.
  *   <li>Admission (step 3): the k paths are walked cheapest first, link-disjoint ones first, then
  *       the overlapping ones; a path is accepted when used + b_r (including this flow's earlier
- *       subflows) stays within each link's capacity, until N subflows.
+ *       subflows) stays within each link's capacity and its first switch has an interface of the
+ *       client without a path yet (eq. 5 per switch), until N subflows.
  *   <li>Each accepted path is mapped to its segment label list and stored per connection with its
  *       demand (steps 5-6); every accepted subflow reserves b_r on its links until released.
  * </ol>
@@ -120,7 +122,7 @@ public final class QomraSelector implements StatefulSelector {
       }
       List<Path> all = problem.allCandidates();
       if (!all.isEmpty()) {
-        int want = Math.min(problem.maxPaths(), Math.min(config.k(), problem.size()));
+        int want = wanted(problem);
         books
             .store()
             .put(
@@ -138,9 +140,25 @@ public final class QomraSelector implements StatefulSelector {
   }
 
   /**
+   * How many subflows a complete answer has: per switch with interfaces of the client, its slots,
+   * at most k, at most the admissible candidates from there (min(N, k, candidates) on one switch).
+   */
+  private int wanted(SelectionProblem problem) {
+    int[] from = new int[problem.slotGroups()];
+    for (int i = 0; i < problem.size(); i++) {
+      from[problem.slotGroup(i)]++;
+    }
+    int want = 0;
+    for (int g = 0; g < from.length; g++) {
+      want += Math.min(problem.slotsOfGroup(g), Math.min(config.k(), from[g]));
+    }
+    return Math.min(problem.maxPaths(), want);
+  }
+
+  /**
    * Candidate indices of a stored answer that can be reused as it is, or null: the entry must be
    * complete, have no more paths than the client has interfaces now, its paths must still be
-   * admissible candidates, and all of them must fit again.
+   * admissible candidates that fit the client's slots, and all of them must fit again.
    */
   private int[] fromStore(SelectionProblem problem, ConnectionStore.Entry e, double b) {
     if (e == null
@@ -154,7 +172,9 @@ public final class QomraSelector implements StatefulSelector {
     for (int i = 0; i < idx.length; i++) {
       Path p = e.paths().get(i);
       idx[i] = problem.candidates().indexOf(p);
-      if (idx[i] < 0 || !books().ledger().fits(p, b, problem.state(), tentative)) {
+      if (idx[i] < 0
+          || !problem.slotFree(idx[i], idx, i)
+          || !books().ledger().fits(p, b, problem.state(), tentative)) {
         return null;
       }
       for (int l : p.links()) {
@@ -189,7 +209,8 @@ public final class QomraSelector implements StatefulSelector {
 
   /**
    * The k cheapest admissible candidates that can carry b_r on their own, cheapest first (ties:
-   * fewer hops, then candidate order).
+   * fewer hops, then candidate order); with interfaces on several switches, the k cheapest from
+   * each switch, in one list cheapest first.
    */
   private List<Integer> kShortest(
       SelectionProblem problem, double[] weight, AdmissionLedger ledger, double b) {
@@ -207,8 +228,25 @@ public final class QomraSelector implements StatefulSelector {
             Comparator.<Integer>comparingDouble(i -> cost[i])
                 .thenComparingInt(i -> c.get(i).hops())
                 .thenComparingInt(i -> i))
-        .limit(config.k())
+        .filter(new PerGroupLimit(problem, config.k()))
         .toList();
+  }
+
+  /** Passes at most k candidates of each slot group, in the order offered. */
+  private static final class PerGroupLimit implements java.util.function.Predicate<Integer> {
+    private final SelectionProblem problem;
+    private final int[] left;
+
+    PerGroupLimit(SelectionProblem problem, int k) {
+      this.problem = problem;
+      this.left = new int[problem.slotGroups()];
+      java.util.Arrays.fill(left, k);
+    }
+
+    @Override
+    public boolean test(Integer i) {
+      return left[problem.slotGroup(i)]-- > 0;
+    }
   }
 
   /**
@@ -229,6 +267,10 @@ public final class QomraSelector implements StatefulSelector {
         Path p = c.get(i);
         boolean disjoint = accepted.stream().allMatch(a -> c.get(a).isLinkDisjoint(p));
         if (disjointOnly && !disjoint) {
+          continue;
+        }
+        int[] sofar = accepted.stream().mapToInt(Integer::intValue).toArray();
+        if (!problem.slotFree(i, sofar, sofar.length)) {
           continue;
         }
         if (ledger.fits(p, b, problem.state(), tentative)) {

@@ -21,6 +21,14 @@ import org.mpqoe.core.path.Path;
  * instance, so fitness values of different path sets of one join are comparable. Fitness = alpha *
  * (1 - zeta_norm) + beta * xi_norm, and 0 when two chosen paths share a link whose congestion level
  * is above thr_cong.
+ *
+ * <p>Interfaces on several switches (eq. 5 per switch): a path can only carry the subflow of an
+ * interface attached at its first switch, so a set of paths is feasible only when, for every switch
+ * s, at most as many chosen paths start at s as the client has interfaces attached at s (its
+ * <em>slots</em> at s). A client whose interfaces share one switch has N slots there, and the check
+ * is k &lt;= N. {@link #feasible}, {@link #fitness(int[], int)}, {@link #score} and {@link
+ * #scoreOf} apply it, so every selector that is scored here honours it; {@link #selectionOf} maps
+ * the chosen paths to interfaces (see {@link Selection}).
  */
 public final class SelectionProblem {
   private final String client;
@@ -41,6 +49,18 @@ public final class SelectionProblem {
   private final double xiMax;
   private final ToIntFunction<Path> usersOfPath;
   private final double abwCeiling;
+
+  /** The switch index of each interface, in interface order; null: all N at every source. */
+  private final int[] interfaceSwitches;
+
+  /** Per admissible candidate: the slot group of its first switch (0 when interfaces are null). */
+  private final int[] group;
+
+  /** Per slot group: how many interfaces are attached at its switch. */
+  private final int[] slots;
+
+  /** Per slot group: its switch index (-1 when interfaces are null). */
+  private final int[] groupSwitch;
 
   /**
    * @param client who joins (for messages and logs)
@@ -78,6 +98,50 @@ public final class SelectionProblem {
       ToIntFunction<Path> usersOfPath,
       SelectionConfig config,
       long seed) {
+    this(client, server, maxPaths, null, allCandidates, state, usersOfPath, config, seed);
+  }
+
+  /**
+   * A join whose client has interfaces on given switches: the candidates may start at any of them
+   * (the union of the simple paths from each interface's switch to the server's), and a set of
+   * paths is feasible only within each switch's slots (see the class comment).
+   *
+   * @param interfaceSwitches the switch index of each of the client's interfaces, in interface
+   *     order; its length is N
+   * @param allCandidates every simple path from one of these switches to the server's switch; each
+   *     must start at one of them
+   */
+  public SelectionProblem(
+      String client,
+      String server,
+      int[] interfaceSwitches,
+      List<Path> allCandidates,
+      LinkState state,
+      ToIntFunction<Path> usersOfPath,
+      SelectionConfig config,
+      long seed) {
+    this(
+        client,
+        server,
+        interfaceSwitches.length,
+        interfaceSwitches.clone(),
+        allCandidates,
+        state,
+        usersOfPath,
+        config,
+        seed);
+  }
+
+  private SelectionProblem(
+      String client,
+      String server,
+      int maxPaths,
+      int[] interfaceSwitches,
+      List<Path> allCandidates,
+      LinkState state,
+      ToIntFunction<Path> usersOfPath,
+      SelectionConfig config,
+      long seed) {
     if (maxPaths < 1) {
       throw new IllegalArgumentException(
           "client " + client + ": N (number of interfaces) must be at least 1, got " + maxPaths);
@@ -104,7 +168,36 @@ public final class SelectionProblem {
       }
     }
     this.candidates = List.copyOf(admissible);
+    this.interfaceSwitches = interfaceSwitches;
     int c = candidates.size();
+    if (interfaceSwitches == null) {
+      group = new int[c];
+      slots = new int[] {maxPaths};
+      groupSwitch = new int[] {-1};
+    } else {
+      int[] distinct = Arrays.stream(interfaceSwitches).distinct().toArray();
+      slots = new int[distinct.length];
+      groupSwitch = distinct;
+      for (int sw : interfaceSwitches) {
+        slots[groupOfSwitch(sw)]++;
+      }
+      for (Path p : allCandidates) {
+        if (groupOfSwitch(p.source()) < 0) {
+          throw new IllegalArgumentException(
+              "client "
+                  + client
+                  + ": candidate path "
+                  + p
+                  + " starts at switch "
+                  + p.source()
+                  + ", where the client has no interface");
+        }
+      }
+      group = new int[c];
+      for (int i = 0; i < c; i++) {
+        group[i] = groupOfSwitch(candidates.get(i).source());
+      }
+    }
     delay = new double[c];
     abw = new double[c];
     users = new int[c];
@@ -169,6 +262,78 @@ public final class SelectionProblem {
   /** N: the most paths this client may get. */
   public int maxPaths() {
     return maxPaths;
+  }
+
+  /** The slot group of candidate i: one per switch with interfaces of the client. */
+  public int slotGroup(int candidate) {
+    return group[candidate];
+  }
+
+  /** How many interfaces the client has at the first switch of candidate i (its slots there). */
+  public int slots(int candidate) {
+    return slots[group[candidate]];
+  }
+
+  /** The number of slot groups: switches with interfaces of the client (1 without interfaces). */
+  public int slotGroups() {
+    return slots.length;
+  }
+
+  /** How many interfaces the client has at the switch of slot group {@code g}. */
+  public int slotsOfGroup(int g) {
+    return slots[g];
+  }
+
+  /**
+   * True when interface {@code i} is attached at the first switch of {@code p}, i.e. may carry a
+   * subflow on it (always true for a problem built from N alone).
+   */
+  public boolean startsAtInterface(Path p, int i) {
+    return interfaceSwitches == null || interfaceSwitches[i] == p.source();
+  }
+
+  /** True when candidate {@code c} has a free slot beside the first {@code k} of {@code chosen}. */
+  public boolean slotFree(int c, int[] chosen, int k) {
+    int used = 0;
+    for (int a = 0; a < k; a++) {
+      if (group[chosen[a]] == group[c]) {
+        used++;
+      }
+    }
+    return used < slots[group[c]];
+  }
+
+  /** True when no switch has more of the first {@code k} entries starting at it than slots. */
+  public boolean withinSlots(int[] chosen, int k) {
+    if (slots.length == 1) {
+      return k <= slots[0];
+    }
+    int[] used = new int[slots.length];
+    for (int a = 0; a < k; a++) {
+      int g = group[chosen[a]];
+      if (++used[g] > slots[g]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The entries of {@code chosen} in order, each kept only while its switch has a free slot (the
+   * GA's decoding); {@code chosen} itself when all fit.
+   */
+  public int[] keepWithinSlots(int[] chosen) {
+    if (withinSlots(chosen, chosen.length)) {
+      return chosen;
+    }
+    int[] kept = new int[chosen.length];
+    int k = 0;
+    for (int c : chosen) {
+      if (slotFree(c, kept, k)) {
+        kept[k++] = c;
+      }
+    }
+    return Arrays.copyOf(kept, k);
   }
 
   /** Admissible candidates (delay at most thr_delay), indexed as in every array accessor. */
@@ -255,8 +420,14 @@ public final class SelectionProblem {
     return x;
   }
 
-  /** True when no two of the first {@code k} entries conflict (eq. 3). */
+  /**
+   * True when the first {@code k} entries fit the client's slots (eq. 5 per switch) and no two of
+   * them conflict (eq. 3).
+   */
   public boolean feasible(int[] chosen, int k) {
+    if (!withinSlots(chosen, k)) {
+      return false;
+    }
     for (int a = 0; a < k; a++) {
       for (int b = a + 1; b < k; b++) {
         if (conflict(chosen[a], chosen[b])) {
@@ -299,7 +470,11 @@ public final class SelectionProblem {
 
   /**
    * A selection made of the given candidate indices (duplicates dropped), one subflow per path,
-   * subflows ordered by ascending path delay (the first subflow takes the fastest path).
+   * ordered by ascending path delay (ties: candidate index). Each path goes to an interface: the
+   * interfaces attached at a switch take the chosen paths starting there in ascending delay, in
+   * interface order. For a client on one switch, path i is interface i's (the first subflow takes
+   * the fastest path). A path for which its switch has no free interface left is dropped (no
+   * selector scored here chooses one).
    */
   public Selection selectionOf(String algorithm, int[] chosen) {
     int[] distinct = Arrays.stream(chosen).distinct().toArray();
@@ -311,8 +486,37 @@ public final class SelectionProblem {
           return byDelay != 0 ? byDelay : Integer.compare(a, b);
         });
     int[] sorted = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
-    List<Path> paths = Arrays.stream(sorted).mapToObj(candidates::get).toList();
-    return new Selection(algorithm, client, paths, score(sorted));
+    if (interfaceSwitches == null) {
+      List<Path> paths = Arrays.stream(sorted).mapToObj(candidates::get).toList();
+      return new Selection(algorithm, client, paths, score(sorted));
+    }
+    boolean[] taken = new boolean[interfaceSwitches.length];
+    int[] kept = new int[sorted.length];
+    List<Path> paths = new ArrayList<>();
+    List<Integer> interfaces = new ArrayList<>();
+    int k = 0;
+    for (int c : sorted) {
+      Path p = candidates.get(c);
+      for (int i = 0; i < taken.length; i++) {
+        if (!taken[i] && interfaceSwitches[i] == p.source()) {
+          taken[i] = true;
+          kept[k++] = c;
+          paths.add(p);
+          interfaces.add(i);
+          break;
+        }
+      }
+    }
+    return new Selection(algorithm, client, paths, interfaces, score(Arrays.copyOf(kept, k)));
+  }
+
+  private int groupOfSwitch(int sw) {
+    for (int g = 0; g < groupSwitch.length; g++) {
+      if (groupSwitch[g] == sw) {
+        return g;
+      }
+    }
+    return -1;
   }
 
   /** abw_p as the objective uses it: a link-less path is capped at the largest link capacity. */
@@ -323,6 +527,8 @@ public final class SelectionProblem {
   /**
    * Scores an arbitrary list of paths (possibly outside the admissible candidates, possibly
    * repeated, as plain forwarding does) with this problem's objective; a path's share counts once.
+   * Feasible only when the distinct paths fit the client's slots (a path starting where the client
+   * has no interface never does) and share no congested link.
    */
   public Score scoreOf(List<Path> paths) {
     List<Path> distinct = paths.stream().distinct().toList();
@@ -333,6 +539,13 @@ public final class SelectionProblem {
     double[] d = new double[k];
     double x = 0;
     boolean ok = k <= maxPaths;
+    if (interfaceSwitches != null) {
+      int[] used = new int[slots.length];
+      for (Path p : distinct) {
+        int g = groupOfSwitch(p.source());
+        ok &= g >= 0 && ++used[g] <= slots[g];
+      }
+    }
     for (int a = 0; a < k; a++) {
       Path p = distinct.get(a);
       d[a] = p.delayMs(state);

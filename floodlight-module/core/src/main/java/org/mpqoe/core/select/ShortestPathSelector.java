@@ -1,6 +1,6 @@
 package org.mpqoe.core.select;
 
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.List;
 import org.mpqoe.core.path.Path;
 
@@ -11,6 +11,8 @@ import org.mpqoe.core.path.Path;
  * <p>Rule: every one of the N subflows follows the shortest path by hop count, the first of {@link
  * SelectionProblem#allCandidates()} (shortest first, ties by link indices); thr_delay is not
  * applied, as a plain forwarding plane does not know it. No path at all gives an empty selection.
+ * With interfaces on several switches, each interface's subflow follows the shortest path from its
+ * own switch (none when its switch cannot reach the server).
  */
 public final class ShortestPathSelector implements PathSelector {
   public ShortestPathSelector() {}
@@ -25,11 +27,17 @@ public final class ShortestPathSelector implements PathSelector {
     if (problem.allCandidates().isEmpty()) {
       return Selection.none(name(), problem.client());
     }
-    Path p = problem.allCandidates().get(0);
-    return new Selection(
-        name(),
-        problem.client(),
-        Collections.nCopies(problem.maxPaths(), p),
-        problem.scoreOf(List.of(p)));
+    List<Path> paths = new ArrayList<>();
+    List<Integer> interfaces = new ArrayList<>();
+    for (int i = 0; i < problem.maxPaths(); i++) {
+      for (Path p : problem.allCandidates()) {
+        if (problem.startsAtInterface(p, i)) {
+          paths.add(p);
+          interfaces.add(i);
+          break;
+        }
+      }
+    }
+    return new Selection(name(), problem.client(), paths, interfaces, problem.scoreOf(paths));
   }
 }

@@ -84,7 +84,8 @@ public record Descriptor(
     "bandwidthMbps",
     "delayMs",
     "realisedMbps",
-    "accessCapacityMbps"
+    "accessCapacityMbps",
+    "interfaceSwitches"
   })
   public record DrawJson(
       Long seed,
@@ -94,7 +95,8 @@ public record Descriptor(
       MomentsJson bandwidthMbps,
       RangeJson delayMs,
       MomentsJson realisedMbps,
-      Double accessCapacityMbps) {}
+      Double accessCapacityMbps,
+      List<List<String>> interfaceSwitches) {}
 
   /** A closed range. */
   public record RangeJson(Double min, Double max) {}

@@ -25,4 +25,9 @@ public record Host(String name, Role role, List<HostInterface> interfaces) {
   public SwitchNode firstHop() {
     return interfaces.get(0).attachment();
   }
+
+  /** The switch index each interface is attached at, in interface order. */
+  public int[] attachmentIndices() {
+    return interfaces.stream().mapToInt(f -> f.attachment().index()).toArray();
+  }
 }

@@ -272,7 +272,14 @@ public final class TopologyLoader {
             fail(fw + ".ip '" + ip + "' is not an IPv4 address");
           }
           if (!ips.add(ip)) {
-            fail(fw + ".ip " + ip + " is repeated");
+            // Strong end-system model: a subflow's path ends at the interface that owns its
+            // address, so an address on two links (the weak host model) is refused.
+            fail(
+                fw
+                    + ".ip "
+                    + ip
+                    + " is repeated: an address belongs to one interface, on one link (a host"
+                    + " on several links has one address per link)");
           }
           String mac = require(f.mac(), fw + ".mac");
           if (!MAC.matcher(mac).matches()) {

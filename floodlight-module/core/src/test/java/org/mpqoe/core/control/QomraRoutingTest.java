@@ -105,7 +105,7 @@ class QomraRoutingTest {
       Selection s =
           cp.router()
               .selection
-              .select(dc.clients().get(0), dc.servers().get(0), cp.links().snapshot(), Map.of());
+              .select(dc.clients().get(0), dc.servers().get(0), 0, cp.links().snapshot(), Map.of());
       int deepest = s.paths().stream().mapToInt(p -> sr.labels(p).size()).max().orElse(0);
       assertTrue(s.paths().size() >= 2, s.toString());
       if (withSr) {

@@ -76,7 +76,8 @@ class WithClientsTest {
         nominal,
         ScenarioGenerator.withClients(compuserve, 5, 3, 1, LinkSpec.of(LinkSource.DESCRIPTOR)));
     assertEquals(
-        new Descriptor.DrawJson(1L, 5, 3, "descriptor", null, null, null, null), nominal.draw());
+        new Descriptor.DrawJson(1L, 5, 3, "descriptor", null, null, null, null, null),
+        nominal.draw());
   }
 
   @Test
@@ -236,5 +237,72 @@ class WithClientsTest {
             () -> new LinkSpec(LinkSource.PAPER, mean, std, access),
             why);
     assertEquals(message, e.getMessage(), why);
+  }
+
+  @Test
+  void interfaceSwitchGroupsPutInterfaceKOnASwitchOfGroupK() {
+    List<List<String>> groups =
+        List.of(List.of("Columbus"), List.of("Chicago", "Atlanta"), List.of("Dallas"));
+    var where = ScenarioGenerator.Placement.parse("Columbus; Chicago,Atlanta ;Dallas");
+    assertEquals(groups, where.interfaceSwitches());
+    Descriptor d =
+        ScenarioGenerator.withClients(
+            compuserve, 5, 3, 4, LinkSpec.of(LinkSource.DESCRIPTOR), where);
+    Topology w = written(d);
+    assertEquals(5, w.clients().size());
+    boolean chicago = false;
+    boolean atlanta = false;
+    for (Host h : w.clients()) {
+      for (int k = 0; k < 3; k++) {
+        String at = h.interfaces().get(k).attachment().name();
+        assertTrue(groups.get(k).contains(at), h.name() + " interface " + k + " on " + at);
+        chicago |= at.equals("Chicago");
+        atlanta |= at.equals("Atlanta");
+      }
+    }
+    assertTrue(chicago && atlanta, "group 2 is drawn from, not its first switch only");
+    assertEquals(groups, d.draw().interfaceSwitches());
+    // Reproducible: the scenario of the same seed places its clients the same way.
+    Scenario s =
+        ScenarioGenerator.generate(compuserve, 5, 3, 4, LinkSpec.of(LinkSource.DESCRIPTOR), where);
+    for (int c = 0; c < 5; c++) {
+      for (int k = 0; k < 3; k++) {
+        assertEquals(
+            s.clients().get(c).host().interfaces().get(k).attachment().name(),
+            w.clients().get(c).interfaces().get(k).attachment().name());
+      }
+    }
+  }
+
+  @Test
+  void interfaceSwitchGroupsAreCheckedWithClearErrors() {
+    var spec = LinkSpec.of(LinkSource.DESCRIPTOR);
+    var two = ScenarioGenerator.Placement.parse("Columbus;Dallas");
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ScenarioGenerator.withClients(compuserve, 2, 3, 1, spec, two));
+    assertTrue(e.getMessage().contains("2 group(s) for 3 interfaces"), e.getMessage());
+    var unknown = ScenarioGenerator.Placement.parse("Columbus;Dallas;Nowhere");
+    TopologyException t =
+        assertThrows(
+            TopologyException.class,
+            () -> ScenarioGenerator.withClients(compuserve, 2, 3, 1, spec, unknown));
+    assertTrue(t.getMessage().contains("no switch 'Nowhere'"), t.getMessage());
+    IllegalArgumentException empty =
+        assertThrows(
+            IllegalArgumentException.class, () -> ScenarioGenerator.Placement.parse("a;;b"));
+    assertTrue(empty.getMessage().contains("group 2 names no switch"), empty.getMessage());
+  }
+
+  @Test
+  void withoutGroupsThePlacementIsTheOneSwitchDefault() {
+    var spec = LinkSpec.of(LinkSource.DESCRIPTOR);
+    assertEquals(
+        TopologyLoader.write(ScenarioGenerator.withClients(compuserve, 5, 3, 9, spec)),
+        TopologyLoader.write(
+            ScenarioGenerator.withClients(
+                compuserve, 5, 3, 9, spec, ScenarioGenerator.Placement.parse(" "))));
+    assertNull(ScenarioGenerator.withClients(compuserve, 5, 3, 9, spec).draw().interfaceSwitches());
   }
 }

@@ -36,6 +36,13 @@ class BaselinePropertiesTest {
 
   /** A random instance: 5-9 switches, maxHops 6, the client's switch is sometimes the server's. */
   static SelectionProblem instance(long seed, int n) {
+    return drawn(seed, n).problem();
+  }
+
+  /** A random instance and the topology it is on. */
+  record Drawn(Topology topology, SelectionProblem problem) {}
+
+  static Drawn drawn(long seed, int n) {
     Random r = new Random(seed);
     int k = 5 + r.nextInt(5);
     List<int[]> links = new ArrayList<>();
@@ -92,7 +99,7 @@ class BaselinePropertiesTest {
             r.nextInt(50),
             10 + r.nextInt(200));
     LinkState state = LinkState.nominal(topo).withLoads(loads);
-    return new SelectionProblem("c1", n, candidates, state, p -> 0, config, seed);
+    return new Drawn(topo, new SelectionProblem("c1", n, candidates, state, p -> 0, config, seed));
   }
 
   private static int[] indices(SelectionProblem problem, Selection s) {
