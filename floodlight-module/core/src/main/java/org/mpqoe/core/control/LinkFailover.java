@@ -74,7 +74,58 @@ final class LinkFailover {
                   a -> a.uses(link),
                   (a, i) -> a.path(i) != null && a.path(i).uses(link)));
     }
-    return plan;
+    return plan.then(moveUnselected(link));
+  }
+
+  /**
+   * Subflows still on the link once the selections moved theirs: those on a path that no selection
+   * chose ({@link SubflowRules#pathFor}: an interface without a selected path, or a join to another
+   * server address, runs on the shortest path between its switches). Each moves to the shortest
+   * path between its switches that avoids the down links, or loses its rules when there is none.
+   */
+  private FlowPlan moveUnselected(int link) {
+    List<FlowPlan.Removal> removals = new ArrayList<>();
+    List<FlowRule> installs = new ArrayList<>();
+    synchronized (r.lock) {
+      for (Connection c : r.table.snapshot()) {
+        Connection next = c;
+        for (Connection.Subflow old : c.subflows()) {
+          if (old.path() == null || !old.path().uses(link)) {
+            continue;
+          }
+          removals.add(new FlowPlan.Removal(0, old.cookie(), Cookies.EXACT));
+          HostInterface client = c.client().interfaces().get(old.clientInterface());
+          HostInterface server = c.server().interfaces().get(old.serverInterface());
+          List<Path> up = r.paths().between(client.attachment(), server.attachment());
+          next = reroute(next, c, old, up.isEmpty() ? null : up.get(0), installs);
+        }
+        if (next != c) {
+          r.update(next);
+        }
+      }
+    }
+    return new FlowPlan(removals, installs, List.of(), null);
+  }
+
+  /**
+   * {@code next} with subflow {@code old} of {@code c} on {@code path} (its rules, a new cookie
+   * generation, added to {@code installs}), or without rules when {@code path} is null.
+   */
+  private Connection reroute(
+      Connection next, Connection c, Connection.Subflow old, Path path, List<FlowRule> installs) {
+    if (path == null) {
+      return next.replacing(old, null);
+    }
+    HostInterface client = c.client().interfaces().get(old.clientInterface());
+    HostInterface server = c.server().interfaces().get(old.serverInterface());
+    long cookie =
+        Cookies.of(Cookies.SUBFLOW, c.id(), Cookies.generation(old.cookie()) + 1, old.index());
+    List<FlowRule> rules =
+        r.net()
+            .subflowRules()
+            .build(old.toServer(), client, server, path, r.config(), cookie, old.copiesSynAck());
+    installs.addAll(rules);
+    return next.replacing(old, old.withRoute(path, cookie, rules));
   }
 
   /**
@@ -210,22 +261,19 @@ final class LinkFailover {
       if (old.path() != null && old.path().equals(assigned)) {
         continue;
       }
-      removals.add(new FlowPlan.Removal(0, old.cookie(), Cookies.EXACT));
-      if (assigned == null) {
-        next = next.replacing(old, null);
-        continue;
-      }
       HostInterface client = c.client().interfaces().get(old.clientInterface());
       HostInterface server = c.server().interfaces().get(old.serverInterface());
-      Path path = SubflowRules.pathFor(assigned, client, server, r.paths());
-      long cookie =
-          Cookies.of(Cookies.SUBFLOW, c.id(), Cookies.generation(old.cookie()) + 1, old.index());
-      List<FlowRule> rules =
-          r.net()
-              .subflowRules()
-              .build(old.toServer(), client, server, path, r.config(), cookie, old.copiesSynAck());
-      installs.addAll(rules);
-      next = next.replacing(old, old.withRoute(path, cookie, rules));
+      Path path;
+      try {
+        path = assigned == null ? null : SubflowRules.pathFor(assigned, client, server, r.paths());
+      } catch (TopologyException unreachable) {
+        path = null; // its switches are no longer joined
+      }
+      if (path != null && path.equals(old.path())) {
+        continue; // an unselected path that stays the same: nothing to move
+      }
+      removals.add(new FlowPlan.Removal(0, old.cookie(), Cookies.EXACT));
+      next = reroute(next, c, old, path, installs);
     }
     r.update(next);
     return new FlowPlan(removals, installs, List.of(), null);

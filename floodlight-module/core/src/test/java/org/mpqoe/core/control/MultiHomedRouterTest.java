@@ -148,6 +148,32 @@ class MultiHomedRouterTest {
   }
 
   @Test
+  void aSubflowOnAPathNoSelectionChoseIsMovedOffAFailedLinkToo() {
+    MptcpRouter r = router();
+    r.handle(syn(0, 5000));
+    r.handle(synAck(0, 5000, 0x77));
+    r.handle(join(1, SRV2, 5001, Tokens.token(0x77, 1)));
+    FlowMatch.Subflow m = new FlowMatch.Subflow(CL[1], SRV2, 5001, 80);
+    Connection.Subflow before = r.connections().get(0).subflow(m);
+    int p2sv = 1;
+    int svq = 5;
+    assertTrue(before.path().uses(p2sv));
+    FlowPlan plan = r.linkChanged(p2sv, false);
+    Connection.Subflow after = r.connections().get(0).subflow(m);
+    assertFalse(after.path().uses(p2sv), after.path().switchNames(TOPO).toString());
+    assertEquals("p2", TOPO.switches().get(after.path().source()).name());
+    assertEquals("q", TOPO.switches().get(after.path().destination()).name());
+    assertEquals(Cookies.generation(before.cookie()) + 1, Cookies.generation(after.cookie()));
+    assertTrue(plan.removals().stream().anyMatch(x -> x.cookie() == before.cookie()));
+    assertTrue(plan.installs().stream().anyMatch(x -> x.cookie() == after.cookie()));
+    // Cut off from q, it loses its rules; the selected subflows stay.
+    FlowPlan cut = r.linkChanged(svq, false);
+    assertTrue(cut.removals().stream().anyMatch(x -> x.cookie() == after.cookie()));
+    assertEquals(null, r.connections().get(0).subflow(m));
+    assertEquals(1, r.connections().get(0).subflows().size());
+  }
+
+  @Test
   void aLinkFailureGivesTheInterfaceAPathFromItsOwnSwitch() {
     MptcpRouter r = router();
     r.handle(syn(0, 5000));
