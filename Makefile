@@ -265,6 +265,7 @@ results-check:
 	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py --check || rc=1; \
 	/usr/bin/python3 pcdc/report.py --check || rc=1; \
 	/usr/bin/python3 floodlight-module/bench/report.py --check || rc=1; \
+	/usr/bin/python3 testbed/lldp-delay/report.py --check || rc=1; \
 	exit $$rc
 
 ## video-unit: unit tests of the video experiments' runner pieces and report (the statistics

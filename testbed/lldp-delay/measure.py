@@ -2,17 +2,18 @@
 """LLDP link delays against netem, in the testbed guest (docs/floodlight.md, "Link delays").
 
     flock -x /tmp/mpqoe-machine.lock /usr/bin/python3 testbed/lldp-delay/measure.py \\
-        --new NEW.jar --old OLD.jar [--out docs/results/lldp-delay/data]
+        --jar NAME=JAR [--jar NAME=JAR ...] --out docs/results/lldp-delay/data/RUN
 
 Boots the guest (testbed/run) with testbed/lldp-delay/guest.py, which builds
 testbed/lldp-delay/topology.json (two links each of 0, 5, 10, 25 and 50 ms one-way, netem)
-under a controller on this host, as `make testbed-smoke` does. Each jar in turn is the
-standalone controller in discovery mode (no descriptor, --servers): once it lists all links
-and after --warmup seconds, GET /mpqoe/topology is read --readings times, --every seconds
-apart. Writes readings.csv (phase, jar commit, reading, seconds since the controller started,
-link ends, delayMs) and, from the new jar's debug log, samples.csv (every probe's packet-out to
-packet-in time and one-way sample, every ECHO round trip). testbed/lldp-delay/report.py turns
-them into the table.
+under a controller on this host, as `make testbed-smoke` does. Each jar in turn (a phase, by
+its NAME) is the standalone controller in discovery mode (no descriptor, --servers): once it
+lists all links and after --warmup seconds, GET /mpqoe/topology is read --readings times,
+--every seconds apart. Writes readings.csv (phase, jar commit, reading, seconds since the
+controller started, link ends, delayMs) and, from the first jar's debug log, samples.csv (every
+one-way probe's packet-out to packet-in time and echo-subtracted sample, every reflected
+probe's round trip, every ECHO round trip). testbed/lldp-delay/report.py turns them into the
+tables.
 """
 
 import argparse
@@ -33,6 +34,9 @@ LINKS = 10
 LLDP_LINE = re.compile(
     r"^(\d\d:\d\d:\d\d\.\d+) .*lldp ([0-9a-f]{16})/(\d+) -> ([0-9a-f]{16})/(\d+) "
     r"elapsed ([\d.]+) ms one-way ([\d.NaN]+) ms"
+)
+REFLECTED_LINE = re.compile(
+    r"^(\d\d:\d\d:\d\d\.\d+) .*lldp reflected ([0-9a-f]{16})/(\d+) elapsed ([\d.]+) ms"
 )
 ECHO_LINE = re.compile(r"^(\d\d:\d\d:\d\d\.\d+) .*echo ([0-9a-f]{16}) rtt ([\d.]+) ms")
 
@@ -109,6 +113,11 @@ def samples(log_path):
                 ts, src, sp, dst, dp, elapsed, one = m.groups()
                 out.append(["lldp", ts, int(src, 16), sp, int(dst, 16), dp, elapsed, one])
                 continue
+            m = REFLECTED_LINE.match(line)
+            if m:
+                ts, dpid, port, elapsed = m.groups()
+                out.append(["reflected", ts, int(dpid, 16), port, "", "", elapsed, ""])
+                continue
             m = ECHO_LINE.match(line)
             if m:
                 ts, dpid, rtt = m.groups()
@@ -125,23 +134,34 @@ def jar_commit(jar):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--new", required=True, help="jar with echo subtraction (JAR.commit beside it)")
-    p.add_argument("--old", required=True, help="jar without (JAR.commit beside it)")
-    p.add_argument("--out", default=os.path.join(REPO, "docs/results/lldp-delay/data"))
+    p.add_argument(
+        "--jar",
+        action="append",
+        required=True,
+        metavar="NAME=JAR",
+        help="a phase: its name and jar (JAR.commit beside it); samples.csv is the first's",
+    )
+    p.add_argument("--out", required=True, help="directory for readings.csv and samples.csv")
     p.add_argument("--port", type=int, default=16673, help="OpenFlow port (REST: +1)")
     p.add_argument("--connect", type=int, default=120, help="seconds to wait for all links")
     p.add_argument("--warmup", type=int, default=60, help="seconds after all links are listed")
     p.add_argument("--readings", type=int, default=10)
     p.add_argument("--every", type=int, default=12, help="seconds between readings")
     args = p.parse_args()
-    commits = {"new": jar_commit(args.new), "old": jar_commit(args.old)}
+    phases = []
+    for spec in args.jar:
+        name, sep, jar = spec.partition("=")
+        if not sep or not re.fullmatch(r"[a-z][a-z0-9-]*", name) or not jar:
+            p.error(f"--jar wants NAME=JAR with a lower-case name, got {spec!r}")
+        phases.append((name, jar))
+    commits = {name: jar_commit(jar) for name, jar in phases}
     os.makedirs(args.out, exist_ok=True)
     work = os.path.join(REPO, "build", "lldp-delay")
     os.makedirs(work, exist_ok=True)
     stop = os.path.join(work, "stop")
     if os.path.exists(stop):
         os.remove(stop)
-    budget = 2 * (args.connect + args.warmup + args.readings * args.every) + 120
+    budget = len(phases) * (args.connect + args.warmup + args.readings * args.every) + 120
     guest = subprocess.Popen(
         [
             os.path.join(REPO, "testbed", "run"),
@@ -163,7 +183,7 @@ def main():
     rows = []
     ok = True
     try:
-        for name, jar in (("new", args.new), ("old", args.old)):
+        for name, jar in phases:
             log = os.path.join(work, f"controller-{name}.log")
             ok = run_phase(name, jar, commits[name], args.port, args, rows, log) and ok
     finally:
@@ -176,7 +196,7 @@ def main():
     with open(os.path.join(args.out, "samples.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["kind", "time", "src", "srcPort", "dst", "dstPort", "ms", "oneWayMs"])
-        w.writerows(samples(os.path.join(work, "controller-new.log")))
+        w.writerows(samples(os.path.join(work, f"controller-{phases[0][0]}.log")))
     print(f"measure: guest exit {rc}; {len(rows)} rows in {args.out}", flush=True)
     return 0 if ok and rc == 0 else 1
 

@@ -5,16 +5,19 @@
     python3 testbed/lldp-delay/report.py --write    put them into docs/floodlight.md
     python3 testbed/lldp-delay/report.py --check    exit 1 when docs/floodlight.md differs
 
-Reads docs/results/lldp-delay/data/readings.csv (testbed/lldp-delay/measure.py: GET
-/mpqoe/topology after the warm-up, per controller build) and samples.csv (the new build's probes
-and ECHO round trips), and the configured delays from testbed/lldp-delay/topology.json.
+Reads the runs under docs/results/lldp-delay/data (testbed/lldp-delay/measure.py, one directory
+per guest session): readings.csv (GET /mpqoe/topology after the warm-up, per controller build)
+and samples.csv (the first build's probes, reflected probes and ECHO round trips), and the
+configured delays from testbed/lldp-delay/topology.json.
 
 Table 1, per link: configured one-way delay; for each build the discovered delay over the
 readings (mean, and min-max) and mean minus configured; whether |error| <= 2 ms + 10 % of the
-configured delay held in every reading. Table 2, from the new build's one-way samples (control
-channel already taken out by the controller): the error of one sample alone, of the minimum and
-of the median of windows of 8 consecutive samples of a link, mean and largest |error| over all
-windows of all links, per configured delay.
+configured delay held in every reading. A column is one build (its commit below the table).
+Table 2, from the reflection build's logged probes: the estimate of windows of 8 consecutive
+rounds of a link, recomputed here from the same probes in three ways (reflection with the
+minimum or the median of each quantity's window, echo subtraction with the minimum), and one
+round alone; mean and largest |error| over all windows of all links, per configured delay,
+leaving out each link's first 8 rounds (the network's set-up, see SKIP).
 """
 
 import argparse
@@ -28,6 +31,13 @@ from collections import defaultdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(REPO, "docs", "results", "lldp-delay", "data")
+# The runs (data directories) and their builds (phase in readings.csv: column name).
+RUNS = (("echo", {"old": "old", "new": "echo"}), ("reflect", {"reflect": "reflect"}))
+SAMPLES_RUN = "reflect"
+# Table 2 leaves out each link's first rounds (probes of both directions: twice as many echo
+# samples): the guest applies netem after the switches connected, and the controller probes at
+# once, so the first probes crossed links without their delay (one of 12.8 ms on a 50 ms link).
+SKIP = 8  # rounds, as LinkDelayEstimator.WINDOW
 DOC = os.path.join(REPO, "docs", "floodlight.md")
 BEGIN = "<!-- lldp-delay tables: testbed/lldp-delay/report.py --write -->"
 END = "<!-- end of lldp-delay tables -->"
@@ -58,19 +68,19 @@ def readings_table(conf, rows):
     by = defaultdict(list)
     commits = {}
     for r in rows:
-        by[(r["phase"], frozenset((r["a"], r["b"])))].append(float(r["delayMs"]))
-        commits[r["phase"]] = r["commit"][:12]
-    phases = [p for p in ("old", "new") if p in commits]
+        by[(r["column"], frozenset((r["a"], r["b"])))].append(float(r["delayMs"]))
+        commits[r["column"]] = r["commit"][:12]
+    columns = [c for _, names in RUNS for c in names.values() if c in commits]
     head = "| link | configured |"
     rule = "| --- | ---: |"
-    for p in phases:
+    for p in columns:
         head += f" {p}: discovered | {p}: error | {p}: within target |"
         rule += " ---: | ---: | :---: |"
     lines = [head, rule]
     for k in link_order(conf):
         c = conf[k]
         line = f"| {name(k)} | {c:g} |"
-        for p in phases:
+        for p in columns:
             v = by.get((p, k), [])
             if not v:
                 line += " (not discovered) | | no |"
@@ -80,60 +90,103 @@ def readings_table(conf, rows):
             line += f" {mean:.1f} ({min(v):.1f}-{max(v):.1f}) | {mean - c:+.1f} |"
             line += f" {'yes' if ok else 'no'} |"
         lines.append(line)
-    n = {p: len({r["reading"] for r in rows if r["phase"] == p}) for p in phases}
-    notes = ", ".join(f"{p}: commit {commits[p]}, {n[p]} readings" for p in phases)
-    return lines, notes
+    n = {p: len({r["reading"] for r in rows if r["column"] == p}) for p in columns}
+    notes = ", ".join(f"{p}: commit {commits[p]}, {n[p]} readings" for p in columns)
+    summary = []
+    for p in columns:
+        errors, within = [], 0
+        for k in link_order(conf):
+            v = by.get((p, k), [])
+            if v:
+                errors.append(statistics.fmean(v) - conf[k])
+                within += all(abs(x - conf[k]) <= target(conf[k]) for x in v)
+        summary.append(
+            f"{p}: {within} of {len(conf)} links within the target in every reading, mean errors"
+            f" {min(errors):+.1f} to {max(errors):+.1f} ms"
+        )
+    return lines, notes, "Per build: " + "; ".join(summary) + "."
+
+
+def reflected_ms(ra, rb, tab, tba):
+    """LinkDelayEstimator.reflectedMs: (R_a + R_b - T_ab - T_ba) / 2, at least 0."""
+    return max(0.0, (ra + rb - tab - tba) / 2)
 
 
 def samples_table(conf, rows):
-    names = {}
+    """Windows of WINDOW rounds of each link, from the logged probes, three ways."""
+    one_way = defaultdict(list)  # (src end, dst end): elapsed ms, in time order
+    echo = defaultdict(list)  # link: echo-subtracted samples, both directions
+    back = defaultdict(list)  # end: reflected round trips
+    link_of = {}
     for r in rows:
-        if r["kind"] == "lldp" and r["oneWayMs"] not in ("", "NaN"):
-            k = frozenset((f"s{r['src']}", f"s{r['dst']}"))
-            names.setdefault(k, []).append(float(r["oneWayMs"]))
-    errs = defaultdict(lambda: {"sample": [], "min": [], "median": []})
-    for k, v in names.items():
-        if k not in conf:
+        if r["kind"] == "lldp":
+            src, dst = (int(r["src"]), int(r["srcPort"])), (int(r["dst"]), int(r["dstPort"]))
+            one_way[(src, dst)].append(float(r["ms"]))
+            key = frozenset((f"s{src[0]}", f"s{dst[0]}"))
+            link_of[src] = link_of[dst] = (key, src, dst)
+            if r["oneWayMs"] not in ("", "NaN"):
+                echo[key].append(float(r["oneWayMs"]))
+        elif r["kind"] == "reflected":
+            back[(int(r["src"]), int(r["srcPort"]))].append(float(r["ms"]))
+    errs = defaultdict(lambda: defaultdict(list))
+    done = set()
+    for key, a, b in link_of.values():
+        if key in done or key not in conf:
             continue
-        c = conf[k]
+        done.add(key)
+        c = conf[key]
         e = errs[c]
-        e["sample"] += [abs(x - c) for x in v]
-        for i in range(len(v) - WINDOW + 1):
-            w = v[i : i + WINDOW]
-            e["min"].append(abs(min(w) - c))
-            e["median"].append(abs(statistics.median(w) - c))
+        qs = [back[a], back[b], one_way[(a, b)], one_way[(b, a)]]
+        n = min(len(q) for q in qs)
+        e["rounds"].append(n)
+        for i in range(SKIP, n):
+            e["one round"].append(abs(reflected_ms(*(q[i] for q in qs)) - c))
+        for i in range(SKIP, n - WINDOW + 1):
+            w = [q[i : i + WINDOW] for q in qs]
+            e["min"].append(abs(reflected_ms(*(min(x) for x in w)) - c))
+            e["median"].append(abs(reflected_ms(*(statistics.median(x) for x in w)) - c))
+        v = echo[key]
+        for i in range(2 * SKIP, len(v) - WINDOW + 1):
+            # As LinkDelayEstimator: WINDOW samples, both directions together.
+            e["echo"].append(abs(min(v[i : i + WINDOW]) - c))
     lines = [
-        f"| configured | samples | one sample: mean / max abs error | min of {WINDOW}: mean / max |"
-        f" median of {WINDOW}: mean / max |",
-        "| ---: | ---: | ---: | ---: | ---: |",
+        f"| configured | rounds per link | reflection, min of {WINDOW}: mean / max abs error |"
+        f" reflection, median of {WINDOW}: mean / max | echo subtraction, min of {WINDOW}:"
+        " mean / max | one round alone: mean / max |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for c in sorted(errs):
         e = errs[c]
         cells = [
             f"{statistics.fmean(e[s]):.1f} / {max(e[s]):.1f}" if e[s] else "-"
-            for s in ("sample", "min", "median")
+            for s in ("min", "median", "echo", "one round")
         ]
-        lines.append(f"| {c:g} | {len(e['sample'])} | " + " | ".join(cells) + " |")
-    echo = [float(r["ms"]) for r in rows if r["kind"] == "echo"]
+        rounds = "-".join(str(x) for x in sorted({min(e["rounds"]), max(e["rounds"])}))
+        lines.append(f"| {c:g} | {rounds} | " + " | ".join(cells) + " |")
+    rtt = [float(r["ms"]) for r in rows if r["kind"] == "echo"]
     note = ""
-    if echo:
-        q = statistics.quantiles(echo, n=20)
+    if rtt:
+        q = statistics.quantiles(rtt, n=20)
         note = (
-            f"ECHO round trips: {len(echo)}, median {statistics.median(echo):.1f} ms, "
-            f"5th-95th percentile {q[0]:.1f}-{q[-1]:.1f} ms, max {max(echo):.1f} ms."
+            f"ECHO round trips: {len(rtt)}, median {statistics.median(rtt):.1f} ms, "
+            f"5th-95th percentile {q[0]:.1f}-{q[-1]:.1f} ms, max {max(rtt):.1f} ms."
         )
     return lines, note
 
 
 def render(data):
     conf = configured()
-    with open(os.path.join(data, "readings.csv")) as f:
-        readings = list(csv.DictReader(f))
-    with open(os.path.join(data, "samples.csv")) as f:
+    readings = []
+    for run, columns in RUNS:
+        with open(os.path.join(data, run, "readings.csv")) as f:
+            for r in csv.DictReader(f):
+                if r["phase"] in columns:
+                    readings.append({**r, "column": columns[r["phase"]]})
+    with open(os.path.join(data, SAMPLES_RUN, "samples.csv")) as f:
         samples = list(csv.DictReader(f))
-    t1, notes = readings_table(conf, readings)
+    t1, notes, summary = readings_table(conf, readings)
     t2, echo = samples_table(conf, samples)
-    out = [BEGIN, "", *t1, "", f"Builds measured ({notes}).", "", *t2, ""]
+    out = [BEGIN, "", *t1, "", f"Builds measured ({notes}).", "", summary, "", *t2, ""]
     if echo:
         out += [echo, ""]
     out.append(END)

@@ -52,10 +52,11 @@ import org.slf4j.LoggerFactory;
  * link disappears when it is not seen for the link timeout while its ports are up, or when a switch
  * disconnects.
  *
- * <p>Every probe that comes back is a delay sample of its link ({@code
- * LinkStateTracker.lldpSample}: the control channel taken out with the switches' ECHO round trips,
- * then filtered); the view's link latencies are the filtered delays, NaN (so 0 in a topology
- * without a descriptor) while a link has too few samples.
+ * <p>Every probe that comes back is a time of its link: a one-way probe's goes to {@code
+ * LinkStateTracker.lldpSample}, a reflected probe's ({@link LldpDiscovery}, "reflected probes") to
+ * {@code LinkStateTracker.lldpReflected}, and the core's estimator combines them so that every
+ * switch's own time cancels. The view's link latencies are the filtered delays, NaN (so 0 in a
+ * topology without a descriptor) until every window of a link is full.
  *
  * <p>With a descriptor, hosts are the descriptor's, and the first rebuild waits until a switch
  * connected and then no other switch did for one probe interval, so that a network that matches the
@@ -193,7 +194,20 @@ final class NetworkDiscovery implements AutoCloseable {
    * time in this direction is probed back at once when its other direction is not known yet.
    */
   void lldpIn(long dpid, int inPort, byte[] frame) {
-    var update = lldp.received(dpid, inPort, frame, System.nanoTime());
+    long now = System.nanoTime();
+    var back = LldpDiscovery.reflectedIn(dpid, inPort, frame, now);
+    if (back.isPresent()) {
+      controller.plane().links().lldpReflected(dpid, inPort, back.getAsDouble());
+      if (LOG.isDebugEnabled()) {
+        LOG.debug(
+            "lldp reflected {}/{} elapsed {} ms",
+            StandaloneController.hex(dpid),
+            inPort,
+            String.format("%.3f", back.getAsDouble()));
+      }
+      return;
+    }
+    var update = lldp.received(dpid, inPort, frame, now);
     if (update.isEmpty()) {
       return;
     }
@@ -319,15 +333,30 @@ final class NetworkDiscovery implements AutoCloseable {
     return p != null && !p.up();
   }
 
-  /** The periodic task: probes out of every up port, then link expiry. */
+  /**
+   * The periodic task: probes out of every up port, then link expiry. The probes are spread over
+   * the interval, one at a time: the one-way probe of each port in the first half, its reflect
+   * probe in the second, in the same order. A probe then waits behind no other at its switch (a
+   * packet-out, a datapath miss, a packet-in each take milliseconds in a slow switch), and its
+   * one-way and reflect probes meet the same switch: what each switch adds is the same in both and
+   * cancels ({@link org.mpqoe.core.control.LinkDelayEstimator}).
+   */
   private void round() {
     try {
-      for (var e : ports.entrySet()) {
-        for (PortView p : e.getValue().values()) {
+      List<long[]> up = new ArrayList<>();
+      for (var e : new TreeMap<>(ports).entrySet()) {
+        for (PortView p : new TreeMap<>(e.getValue()).values()) {
           if (p.up()) {
-            controller.sendProbe(e.getKey(), p.port());
+            up.add(new long[] {e.getKey(), p.port()});
           }
         }
+      }
+      long slot = settings.lldpInterval().toNanos() / Math.max(1, 2 * up.size());
+      for (int i = 0; i < up.size(); i++) {
+        long dpid = up.get(i)[0];
+        int port = (int) up.get(i)[1];
+        probeAt(i * slot, LldpDiscovery.Kind.ONE_WAY, dpid, port);
+        probeAt((up.size() + i) * slot, LldpDiscovery.Kind.REFLECT, dpid, port);
       }
       List<LinkView> gone =
           lldp.expire(
@@ -349,6 +378,14 @@ final class NetworkDiscovery implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.error("discovery round failed", e);
     }
+  }
+
+  private void probeAt(long delayNanos, LldpDiscovery.Kind kind, long dpid, int port) {
+    if (delayNanos == 0) {
+      controller.sendProbe(kind, dpid, port);
+      return;
+    }
+    loop.schedule(() -> controller.sendProbe(kind, dpid, port), delayNanos, TimeUnit.NANOSECONDS);
   }
 
   /** Asks for a rebuild; one runs {@link #COALESCE} after the first request that is pending. */

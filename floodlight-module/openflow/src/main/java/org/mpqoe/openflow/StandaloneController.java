@@ -271,7 +271,12 @@ public final class StandaloneController implements AutoCloseable {
 
   /** Sends an LLDP probe out of a port of a connected switch (nothing when it is not). */
   void sendProbe(long dpid, int port) {
-    sendPacketOut(LldpDiscovery.probe(dpid, port, System.nanoTime()));
+    sendProbe(LldpDiscovery.Kind.ONE_WAY, dpid, port);
+  }
+
+  /** Sends an LLDP probe of {@code kind} out of a port of a connected switch. */
+  void sendProbe(LldpDiscovery.Kind kind, long dpid, int port) {
+    sendPacketOut(LldpDiscovery.probe(kind, dpid, port, System.nanoTime()));
   }
 
   /** Sends a packet-out that waits for no rule (nothing when its switch is not connected). */

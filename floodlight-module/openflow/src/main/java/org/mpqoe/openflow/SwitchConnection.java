@@ -69,9 +69,14 @@ import org.slf4j.LoggerFactory;
  * run on the connection's event loop; {@link #send} and {@link #barrier} may be called from any
  * thread.
  *
+ * <p>Besides the control plane's rules, every switch gets the rule that sends reflect probes back
+ * ({@link LldpDiscovery#reflectRule}), so that link delays come out with every switch's own time
+ * cancelled ({@link org.mpqoe.core.control.LinkDelayEstimator}).
+ *
  * <p>Every {@link #ECHO_INTERVAL_MS} an ECHO request carries its send time ({@code System.nanoTime}
- * as 8 bytes); the reply brings it back, and the round trip goes to the link state tracker, which
- * takes the control channel out of LLDP delays ({@link org.mpqoe.core.control.LinkDelayEstimator}).
+ * as 8 bytes); the reply brings it back, and the round trip goes to the link state tracker. With
+ * reflected probes the delays need no round trip; it stays for the debug log (the control channel's
+ * health) and for a link whose probes are not reflected.
  */
 final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> implements OfSwitch {
   private static final Logger LOG = LoggerFactory.getLogger(SwitchConnection.class);
@@ -297,7 +302,8 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
             this,
             List.of(
                 factory.buildSetConfig().setMissSendLen(OfTranslator.NO_BUFFER_LEN).build(),
-                t.deleteAll()),
+                t.deleteAll(),
+                LldpDiscovery.reflectRule(factory)),
             rules,
             List.of(),
             () ->

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.mpqoe.core.control.Cookies;
+import org.projectfloodlight.openflow.protocol.OFFlowAdd;
 import org.projectfloodlight.openflow.protocol.OFMessage;
 import org.projectfloodlight.openflow.protocol.OFPacketInReason;
 import org.projectfloodlight.openflow.protocol.OFPacketOut;
@@ -21,7 +22,10 @@ import org.projectfloodlight.openflow.protocol.OFPortState;
 import org.projectfloodlight.openflow.protocol.OFType;
 import org.projectfloodlight.openflow.protocol.action.OFAction;
 import org.projectfloodlight.openflow.protocol.action.OFActionOutput;
+import org.projectfloodlight.openflow.protocol.action.OFActionSetField;
+import org.projectfloodlight.openflow.protocol.instruction.OFInstructionApplyActions;
 import org.projectfloodlight.openflow.protocol.match.MatchField;
+import org.projectfloodlight.openflow.protocol.oxm.OFOxmEthDst;
 import org.projectfloodlight.openflow.types.MacAddress;
 import org.projectfloodlight.openflow.types.OFBufferId;
 import org.projectfloodlight.openflow.types.OFPort;
@@ -32,7 +36,9 @@ import org.projectfloodlight.openflow.types.U64;
  * Fake switches wired to each other: each answers the controller's PORT_DESC request with its
  * ports, every barrier at once, and carries a packet-out's frame over a wired port to the switch at
  * the other end as a packet-in (the table-miss rule's behaviour), so LLDP probes come back as they
- * do on a real network. Every other message is kept per switch for the test to inspect.
+ * do on a real network. A switch executes the flow adds of the reflect form it was sent (match
+ * eth_dst, set_field eth_dst, output IN_PORT) on frames that reach it over a cable. Every other
+ * message is kept per switch for the test to inspect.
  */
 final class FakeNetwork implements AutoCloseable {
   /** curr_speed of every port: 10 Gbit/s, what Open vSwitch reports for a veth. */
@@ -55,6 +61,11 @@ final class FakeNetwork implements AutoCloseable {
           });
   private volatile int controlMs;
   private volatile int wireMs;
+  private final Map<Long, Integer> outMs = new ConcurrentHashMap<>();
+  private final Map<Long, Integer> inMs = new ConcurrentHashMap<>();
+  private final Map<Long, Map<MacAddress, MacAddress>> reflections = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicInteger reflected =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   FakeNetwork(InetSocketAddress controller) {
     this.controller = controller;
@@ -89,6 +100,17 @@ final class FakeNetwork implements AutoCloseable {
     return this;
   }
 
+  /**
+   * A switch's own time, in ms, which no ECHO sees: {@code outMs} from a packet-out to the frame on
+   * the cable, {@code inMs} from a frame off the cable to its packet-in (an upcall, say). Set
+   * before {@link #start}.
+   */
+  FakeNetwork processing(long dpid, int outMs, int inMs) {
+    this.outMs.put(dpid, outMs);
+    this.inMs.put(dpid, inMs);
+    return this;
+  }
+
   /** Connects every switch (handshake, first barrier answered) and starts answering. */
   FakeNetwork start() throws Exception {
     for (long dpid : ports.keySet()) {
@@ -96,6 +118,11 @@ final class FakeNetwork implements AutoCloseable {
       s.dropStatsRequests = false;
       s.echoDelayMs = controlMs;
       List<OFMessage> setup = s.handshake(dpid, 3000);
+      for (OFMessage m : setup) {
+        if (m instanceof OFFlowAdd add) {
+          learnReflection(dpid, add);
+        }
+      }
       OFMessage barrier = setup.get(setup.size() - 1);
       s.barrierReply(barrier.getXid());
       switches.put(dpid, s);
@@ -173,24 +200,14 @@ final class FakeNetwork implements AutoCloseable {
           q.add(m);
         } else if (m instanceof OFPacketOut out && LldpDiscovery.isLldp(out.getData())) {
           for (OFAction a : out.getActions()) {
-            End to = wires.get(new End(dpid, ((OFActionOutput) a).getPort().getPortNumber()));
-            if (to != null && switches.containsKey(to.dpid()) && controlMs + wireMs == 0) {
-              packetIn(to.dpid(), to.port(), out.getData());
-            } else if (to != null && switches.containsKey(to.dpid())) {
-              // On its way, the probe holds up nothing else (an echo in particular).
-              cables.schedule(
-                  () -> {
-                    try {
-                      packetIn(to.dpid(), to.port(), out.getData());
-                    } catch (Exception e) {
-                      // the far switch closed
-                    }
-                  },
-                  controlMs + wireMs,
-                  TimeUnit.MILLISECONDS);
-            }
+            int port = ((OFActionOutput) a).getPort().getPortNumber();
+            long leaves = outMs.getOrDefault(dpid, 0);
+            carry(new End(dpid, port), out.getData(), leaves);
           }
         } else {
+          if (m instanceof OFFlowAdd add) {
+            learnReflection(dpid, add);
+          }
           q.add(m);
         }
       }
@@ -201,6 +218,80 @@ final class FakeNetwork implements AutoCloseable {
         throw new AssertionError("fake switch " + dpid + " failed", e);
       }
     }
+  }
+
+  /**
+   * A frame leaves {@code from} after {@code afterMs}: it crosses the cable ({@code wireMs}); at
+   * the far switch a reflect rule it matches sends it straight back, else the table-miss entry
+   * makes it a packet-in there after that switch's {@link #processing} time and the control
+   * channel.
+   */
+  private void carry(End from, byte[] frame, long afterMs) {
+    End to = wires.get(from);
+    if (to == null || !switches.containsKey(to.dpid())) {
+      return;
+    }
+    long arrives = afterMs + wireMs;
+    byte[] back = reflect(to.dpid(), frame);
+    if (back != null) {
+      carry(to, back, arrives);
+      return;
+    }
+    long packetIn = arrives + inMs.getOrDefault(to.dpid(), 0) + controlMs;
+    Runnable send =
+        () -> {
+          try {
+            packetIn(to.dpid(), to.port(), frame);
+          } catch (Exception e) {
+            // the far switch closed
+          }
+        };
+    if (packetIn == 0) {
+      send.run();
+    } else {
+      // On its way, the probe holds up nothing else (an echo in particular).
+      cables.schedule(send, packetIn, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Learns a rule of the reflect form, as a switch would execute it: match eth_type and eth_dst,
+   * apply set_field eth_dst and output IN_PORT.
+   */
+  private void learnReflection(long dpid, OFFlowAdd add) {
+    MacAddress match = add.getMatch().get(MatchField.ETH_DST);
+    if (match == null || add.getInstructions().size() != 1) {
+      return;
+    }
+    if (!(add.getInstructions().get(0) instanceof OFInstructionApplyActions apply)) {
+      return;
+    }
+    List<OFAction> actions = apply.getActions();
+    if (actions.size() == 2
+        && actions.get(0) instanceof OFActionSetField set
+        && set.getField() instanceof OFOxmEthDst dst
+        && actions.get(1) instanceof OFActionOutput o
+        && o.getPort().equals(OFPort.IN_PORT)) {
+      reflections.computeIfAbsent(dpid, k -> new ConcurrentHashMap<>()).put(match, dst.getValue());
+    }
+  }
+
+  /** The frame as a reflect rule of {@code dpid} sends it back, null when none matches. */
+  private byte[] reflect(long dpid, byte[] frame) {
+    Map<MacAddress, MacAddress> rules = reflections.getOrDefault(dpid, Map.of());
+    MacAddress to = rules.get(MacAddress.of(java.util.Arrays.copyOf(frame, 6)));
+    if (to == null) {
+      return null;
+    }
+    byte[] back = frame.clone();
+    System.arraycopy(to.getBytes(), 0, back, 0, 6);
+    reflected.incrementAndGet();
+    return back;
+  }
+
+  /** Frames reflected by the switches so far. */
+  int reflected() {
+    return reflected.get();
   }
 
   private List<OFPortDesc> descs(long dpid) {

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
+import org.mpqoe.core.control.ControlConfig;
+import org.mpqoe.core.control.Cookies;
 import org.mpqoe.core.control.DiscoveryConfig;
 import org.mpqoe.core.topology.NetworkView;
 import org.mpqoe.core.topology.NetworkView.LinkView;
@@ -20,9 +22,14 @@ import org.mpqoe.core.topology.NetworkView.SwitchView;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyBuilder;
 import org.mpqoe.ofplan.OfTranslator;
+import org.projectfloodlight.openflow.protocol.OFFlowAdd;
 import org.projectfloodlight.openflow.protocol.OFPacketOut;
 import org.projectfloodlight.openflow.protocol.action.OFActionOutput;
+import org.projectfloodlight.openflow.protocol.match.MatchField;
+import org.projectfloodlight.openflow.types.EthType;
+import org.projectfloodlight.openflow.types.MacAddress;
 import org.projectfloodlight.openflow.types.OFPort;
+import org.projectfloodlight.openflow.types.TableId;
 
 class LldpDiscoveryTest {
   private static final long SECOND = 1_000_000_000L;
@@ -122,6 +129,66 @@ class LldpDiscoveryTest {
     d.received(3, 1, LldpDiscovery.frame(2, 2, 0), 0);
     assertEquals(1, d.switchGone(3).size());
     assertThrows(IllegalArgumentException.class, () -> new LldpDiscovery(0));
+  }
+
+  @Test
+  void reflectProbesAreMarkedByTheirAddressAndNeverMakeALink() {
+    byte[] request = LldpDiscovery.frame(LldpDiscovery.Kind.REFLECT, 1, 4, 10 * SECOND);
+    byte[] back = LldpDiscovery.frame(LldpDiscovery.Kind.REFLECTED, 1, 4, 10 * SECOND);
+    assertEquals("0180c2000003", HexFormat.of().formatHex(request, 0, 6));
+    assertEquals("0180c2000000", HexFormat.of().formatHex(back, 0, 6));
+    assertArrayEquals(
+        Arrays.copyOfRange(LldpDiscovery.frame(1, 4, 10 * SECOND), 6, request.length),
+        Arrays.copyOfRange(request, 6, request.length),
+        "the same LLDPDU as a one-way probe");
+    assertEquals(
+        Optional.of(LldpDiscovery.Kind.ONE_WAY), LldpDiscovery.kind(LldpDiscovery.frame(1, 4, 0)));
+    assertEquals(Optional.of(LldpDiscovery.Kind.REFLECT), LldpDiscovery.kind(request));
+    assertEquals(Optional.of(LldpDiscovery.Kind.REFLECTED), LldpDiscovery.kind(back));
+    // Neither kind makes a link, wherever it shows up.
+    assertEquals(Optional.empty(), d.received(2, 3, request, 10 * SECOND + 1));
+    assertEquals(Optional.empty(), d.received(2, 3, back, 10 * SECOND + 1));
+    assertEquals(Optional.empty(), d.received(1, 4, back, 10 * SECOND + 1));
+    assertTrue(d.links().isEmpty());
+    // Back where it left: a round trip; elsewhere, or unreflected, or not ours: nothing.
+    assertEquals(7.5, LldpDiscovery.reflectedIn(1, 4, back, 10 * SECOND + 7_500_000).orElseThrow());
+    assertTrue(LldpDiscovery.reflectedIn(1, 5, back, 10 * SECOND + 1).isEmpty(), "another port");
+    assertTrue(LldpDiscovery.reflectedIn(2, 4, back, 10 * SECOND + 1).isEmpty(), "another switch");
+    assertTrue(LldpDiscovery.reflectedIn(1, 4, request, 10 * SECOND + 1).isEmpty(), "unreflected");
+    assertTrue(
+        LldpDiscovery.reflectedIn(1, 4, LldpDiscovery.frame(1, 4, 0), 1).isEmpty(), "one-way");
+    assertTrue(LldpDiscovery.reflectedIn(1, 4, back, SECOND).isEmpty(), "before it was sent");
+  }
+
+  @Test
+  void theReflectRuleSendsRequestsBackMarkedAndNothingElse() {
+    var f = FakeSwitch.OF;
+    OFFlowAdd rule = LldpDiscovery.reflectRule(f);
+    assertEquals(TableId.of(0), rule.getTableId());
+    assertEquals(LldpDiscovery.REFLECT_PRIORITY, rule.getPriority());
+    assertTrue(
+        LldpDiscovery.REFLECT_PRIORITY > ControlConfig.defaults().subflowPriority(),
+        "above every rule of the core");
+    assertEquals(Cookies.of(Cookies.TABLE_MISS), rule.getCookie().getValue());
+    assertEquals(0, rule.getIdleTimeout());
+    assertEquals(0, rule.getHardTimeout());
+    assertTrue(rule.getFlags().isEmpty(), "no removal notice: nothing counts it");
+    assertEquals(
+        f.buildMatch()
+            .setExact(MatchField.ETH_TYPE, EthType.of(0x88cc))
+            .setExact(MatchField.ETH_DST, MacAddress.of("01:80:c2:00:00:03"))
+            .build(),
+        rule.getMatch());
+    assertEquals(
+        List.of(
+            f.instructions()
+                .applyActions(
+                    List.of(
+                        f.actions().setField(f.oxms().ethDst(MacAddress.of("01:80:c2:00:00:00"))),
+                        f.actions().output(OFPort.IN_PORT, 0)))),
+        rule.getInstructions());
+    // The rewritten address no longer matches: a reflected frame is not reflected again.
+    assertFalse(rule.getMatch().get(MatchField.ETH_DST).equals(MacAddress.of("01:80:c2:00:00:00")));
   }
 
   @Test

@@ -150,7 +150,7 @@ class NetworkDiscoveryTest {
   @Test
   void linkDelaysLeaveTheControlChannelOut() throws Exception {
     // Each switch's echo takes 40 ms and each probe 40 ms of control channel plus a 15 ms cable:
-    // the probes alone say 55 ms, the echoes take out the 40.
+    // the probes alone say 55 ms; the reflected probes (70 ms) take out the 40.
     start(Optional.empty());
     net.switchWithPorts(1, 3)
         .switchWithPorts(2, 3)
@@ -181,6 +181,57 @@ class NetworkDiscoveryTest {
     }
     for (LinkView l : controller.discoveredLinks()) {
       assertTrue(l.latencyMs() >= 55, "a probe's own time includes the control channel");
+    }
+  }
+
+  @Test
+  void reflectedProbesCancelWhatEachSwitchAddsAndNoEchoSees() throws Exception {
+    // Echo round trips of 10 ms; 15 ms cables; each switch adds its own time to a frame it sends
+    // (after a packet-out) and to one it passes up (a datapath miss and upcall): 20 and 5 ms at s1,
+    // 0 and 30 at s2, 10 and 10 at s3. The echo subtraction leaves 15 + out(src) + in(dst) in a
+    // probe; the reflection takes all of it out.
+    start(Optional.empty());
+    net.switchWithPorts(1, 3)
+        .switchWithPorts(2, 3)
+        .switchWithPorts(3, 3)
+        .wire(1, 1, 3, 1)
+        .wire(2, 1, 3, 2)
+        .wire(1, 2, 2, 2)
+        .delays(10, 15)
+        .processing(1, 20, 5)
+        .processing(2, 0, 30)
+        .processing(3, 10, 10);
+    net.start();
+    await("three links in the topology", () -> plane.topology().links().size() == 3);
+    await(
+        "every link's delay known",
+        () ->
+            plane.topology().links().stream()
+                .allMatch(
+                    l ->
+                        !Double.isNaN(
+                            plane
+                                .links()
+                                .delayEstimate(l.a().dpid(), l.portA(), l.b().dpid(), l.portB()))));
+    Map<Long, int[]> own =
+        Map.of(1L, new int[] {20, 5}, 2L, new int[] {0, 30}, 3L, new int[] {10, 10});
+    for (Link l : plane.topology().links()) {
+      double estimate =
+          plane.links().delayEstimate(l.a().dpid(), l.portA(), l.b().dpid(), l.portB());
+      int ab = 15 + own.get(l.a().dpid())[0] + own.get(l.b().dpid())[1];
+      int ba = 15 + own.get(l.b().dpid())[0] + own.get(l.a().dpid())[1];
+      System.out.printf(
+          "link %s-%s: reflection %.2f ms, echo subtraction at best %d ms (cable 15 ms)%n",
+          l.a().name(), l.b().name(), estimate, Math.min(ab, ba));
+      assertTrue(Math.abs(estimate - 15) <= 3, "the cable's 15 ms, got " + estimate);
+    }
+    // Every reflect probe is reflected once, by the far switch, and none became a link.
+    assertTrue(
+        net.reflected() >= 6 * org.mpqoe.core.control.LinkDelayEstimator.WINDOW,
+        "reflected " + net.reflected());
+    assertEquals(6, controller.discoveredLinks().size());
+    for (LinkView l : controller.discoveredLinks()) {
+      assertTrue(l.srcDpid() != l.dstDpid(), "no link of a switch to itself: " + l);
     }
   }
 

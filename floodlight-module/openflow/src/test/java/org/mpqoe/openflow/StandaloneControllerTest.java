@@ -26,6 +26,7 @@ import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyLoader;
+import org.mpqoe.ofplan.OfTranslator;
 import org.projectfloodlight.openflow.protocol.OFEchoReply;
 import org.projectfloodlight.openflow.protocol.OFErrorMsg;
 import org.projectfloodlight.openflow.protocol.OFErrorType;
@@ -133,7 +134,11 @@ class StandaloneControllerTest {
     OFFlowDelete clear = assertInstanceOf(OFFlowDelete.class, setup.get(1));
     assertEquals(TableId.ALL, clear.getTableId());
     assertEquals(U64.ZERO, clear.getCookieMask());
-    List<OFFlowAdd> adds = setup.subList(2, setup.size()).stream().map(m -> (OFFlowAdd) m).toList();
+    assertEquals(
+        OfTranslator.withXid(LldpDiscovery.reflectRule(FakeSwitch.OF), 0),
+        OfTranslator.withXid(setup.get(2), 0),
+        "the reflect rule");
+    List<OFFlowAdd> adds = setup.subList(3, setup.size()).stream().map(m -> (OFFlowAdd) m).toList();
     assertEquals(plane.switchConnected(1).size(), adds.size());
     OFFlowAdd miss =
         adds.stream()
@@ -309,7 +314,11 @@ class StandaloneControllerTest {
     List<OFMessage> after = s.handshake(0xff, 500);
     List<OFFlowAdd> adds =
         after.stream().filter(OFFlowAdd.class::isInstance).map(OFFlowAdd.class::cast).toList();
-    assertEquals(2, adds.size(), "a switch outside the topology (yet): " + after);
+    assertEquals(3, adds.size(), "a switch outside the topology (yet): " + after);
+    assertEquals(
+        OfTranslator.withXid(LldpDiscovery.reflectRule(FakeSwitch.OF), 0),
+        OfTranslator.withXid(adds.get(0), 0),
+        "the reflect rule first");
     for (OFFlowAdd a : adds) {
       assertEquals(Cookies.of(Cookies.TABLE_MISS), a.getCookie().getValue());
     }

@@ -20,7 +20,9 @@ import org.mpqoe.core.topology.Topology;
  * turns them into a filtered delay per link, {@link #delayEstimate}, NaN while unknown. A runtime
  * that routes on LLDP delays puts that estimate in the network view it builds topologies from (0
  * while unknown, so an unmeasured link never excludes a path by eq. 4), and the topology's delays
- * reach this tracker as they always did ({@link #latency}, or the topology's own).
+ * reach this tracker as they always did ({@link #latency}, or the topology's own). A runtime that
+ * also sends reflected probes gives their times ({@link #lldpReflected}); the estimator then takes
+ * the link's delay from them and the one-way probes alone, which cancels every switch's part.
  */
 public final class LinkStateTracker {
   private record PortKey(long dpid, int port) {}
@@ -155,8 +157,7 @@ public final class LinkStateTracker {
    */
   public synchronized double lldpSample(
       long srcDpid, int srcPort, long dstDpid, int dstPort, double elapsedMs) {
-    return estimator.probe(
-        Topology.LinkKey.of(srcDpid, srcPort, dstDpid, dstPort), srcDpid, dstDpid, elapsedMs);
+    return estimator.probe(srcDpid, srcPort, dstDpid, dstPort, elapsedMs);
   }
 
   /**
@@ -165,6 +166,15 @@ public final class LinkStateTracker {
    */
   public synchronized double delayEstimate(long dpidX, int portX, long dpidY, int portY) {
     return estimator.delayMs(Topology.LinkKey.of(dpidX, portX, dpidY, portY));
+  }
+
+  /**
+   * One reflected LLDP probe: sent out of {@code (dpid, port)}, sent straight back by the switch at
+   * the cable's other end, and seen on the same port {@code elapsedMs} after its packet-out (the
+   * controller's clock). Returns whether the published delay of the link at that port changed.
+   */
+  public synchronized boolean lldpReflected(long dpid, int port, double elapsedMs) {
+    return estimator.reflected(dpid, port, elapsedMs);
   }
 
   /** Current load of a link in Mbit/s. */

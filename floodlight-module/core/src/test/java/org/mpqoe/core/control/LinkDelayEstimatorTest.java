@@ -51,9 +51,9 @@ class LinkDelayEstimatorTest {
   void aProbeWithoutBothRoundTripsIsNoSample() {
     LinkDelayEstimator e = new LinkDelayEstimator();
     e.controlRtt(1, 10);
-    assertTrue(Double.isNaN(e.probe(AB, 1, 2, 40)));
+    assertTrue(Double.isNaN(e.probe(1, 1, 2, 1, 40)));
     e.controlRtt(2, 20);
-    assertEquals(25, e.probe(AB, 1, 2, 40), 1e-9);
+    assertEquals(25, e.probe(1, 1, 2, 1, 40), 1e-9);
     assertEquals(Set.of(AB), e.links());
   }
 
@@ -140,7 +140,7 @@ class LinkDelayEstimatorTest {
     assertThrows(IllegalArgumentException.class, () -> e.controlRtt(1, -1));
     assertThrows(IllegalArgumentException.class, () -> e.controlRtt(1, Double.NaN));
     assertThrows(IllegalArgumentException.class, () -> e.sample(AB, Double.POSITIVE_INFINITY));
-    assertThrows(IllegalArgumentException.class, () -> e.probe(AB, 1, 2, -3));
+    assertThrows(IllegalArgumentException.class, () -> e.probe(1, 1, 2, 1, -3));
   }
 
   @Test
