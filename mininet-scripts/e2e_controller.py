@@ -118,15 +118,6 @@ ROOT = os.path.dirname(HERE)
 MPQOE = os.path.join(ROOT, "bin", "mpqoe")
 
 
-def spread_groups(descriptor, n):
-    """--interface-switches for --spread: the descriptor's client switches dealt into n groups
-    (switch j into group j mod n), so that a client's interfaces land on n different switches."""
-    switches = mq.client_switches(descriptor)
-    if len(switches) < n:
-        raise mq.MpqoeError(f"{descriptor['name']}: {len(switches)} client switches for {n} groups")
-    return ";".join(",".join(switches[k::n]) for k in range(n))
-
-
 class Retry(Exception):
     """This seed gave every client as many paths as interfaces."""
 
@@ -185,7 +176,7 @@ class Run(E2eChecks):
         gen = [*a.mpqoe.split(), "topology", "with-clients", "compuserve"]
         gen += ["--clients", str(a.clients)]
         if a.spread:
-            gen += ["--interface-switches", spread_groups(mq.load_descriptor("compuserve"), 3)]
+            gen += ["--interface-switches", mq.spread_groups(mq.load_descriptor("compuserve"), 3)]
         gen += ["--seed", str(self.seed), "-o", descriptor]
         r = sh(gen, timeout=600)  # the launcher builds its jar first when it is stale
         if not t.check("bin/mpqoe topology with-clients", r.returncode == 0, r.stderr.strip()):

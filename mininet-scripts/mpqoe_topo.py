@@ -114,6 +114,16 @@ def client_switches(descriptor):
     return [s["name"] for s in descriptor["switches"] if s["name"] not in servers]
 
 
+def spread_groups(descriptor, n):
+    """`with-clients --interface-switches` that puts each generated client's n interfaces on n
+    different switches: the descriptor's client switches dealt into n groups (switch j into group
+    j mod n)."""
+    switches = client_switches(descriptor)
+    if len(switches) < n:
+        raise MpqoeError(f"{descriptor['name']}: {len(switches)} client switches for {n} groups")
+    return ";".join(",".join(switches[k::n]) for k in range(n))
+
+
 def all_hosts(descriptor, clients=None):
     """The hosts Mininet builds, in port order.
 

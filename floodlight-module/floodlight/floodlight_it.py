@@ -13,6 +13,10 @@ The Floodlight jar is the user's (this script never builds Floodlight). Steps:
    Mininet of CompuServe (s1..s11) can run beside. Floodlight gets it as the module parameter
    `topology` (an overlay on what it discovers), or, with --discovered, gets no descriptor at all
    (only `servers`): the topology is what Floodlight discovered by itself.
+   With --spread the client's three interfaces sit on three different switches (with-clients
+   --interface-switches, CompuServe's client switches dealt into three groups) with source policy
+   routing, as in the GA paper's own framework, and each subflow must run on the path assigned to
+   its own interface, from that interface's switch.
 2. Floodlight (mpqoe_lib.floodlight.Floodlight): `java -cp FLOODLIGHT_JAR:MODULE_JAR
    net.floodlightcontroller.core.Main -cf TMP/mpqoe-floodlight.properties`, the properties being
    the module's example file (src/main/resources/mpqoe-floodlight.properties, taken from the
@@ -114,12 +118,15 @@ class Run:
         t.group(f"descriptor, Floodlight with mpqoe, network (work dir {self.tmp})")
         descriptor = os.path.join(self.tmp, "it.json")
         gen = [MPQOE, "topology", "with-clients", a.topology, "--clients", "1"]
+        if a.spread:
+            groups = mq.spread_groups(mq.load_descriptor(a.topology), 3)
+            gen += ["--interface-switches", groups]
         r = sh([*gen, "--seed", str(a.seed), "-o", descriptor], timeout=600)
         if not t.check("bin/mpqoe topology with-clients", r.returncode == 0, r.stderr.strip()):
             raise RuntimeError("no descriptor")
         self.isolate(descriptor)
         self.topo = topo = mq.DescriptorTopo(
-            descriptor, fail_mode="secure", shape=True, netem=False
+            descriptor, fail_mode="secure", shape=True, netem=False, source_routing=a.spread
         )
         network.refuse_or_sweep(topo, a.force_clean)
         of_port, rest_port = free_ports(2)
@@ -419,6 +426,22 @@ class Run:
             + (", ".join(f"{a}-{b} {v:.1f} Mbit/s" for v, (a, b) in busy) or "none")
         )
 
+    def check_own_interface(self, s, entry):
+        """--spread: the subflow runs on the path assigned to its own interface, which starts at
+        that interface's switch."""
+        ip = s["client"].split(":")[0]
+        host = next(h for h in self.topo.hosts_spec if h.get("role") == "client")
+        k = next(i for i, f in enumerate(host["interfaces"]) if f["ip"] == ip)
+        at = host["interfaces"][k]["switch"]
+        paths = (entry or {}).get("paths", [])
+        own = paths[k] if k < len(paths) else None
+        self.t.check(
+            f"subflow {s['index']} from {ip} (interface {k}, on {at}) on its own interface's"
+            f" path [{fmt_path(s['path'])}]",
+            s["path"] is not None and s["path"][:1] == [at] and s["path"] == own,
+            f"assigned to interface {k}: [{fmt_path(own)}]",
+        )
+
     def check_labels(self, s, cookie, cip, path, flows):
         """Segment routing: the subflow's cookie is only on its edge switches, each edge rule
         pushes a label stack, and following that stack through the label tables (table 1)
@@ -491,6 +514,8 @@ class Run:
                         counted == set(path),
                         f"counted on {sorted(counted)}, rules on {sorted(present)}",
                     )
+                if self.args.spread:
+                    self.check_own_interface(s, entry)
         traps = {}
         want = {
             (topo.names[sw], p.port)
@@ -545,13 +570,19 @@ class Run:
             "mpqoe" in order
             and "forwarding" in order
             and order.index("mpqoe") < order.index("forwarding")
+            and "mpqoe-lldp" in order
+            and order.index("mpqoe-lldp") < order.index("linkdiscovery")
             and all(
                 order.index(x) < order.index("mpqoe")
                 for x in ("linkdiscovery", "topology", "devicemanager")
                 if x in order
             )
         )
-        t.check("PACKET_IN chain: ... devicemanager, mpqoe, forwarding", ok, ", ".join(order))
+        t.check(
+            "PACKET_IN chain: mpqoe-lldp, linkdiscovery, ... devicemanager, mpqoe, forwarding",
+            ok,
+            ", ".join(order),
+        )
         routed_lines = [ln for ln in log.splitlines() if ": MPTCP " in ln]
         t.check(
             "Floodlight log: mpqoe handled the handshakes",
@@ -600,6 +631,13 @@ def main():
         action="store_true",
         help="no descriptor for Floodlight: mpqoe routes on the network Floodlight discovered",
     )
+    p.add_argument(
+        "--spread",
+        action="store_true",
+        help="the client's three interfaces on three different switches (with-clients"
+        " --interface-switches), source policy routing on it; each subflow must run on the path"
+        " of its own interface",
+    )
     p.add_argument("--dpid-offset", type=int, default=100, help="added to every DPID")
     p.add_argument("--host-prefix", default="fl-", help="put before every host name")
     p.add_argument("--bytes", type=int, default=120_000_000)
@@ -611,6 +649,10 @@ def main():
     )
     checks.add_run_options(p, timeout=300, log_lines=60, log_name="Floodlight log")
     args = p.parse_args()
+    if args.spread and args.discovered:
+        p.error(
+            "--spread needs the descriptor: a discovered network cannot group a client's addresses"
+        )
     try:
         floodlight.require_jars(args.floodlight_jar, args.module_jar)
     except ValueError as e:
