@@ -167,6 +167,7 @@ class Run(E2eChecks):
         cmd += ["--algorithm", self.args.algorithm]
         cmd += ["--port", str(of_port), "--rest", str(rest_port)]
         cmd += ["--stats-interval", str(a.stats_interval), "--idle-timeout", str(a.idle_timeout)]
+        cmd += ["--select-at", a.select_at] if a.select_at != "syn" else []
         return cmd + (["--segment-routing"] if a.segment_routing else [])
 
     def setup(self):
@@ -474,6 +475,13 @@ def main():
     )
     p.add_argument("--segment-routing", action="store_true", help="controller --segment-routing")
     p.add_argument(
+        "--select-at",
+        choices=("syn", "first-packet"),
+        default="syn",
+        help="controller --select-at: select a client's paths at its MP_CAPABLE SYN (default, as"
+        " the GA paper) or at its first packet-in towards the server (its ARP request)",
+    )
+    p.add_argument(
         "--discovered",
         action="store_true",
         help="no --topology for the controller (--servers only): it routes on the network it"
@@ -564,6 +572,7 @@ def main():
         variant = args.algorithm + (" SR" if args.segment_routing else "")
         variant += " discovered" if args.discovered else ""
         variant += " spread" if args.spread else ""
+        variant += " first-packet" if args.select_at == "first-packet" else ""
         rows = run.setup_times if run else []
         write_setup_csv(args.setup_csv, rows, variant, seed, t.failed == 0 and bool(rows))
     return t.summary("e2e", f"(seed {seed}, {args.algorithm}, {mode})")

@@ -134,7 +134,12 @@ RECORDS = {
     # variants in turn (root, Mininet and Open vSwitch, no guest or other network test running)
     "e2e-setup": (
         "e2e",
-        [[], ["--segment-routing"], ["--algorithm", "qomra", "--segment-routing"]],
+        [
+            [],
+            ["--segment-routing"],
+            ["--algorithm", "qomra", "--segment-routing"],
+            ["--select-at", "first-packet"],
+        ],
     ),
 }
 # measurements the pages can do without (they say so) until they are recorded

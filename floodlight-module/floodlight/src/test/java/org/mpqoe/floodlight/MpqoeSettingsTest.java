@@ -43,6 +43,7 @@ class MpqoeSettingsTest {
     p.put("idleTimeoutS", "30");
     p.put("statsIntervalS", "1");
     p.put("segmentRouting", "TRUE");
+    p.put("selectAt", "first-packet");
     p.put("alpha", "0.7");
     p.put("beta", "0.3");
     p.put("thrDelayMs", "21.5");
@@ -71,6 +72,7 @@ class MpqoeSettingsTest {
     assertEquals(30, c.idleTimeoutS());
     assertEquals(1, c.statsIntervalS());
     assertTrue(c.segmentRouting());
+    assertTrue(c.selectsEarly());
     assertEquals(0.7, c.selection().alpha());
     assertEquals(0.3, c.selection().beta());
     assertEquals(21.5, c.selection().thrDelayMs());

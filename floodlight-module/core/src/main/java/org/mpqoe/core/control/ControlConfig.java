@@ -1,5 +1,6 @@
 package org.mpqoe.core.control;
 
+import java.util.List;
 import java.util.function.Consumer;
 import org.mpqoe.core.select.GaConfig;
 import org.mpqoe.core.select.QomraConfig;
@@ -22,6 +23,9 @@ import org.mpqoe.core.select.Selectors;
  *     switches support MPLS; false is the per-hop fallback)
  * @param qomra QoMRA's parameters (k, interval t, requested resolution, weights)
  * @param discovery how the topology is learnt from the network (servers, host grouping, LLDP)
+ * @param selectAt when a client's paths are selected ({@link #SELECT_AT}): {@code syn} at its
+ *     MP_CAPABLE SYN (the GA paper), {@code first-packet} at the first packet-in between it and a
+ *     server (an ARP request or any IPv4 packet), so that its SYN finds them ready
  */
 public record ControlConfig(
     String algorithm,
@@ -34,7 +38,11 @@ public record ControlConfig(
     int statsIntervalS,
     boolean segmentRouting,
     QomraConfig qomra,
-    DiscoveryConfig discovery) {
+    DiscoveryConfig discovery,
+    String selectAt) {
+
+  /** The values of {@link #selectAt}, the paper's first. */
+  public static final List<String> SELECT_AT = List.of("syn", "first-packet");
 
   public ControlConfig {
     if (qomra == null) {
@@ -57,6 +65,14 @@ public record ControlConfig(
     if (statsIntervalS < 1) {
       throw new IllegalArgumentException("statistics interval must be at least 1 s");
     }
+    if (!SELECT_AT.contains(selectAt)) {
+      throw new IllegalArgumentException("selectAt must be one of " + SELECT_AT);
+    }
+  }
+
+  /** True when paths are selected at the first packet-in between a client and a server. */
+  public boolean selectsEarly() {
+    return selectAt.equals("first-packet");
   }
 
   public static ControlConfig defaults() {
@@ -71,7 +87,8 @@ public record ControlConfig(
         2,
         false,
         QomraConfig.DEFAULTS,
-        DiscoveryConfig.DEFAULTS);
+        DiscoveryConfig.DEFAULTS,
+        SELECT_AT.get(0));
   }
 
   public ControlConfig withAlgorithm(String name) {
@@ -110,6 +127,10 @@ public record ControlConfig(
     return with(c -> c.discovery = d);
   }
 
+  public ControlConfig withSelectAt(String when) {
+    return with(c -> c.selectAt = when);
+  }
+
   /** This config with {@code change} made to a copy of its components, checked once. */
   private ControlConfig with(Consumer<Copy> change) {
     Copy c = new Copy(this);
@@ -130,6 +151,7 @@ public record ControlConfig(
     boolean segmentRouting;
     QomraConfig qomra;
     DiscoveryConfig discovery;
+    String selectAt;
 
     Copy(ControlConfig c) {
       algorithm = c.algorithm;
@@ -143,6 +165,7 @@ public record ControlConfig(
       segmentRouting = c.segmentRouting;
       qomra = c.qomra;
       discovery = c.discovery;
+      selectAt = c.selectAt;
     }
 
     ControlConfig build() {
@@ -157,7 +180,8 @@ public record ControlConfig(
           statsIntervalS,
           segmentRouting,
           qomra,
-          discovery);
+          discovery,
+          selectAt);
     }
   }
 }

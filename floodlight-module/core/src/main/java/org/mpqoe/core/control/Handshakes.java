@@ -1,8 +1,13 @@
 package org.mpqoe.core.control;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.mpqoe.core.mptcp.MptcpHandshake;
 import org.mpqoe.core.mptcp.Tokens;
 import org.mpqoe.core.packet.Addresses;
@@ -10,6 +15,7 @@ import org.mpqoe.core.path.LinkState;
 import org.mpqoe.core.path.Path;
 import org.mpqoe.core.select.ClientAssignments.Assignment;
 import org.mpqoe.core.select.Selection;
+import org.mpqoe.core.select.SelectionProblem;
 import org.mpqoe.core.topology.Host;
 
 /**
@@ -59,6 +65,9 @@ final class Handshakes {
   private final LinkStateTracker links;
   private final ControlStats stats;
 
+  /** Client-server pairs whose early selection is queued or running (under the router's lock). */
+  private final Set<String> early = new HashSet<>();
+
   Handshakes(MptcpRouter router, LinkStateTracker links, ControlStats stats) {
     this.r = router;
     this.links = links;
@@ -80,22 +89,98 @@ final class Handshakes {
     if (client.iface().attachment().dpid() != s.dpid()) {
       return Reaction.ignored("MP_CAPABLE SYN seen away from the client's first-hop switch");
     }
-    Host ch = client.host();
-    Host sh = server.host();
     synchronized (r.lock) {
       Reaction ready = openIfAssigned(n, s, version, client, server);
       if (ready != null) {
         return ready;
       }
     }
+    return selectAndAssign(n, client, server, () -> openIfAssigned(n, s, version, client, server));
+  }
+
+  /**
+   * Selects early ({@link ControlConfig#selectsEarly}): a packet-in from {@code srcIp} to {@code
+   * dstIp}, client and server, that have no assignment yet gets one now, on {@code executor}, so
+   * that the client's MP_CAPABLE SYN finds it ready (the SYN waits for a selection still running,
+   * as a second SYN does). An early assignment that no connection used is dropped after the idle
+   * timeout, so that it does not count in |H_p| for ever. False when nothing was started.
+   */
+  boolean selectEarly(int srcIp, int dstIp, ScheduledExecutorService executor) {
+    Network n = r.net();
+    var client = n.hosts().byIp(srcIp).orElse(null);
+    var server = n.hosts().byIp(dstIp).orElse(null);
+    if (client == null
+        || server == null
+        || client.host().role() != Host.Role.CLIENT
+        || server.host().role() != Host.Role.SERVER) {
+      return false;
+    }
+    Host ch = client.host();
+    Host sh = server.host();
+    synchronized (r.lock) {
+      if (r.assignments.get(ch, sh) != null
+          || !early.add(SelectionProblem.flowKey(ch.name(), sh.name()))) {
+        return false;
+      }
+    }
+    executor.execute(
+        () -> {
+          try {
+            selectAndAssign(
+                n, client, server, () -> r.assignments.get(ch, sh) != null ? ASSIGNED : null);
+            Assignment made;
+            synchronized (r.lock) {
+              made = r.assignments.get(ch, sh);
+            }
+            if (made != null) {
+              executor.schedule(
+                  () -> dropUnused(ch, sh, made), r.config().idleTimeoutS(), TimeUnit.SECONDS);
+            }
+          } finally {
+            synchronized (r.lock) {
+              early.remove(SelectionProblem.flowKey(ch.name(), sh.name()));
+            }
+          }
+        });
+    return true;
+  }
+
+  /** The early assignment {@code made}, if no connection took it up meanwhile. */
+  private void dropUnused(Host ch, Host sh, Assignment made) {
+    synchronized (r.lock) {
+      if (r.assignments.get(ch, sh) == made && made.connections() == 0) {
+        r.assignments.remove(ch, sh);
+        r.selection.flowEnded(ch, sh);
+      }
+    }
+  }
+
+  /**
+   * What {@link #selectAndAssign} ends with when an early selection found or made the assignment.
+   */
+  private static final Reaction ASSIGNED = Reaction.ignored("assigned");
+
+  /**
+   * Under the client's own lock, outside the router's: selects for the pair and records the
+   * assignment, then answers {@code ready} (under the router's lock). {@code ready} is asked first,
+   * before each selection: a non-null answer (an assignment another thread recorded meanwhile) ends
+   * the loop. A selection whose paths cross a link that went down meanwhile is made again.
+   */
+  private Reaction selectAndAssign(
+      Network n,
+      HostDirectory.Attachment client,
+      HostDirectory.Attachment server,
+      Supplier<Reaction> ready) {
+    Host ch = client.host();
+    Host sh = server.host();
     synchronized (r.selection.clientLock(ch, sh)) {
       for (int attempt = 0; ; attempt++) {
         LinkState state = links.snapshot();
         Map<Path, Integer> users;
         synchronized (r.lock) {
-          Reaction ready = openIfAssigned(n, s, version, client, server);
-          if (ready != null) {
-            return ready;
+          Reaction done = ready.get();
+          if (done != null) {
+            return done;
           }
           users = r.assignments.usersExcept(ch, sh);
         }
@@ -118,7 +203,7 @@ final class Handshakes {
                 "no admissible path for " + ch.name() + ": connection not routed");
           }
           r.assignments.assign(ch, sh, server.index(), sel);
-          return openIfAssigned(n, s, version, client, server);
+          return ready.get();
         }
       }
     }

@@ -3,6 +3,8 @@ package org.mpqoe.core.control;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.mpqoe.core.mptcp.MptcpHandshake;
 import org.mpqoe.core.mptcp.ParseStats;
 import org.mpqoe.core.mptcp.Tokens;
@@ -59,6 +61,16 @@ public final class MptcpControlPlane {
   private final MptcpRouter router;
   private final RestApi rest;
   private final ControlStats stats = new ControlStats();
+
+  /** Runs early selections ({@code selectAt} first-packet) and drops the unused ones. */
+  private final ScheduledExecutorService early =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "mpqoe-early-selection");
+            t.setDaemon(true);
+            return t;
+          });
+
   private volatile Source source;
   private volatile List<DescriptorCheck.Mismatch> mismatches = List.of();
 
@@ -383,6 +395,7 @@ public final class MptcpControlPlane {
 
   private Reaction packetIn(long dpid, int inPort, Frame f, byte[] frame, long start) {
     TcpSegment s = classify(dpid, inPort, f, frame, start);
+    selectEarly(f, s);
     Reaction r;
     if (f.hasArp()) {
       r = arp(router.net(), dpid, inPort, f);
@@ -403,6 +416,7 @@ public final class MptcpControlPlane {
     long start = System.nanoTime();
     Frame f = Frame.parse(frame);
     TcpSegment s = classify(dpid, inPort, f, frame, start);
+    selectEarly(f, s);
     Optional<Reaction> r = s == null ? Optional.empty() : router.handle(s);
     return done(r.orElse(Reaction.ignored("not MPTCP business")), start);
   }
@@ -420,6 +434,23 @@ public final class MptcpControlPlane {
     stats.handshake(h.step());
     stats.time(ControlStats.Step.CLASSIFICATION, System.nanoTime() - start);
     return TcpSegment.of(dpid, inPort, f, frame, h);
+  }
+
+  /**
+   * With {@code selectAt} first-packet: an ARP request or an IPv4 packet other than an MP_CAPABLE
+   * SYN (which selects by itself) starts the selection of its sender's paths towards its target,
+   * when they are a client and a server without an assignment ({@link MptcpRouter#selectEarly}).
+   */
+  private void selectEarly(Frame f, TcpSegment s) {
+    if (!router.config().selectsEarly()) {
+      return;
+    }
+    if (f.hasArp() && f.arp().op() == Arp.REQUEST) {
+      router.selectEarly(f.arp().senderIp(), f.arp().targetIp(), early);
+    } else if (f.ipv4() != null
+        && !(s != null && s.signal() instanceof MptcpHandshake.CapableSyn)) {
+      router.selectEarly(f.ipv4().src(), f.ipv4().dst(), early);
+    }
   }
 
   private Reaction done(Reaction r, long start) {

@@ -3,6 +3,7 @@ package org.mpqoe.core.control;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
 import org.mpqoe.core.mptcp.MptcpHandshake;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.path.CandidatePaths;
@@ -111,6 +112,15 @@ public final class MptcpRouter {
 
   public ControlConfig config() {
     return selection.config();
+  }
+
+  /**
+   * With {@link ControlConfig#selectsEarly}: a packet-in from {@code srcIp} to {@code dstIp} starts
+   * the selection of a client that has no paths to that server yet, on {@code executor} ({@link
+   * Handshakes#selectEarly}). True when a selection was started.
+   */
+  public boolean selectEarly(int srcIp, int dstIp, ScheduledExecutorService executor) {
+    return config().selectsEarly() && handshakes.selectEarly(srcIp, dstIp, executor);
   }
 
   /**

@@ -320,6 +320,7 @@ public final class SettingsSchema {
     int idleTimeoutS;
     int statsIntervalS;
     boolean segmentRouting;
+    String selectAt;
     int qomraK;
     double qomraIntervalS;
     Resolution qomraResolution;
@@ -344,6 +345,7 @@ public final class SettingsSchema {
       idleTimeoutS = c.idleTimeoutS();
       statsIntervalS = c.statsIntervalS();
       segmentRouting = c.segmentRouting();
+      selectAt = c.selectAt();
       qomraK = q.k();
       qomraIntervalS = q.intervalS();
       qomraResolution = q.resolution();
@@ -366,6 +368,7 @@ public final class SettingsSchema {
               base.selection().withWeights(alpha, beta).withThresholds(thrDelayMs, thrCong))
           .withTimers(idleTimeoutS, statsIntervalS)
           .withRouting(maxHops, segmentRouting)
+          .withSelectAt(selectAt)
           .withQomra(
               new QomraConfig(qomraK, qomraIntervalS, qomraResolution, w[0], w[1], w[2], w[3]))
           .withDiscovery(
@@ -509,6 +512,15 @@ public final class SettingsSchema {
                   + " deeper than the 3 labels Open vSwitch can push)",
               ControlConfig::segmentRouting,
               (d, v) -> d.segmentRouting = (Boolean) v),
+          choice(
+              "selectAt",
+              () -> ControlConfig.SELECT_AT,
+              "when a client's paths are selected: at its MP_CAPABLE SYN (syn, as the GA paper), or"
+                  + " at the first packet-in between it and a server, an ARP request or any IPv4"
+                  + " packet (first-packet), so that its SYN finds them ready; an early selection"
+                  + " no connection used is dropped after idleTimeoutS",
+              ControlConfig::selectAt,
+              (d, v) -> d.selectAt = (String) v),
           integer(
               "qomraK",
               1,

@@ -130,6 +130,67 @@ class MptcpControlPlaneTest {
     assertEquals(Reaction.Kind.DROPPED, unknown.kind());
   }
 
+  /** Polls until {@code done} holds, at most 10 s (an early selection runs on its own thread). */
+  private static boolean within10s(java.util.function.BooleanSupplier done)
+      throws InterruptedException {
+    long end = System.nanoTime() + 10_000_000_000L;
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > end) {
+        return false;
+      }
+      Thread.sleep(5);
+    }
+    return true;
+  }
+
+  @Test
+  void selectingAtTheFirstPacketReadiesTheClientsPathsBeforeItsSyn() throws Exception {
+    MptcpControlPlane early =
+        new MptcpControlPlane(
+            MptcpRouterTest.TOPO,
+            ControlConfig.defaults().withAlgorithm("exact").withSelectAt("first-packet"));
+    long clientMac = Addresses.parseMac("02:00:00:00:01:0b");
+    long before = early.stats().snapshot().selections();
+    Reaction arp =
+        early.packetIn(1, 4, arpRequest(clientMac, MptcpRouterTest.CL1, MptcpRouterTest.SRV));
+    assertEquals(Reaction.Kind.ARP, arp.kind(), "the ARP is answered at once, as without");
+    assertTrue(within10s(() -> !early.router().assignments().isEmpty()), "selected early");
+    assertEquals(before + 1, early.stats().snapshot().selections());
+    Reaction syn = early.router().handle(MptcpRouterTest.syn(MptcpRouterTest.CL1, 5000)).get();
+    assertEquals(Reaction.Kind.MPTCP, syn.kind(), syn.log());
+    assertEquals(before + 1, early.stats().snapshot().selections(), "the SYN selected nothing");
+    // Floodlight's entry point starts it too, and the paper's default does not.
+    MptcpControlPlane fl =
+        new MptcpControlPlane(
+            MptcpRouterTest.TOPO, ControlConfig.defaults().withSelectAt("first-packet"));
+    fl.mptcpPacketIn(1, 4, ipv4Udp(MptcpRouterTest.CL1, MptcpRouterTest.SRV));
+    assertTrue(within10s(() -> !fl.router().assignments().isEmpty()));
+    cp.packetIn(1, 4, arpRequest(clientMac, MptcpRouterTest.CL1, MptcpRouterTest.SRV));
+    Thread.sleep(50);
+    assertTrue(cp.router().assignments().isEmpty(), "selectAt syn: nothing before the SYN");
+  }
+
+  @Test
+  void anEarlySelectionNoConnectionUsedIsDroppedAfterTheIdleTimeout() throws Exception {
+    MptcpControlPlane early =
+        new MptcpControlPlane(
+            MptcpRouterTest.TOPO,
+            ControlConfig.defaults()
+                .withAlgorithm("exact")
+                .withSelectAt("first-packet")
+                .withTimers(1, 2));
+    early.packetIn(1, 4, ipv4Udp(MptcpRouterTest.CL1, MptcpRouterTest.SRV));
+    assertTrue(within10s(() -> !early.router().assignments().isEmpty()));
+    assertTrue(within10s(() -> early.router().assignments().isEmpty()), "dropped after 1 s");
+    // One that a connection took up stays.
+    early.packetIn(1, 4, ipv4Udp(MptcpRouterTest.CL1, MptcpRouterTest.SRV));
+    assertTrue(within10s(() -> !early.router().assignments().isEmpty()));
+    early.router().handle(MptcpRouterTest.syn(MptcpRouterTest.CL1, 5000));
+    Thread.sleep(1500);
+    assertEquals(1, early.router().assignments().size());
+    assertEquals(1, early.router().assignments().get(0).connections());
+  }
+
   @Test
   void plainIpv4FollowsTheShortestPath() {
     Reaction r = cp.packetIn(1, 4, ipv4Udp(MptcpRouterTest.CL1, MptcpRouterTest.SRV));

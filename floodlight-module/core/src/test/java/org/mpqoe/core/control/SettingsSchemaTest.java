@@ -34,6 +34,7 @@ class SettingsSchemaTest {
     p.put("idleTimeoutS", "30");
     p.put("statsIntervalS", "1");
     p.put("segmentRouting", "TRUE");
+    p.put("selectAt", "first-packet");
     p.put("alpha", "0.7");
     p.put("beta", " 0.3 ");
     p.put("thrDelayMs", "21.5");
@@ -57,6 +58,8 @@ class SettingsSchemaTest {
     assertEquals(30, c.idleTimeoutS());
     assertEquals(1, c.statsIntervalS());
     assertTrue(c.segmentRouting());
+    assertEquals("first-packet", c.selectAt());
+    assertTrue(c.selectsEarly());
     assertEquals(0.7, c.selection().alpha());
     assertEquals(0.3, c.selection().beta());
     assertEquals(21.5, c.selection().thrDelayMs());
