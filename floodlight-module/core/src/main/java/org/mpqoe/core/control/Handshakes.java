@@ -61,14 +61,14 @@ final class Handshakes {
   /** Selections of one client redone because a link went down meanwhile, at most. */
   private static final int RESELECTIONS = 5;
 
-  private final MptcpRouter r;
+  private final RouterState r;
   private final LinkStateTracker links;
   private final ControlStats stats;
 
   /** Client-server pairs whose early selection is queued or running (under the router's lock). */
   private final Set<String> early = new HashSet<>();
 
-  Handshakes(MptcpRouter router, LinkStateTracker links, ControlStats stats) {
+  Handshakes(RouterState router, LinkStateTracker links, ControlStats stats) {
     this.r = router;
     this.links = links;
     this.stats = stats;

@@ -32,10 +32,10 @@ import org.mpqoe.core.topology.TopologyException;
  * generation), or lose their rules and end.
  */
 final class LinkFailover {
-  private final MptcpRouter r;
+  private final RouterState r;
   private final LinkStateTracker links;
 
-  LinkFailover(MptcpRouter router, LinkStateTracker links) {
+  LinkFailover(RouterState router, LinkStateTracker links) {
     this.r = router;
     this.links = links;
   }

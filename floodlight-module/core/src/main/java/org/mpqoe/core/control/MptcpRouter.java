@@ -26,23 +26,14 @@ import org.mpqoe.core.topology.Topology;
  * bookkeeping and rule building (microseconds); readers of {@link #connections} take no lock.
  */
 public final class MptcpRouter {
-  /** Guards {@link #assignments} and {@link #table}; never held while a selector runs. */
-  final Object lock = new Object();
+  /** The network state, the lock and the books the router's parts share. */
+  final RouterState state;
 
-  final ClientAssignments assignments = new ClientAssignments();
-  final ConnectionTable table;
-  final PathSelection selection;
   final LinkStateTracker links;
   private final ControlStats stats;
   private final Handshakes handshakes;
   private final LinkFailover failover;
   private final TopologySwap swap;
-
-  /**
-   * The network state all handling works on; replaced under {@link #lock} ({@link TopologySwap}),
-   * read once per packet-in.
-   */
-  private volatile Network net;
 
   /**
    * @param firstConnectionId the first connection id handed out (1; tests start near the wrap)
@@ -53,14 +44,12 @@ public final class MptcpRouter {
       ControlConfig config,
       ControlStats stats,
       int firstConnectionId) {
-    this.net = net;
+    this.state = new RouterState(net, config, stats, firstConnectionId);
     this.links = links;
     this.stats = stats;
-    this.table = new ConnectionTable(firstConnectionId);
-    this.selection = new PathSelection(this::net, config, stats);
-    this.handshakes = new Handshakes(this, links, stats);
-    this.failover = new LinkFailover(this, links);
-    this.swap = new TopologySwap(this, failover);
+    this.handshakes = new Handshakes(state, links, stats);
+    this.failover = new LinkFailover(state, links);
+    this.swap = new TopologySwap(state, links, failover);
   }
 
   /** A router of its own (tests): own segment routing and statistics. */
@@ -80,17 +69,12 @@ public final class MptcpRouter {
 
   /** The network state as now; read it once and work on that value. */
   Network net() {
-    return net;
+    return state.net();
   }
 
   /** The current candidate paths (and links marked down). */
   CandidatePaths paths() {
-    return net.paths();
-  }
-
-  /** Swaps in {@code next}; only {@link TopologySwap} calls this, holding {@link #lock}. */
-  void install(Network next) {
-    net = next;
+    return state.paths();
   }
 
   /**
@@ -107,11 +91,11 @@ public final class MptcpRouter {
    * books (admission, connection store, criticality) belong to the router and survive a change.
    */
   public void configure(ControlConfig newConfig) {
-    selection.configure(newConfig);
+    state.selection.configure(newConfig);
   }
 
   public ControlConfig config() {
-    return selection.config();
+    return state.config();
   }
 
   /**
@@ -160,8 +144,8 @@ public final class MptcpRouter {
     if (!Cookies.isOurs(cookie) || Cookies.kind(cookie) != Cookies.SUBFLOW) {
       return;
     }
-    synchronized (lock) {
-      Connection c = table.byId(Cookies.connection(cookie));
+    synchronized (state.lock) {
+      Connection c = state.table.byId(Cookies.connection(cookie));
       if (c == null) {
         return;
       }
@@ -170,27 +154,8 @@ public final class MptcpRouter {
       if (ended == null) {
         return;
       }
-      update(c.replacing(ended, null));
+      state.update(c.replacing(ended, null));
       releaseIfUnused(c.client(), c.server(), ended.pathIndex());
-    }
-  }
-
-  /** Records a changed connection, or ends it when no subflow is left. Holds {@link #lock}. */
-  void update(Connection c) {
-    if (!c.subflows().isEmpty()) {
-      table.put(c);
-      return;
-    }
-    table.remove(c);
-    ClientAssignments.Assignment a = assignments.get(c.client(), c.server());
-    if (a == null) {
-      return;
-    }
-    if (a.connections() <= 1) {
-      assignments.remove(c.client(), c.server());
-      selection.flowEnded(c.client(), c.server());
-    } else {
-      assignments.put(a.withConnections(a.connections() - 1));
     }
   }
 
@@ -201,27 +166,27 @@ public final class MptcpRouter {
    * the path.
    */
   private void releaseIfUnused(Host client, Host server, int pathIndex) {
-    ClientAssignments.Assignment a = assignments.get(client, server);
+    ClientAssignments.Assignment a = state.assignments.get(client, server);
     if (a == null || a.path(pathIndex) == null) {
       return;
     }
-    for (Connection other : table.between(client, server)) {
+    for (Connection other : state.table.between(client, server)) {
       if (other.subflows().stream().anyMatch(sf -> sf.pathIndex() == pathIndex)) {
         return;
       }
     }
-    if (!selection.subflowEnded(client, server, a.path(pathIndex))) {
+    if (!state.selection.subflowEnded(client, server, a.path(pathIndex))) {
       return;
     }
     List<Path> next = new ArrayList<>(a.paths());
     next.set(pathIndex, null);
-    assignments.put(a.withPaths(a.selection(), next));
+    state.assignments.put(a.withPaths(a.selection(), next));
   }
 
   /** The current rules of every live subflow on one switch. */
   public List<FlowRule> rulesAt(long dpid) {
     List<FlowRule> rules = new ArrayList<>();
-    for (Connection c : table.snapshot()) {
+    for (Connection c : state.table.snapshot()) {
       for (Connection.Subflow sf : c.subflows()) {
         sf.rules().stream().filter(r -> r.dpid() == dpid).forEach(rules::add);
       }
@@ -231,19 +196,19 @@ public final class MptcpRouter {
 
   /** The live connections as last published: immutable, no lock taken. */
   public List<Connection> connections() {
-    return table.snapshot();
+    return state.table.snapshot();
   }
 
   public List<ClientAssignments.Assignment> assignments() {
-    synchronized (lock) {
-      return assignments.all();
+    synchronized (state.lock) {
+      return state.assignments.all();
     }
   }
 
   /** Users of a path (|H_p|) as the next selection will see them. */
   public int users(Path p) {
-    synchronized (lock) {
-      return assignments.users(p);
+    synchronized (state.lock) {
+      return state.assignments.users(p);
     }
   }
 
@@ -254,12 +219,12 @@ public final class MptcpRouter {
 
   /** QoMRA's admission, connection store and criticality (empty unless QoMRA selected). */
   public QomraBooks qomraBooks() {
-    return selection.books();
+    return state.selection.books();
   }
 
   /** The segment label list of a path (what segment routing pushes at the ingress). */
   public List<Integer> labels(Path p) {
-    return net.segmentRouting().labels(p);
+    return state.net().segmentRouting().labels(p);
   }
 
   /**
@@ -283,7 +248,7 @@ public final class MptcpRouter {
         FlowMatch.Subflow m =
             new FlowMatch.Subflow(
                 Addresses.parseIpv4(client.ip()), Addresses.parseIpv4(server.ip()), 1, 1);
-        rules += net.subflowRules().build(m, client, server, p, c, 0, false).size();
+        rules += state.net().subflowRules().build(m, client, server, p, c, 0, false).size();
       }
     }
     return rules;

@@ -40,11 +40,13 @@ import org.mpqoe.core.topology.Topology;
  * Rebuilds run one at a time.
  */
 final class TopologySwap {
-  private final MptcpRouter r;
+  private final RouterState r;
+  private final LinkStateTracker links;
   private final LinkFailover failover;
 
-  TopologySwap(MptcpRouter router, LinkFailover failover) {
+  TopologySwap(RouterState router, LinkStateTracker links, LinkFailover failover) {
     this.r = router;
+    this.links = links;
     this.failover = failover;
   }
 
@@ -66,7 +68,7 @@ final class TopologySwap {
           next.paths().setLinkUp(moved, false);
         }
       }
-      r.links.rebind(next.topology());
+      links.rebind(next.topology());
       r.install(next);
       r.selection.translate(t::path);
       for (Assignment a : r.assignments.all()) {

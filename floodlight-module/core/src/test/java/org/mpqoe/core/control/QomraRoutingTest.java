@@ -104,6 +104,7 @@ class QomraRoutingTest {
               dc, ControlConfig.defaults().withAlgorithm("qomra").withRouting(8, withSr));
       Selection s =
           cp.router()
+              .state
               .selection
               .select(dc.clients().get(0), dc.servers().get(0), 0, cp.links().snapshot(), Map.of());
       int deepest = s.paths().stream().mapToInt(p -> sr.labels(p).size()).max().orElse(0);

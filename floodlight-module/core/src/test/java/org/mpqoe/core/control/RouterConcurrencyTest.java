@@ -52,7 +52,7 @@ class RouterConcurrencyTest {
 
   static MptcpRouter gated(GatedSelector g) {
     MptcpRouter r = MptcpRouterTest.router();
-    r.selection.use(g);
+    r.state.selection.use(g);
     return r;
   }
 
