@@ -89,12 +89,12 @@ import org.slf4j.LoggerFactory;
  *   <li>Port status re-routes subflows off a failed link; FLOW_REMOVED (expiry) ends subflows.
  *   <li>Floodlight's StatisticsCollector polls port counters every statsIntervalS (at least 2 s);
  *       every second its newest port rates become link loads.
- *   <li>Link delays: every switch of the topology gets the reflect rule of LLDP probes, and every
- *       lldpIntervalS (5 s) mpqoe sends a reflect probe out of each of their up ports. Its
- *       reflected probes, stopped before Floodlight's link discovery, and Floodlight's own one-way
- *       probes, read there, feed the core's link delay estimator (a timed barrier to every switch
- *       each second covers a link without reflected probes); with useLldpLatency its delays replace
- *       the descriptor's.
+ *   <li>Link delays: every switch of the topology gets the reflect rule of LLDP probes, and every 5
+ *       s (the standalone runtime's default probe interval) mpqoe sends a reflect probe out of each
+ *       of their up ports. Its reflected probes, stopped before Floodlight's link discovery, and
+ *       Floodlight's own one-way probes, read there, feed the core's link delay estimator (a timed
+ *       barrier to every switch each second covers a link without reflected probes); with
+ *       useLldpLatency its delays replace the descriptor's.
  *   <li>REST: {@code /wm/mpqoe/{topology,connections,clients,config}}, the standalone runtime's
  *       API.
  * </ul>
