@@ -40,6 +40,11 @@ The Floodlight jar is the user's (this script never builds Floodlight). Steps:
    loads from Floodlight's statistics reached /wm/mpqoe/topology; mpqoe sits between
    devicemanager and forwarding in the PACKET_IN chain; no switch refused an mpqoe rule.
 
+With --delays (module parameter useLldpLatency=true), step 3 also waits until GET
+/wm/mpqoe/topology says every link's LLDP delay is known (`delayKnown`; about two minutes, as
+Floodlight's one-way probes come every 15 s per port), prints the delays, checks that each is
+within 2 ms of 0 (the links have no netem) and that every switch's reflect rule reflected probes.
+
 With --capture, the work directory also gets diagnostics of the transfer: a tcpdump of the MPTCP
 port on every host interface (the first 3000 packets), the client's `ss -tinM` 5 s in, and both
 hosts' `nstat` after it (the non-zero MPTCP counters, TCP resets and retransmissions are
@@ -133,6 +138,8 @@ class Run:
         settings = {"idleTimeoutS": 30, "segmentRouting": a.segment_routing}
         if a.discovered:
             settings["topology"] = ""  # no overlay: only what Floodlight discovers
+        if a.delays:
+            settings["useLldpLatency"] = True  # the links' delays are the LLDP estimates
         fl = floodlight.Floodlight(
             descriptor,
             a.algorithm,
@@ -200,6 +207,51 @@ class Run:
             f"Floodlight's port statistics cover every link port ({took:.1f} s)",
             not missing,
             f"missing {missing[:5]}",
+        )
+        if a.delays:
+            self.check_delays(a.delays)
+
+    REFLECT_DST = "01:80:c2:00:00:03"
+
+    def check_delays(self, timeout):
+        """--delays: every switch reflects mpqoe's probes, and GET /wm/mpqoe/topology gets every
+        link's LLDP delay (delayKnown) within timeout s; prints them. Floodlight's one-way probes
+        come every 15 s per port and the estimator wants 8 of each direction: about two minutes.
+        The links have no netem, so every delay must be within the target for 0 ms: 2 ms."""
+        t = self.t
+        t0, links = time.monotonic(), []
+        while time.monotonic() - t0 < timeout:
+            links = (self.rest.get("/wm/mpqoe/topology", timeout=2) or {}).get("links", [])
+            if links and all(x.get("delayKnown") for x in links):
+                break
+            time.sleep(2)
+        took = time.monotonic() - t0
+        unknown = [f"{x['a']}-{x['b']}" for x in links if not x.get("delayKnown")]
+        t.check(
+            f"every link's delay measured by LLDP ({took:.0f} s)",
+            bool(links) and not unknown,
+            f"unknown: {', '.join(unknown[:8])}",
+        )
+        print(
+            "  link delays in GET /wm/mpqoe/topology (ms): "
+            + ", ".join(f"{x['a']}-{x['b']} {x['delayMs']:.2f}" for x in links),
+            flush=True,
+        )
+        far = [f"{x['a']}-{x['b']} {x['delayMs']:.2f}" for x in links if x["delayMs"] > 2.0]
+        t.check("every link's delay within 2 ms of 0 (no netem)", not far, ", ".join(far[:8]))
+        silent = []
+        for b in self.bridges:
+            hits = [
+                f["n_packets"]
+                for f in mq.flow_counters(b)
+                if f["priority"] == 65535 and f["match"].get("dl_dst") == self.REFLECT_DST
+            ]
+            if not hits or hits[0] == 0:
+                silent.append(b)
+        t.check(
+            "every switch has mpqoe's LLDP reflect rule and reflected probes with it",
+            not silent,
+            f"not on {', '.join(silent[:8])}",
         )
 
     def wait_switches(self, with_hosts, timeout):
@@ -638,6 +690,17 @@ def main():
         " --interface-switches), source policy routing on it; each subflow must run on the path"
         " of its own interface",
     )
+    p.add_argument(
+        "--delays",
+        type=int,
+        nargs="?",
+        const=240,
+        default=0,
+        metavar="S",
+        help="module parameter useLldpLatency=true; wait up to S s (240) until every link's LLDP"
+        " delay is known, print the delays, check each is within 2 ms of 0 (no netem) and that"
+        " every switch reflected probes",
+    )
     p.add_argument("--dpid-offset", type=int, default=100, help="added to every DPID")
     p.add_argument("--host-prefix", default="fl-", help="put before every host name")
     p.add_argument("--bytes", type=int, default=120_000_000)
@@ -663,7 +726,7 @@ def main():
         print("floodlight-it: run as root", file=sys.stderr)
         return 2
     setLogLevel("info" if args.verbose else "warning")
-    checks.deadline(args.timeout)
+    checks.deadline(args.timeout + args.delays)
     t = checks.Checks()
     run = None
     try:

@@ -71,10 +71,12 @@ final class FloodlightLldp {
    * computes it before taking out the receiving switch's latency: now minus the stamp plus the
    * sender's latency estimate (which the stamp includes). {@code senderLatencyMs} is the sender's
    * current estimate; Floodlight updates it rarely, so it is the one the stamp holds but for a
-   * change in between.
+   * change in between. Now is {@code nowNanos} in ms with its fraction, so that only the stamp is
+   * whole ms: its send time was up to 1 ms later than the stamp says, and the result is up to 1 ms
+   * longer than the probe took, never shorter.
    */
-  static double elapsedMs(Probe p, long nowMs, long senderLatencyMs) {
-    return nowMs - p.stampMs() + senderLatencyMs;
+  static double elapsedMs(Probe p, long nowNanos, long senderLatencyMs) {
+    return nowNanos / 1e6 - p.stampMs() + senderLatencyMs;
   }
 
   private static boolean openFlowOui(ByteBuffer b, int at) {

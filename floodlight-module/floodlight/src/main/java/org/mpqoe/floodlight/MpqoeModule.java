@@ -36,6 +36,7 @@ import net.floodlightcontroller.util.OFMessageUtils;
 import org.mpqoe.core.control.Cookies;
 import org.mpqoe.core.control.FlowPlan;
 import org.mpqoe.core.control.FlowRule;
+import org.mpqoe.core.control.LldpProbes;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.Reaction;
 import org.mpqoe.core.control.RestAccess;
@@ -87,9 +88,13 @@ import org.slf4j.LoggerFactory;
  *       cannot hide MPTCP handshakes from mpqoe.
  *   <li>Port status re-routes subflows off a failed link; FLOW_REMOVED (expiry) ends subflows.
  *   <li>Floodlight's StatisticsCollector polls port counters every statsIntervalS (at least 2 s);
- *       every second its newest port rates become link loads. Floodlight's LLDP probes, read before
- *       its link discovery, and a timed barrier to every switch each second feed the core's link
- *       delay estimator; with useLldpLatency its delays replace the descriptor's.
+ *       every second its newest port rates become link loads.
+ *   <li>Link delays: every switch of the topology gets the reflect rule of LLDP probes, and every 5
+ *       s (the standalone runtime's default probe interval) mpqoe sends a reflect probe out of each
+ *       of their up ports. Its reflected probes, stopped before Floodlight's link discovery, and
+ *       Floodlight's own one-way probes, read there, feed the core's link delay estimator (a timed
+ *       barrier to every switch each second covers a link without reflected probes); with
+ *       useLldpLatency its delays replace the descriptor's.
  *   <li>REST: {@code /wm/mpqoe/{topology,connections,clients,config}}, the standalone runtime's
  *       API.
  * </ul>
@@ -132,6 +137,7 @@ public class MpqoeModule
   private final PortBandwidthFeed bandwidth = new PortBandwidthFeed();
   private final AtomicBoolean chainLogged = new AtomicBoolean();
   private ScheduledFuture<?> poller;
+  private ScheduledFuture<?> prober;
 
   // ---------------------------------------------------------------------------- IFloodlightModule
 
@@ -226,6 +232,12 @@ public class MpqoeModule
         threadPool
             .getScheduledExecutor()
             .scheduleAtFixedRate(this::pollLinkState, 1, 1, TimeUnit.SECONDS);
+    long probeInterval = settings.config().discovery().lldpInterval().toNanos();
+    prober =
+        threadPool
+            .getScheduledExecutor()
+            .scheduleAtFixedRate(
+                this::probeRound, probeInterval, probeInterval, TimeUnit.NANOSECONDS);
     restApi.addRestletRoutable(new MpqoeWebRoutable());
     provider.addOFMessageListener(OFType.PACKET_IN, lldpTap);
     discovered =
@@ -415,7 +427,10 @@ public class MpqoeModule
     installTraps(dpid, HostedRuntime.onSwitchActive(plane.switchConnected(dpid)));
   }
 
-  /** {@code rules} and the SYN traps of the switch's host ports, on a switch of the topology. */
+  /**
+   * {@code rules}, the reflect rule and the SYN traps of the switch's host ports, on a switch of
+   * the topology.
+   */
   private void installTraps(long dpid, List<FlowRule> rules) {
     IOFSwitch sw = switches.usable(dpid);
     if (sw == null) {
@@ -425,17 +440,15 @@ public class MpqoeModule
     List<Integer> hostPorts = HostedRuntime.hostPorts(plane.topology(), dpid);
     var traps =
         HostedRuntime.synTraps(dpid, hostPorts, HostedRuntime.trapPriority(settings.config()));
-    if (rules.isEmpty() && traps.isEmpty()) {
-      return;
-    }
     applier.install(
         FloodlightSwitches.of(sw),
         List.of(),
-        rules,
+        HostedRuntime.switchRules(dpid, rules),
         traps,
         () ->
             LOG.info(
-                "switch {} ({}) active: {} mpqoe rule(s) installed, SYN trap on host port(s) {}",
+                "switch {} ({}) active: {} mpqoe rule(s) and the LLDP reflect rule installed, SYN"
+                    + " trap on host port(s) {}",
                 new Object[] {name(dpid), switchId, rules.size(), hostPorts}));
   }
 
@@ -484,9 +497,11 @@ public class MpqoeModule
   }
 
   /**
-   * Floodlight's own LLDP probes, read before its link discovery takes them (which it may stop):
-   * each is one sample of its link's delay for the core's estimator, which takes out the control
-   * channel with the round trips of {@link #probeControlChannels}.
+   * LLDP probes, read before Floodlight's link discovery takes them (which it may stop). mpqoe's
+   * own reflect probes are stopped here ({@link HostedRuntime#lldpIn}: a reflected one back at its
+   * sender is a time for the core's estimator), so that Floodlight's link discovery and Forwarding
+   * never see them. Floodlight's probes go on to its link discovery; each is also one one-way time
+   * for the estimator ({@link #lldpSample}).
    */
   private final IOFMessageListener lldpTap =
       new IOFMessageListener() {
@@ -508,18 +523,29 @@ public class MpqoeModule
         @Override
         public Command receive(IOFSwitch sw, OFMessage msg, FloodlightContext cntx) {
           if (msg instanceof OFPacketIn pi) {
-            lldpSample(sw, pi, System.nanoTime() / 1_000_000);
+            return lldpIn(sw, pi, System.nanoTime());
           }
           return Command.CONTINUE;
         }
       };
 
+  /** A packet-in that reached the LLDP tap at {@code nowNanos}: stopped if it is mpqoe's probe. */
+  Command lldpIn(IOFSwitch sw, OFPacketIn pi, long nowNanos) {
+    byte[] frame = pi.getData();
+    int port = OFMessageUtils.getInPort(pi).getPortNumber();
+    if (HostedRuntime.lldpIn(plane.links(), sw.getId().getLong(), port, frame, nowNanos)) {
+      return Command.STOP;
+    }
+    lldpSample(sw, pi, nowNanos);
+    return Command.CONTINUE;
+  }
+
   /**
-   * One delay sample from a probe of Floodlight's that {@code sw} got at {@code nowMs} (ms of
-   * {@code System.nanoTime()}, Floodlight's clock for its stamps). Runs on Floodlight's I/O
-   * threads; never throws for a frame that is not a probe.
+   * One delay sample from a probe of Floodlight's that {@code sw} got at {@code nowNanos} ({@code
+   * System.nanoTime()}, Floodlight's clock for its stamps). Runs on Floodlight's I/O threads; never
+   * throws for a frame that is not a probe.
    */
-  void lldpSample(IOFSwitch sw, OFPacketIn pi, long nowMs) {
+  void lldpSample(IOFSwitch sw, OFPacketIn pi, long nowNanos) {
     var probe = FloodlightLldp.parse(pi.getData());
     if (probe.isEmpty()) {
       return;
@@ -529,7 +555,7 @@ public class MpqoeModule
     if (sender == null || sender.getLatency() == null) {
       return;
     }
-    double elapsed = FloodlightLldp.elapsedMs(p, nowMs, sender.getLatency().getValue());
+    double elapsed = FloodlightLldp.elapsedMs(p, nowNanos, sender.getLatency().getValue());
     if (elapsed < 0) {
       return; // the sender's latency estimate fell since the stamp: no sample
     }
@@ -541,6 +567,47 @@ public class MpqoeModule
             sw.getId().getLong(),
             OFMessageUtils.getInPort(pi).getPortNumber(),
             elapsed);
+  }
+
+  /**
+   * One round of reflect probes out of every up port of every switch of the topology, spread over
+   * the probe interval ({@link HostedRuntime#probeRound}); the first goes at once, the others are
+   * scheduled. Returns the round (tests).
+   */
+  List<LldpProbes.Timed> probeRound() {
+    try {
+      List<LldpProbes.Timed> round =
+          HostedRuntime.probeRound(
+              discovered.view(),
+              plane.topology(),
+              settings.config().discovery().lldpInterval().toNanos());
+      ScheduledExecutorService executor = threadPool.getScheduledExecutor();
+      for (LldpProbes.Timed t : round) {
+        if (t.delayNanos() == 0) {
+          sendProbe(t);
+        } else {
+          executor.schedule(() -> sendProbe(t), t.delayNanos(), TimeUnit.NANOSECONDS);
+        }
+      }
+      return round;
+    } catch (RuntimeException e) {
+      LOG.warn("mpqoe: LLDP probe round failed", e);
+      return List.of();
+    }
+  }
+
+  /** Sends one probe, stamped now, through the plan applier (nothing if its switch is gone). */
+  private void sendProbe(LldpProbes.Timed t) {
+    long dpid = t.port().dpid();
+    if (switches.usable(dpid) == null) {
+      return;
+    }
+    applier.apply(
+        new FlowPlan(
+            List.of(),
+            List.of(),
+            List.of(),
+            LldpProbes.probe(t.kind(), dpid, t.port().port(), System.nanoTime())));
   }
 
   /**
@@ -622,6 +689,9 @@ public class MpqoeModule
   void stop() {
     if (poller != null) {
       poller.cancel(false);
+    }
+    if (prober != null) {
+      prober.cancel(false);
     }
     rebuilder.shutdownNow();
   }

@@ -76,6 +76,8 @@ class FloodlightLldpTest {
   @Test
   void elapsedIsNowMinusTheStampPlusTheSendersLatency() {
     FloodlightLldp.Probe p = new FloodlightLldp.Probe(1, 1, 10_003);
-    assertEquals(9.0, FloodlightLldp.elapsedMs(p, 10_009, 3));
+    assertEquals(9.0, FloodlightLldp.elapsedMs(p, 10_009_000_000L, 3));
+    // Now keeps its fraction of a ms; only the stamp is whole ms.
+    assertEquals(9.25, FloodlightLldp.elapsedMs(p, 10_009_250_000L, 3), 1e-9);
   }
 }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import net.floodlightcontroller.core.FloodlightContext;
@@ -41,9 +42,11 @@ import org.junit.jupiter.api.Test;
 import org.mpqoe.core.control.Cookies;
 import org.mpqoe.core.control.FlowRule;
 import org.mpqoe.core.control.LinkDelayEstimator;
+import org.mpqoe.core.control.LldpProbes;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.floodlight.Fakes.FakeSwitch;
 import org.mpqoe.floodlight.web.MpqoeWebRoutable;
+import org.mpqoe.ofplan.OfTranslator;
 import org.projectfloodlight.openflow.protocol.OFFactories;
 import org.projectfloodlight.openflow.protocol.OFFactory;
 import org.projectfloodlight.openflow.protocol.OFFlowAdd;
@@ -340,19 +343,28 @@ class MpqoeModuleTest {
     long misses = core.stream().filter(r -> Cookies.kind(r.cookie()) == Cookies.TABLE_MISS).count();
     assertEquals(2, misses, "everything, and SYNs");
     List<OFMessage> mods = sv.ofType(FLOW_MOD);
-    assertEquals(
-        core.size() - misses + 1, mods.size(), "the core's rules but the table miss + a trap");
-    for (OFMessage m : mods.subList(0, (int) (core.size() - misses))) {
+    int kept = (int) (core.size() - misses);
+    assertEquals(kept + 2, mods.size(), "the core's rules but the table miss + reflect + a trap");
+    for (OFMessage m : mods.subList(0, kept)) {
       long cookie = ((OFFlowAdd) m).getCookie().getValue();
       assertTrue(Cookies.isOurs(cookie));
       assertTrue(Cookies.kind(cookie) != Cookies.TABLE_MISS);
     }
+    assertEquals(
+        OfTranslator.withXid(new OfTranslator().flowAdd(LldpProbes.reflectRule(4)), 0),
+        OfTranslator.withXid(mods.get(kept), 0),
+        "the reflect rule, as the standalone runtime's");
     OFFlowAdd trap = (OFFlowAdd) mods.get(mods.size() - 1);
     assertEquals(OFPort.of(4), trap.getMatch().get(MatchField.IN_PORT), "the server's port");
     assertEquals(BARRIER_REQUEST, sv.types().get(sv.types().size() - 1));
 
+    // The switch the descriptor does not have is in the topology (a mismatch) without rules of the
+    // core or host ports: it gets only the reflect rule, so that its links' delays are measured.
     module.switchActivated(DatapathId.of(99));
-    assertEquals(List.of(), stranger.types(), "a switch outside the descriptor is Floodlight's");
+    assertEquals(List.of(FLOW_MOD, BARRIER_REQUEST), stranger.types());
+    assertEquals(
+        OfTranslator.withXid(new OfTranslator().flowAdd(LldpProbes.reflectRule(99)), 0),
+        OfTranslator.withXid(stranger.written.get(0), 0));
   }
 
   @Test
@@ -479,11 +491,14 @@ class MpqoeModuleTest {
     // Floodlight's probes on p1:1 - sv:1, 30 ms one way and 40 back; a probe of a port that is no
     // link of the topology (p1:2 is the client's) counts for nothing.
     long now = 1_000_000;
+    long nowNanos = now * 1_000_000;
     for (int i = 0; i < LinkDelayEstimator.WINDOW; i++) {
-      module.lldpSample(sv.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 1, 1, now - 30)), now);
-      module.lldpSample(p1.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 4, 1, now - 40)), now);
+      module.lldpSample(
+          sv.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 1, 1, now - 30)), nowNanos);
+      module.lldpSample(
+          p1.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 4, 1, now - 40)), nowNanos);
     }
-    module.lldpSample(sv.sw, lldpIn(2, FloodlightLldpTest.probe(0x88cc, 1, 2, now - 1)), now);
+    module.lldpSample(sv.sw, lldpIn(2, FloodlightLldpTest.probe(0x88cc, 1, 2, now - 1)), nowNanos);
     double expected = 30 - rttP1 / 2 - rttSv / 2;
     assertEquals(expected, module.plane().links().delayEstimate(1, 1, 4, 1), 1e-9);
     assertTrue(Double.isNaN(module.plane().links().delayEstimate(1, 2, 4, 2)));
@@ -500,10 +515,86 @@ class MpqoeModuleTest {
     sv.answerBarriers();
     long now = 1_000_000;
     for (int i = 0; i < LinkDelayEstimator.WINDOW; i++) {
-      module.lldpSample(sv.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 1, 1, now - 30)), now);
+      module.lldpSample(
+          sv.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 1, 1, now - 30)), now * 1_000_000);
     }
     module.pollLinkState();
     assertEquals(25.0, module.plane().links().snapshot().delayMs(0), 1e-9);
+  }
+
+  @Test
+  void reflectProbesGoOutOfEveryUpPortOfTheTopologysSwitchesSpreadOverTheInterval()
+      throws Exception {
+    started();
+    OFPortDesc down = p2.ports.get(0);
+    p2.ports.set(0, down.createBuilder().setState(java.util.Set.of(OFPortState.LINK_DOWN)).build());
+    List<LldpProbes.Timed> round = module.probeRound();
+    List<LldpProbes.Port> expected = new ArrayList<>();
+    for (FakeSwitch s : List.of(p1, p2, p3, sv)) {
+      s.ports.stream()
+          .filter(p -> p != p2.ports.get(0))
+          .map(p -> p.getPortNo().getPortNumber())
+          .sorted()
+          .forEach(n -> expected.add(new LldpProbes.Port(s.dpid, n)));
+    }
+    assertEquals(expected, round.stream().map(LldpProbes.Timed::port).toList());
+    long slot = 5_000_000_000L / expected.size();
+    for (int i = 0; i < round.size(); i++) {
+      assertEquals(i * slot, round.get(i).delayNanos());
+      assertEquals(LldpProbes.Kind.REFLECT, round.get(i).kind());
+    }
+    // The first goes at once, the others when their time comes.
+    List<OFMessage> out = p1.ofType(PACKET_OUT);
+    assertEquals(1, out.size());
+    org.projectfloodlight.openflow.protocol.OFPacketOut po =
+        (org.projectfloodlight.openflow.protocol.OFPacketOut) out.get(0);
+    LldpProbes.Port first = expected.get(0);
+    assertEquals(List.of(OF.actions().output(OFPort.of(first.port()), 0xffff)), po.getActions());
+    assertEquals(Optional.of(LldpProbes.Kind.REFLECT), LldpProbes.kind(po.getData()));
+    assertEquals(
+        new LldpProbes.Probe(1, first.port(), LldpProbes.parse(po.getData()).get().sentNanos()),
+        LldpProbes.parse(po.getData()).get());
+    assertEquals(List.of(), sv.ofType(PACKET_OUT), "not yet");
+  }
+
+  @Test
+  void reflectedProbesAreSamplesAndStoppedFloodlightsProbesGoOn() throws Exception {
+    started();
+    IOFMessageListener tap = chain.get(OFType.PACKET_IN).get(1);
+    long sent = System.nanoTime();
+    byte[] back = LldpProbes.frame(LldpProbes.Kind.REFLECTED, 1, 1, sent);
+    byte[] unreflected = LldpProbes.frame(LldpProbes.Kind.REFLECT, 1, 1, sent);
+    assertEquals(Command.STOP, tap.receive(p1.sw, lldpIn(1, back), new FloodlightContext()));
+    assertEquals(Command.STOP, tap.receive(sv.sw, lldpIn(1, unreflected), null));
+    assertEquals(
+        Command.CONTINUE,
+        tap.receive(sv.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 1, 1, 5)), null));
+    assertEquals(Command.CONTINUE, tap.receive(sv.sw, lldpIn(1, Fakes.arpRequest(1, 2)), null));
+
+    // Fed as Floodlight feeds it: p1:1 - sv:1 of 20 ms one way, Floodlight's probes 30 ms from p1
+    // to sv and 40 back (its stamps whole ms), mpqoe's reflected probes 55 ms at either end.
+    long nowMs = 2_000_000;
+    for (int i = 0; i < LinkDelayEstimator.WINDOW; i++) {
+      assertTrue(Double.isNaN(module.plane().links().delayEstimate(1, 1, 4, 1)));
+      long t = (nowMs + 1000L * i) * 1_000_000;
+      module.lldpIn(
+          sv.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 1, 1, nowMs + 1000L * i - 30)), t);
+      module.lldpIn(
+          p1.sw, lldpIn(1, FloodlightLldpTest.probe(0x88cc, 4, 1, nowMs + 1000L * i - 40)), t);
+      assertEquals(
+          Command.STOP,
+          module.lldpIn(
+              p1.sw,
+              lldpIn(1, LldpProbes.frame(LldpProbes.Kind.REFLECTED, 1, 1, t - 55_000_000)),
+              t));
+      assertEquals(
+          Command.STOP,
+          module.lldpIn(
+              sv.sw,
+              lldpIn(1, LldpProbes.frame(LldpProbes.Kind.REFLECTED, 4, 1, t - 55_000_000)),
+              t));
+    }
+    assertEquals(20.0, module.plane().links().delayEstimate(1, 1, 4, 1), 1e-9);
   }
 
   private static OFPacketIn lldpIn(int port, byte[] frame) {

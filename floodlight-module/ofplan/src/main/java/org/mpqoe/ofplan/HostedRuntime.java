@@ -2,6 +2,7 @@ package org.mpqoe.ofplan;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +13,11 @@ import org.mpqoe.core.control.FlowAction;
 import org.mpqoe.core.control.FlowMatch;
 import org.mpqoe.core.control.FlowRule;
 import org.mpqoe.core.control.LinkStateTracker;
+import org.mpqoe.core.control.LldpProbes;
 import org.mpqoe.core.control.Reaction;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.HostInterface;
+import org.mpqoe.core.topology.NetworkView;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
 import org.projectfloodlight.openflow.protocol.OFFlowAdd;
@@ -57,6 +60,62 @@ public final class HostedRuntime {
    */
   public static List<FlowRule> onSwitchActive(Collection<FlowRule> rules) {
     return rules.stream().filter(r -> Cookies.kind(r.cookie()) != Cookies.TABLE_MISS).toList();
+  }
+
+  /**
+   * What a switch of the topology gets when it becomes active, or when a rebuild adds it: {@code
+   * coreRules}, then the reflect rule of LLDP probes ({@link LldpProbes#reflectRule}, the one the
+   * standalone runtime installs at a handshake), so that the switch sends mpqoe's reflect probes
+   * back and link delays come out with every switch's own time cancelled.
+   */
+  public static List<FlowRule> switchRules(long dpid, Collection<FlowRule> coreRules) {
+    List<FlowRule> out = new ArrayList<>(coreRules);
+    out.add(LldpProbes.reflectRule(dpid));
+    return out;
+  }
+
+  /**
+   * The probe kinds the adapter sends: reflect probes only. The host controller's link discovery
+   * sends the one-way probes, and the adapter reads them (for Floodlight, {@code FloodlightLldp}).
+   */
+  public static final List<LldpProbes.Kind> PROBE_KINDS = List.of(LldpProbes.Kind.REFLECT);
+
+  /**
+   * One round of reflect probes: out of every up port of every switch of {@code topology} that
+   * {@code view} reports, in dpid and port order, spread over {@code intervalNanos} ({@link
+   * LldpProbes#round}).
+   */
+  public static List<LldpProbes.Timed> probeRound(
+      NetworkView view, Topology topology, long intervalNanos) {
+    List<LldpProbes.Port> up = new ArrayList<>();
+    view.switches().stream()
+        .filter(s -> topology.switchWithDpid(s.dpid()).isPresent())
+        .sorted(Comparator.comparingLong(NetworkView.SwitchView::dpid))
+        .forEach(
+            s ->
+                s.ports().stream()
+                    .filter(NetworkView.PortView::up)
+                    .sorted(Comparator.comparingInt(NetworkView.PortView::port))
+                    .forEach(p -> up.add(new LldpProbes.Port(s.dpid(), p.port()))));
+    return LldpProbes.round(up, intervalNanos, PROBE_KINDS);
+  }
+
+  /**
+   * A packet-in at {@code nowNanos} that the host controller must not see when it is one of mpqoe's
+   * probes (its link discovery would drop it as a stranger's, and nothing else has any use for it).
+   * A reflected probe back at the port it left is its link's reflected time ({@link
+   * LinkStateTracker#lldpReflected}); a reflect probe that reached a controller unreflected (the
+   * far switch has no reflect rule) is nothing. Returns whether the frame was mpqoe's: then the
+   * host's chain stops here. Anything else, the host controller's own probes included, goes on.
+   */
+  public static boolean lldpIn(
+      LinkStateTracker links, long dpid, int inPort, byte[] frame, long nowNanos) {
+    if (!LldpProbes.isOurs(frame)) {
+      return false;
+    }
+    LldpProbes.reflectedIn(dpid, inPort, frame, nowNanos)
+        .ifPresent(ms -> links.lldpReflected(dpid, inPort, ms));
+    return true;
   }
 
   /** The ports of {@code dpid} where a host interface of {@code topology} is attached, sorted. */

@@ -31,6 +31,7 @@ import org.projectfloodlight.openflow.protocol.oxm.OFOxms;
 import org.projectfloodlight.openflow.types.EthType;
 import org.projectfloodlight.openflow.types.IPv4Address;
 import org.projectfloodlight.openflow.types.IpProtocol;
+import org.projectfloodlight.openflow.types.MacAddress;
 import org.projectfloodlight.openflow.types.OFBooleanValue;
 import org.projectfloodlight.openflow.types.OFBufferId;
 import org.projectfloodlight.openflow.types.OFGroup;
@@ -250,6 +251,9 @@ public final class OfTranslator {
     } else if (m instanceof FlowMatch.Ipv4Destination d) {
       b.setExact(MatchField.ETH_TYPE, EthType.IPv4)
           .setExact(MatchField.IPV4_DST, IPv4Address.of(d.dstIp()));
+    } else if (m instanceof FlowMatch.EthDestination e) {
+      b.setExact(MatchField.ETH_TYPE, EthType.of(e.ethType()))
+          .setExact(MatchField.ETH_DST, MacAddress.of(e.dstMac()));
     } else if (!(m instanceof FlowMatch.All)) {
       throw new IllegalArgumentException("unsupported match " + m);
     }
@@ -306,6 +310,8 @@ public final class OfTranslator {
           out.add(actions.pushMpls(EthType.MPLS_UNICAST));
           out.add(actions.setField(oxms.mplsLabel(U32.of(labels.get(i)))));
         }
+      } else if (a instanceof FlowAction.SetEthDestination d) {
+        out.add(actions.setField(oxms.ethDst(MacAddress.of(d.mac()))));
       } else if (a instanceof FlowAction.PopLabel p) {
         out.add(actions.popMpls(p.bottomOfStack() ? EthType.IPv4 : EthType.MPLS_UNICAST));
       } else if (!(a instanceof FlowAction.GotoTable)) {

@@ -9,12 +9,16 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.Cookies;
+import org.mpqoe.core.control.FlowMatch;
 import org.mpqoe.core.control.FlowPlan;
 import org.mpqoe.core.control.FlowRule;
+import org.mpqoe.core.control.LinkDelayEstimator;
 import org.mpqoe.core.control.LinkStateTracker;
+import org.mpqoe.core.control.LldpProbes;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.Reaction;
 import org.mpqoe.core.topology.Link;
+import org.mpqoe.core.topology.NetworkView;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyLoader;
 import org.projectfloodlight.openflow.protocol.OFFactories;
@@ -121,5 +125,88 @@ class HostedRuntimeTest {
                 new HostedRuntime.DirectedLatency(a, pa, b, pb + 17, 1),
                 new HostedRuntime.DirectedLatency(b, pb, a, pa, Double.NaN)));
     assertEquals(Map.of(l.index(), 35.0), out);
+  }
+
+  @Test
+  void aSwitchOfTheTopologyGetsTheReflectRuleAfterTheCoresRules() {
+    FlowRule core =
+        new FlowRule(
+            3,
+            0,
+            9,
+            new FlowMatch.Ipv4Destination(1),
+            List.of(),
+            0,
+            Cookies.of(Cookies.PLAIN),
+            false);
+    assertEquals(
+        List.of(core, LldpProbes.reflectRule(3)), HostedRuntime.switchRules(3, List.of(core)));
+    assertEquals(List.of(LldpProbes.reflectRule(5)), HostedRuntime.switchRules(5, List.of()));
+  }
+
+  @Test
+  void aProbeRoundReflectsOutOfEveryUpPortOfTheTopologysSwitchesOnly() {
+    Topology t = TopologyLoader.load("three-path");
+    NetworkView view =
+        new NetworkView(
+            List.of(
+                new NetworkView.SwitchView(
+                    4,
+                    List.of(
+                        new NetworkView.PortView(4, 0, true),
+                        new NetworkView.PortView(1, 0, true))),
+                new NetworkView.SwitchView(99, List.of(new NetworkView.PortView(1, 0, true))),
+                new NetworkView.SwitchView(
+                    1,
+                    List.of(
+                        new NetworkView.PortView(1, 0, true),
+                        new NetworkView.PortView(2, 0, false)))),
+            List.of(),
+            List.of());
+    List<LldpProbes.Timed> round = HostedRuntime.probeRound(view, t, 3_000_000_000L);
+    assertEquals(
+        List.of(new LldpProbes.Port(1, 1), new LldpProbes.Port(4, 1), new LldpProbes.Port(4, 4)),
+        round.stream().map(LldpProbes.Timed::port).toList(),
+        "dpid and port order; not the port that is down, not the switch outside the topology");
+    assertEquals(
+        List.of(0L, 1_000_000_000L, 2_000_000_000L),
+        round.stream().map(LldpProbes.Timed::delayNanos).toList());
+    assertTrue(round.stream().allMatch(r -> r.kind() == LldpProbes.Kind.REFLECT));
+  }
+
+  @Test
+  void ourProbesStopReflectedOnesAreSamplesAndAnyoneElsesLldpGoesOn() {
+    Topology t = TopologyLoader.load("three-path");
+    LinkStateTracker links = new LinkStateTracker(t);
+    long sent = 5_000_000_000L;
+    byte[] back = LldpProbes.frame(LldpProbes.Kind.REFLECTED, 1, 1, sent);
+    byte[] out = LldpProbes.frame(LldpProbes.Kind.REFLECT, 1, 1, sent);
+    // Reflected probes back at p1:1 and sv:1, with the one-way times of both directions: 8 rounds
+    // of (55 + 55 - 30 - 40) / 2 = 20 ms.
+    for (int i = 0; i < LinkDelayEstimator.WINDOW; i++) {
+      assertTrue(Double.isNaN(links.delayEstimate(1, 1, 4, 1)), "unknown before 8 rounds");
+      links.lldpSample(1, 1, 4, 1, 30);
+      links.lldpSample(4, 1, 1, 1, 40);
+      assertTrue(HostedRuntime.lldpIn(links, 1, 1, back, sent + 55_000_000));
+      assertTrue(
+          HostedRuntime.lldpIn(
+              links,
+              4,
+              1,
+              LldpProbes.frame(LldpProbes.Kind.REFLECTED, 4, 1, sent),
+              sent + 55_000_000));
+    }
+    assertEquals(20.0, links.delayEstimate(1, 1, 4, 1), 1e-9);
+    // Stopped but no time: unreflected, or back on another port; a one-way probe of mpqoe's.
+    LinkStateTracker none = new LinkStateTracker(t);
+    none.lldpSample(1, 1, 4, 1, 30);
+    assertTrue(HostedRuntime.lldpIn(none, 4, 1, out, sent + 1));
+    assertTrue(HostedRuntime.lldpIn(none, 1, 2, back, sent + 1));
+    assertTrue(HostedRuntime.lldpIn(none, 4, 1, LldpProbes.frame(1, 1, sent), sent + 1));
+    // Not ours: Floodlight's probe (its stamp under subtype 1), an ARP frame.
+    byte[] floodlights = LldpProbes.frame(1, 1, sent);
+    floodlights[14 + 9 + 7 + 4 + 14 + 5] = 0x01;
+    assertFalse(HostedRuntime.lldpIn(none, 4, 1, floodlights, sent + 1));
+    assertFalse(HostedRuntime.lldpIn(none, 4, 1, new byte[42], sent + 1));
   }
 }

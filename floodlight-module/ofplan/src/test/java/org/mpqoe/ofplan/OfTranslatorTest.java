@@ -20,6 +20,7 @@ import org.mpqoe.core.control.FlowAction;
 import org.mpqoe.core.control.FlowMatch;
 import org.mpqoe.core.control.FlowPlan;
 import org.mpqoe.core.control.FlowRule;
+import org.mpqoe.core.control.LldpProbes;
 import org.mpqoe.core.packet.Addresses;
 import org.projectfloodlight.openflow.protocol.OFFactories;
 import org.projectfloodlight.openflow.protocol.OFFlowAdd;
@@ -45,6 +46,7 @@ import org.projectfloodlight.openflow.protocol.oxm.OFOxmMplsLabel;
 import org.projectfloodlight.openflow.types.EthType;
 import org.projectfloodlight.openflow.types.IPv4Address;
 import org.projectfloodlight.openflow.types.IpProtocol;
+import org.projectfloodlight.openflow.types.MacAddress;
 import org.projectfloodlight.openflow.types.OFBooleanValue;
 import org.projectfloodlight.openflow.types.OFBufferId;
 import org.projectfloodlight.openflow.types.OFGroup;
@@ -419,5 +421,47 @@ class OfTranslatorTest {
       }
     }
     return List.of();
+  }
+
+  @Test
+  void theReflectRuleSendsRequestsBackMarkedAndNothingElse() {
+    var f = t.factory();
+    OFFlowAdd rule = t.flowAdd(LldpProbes.reflectRule(1));
+    assertEquals(TableId.of(0), rule.getTableId());
+    assertEquals(LldpProbes.REFLECT_PRIORITY, rule.getPriority());
+    assertTrue(
+        LldpProbes.REFLECT_PRIORITY
+            > org.mpqoe.core.control.ControlConfig.defaults().subflowPriority(),
+        "above every rule of the core");
+    assertEquals(Cookies.of(Cookies.TABLE_MISS), rule.getCookie().getValue());
+    assertEquals(0, rule.getIdleTimeout());
+    assertEquals(0, rule.getHardTimeout());
+    assertTrue(rule.getFlags().isEmpty(), "no removal notice: nothing counts it");
+    assertEquals(
+        f.buildMatch()
+            .setExact(MatchField.ETH_TYPE, EthType.of(0x88cc))
+            .setExact(MatchField.ETH_DST, MacAddress.of("01:80:c2:00:00:03"))
+            .build(),
+        rule.getMatch());
+    assertEquals(
+        List.of(
+            f.instructions()
+                .applyActions(
+                    List.of(
+                        f.actions().setField(f.oxms().ethDst(MacAddress.of("01:80:c2:00:00:00"))),
+                        f.actions().output(OFPort.IN_PORT, OfTranslator.NO_BUFFER_LEN)))),
+        rule.getInstructions());
+    // The rewritten address no longer matches: a reflected frame is not reflected again.
+    assertFalse(rule.getMatch().get(MatchField.ETH_DST).equals(MacAddress.of("01:80:c2:00:00:00")));
+  }
+
+  @Test
+  void theProbePacketOutLeavesThroughThePort() {
+    OFPacketOut po = new OfTranslator().packetOut(LldpProbes.probe(9, 3, 42));
+    assertEquals(OFPort.CONTROLLER, po.getInPort());
+    assertEquals(
+        List.of(OFPort.of(3)),
+        po.getActions().stream().map(a -> ((OFActionOutput) a).getPort()).toList());
+    assertArrayEquals(LldpProbes.frame(9, 3, 42), po.getData());
   }
 }

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.mpqoe.core.control.FlowAction;
 import org.mpqoe.core.control.FlowPlan;
+import org.mpqoe.core.control.LldpProbes;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.packet.Frame;
 import org.mpqoe.core.topology.DescriptorCheck;
@@ -53,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * disconnects.
  *
  * <p>Every probe that comes back is a time of its link: a one-way probe's goes to {@code
- * LinkStateTracker.lldpSample}, a reflected probe's ({@link LldpDiscovery}, "reflected probes") to
+ * LinkStateTracker.lldpSample}, a reflected probe's ({@link LldpProbes}, "reflected probes") to
  * {@code LinkStateTracker.lldpReflected}, and the core's estimator combines them so that every
  * switch's own time cancels. The view's link latencies are the filtered delays, NaN (so 0 in a
  * topology without a descriptor) until every window of a link is full.
@@ -195,7 +196,7 @@ final class NetworkDiscovery implements AutoCloseable {
    */
   void lldpIn(long dpid, int inPort, byte[] frame) {
     long now = System.nanoTime();
-    var back = LldpDiscovery.reflectedIn(dpid, inPort, frame, now);
+    var back = LldpProbes.reflectedIn(dpid, inPort, frame, now);
     if (back.isPresent()) {
       controller.plane().links().lldpReflected(dpid, inPort, back.getAsDouble());
       if (LOG.isDebugEnabled()) {
@@ -335,28 +336,25 @@ final class NetworkDiscovery implements AutoCloseable {
 
   /**
    * The periodic task: probes out of every up port, then link expiry. The probes are spread over
-   * the interval, one at a time: the one-way probe of each port in the first half, its reflect
-   * probe in the second, in the same order. A probe then waits behind no other at its switch (a
-   * packet-out, a datapath miss, a packet-in each take milliseconds in a slow switch), and its
-   * one-way and reflect probes meet the same switch: what each switch adds is the same in both and
-   * cancels ({@link org.mpqoe.core.control.LinkDelayEstimator}).
+   * the interval, one at a time ({@link LldpProbes#round}): the one-way probe of each port in the
+   * first half, its reflect probe in the second, in the same order.
    */
   private void round() {
     try {
-      List<long[]> up = new ArrayList<>();
+      List<LldpProbes.Port> up = new ArrayList<>();
       for (var e : new TreeMap<>(ports).entrySet()) {
         for (PortView p : new TreeMap<>(e.getValue()).values()) {
           if (p.up()) {
-            up.add(new long[] {e.getKey(), p.port()});
+            up.add(new LldpProbes.Port(e.getKey(), p.port()));
           }
         }
       }
-      long slot = settings.lldpInterval().toNanos() / Math.max(1, 2 * up.size());
-      for (int i = 0; i < up.size(); i++) {
-        long dpid = up.get(i)[0];
-        int port = (int) up.get(i)[1];
-        probeAt(i * slot, LldpDiscovery.Kind.ONE_WAY, dpid, port);
-        probeAt((up.size() + i) * slot, LldpDiscovery.Kind.REFLECT, dpid, port);
+      for (LldpProbes.Timed t :
+          LldpProbes.round(
+              up,
+              settings.lldpInterval().toNanos(),
+              List.of(LldpProbes.Kind.ONE_WAY, LldpProbes.Kind.REFLECT))) {
+        probeAt(t.delayNanos(), t.kind(), t.port().dpid(), t.port().port());
       }
       List<LinkView> gone =
           lldp.expire(
@@ -380,7 +378,7 @@ final class NetworkDiscovery implements AutoCloseable {
     }
   }
 
-  private void probeAt(long delayNanos, LldpDiscovery.Kind kind, long dpid, int port) {
+  private void probeAt(long delayNanos, LldpProbes.Kind kind, long dpid, int port) {
     if (delayNanos == 0) {
       controller.sendProbe(kind, dpid, port);
       return;

@@ -23,6 +23,7 @@ import java.util.function.Consumer;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.DiscoveryConfig;
 import org.mpqoe.core.control.FlowPlan;
+import org.mpqoe.core.control.LldpProbes;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.topology.NetworkView;
 import org.mpqoe.core.topology.SwitchNode;
@@ -271,12 +272,12 @@ public final class StandaloneController implements AutoCloseable {
 
   /** Sends an LLDP probe out of a port of a connected switch (nothing when it is not). */
   void sendProbe(long dpid, int port) {
-    sendProbe(LldpDiscovery.Kind.ONE_WAY, dpid, port);
+    sendProbe(LldpProbes.Kind.ONE_WAY, dpid, port);
   }
 
   /** Sends an LLDP probe of {@code kind} out of a port of a connected switch. */
-  void sendProbe(LldpDiscovery.Kind kind, long dpid, int port) {
-    sendPacketOut(LldpDiscovery.probe(kind, dpid, port, System.nanoTime()));
+  void sendProbe(LldpProbes.Kind kind, long dpid, int port) {
+    sendPacketOut(LldpProbes.probe(kind, dpid, port, System.nanoTime()));
   }
 
   /** Sends a packet-out that waits for no rule (nothing when its switch is not connected). */

@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.mpqoe.core.control.FlowRule;
+import org.mpqoe.core.control.LldpProbes;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.Reaction;
 import org.mpqoe.core.packet.Arp;
@@ -70,7 +71,7 @@ import org.slf4j.LoggerFactory;
  * thread.
  *
  * <p>Besides the control plane's rules, every switch gets the rule that sends reflect probes back
- * ({@link LldpDiscovery#reflectRule}), so that link delays come out with every switch's own time
+ * ({@link LldpProbes#reflectRule}), so that link delays come out with every switch's own time
  * cancelled ({@link org.mpqoe.core.control.LinkDelayEstimator}).
  *
  * <p>Every {@link #ECHO_INTERVAL_MS} an ECHO request carries its send time ({@code System.nanoTime}
@@ -303,7 +304,7 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
             List.of(
                 factory.buildSetConfig().setMissSendLen(OfTranslator.NO_BUFFER_LEN).build(),
                 t.deleteAll(),
-                LldpDiscovery.reflectRule(factory)),
+                t.flowAdd(LldpProbes.reflectRule(dpid))),
             rules,
             List.of(),
             () ->
@@ -411,7 +412,7 @@ final class SwitchConnection extends SimpleChannelInboundHandler<OFMessage> impl
     }
     int port = in.getPortNumber();
     byte[] frame = p.getData();
-    if (LldpDiscovery.isLldp(frame)) {
+    if (LldpProbes.isLldp(frame)) {
       controller.discovery().lldpIn(dpid, port, frame);
       return;
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.mpqoe.core.control.Cookies;
+import org.mpqoe.core.control.LldpProbes;
 import org.projectfloodlight.openflow.protocol.OFFlowAdd;
 import org.projectfloodlight.openflow.protocol.OFMessage;
 import org.projectfloodlight.openflow.protocol.OFPacketInReason;
@@ -198,7 +199,7 @@ final class FakeNetwork implements AutoCloseable {
         } else if (m.getType() == OFType.BARRIER_REQUEST) {
           s.barrierReply(m.getXid());
           q.add(m);
-        } else if (m instanceof OFPacketOut out && LldpDiscovery.isLldp(out.getData())) {
+        } else if (m instanceof OFPacketOut out && LldpProbes.isLldp(out.getData())) {
           for (OFAction a : out.getActions()) {
             int port = ((OFActionOutput) a).getPort().getPortNumber();
             long leaves = outMs.getOrDefault(dpid, 0);

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.Cookies;
+import org.mpqoe.core.control.LldpProbes;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.packet.Addresses;
 import org.mpqoe.core.topology.Topology;
@@ -135,7 +136,7 @@ class StandaloneControllerTest {
     assertEquals(TableId.ALL, clear.getTableId());
     assertEquals(U64.ZERO, clear.getCookieMask());
     assertEquals(
-        OfTranslator.withXid(LldpDiscovery.reflectRule(FakeSwitch.OF), 0),
+        OfTranslator.withXid(new OfTranslator().flowAdd(LldpProbes.reflectRule(1)), 0),
         OfTranslator.withXid(setup.get(2), 0),
         "the reflect rule");
     List<OFFlowAdd> adds = setup.subList(3, setup.size()).stream().map(m -> (OFFlowAdd) m).toList();
@@ -316,7 +317,7 @@ class StandaloneControllerTest {
         after.stream().filter(OFFlowAdd.class::isInstance).map(OFFlowAdd.class::cast).toList();
     assertEquals(3, adds.size(), "a switch outside the topology (yet): " + after);
     assertEquals(
-        OfTranslator.withXid(LldpDiscovery.reflectRule(FakeSwitch.OF), 0),
+        OfTranslator.withXid(new OfTranslator().flowAdd(LldpProbes.reflectRule(1)), 0),
         OfTranslator.withXid(adds.get(0), 0),
         "the reflect rule first");
     for (OFFlowAdd a : adds) {

@@ -11,6 +11,9 @@ public sealed interface FlowAction {
   /** OpenFlow's OFPP_CONTROLLER: as a packet-out's in_port, "the controller made this frame". */
   int PORT_CONTROLLER = 0xfffffffd;
 
+  /** OpenFlow's OFPP_IN_PORT: as an output port, back out of the port the frame came in on. */
+  int PORT_IN_PORT = 0xfffffff8;
+
   /** Output on a switch port ({@link #PORT_TABLE} in a packet-out: through the tables). */
   record Output(int port) implements FlowAction {}
 
@@ -29,6 +32,9 @@ public sealed interface FlowAction {
 
   /** Pop the top MPLS label; {@code bottomOfStack} says the result is IPv4 (0x0800). */
   record PopLabel(boolean bottomOfStack) implements FlowAction {}
+
+  /** Rewrite the destination MAC address (48 bits in a {@code long}). */
+  record SetEthDestination(long mac) implements FlowAction {}
 
   /** Continue in another table (the label table). */
   record GotoTable(int table) implements FlowAction {}

@@ -49,6 +49,12 @@ public sealed interface FlowMatch {
    */
   record TcpSyn(int inPort) implements FlowMatch {}
 
+  /**
+   * Frames of one EtherType to one destination MAC address (48 bits in a {@code long}): the reflect
+   * rule of LLDP probes ({@link LldpProbes#reflectRule}).
+   */
+  record EthDestination(int ethType, long dstMac) implements FlowMatch {}
+
   /** Everything: the table-miss entry. */
   record All() implements FlowMatch {}
 }

@@ -169,6 +169,15 @@ public final class LinkStateTracker {
   }
 
   /**
+   * Whether LLDP has measured this link's delay: its filtered estimate ({@link #delayEstimate}) is
+   * published. Whether the topology's delay is that estimate or a descriptor's is the runtime's
+   * choice.
+   */
+  public synchronized boolean delayKnown(Link link) {
+    return !Double.isNaN(estimator.delayMs(Topology.LinkKey.of(link)));
+  }
+
+  /**
    * One reflected LLDP probe: sent out of {@code (dpid, port)}, sent straight back by the switch at
    * the cable's other end, and seen on the same port {@code elapsedMs} after its packet-out (the
    * controller's clock). Returns whether the published delay of the link at that port changed.

@@ -92,6 +92,7 @@ public final class MptcpControlPlane {
             router,
             links::snapshot,
             l -> router.paths().isLinkUp(l),
+            links::delayKnown,
             () -> this.source.label(),
             () -> this.mismatches);
     warmUp(config);

@@ -33,10 +33,11 @@ import org.mpqoe.core.topology.Topology;
  * #handle}. Resources under {@code /mpqoe/}:
  *
  * <ul>
- *   <li>{@code GET topology}: switches and links with capacity, load, delay, congestion, up/down;
- *       hosts and where their interfaces attach; where the topology came from ({@code source}:
- *       {@code descriptor}, {@code discovered} or {@code descriptor+discovered}) and how the
- *       discovered network differs from the descriptor ({@code mismatches}: kind and message each);
+ *   <li>{@code GET topology}: switches and links with capacity, load, delay, congestion, up/down,
+ *       and whether LLDP has measured the link's delay yet ({@code delayKnown}); hosts and where
+ *       their interfaces attach; where the topology came from ({@code source}: {@code descriptor},
+ *       {@code discovered} or {@code descriptor+discovered}) and how the discovered network differs
+ *       from the descriptor ({@code mismatches}: kind and message each);
  *   <li>{@code GET connections}: MPTCP connections, their subflows, paths and how joins matched
  *       (one published snapshot of the connection table);
  *   <li>{@code GET stats}: packet-ins per kind and per handshake step, the option parser's
@@ -110,6 +111,7 @@ public final class RestApi {
   private final MptcpRouter router;
   private final Supplier<LinkState> linkState;
   private final java.util.function.IntPredicate linkUp;
+  private final java.util.function.Predicate<Link> delayKnown;
   private final Supplier<String> source;
   private final Supplier<List<DescriptorCheck.Mismatch>> mismatches;
   private volatile Consumer<String> changes = line -> {};
@@ -124,12 +126,14 @@ public final class RestApi {
       MptcpRouter router,
       Supplier<LinkState> linkState,
       java.util.function.IntPredicate linkUp,
+      java.util.function.Predicate<Link> delayKnown,
       Supplier<String> source,
       Supplier<List<DescriptorCheck.Mismatch>> mismatches) {
     this.currentTopology = topology;
     this.router = router;
     this.linkState = linkState;
     this.linkUp = linkUp;
+    this.delayKnown = delayKnown;
     this.source = source;
     this.mismatches = mismatches;
   }
@@ -225,6 +229,7 @@ public final class RestApi {
           .put("capacityMbps", s.capacityMbps(i))
           .put("loadMbps", s.loadMbps(i))
           .put("delayMs", s.delayMs(i))
+          .put("delayKnown", delayKnown.test(l))
           .put("congestion", s.congestion(i));
     }
     ArrayNode hosts = root.putArray("hosts");

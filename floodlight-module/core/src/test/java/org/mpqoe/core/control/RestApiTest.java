@@ -55,4 +55,25 @@ class RestApiTest {
     String clients = cp.rest().handle("GET", "/mpqoe/clients", null).json();
     assertTrue(clients.contains("\"client\":\"cl\""), clients);
   }
+
+  @Test
+  void theTopologySaysWhichLinksDelaysLldpHasMeasured() throws Exception {
+    var json = new com.fasterxml.jackson.databind.ObjectMapper();
+    var links = json.readTree(cp.rest().handle("GET", "/mpqoe/topology", null).json()).get("links");
+    assertTrue(links.size() > 1);
+    links.forEach(l -> assertEquals(false, l.get("delayKnown").asBoolean(true), l.toString()));
+    org.mpqoe.core.topology.Link first = MptcpRouterTest.TOPO.links().get(0);
+    long a = first.a().dpid();
+    long b = first.b().dpid();
+    cp.links().controlRtt(a, 1);
+    cp.links().controlRtt(b, 1);
+    for (int i = 0; i < LinkDelayEstimator.WINDOW; i++) {
+      cp.links().lldpSample(a, first.portA(), b, first.portB(), 6);
+    }
+    links = json.readTree(cp.rest().handle("GET", "/mpqoe/topology", null).json()).get("links");
+    for (var l : links) {
+      assertEquals(
+          l.get("index").asInt() == first.index(), l.get("delayKnown").asBoolean(), l.toString());
+    }
+  }
 }
