@@ -32,9 +32,9 @@ brace pair, is an error naming it):
                  field: p (permutation p, not adjusted), sig (p below 0.05), diff, welch
     {{strat:<experiment>/<group>+<group>[+...]/<metric>/<ref>-vs-<other>/<field>}}
                  two algorithms over several groups (e.g. every segment length), runs permuted
-                 within each group (stats.py): field: p (permutation p), sig, diff (mean of the
-                 groups' mean ref - mean other), n (groups); metrics and comparisons joined by
-                 commas (m1,m2/ga-vs-a,ga-vs-b) are one family, each metric with each
+                 within each group (mpqoe_lib/stats.py): field: p (permutation p), sig, diff
+                 (mean of the groups' mean ref - mean other), n (groups); metrics and comparisons
+                 joined by commas (m1,m2/ga-vs-a,ga-vs-b) are one family, each metric with each
                  comparison, Holm-adjusted over them: field maxp (the largest adjusted p) and
                  the check allsig (nothing when every adjusted p is below 0.05)
     {{factor:<experiment>/<parameter>/<a>-vs-<b>/<metric>/<field>[/<parameter>=<value>...]}}
@@ -118,8 +118,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 import record  # noqa: E402
-import stats  # noqa: E402
-from mpqoe_lib import debian  # noqa: E402
+from mpqoe_lib import debian, stats  # noqa: E402
 from mpqoe_lib import results as shared  # noqa: E402
 from mpqoe_lib.results import ReportError, fmt, fmt_diff, fmt_p, read_csv, short  # noqa: E402
 
@@ -397,7 +396,7 @@ PAPERS = {
 }
 
 METHOD = f"""\
-How the numbers are made (testbed/video/stats.py):
+How the numbers are made (mininet-scripts/mpqoe_lib/stats.py):
 - The unit of replication is the run. A run's value is the mean over its clients whose status
   is `ok`; clients that failed or timed out are counted under "clients not ok" and left out of
   the means. A run without an ok client has no value.

@@ -18,7 +18,7 @@ import tempfile
 import unittest
 
 import report
-import stats
+from mpqoe_lib import stats
 
 FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "results")
 OLD = "a0343fa68917ec1ca483e0ba137bdd4cde0bd688"  # an ancestor of NEW in this repository
