@@ -96,8 +96,8 @@ final class LinkFailover {
           removals.add(new FlowPlan.Removal(0, old.cookie(), Cookies.EXACT));
           HostInterface client = c.client().interfaces().get(old.clientInterface());
           HostInterface server = c.server().interfaces().get(old.serverInterface());
-          List<Path> up = r.paths().between(client.attachment(), server.attachment());
-          next = reroute(next, c, old, up.isEmpty() ? null : up.get(0), installs);
+          Path path = shortest(client, server);
+          next = reroute(next, c, old, client, server, path, installs);
         }
         if (next != c) {
           r.update(next);
@@ -108,16 +108,21 @@ final class LinkFailover {
   }
 
   /**
-   * {@code next} with subflow {@code old} of {@code c} on {@code path} (its rules, a new cookie
-   * generation, added to {@code installs}), or without rules when {@code path} is null.
+   * {@code next} with subflow {@code old} of {@code c}, between {@code client} and {@code server},
+   * on {@code path} (its rules, a new cookie generation, added to {@code installs}), or without
+   * rules when {@code path} is null.
    */
   private Connection reroute(
-      Connection next, Connection c, Connection.Subflow old, Path path, List<FlowRule> installs) {
+      Connection next,
+      Connection c,
+      Connection.Subflow old,
+      HostInterface client,
+      HostInterface server,
+      Path path,
+      List<FlowRule> installs) {
     if (path == null) {
       return next.replacing(old, null);
     }
-    HostInterface client = c.client().interfaces().get(old.clientInterface());
-    HostInterface server = c.server().interfaces().get(old.serverInterface());
     long cookie =
         Cookies.of(Cookies.SUBFLOW, c.id(), Cookies.generation(old.cookie()) + 1, old.index());
     List<FlowRule> rules =
@@ -243,8 +248,12 @@ final class LinkFailover {
    */
   private Path shortestFrom(HostInterface client, Assignment a) {
     List<HostInterface> server = a.server().interfaces();
-    HostInterface to = server.get(Math.min(a.serverInterface(), server.size() - 1));
-    List<Path> paths = r.paths().between(client.attachment(), to.attachment());
+    return shortest(client, server.get(Math.min(a.serverInterface(), server.size() - 1)));
+  }
+
+  /** The hop-shortest path with every link up between two interfaces' switches, or null. */
+  private Path shortest(HostInterface from, HostInterface to) {
+    List<Path> paths = r.paths().between(from.attachment(), to.attachment());
     return paths.isEmpty() ? null : paths.get(0);
   }
 
@@ -273,7 +282,7 @@ final class LinkFailover {
         continue; // an unselected path that stays the same: nothing to move
       }
       removals.add(new FlowPlan.Removal(0, old.cookie(), Cookies.EXACT));
-      next = reroute(next, c, old, path, installs);
+      next = reroute(next, c, old, client, server, path, installs);
     }
     r.update(next);
     return new FlowPlan(removals, installs, List.of(), null);
