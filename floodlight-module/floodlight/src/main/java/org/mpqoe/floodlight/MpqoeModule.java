@@ -25,7 +25,6 @@ import net.floodlightcontroller.core.module.IFloodlightService;
 import net.floodlightcontroller.core.util.AppCookie;
 import net.floodlightcontroller.devicemanager.IDeviceService;
 import net.floodlightcontroller.linkdiscovery.ILinkDiscoveryService;
-import net.floodlightcontroller.linkdiscovery.Link;
 import net.floodlightcontroller.restserver.IRestApiService;
 import net.floodlightcontroller.restserver.RestApiServer;
 import net.floodlightcontroller.statistics.IStatisticsService;
@@ -647,24 +646,9 @@ public class MpqoeModule
               (d, p, tx, t) -> plane.portStats(d, p, tx, 0, t));
         }
       }
-      if (!settings.delaysFromLldp()) {
-        return;
+      if (settings.delaysFromLldp()) {
+        plane.links().latenciesFromEstimates();
       }
-      List<HostedRuntime.DirectedLatency> reported = new ArrayList<>();
-      for (Link l : linkDiscovery.getLinks().keySet()) {
-        long src = l.getSrc().getLong();
-        int srcPort = l.getSrcPort().getPortNumber();
-        long dst = l.getDst().getLong();
-        int dstPort = l.getDstPort().getPortNumber();
-        reported.add(
-            new HostedRuntime.DirectedLatency(
-                src,
-                srcPort,
-                dst,
-                dstPort,
-                plane.links().delayEstimate(src, srcPort, dst, dstPort)));
-      }
-      HostedRuntime.linkLatencies(plane.links(), reported).forEach(plane.links()::latency);
     } catch (RuntimeException e) {
       LOG.warn("mpqoe: link state poll failed", e);
     }

@@ -3,9 +3,7 @@ package org.mpqoe.ofplan;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.Cookies;
@@ -167,32 +165,6 @@ public final class HostedRuntime {
                   Cookies.of(Cookies.TABLE_MISS),
                   false)));
     }
-    return out;
-  }
-
-  /** One direction of a link as the host controller's link discovery reports it. */
-  public record DirectedLatency(
-      long srcDpid, int srcPort, long dstDpid, int dstPort, double latencyMs) {}
-
-  /**
-   * One latency per link of the core's topology: the mean of the directions reported for it. A
-   * reported link the topology does not have (its two ends are not one link) is left out: the
-   * topology rebuild reports it as a mismatch.
-   */
-  public static Map<Integer, Double> linkLatencies(
-      LinkStateTracker links, Collection<DirectedLatency> reported) {
-    Map<Integer, double[]> sums = new HashMap<>();
-    for (DirectedLatency d : reported) {
-      int a = links.linkAt(d.srcDpid(), d.srcPort());
-      int b = links.linkAt(d.dstDpid(), d.dstPort());
-      if (a >= 0 && a == b && Double.isFinite(d.latencyMs())) {
-        double[] s = sums.computeIfAbsent(a, k -> new double[2]);
-        s[0] += d.latencyMs();
-        s[1]++;
-      }
-    }
-    Map<Integer, Double> out = new HashMap<>();
-    sums.forEach((link, s) -> out.put(link, s[0] / s[1]));
     return out;
   }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.control.Cookies;
@@ -17,7 +16,6 @@ import org.mpqoe.core.control.LinkStateTracker;
 import org.mpqoe.core.control.LldpProbes;
 import org.mpqoe.core.control.MptcpControlPlane;
 import org.mpqoe.core.control.Reaction;
-import org.mpqoe.core.topology.Link;
 import org.mpqoe.core.topology.NetworkView;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyLoader;
@@ -105,26 +103,6 @@ class HostedRuntimeTest {
           t.switchWithDpid(dpid).isEmpty()
               || !HostedRuntime.hostPorts(t, dpid).equals(HostedRuntime.hostPorts(other, dpid)));
     }
-  }
-
-  @Test
-  void latenciesOfBothDirectionsAreAveragedPerLinkAndUnknownLinksLeftOut() {
-    Topology t = TopologyLoader.load("three-path");
-    LinkStateTracker links = new LinkStateTracker(t);
-    Link l = t.links().get(0);
-    long a = l.a().dpid();
-    long b = l.b().dpid();
-    int pa = l.portAt(l.a());
-    int pb = l.portAt(l.b());
-    Map<Integer, Double> out =
-        HostedRuntime.linkLatencies(
-            links,
-            List.of(
-                new HostedRuntime.DirectedLatency(a, pa, b, pb, 30),
-                new HostedRuntime.DirectedLatency(b, pb, a, pa, 40),
-                new HostedRuntime.DirectedLatency(a, pa, b, pb + 17, 1),
-                new HostedRuntime.DirectedLatency(b, pb, a, pa, Double.NaN)));
-    assertEquals(Map.of(l.index(), 35.0), out);
   }
 
   @Test

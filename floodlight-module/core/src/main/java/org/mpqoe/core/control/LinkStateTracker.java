@@ -178,6 +178,20 @@ public final class LinkStateTracker {
   }
 
   /**
+   * Every link of the topology whose LLDP delay is known ({@link #delayKnown}) gets it as its delay
+   * ({@link #latency}); the others keep theirs. For a runtime that takes delays from LLDP over a
+   * topology it does not rebuild from them (Floodlight with a descriptor and useLldpLatency).
+   */
+  public synchronized void latenciesFromEstimates() {
+    for (Link l : topology.links()) {
+      double ms = estimator.delayMs(Topology.LinkKey.of(l));
+      if (!Double.isNaN(ms)) {
+        latency(l.index(), ms);
+      }
+    }
+  }
+
+  /**
    * One reflected LLDP probe: sent out of {@code (dpid, port)}, sent straight back by the switch at
    * the cable's other end, and seen on the same port {@code elapsedMs} after its packet-out (the
    * controller's clock). Returns whether the published delay of the link at that port changed.

@@ -218,4 +218,29 @@ class LinkDelayReflectionTest {
     tracker.lldpSample(A, PORT_A, B, PORT_B, n.tab());
     assertTrue(Double.isNaN(tracker.delayEstimate(A, PORT_A, B, PORT_B)), "windows start over");
   }
+
+  @Example
+  void knownEstimatesBecomeTheTopologysDelaysAndUnknownOnesLeaveThemAlone() {
+    var t = org.mpqoe.core.topology.TopologyLoader.load("three-path");
+    LinkStateTracker tracker = new LinkStateTracker(t);
+    var l = t.links().get(0);
+    long a = l.a().dpid();
+    long b = l.b().dpid();
+    int pa = l.portAt(l.a());
+    int pb = l.portAt(l.b());
+    Net n = new Net(7, 1, 2, 3, 4);
+    for (int k = 0; k < LinkDelayEstimator.WINDOW; k++) {
+      tracker.lldpSample(a, pa, b, pb, n.tab());
+      tracker.lldpSample(b, pb, a, pa, n.tba());
+      tracker.lldpReflected(a, pa, n.ra());
+      tracker.lldpReflected(b, pb, n.rb());
+    }
+    double before = tracker.snapshot().delayMs(0);
+    assertTrue(tracker.delayKnown(l));
+    assertFalse(tracker.delayKnown(t.links().get(1)));
+    tracker.latenciesFromEstimates();
+    assertEquals(7, tracker.snapshot().delayMs(0), 1e-9, "was " + before);
+    assertEquals(t.links().get(1).delayMs(), tracker.snapshot().delayMs(1), 1e-9);
+    assertEquals(t.links().get(2).delayMs(), tracker.snapshot().delayMs(2), 1e-9);
+  }
 }
