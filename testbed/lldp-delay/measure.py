@@ -13,11 +13,13 @@ lists all links and after --warmup seconds, GET /mpqoe/topology is read --readin
 controller started, link ends, delayMs) and, from the first jar's debug log, samples.csv (every
 one-way probe's packet-out to packet-in time and echo-subtracted sample, every reflected
 probe's round trip, every ECHO round trip). testbed/lldp-delay/report.py turns them into the
-tables.
+tables. Both are written atomically; a session in which a phase or the guest failed writes
+them as readings.partial.csv and samples.partial.csv, which the report never reads.
 """
 
 import argparse
 import csv
+import io
 import json
 import os
 import re
@@ -28,6 +30,10 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+
+from mpqoe_lib import files  # noqa: E402
+
 SERVER = "10.0.1.1"
 LINKS = 10
 
@@ -189,16 +195,26 @@ def main():
     finally:
         open(stop, "w").close()
         rc = guest.wait()
-    with open(os.path.join(args.out, "readings.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["phase", "commit", "reading", "seconds", "a", "portA", "b", "portB", "delayMs"])
-        w.writerows(rows)
-    with open(os.path.join(args.out, "samples.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["kind", "time", "src", "srcPort", "dst", "dstPort", "ms", "oneWayMs"])
-        w.writerows(samples(os.path.join(work, f"controller-{phases[0][0]}.log")))
-    print(f"measure: guest exit {rc}; {len(rows)} rows in {args.out}", flush=True)
-    return 0 if ok and rc == 0 else 1
+    # A session whose phases or guest failed is kept, but as *.partial.csv, which the report
+    # never reads.
+    done = ok and rc == 0
+    suffix = ".csv" if done else ".partial.csv"
+    head = ["phase", "commit", "reading", "seconds", "a", "portA", "b", "portB", "delayMs"]
+    files.write_atomic(os.path.join(args.out, "readings" + suffix), csv_text(head, rows))
+    head = ["kind", "time", "src", "srcPort", "dst", "dstPort", "ms", "oneWayMs"]
+    log = os.path.join(work, f"controller-{phases[0][0]}.log")
+    files.write_atomic(os.path.join(args.out, "samples" + suffix), csv_text(head, samples(log)))
+    state = "" if done else ", partial"
+    print(f"measure: guest exit {rc}; {len(rows)} rows in {args.out}{state}", flush=True)
+    return 0 if done else 1
+
+
+def csv_text(head, rows):
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(head)
+    w.writerows(rows)
+    return out.getvalue()
 
 
 if __name__ == "__main__":
