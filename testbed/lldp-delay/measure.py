@@ -20,19 +20,18 @@ them as readings.partial.csv and samples.partial.csv, which the report never rea
 import argparse
 import csv
 import io
-import json
 import os
 import re
 import subprocess
 import sys
 import time
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
 from mpqoe_lib import files  # noqa: E402
+from mpqoe_lib.rest import ERRORS, Rest  # noqa: E402
 
 SERVER = "10.0.1.1"
 LINKS = 10
@@ -47,13 +46,8 @@ REFLECTED_LINE = re.compile(
 ECHO_LINE = re.compile(r"^(\d\d:\d\d:\d\d\.\d+) .*echo ([0-9a-f]{16}) rtt ([\d.]+) ms")
 
 
-def topology(rest):
-    with urllib.request.urlopen(f"http://127.0.0.1:{rest}/mpqoe/topology", timeout=5) as r:
-        return json.load(r)
-
-
 def run_phase(name, jar, commit, port, args, rows, log_path):
-    rest = port + 1
+    rest = Rest(port + 1)
     cmd = [
         "java",
         "-Dorg.slf4j.simpleLogger.showDateTime=true",
@@ -70,7 +64,7 @@ def run_phase(name, jar, commit, port, args, rows, log_path):
         "--port",
         str(port),
         "--rest",
-        str(rest),
+        str(port + 1),
     ]
     with open(log_path, "w") as log:
         ctl = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
@@ -79,9 +73,9 @@ def run_phase(name, jar, commit, port, args, rows, log_path):
         deadline = t0 + args.connect
         while True:
             try:
-                if len(topology(rest)["links"]) == LINKS:
+                if len(rest.get("/mpqoe/topology")["links"]) == LINKS:
                     break
-            except OSError:
+            except ERRORS:
                 pass
             if time.monotonic() > deadline or ctl.poll() is not None:
                 print(f"measure: {name}: not all {LINKS} links within {args.connect} s", flush=True)
@@ -90,7 +84,7 @@ def run_phase(name, jar, commit, port, args, rows, log_path):
         print(f"measure: {name}: {LINKS} links after {time.monotonic() - t0:.0f} s", flush=True)
         time.sleep(args.warmup)
         for i in range(args.readings):
-            t = topology(rest)
+            t = rest.get("/mpqoe/topology")
             at = time.monotonic() - t0
             for link in t["links"]:
                 rows.append(
