@@ -209,12 +209,6 @@ class E2eChecks:
         acks = after.get("MPJoinAckRx", 0) - before.get("MPJoinAckRx", 0)
         print(f"  server MPTcpExt: MPJoinSynRx +{joins}, MPJoinAckRx +{acks}", flush=True)
 
-    def interface_switch(self, client, ip):
-        """(index, descriptor switch) of the client's interface with address ip."""
-        host = next(h for h in self.topo.hosts_spec if h["name"] == client)
-        k = next(i for i, f in enumerate(host["interfaces"]) if f["ip"] == ip)
-        return k, host["interfaces"][k]["switch"]
-
     def check_spread(self, conns, assigned, flows):
         """--spread: each subflow on the path assigned to its own interface, from that
         interface's switch; prints interface, path and the packets counted at the client edge."""
@@ -224,7 +218,7 @@ class E2eChecks:
             entry = next((x for x in assigned if x["client"] == c["client"]), None)
             for s in c["subflows"]:
                 ip = s["client"].split(":")[0]
-                k, at = self.interface_switch(c["client"], ip)
+                k, at = self.topo.interface_of(c["client"], ip)
                 own = entry["paths"][k] if entry and k < len(entry["paths"]) else None
                 cookie = int(s["cookie"], 16)
                 packets = {"up": 0, "down": 0}

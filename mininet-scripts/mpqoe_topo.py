@@ -415,6 +415,12 @@ class DescriptorTopo(Topo):
                 file=sys.stderr,
             )
 
+    def interface_of(self, host, ip):
+        """(index, descriptor switch) of host's interface with address ip."""
+        spec = next(h for h in self.hosts_spec if h["name"] == host)
+        k = next(i for i, f in enumerate(spec["interfaces"]) if f["ip"] == ip)
+        return k, spec["interfaces"][k]["switch"]
+
     def _check_names(self):
         sw = set(self.names.values())
         for h in self.hosts_spec:

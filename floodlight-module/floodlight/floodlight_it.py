@@ -475,9 +475,7 @@ class Run:
         """--spread: the subflow runs on the path assigned to its own interface, which starts at
         that interface's switch."""
         ip = s["client"].split(":")[0]
-        host = next(h for h in self.topo.hosts_spec if h.get("role") == "client")
-        k = next(i for i, f in enumerate(host["interfaces"]) if f["ip"] == ip)
-        at = host["interfaces"][k]["switch"]
+        k, at = self.topo.interface_of(self.cname, ip)
         paths = (entry or {}).get("paths", [])
         own = paths[k] if k < len(paths) else None
         self.t.check(
