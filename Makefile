@@ -9,7 +9,7 @@ ifdef KERNEL
 export MPQOE_KERNEL := $(KERNEL)
 endif
 
-.PHONY: demo test deps java-deps py-deps build java-test lint topology-check bench format clean \
+.PHONY: demo test deps java-deps py-deps py-pkg build java-test lint topology-check bench format clean \
 	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers kernel-matrix testbed \
 	testbed-smoke \
 	testbed-probe dashjs-harness experiments-test experiments experiments-report py-unit \
@@ -24,7 +24,7 @@ demo: build video-deps
 
 ## video-deps: what the video experiments need: the testbed guest, the scheduler modules (DAPS),
 ## the DASH harness (Chromium, ffmpeg, dash.js) and Debian's matplotlib and scipy
-video-deps: testbed
+video-deps: testbed py-pkg
 	$(MAKE) -C kernel-schedulers modules
 	$(MAKE) -C dashjs-harness deps
 	@/usr/bin/python3 -c 'import matplotlib, scipy' 2>/dev/null || \
@@ -55,7 +55,8 @@ reproduce: build video-deps workflow-deps
 # of Debian's Python; remade when the requirements change.
 SNAKE_VENV := build/snakemake
 SNAKEMAKE := $(SNAKE_VENV)/bin/snakemake -s workflow/Snakefile
-workflow-deps: $(SNAKE_VENV)/stamp
+workflow-deps: $(SNAKE_VENV)/stamp py-pkg
+	@$(call PKG_OK,$(SNAKE_VENV)/bin/python) || $(SNAKE_VENV)/bin/python $(PKG_INSTALL)
 $(SNAKE_VENV)/stamp: workflow/requirements.txt
 	rm -rf $(SNAKE_VENV)
 	/usr/bin/python3 -m venv $(SNAKE_VENV)
@@ -106,7 +107,18 @@ java-deps:
 	  { apt-get update -qq && apt-get install -y -qq openjdk-17-jdk-headless; }
 	@command -v mvn >/dev/null || { apt-get update -qq && apt-get install -y -qq maven; }
 
-py-deps:
+# The project's Python package (python/, import name mpqoe), editable, into Debian's interpreter
+# (Mininet, the runners, the reports) and into $(PY) where that is another one: every script,
+# test and runner imports it from this checkout (docs/architecture.md, "Python"). Installed
+# again when the installed one belongs to another checkout.
+PKG_OK = $(1) -c 'import sys, mpqoe; sys.exit(mpqoe.REPO != sys.argv[1])' $(CURDIR) 2>/dev/null
+PKG_INSTALL := -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps \
+	--break-system-packages -e $(CURDIR)/python
+py-pkg:
+	@$(call PKG_OK,/usr/bin/python3) || /usr/bin/python3 $(PKG_INSTALL)
+	@$(call PKG_OK,$(PY)) || $(PY) $(PKG_INSTALL)
+
+py-deps: py-pkg
 	@$(PY) -m ruff --version >/dev/null 2>&1 || $(PY) -m pip install --quiet --disable-pip-version-check ruff
 
 # Maven runs only when a source, resource or pom is newer than the CLI jar (a cached `make demo`
@@ -118,7 +130,7 @@ $(JAR): $(JAVA_INPUTS) | java-deps
 	$(MVN) -q -DskipTests install
 	@touch $@
 
-PY_DIRS := topologies/tools tools mininet-scripts floodlight-module/floodlight floodlight-module/bench \
+PY_DIRS := python topologies/tools tools mininet-scripts floodlight-module/floodlight floodlight-module/bench \
 	testbed dashjs-harness pcdc kernel-schedulers/cc-fairness kernel-schedulers/kmod workflow
 
 lint: py-deps
@@ -143,26 +155,26 @@ topology-check: build
 ## set-up times) and of docs/algorithms.md's comparison into docs/perf/data, then both pages
 ## (minutes; as root, since the end-to-end runs need Mininet, on an otherwise idle machine)
 BENCH_REPORT := /usr/bin/python3 floodlight-module/bench/report.py
-bench: build
+bench: build py-pkg
 	$(BENCH_REPORT) --record all
 	$(BENCH_REPORT)
 
 # Mininet and Open vSwitch from Debian (userspace datapath: this kernel has no OVS module).
 MININET_PKGS := mininet openvswitch-switch iputils-ping iperf3 ethtool tcpdump
-mininet-deps:
+mininet-deps: py-pkg
 	@dpkg -s $(MININET_PKGS) >/dev/null 2>&1 || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(MININET_PKGS); }
 	@/usr/share/openvswitch/scripts/ovs-ctl status >/dev/null 2>&1 || \
 	  /usr/share/openvswitch/scripts/ovs-ctl start >/dev/null 2>&1 || true
 	@ovs-vsctl show >/dev/null
 
-## py-unit: unit tests of mininet-scripts/mpqoe_lib (parsers, atomic writes, pcap, the results
-## reports' statistics and template renderer) and of mpqoe_topo's pure functions, with the
+## py-unit: unit tests of the mpqoe package's library (parsers, atomic writes, pcap, the results
+## reports' statistics and template renderer) and of mpqoe.topo's pure functions, with the
 ## cookie layout and the descriptors' port plans checked against what the Java code makes
 ## (`bin/mpqoe contract`); no root, about 3 s once built
 py-unit: mininet-deps build
 	cd mininet-scripts && /usr/bin/python3 -m unittest discover -s tests -t .
-	/usr/bin/python3 -m unittest discover -s floodlight-module/bench/tests
+	/usr/bin/python3 -m unittest discover -s floodlight-module/bench -p 'test_*.py'
 	/usr/bin/python3 floodlight-module/bench/report.py --verify
 
 ## mininet-selftest: the topology builder and MPTCP over OVS, without the controller
@@ -194,34 +206,34 @@ kernel-core-test:
 ## kernel-schedulers: the seven MPTCP scheduler and three congestion control modules for the
 ## target kernel (KERNEL=, default the newest Debian 12 build of 6.12: -Werror, checkpatch, no
 ## indirect calls, private layouts as in its BTF), the core tests, and the QEMU TCG smoke test
-kernel-schedulers:
+kernel-schedulers: py-pkg
 	$(MAKE) -C kernel-schedulers all smoke
 
 ## kernel-matrix: the modules built and smoke-tested in each tested kernel (Debian 12's and 13's
 ## 6.12, 7.3 from trixie-backports: the get_send/get_retrans interface), and Debian 12's 6.1
 ## refused with exit 2; one guest at a time (docs/kernel-schedulers.md, "Kernels")
-kernel-matrix:
+kernel-matrix: py-pkg
 	$(MAKE) -C kernel-schedulers kernel-matrix
 
 ## testbed: the QEMU guest of docs/testbed.md (Debian's 6.12 kernel, netem, OVS kernel
 ## datapath, Mininet), built from Debian packages and cached (as root: debootstrap)
-testbed:
+testbed: py-pkg
 	$(MAKE) -C testbed
 
 ## testbed-probe: the video-stream probe's unit tests and its two-subflow test between network
 ## namespaces on this kernel (root, about 30 s)
-testbed-probe:
+testbed-probe: py-pkg
 	$(MAKE) -C testbed/probe test
 
 ## pcdc: the PCDC path manager's unit tests and its namespace test on this kernel: which
 ## subflows it opens for 256 KiB, 768 KiB and 10 MiB downloads, FullMesh, the impact-factor
 ## measurement, and the experiment driver's smoke run (root, about 45 s; docs/pcdc.md)
-pcdc:
+pcdc: py-pkg
 	$(MAKE) -C pcdc test
 
 ## testbed-smoke: boot it, load netem and a scheduler module, MPTCP over netem-delayed paths,
 ## and the host's controller driving the guest's Open vSwitch (about 70 s once cached)
-testbed-smoke: build
+testbed-smoke: build py-pkg
 	$(MAKE) -C testbed smoke
 
 ## experiments-test: unit tests of the scheduler-paper experiment scripts: matrix, routes,
@@ -239,7 +251,7 @@ experiments: testbed workflow-deps
 
 ## experiments-report: publish the raw runs of build/experiments into docs/results/*/data/,
 ## then make results
-experiments-report:
+experiments-report: py-pkg
 	$(MAKE) -C testbed/experiments report
 
 .PHONY: results results-check video-unit
@@ -250,7 +262,7 @@ experiments-report:
 ## every result set, docs/results/README.md rendered from README.md.in), the congestion
 ## controls' page, once its data are imported (pcdc/report.py --import) the PCDC page, and
 ## docs/perf.md and docs/algorithms.md from docs/perf/data
-results:
+results: py-pkg
 	/usr/bin/python3 testbed/video/report.py --data docs/results
 	/usr/bin/python3 testbed/experiments/report.py --data docs/results
 	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py
@@ -259,7 +271,7 @@ results:
 
 ## results-check: fails listing every file of docs/results, docs/perf.md and docs/algorithms.md
 ## that differs from what its data give (every report is run, so one stale file of any shows)
-results-check:
+results-check: py-pkg
 	@rc=0; /usr/bin/python3 testbed/video/report.py --data docs/results --check || rc=1; \
 	/usr/bin/python3 testbed/experiments/report.py --data docs/results --check || rc=1; \
 	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py --check || rc=1; \
@@ -270,10 +282,10 @@ results-check:
 
 ## video-unit: unit tests of the video experiments' runner pieces and report (the statistics
 ## they share with the scheduler report are tested by py-unit; no root, about 25 s)
-video-unit:
+video-unit: py-pkg
 	/usr/bin/python3 -m unittest discover -s testbed/video -p 'test_*.py'
 
 ## dashjs-harness: dash.js 5 in Debian's headless Chromium over two-path MPTCP between network
 ## namespaces, QoE metrics unit tests (docs/dashjs-harness.md; about 1 min once installed)
-dashjs-harness:
+dashjs-harness: py-pkg
 	$(MAKE) -C dashjs-harness test

@@ -7,12 +7,12 @@ import re
 import subprocess
 import time
 
-import mpqoe_topo as mq
-from mpqoe_lib import bulk, cookies, files
-from mpqoe_lib.bulk import describe_subflows, subflows_of
-from mpqoe_lib.flows import cookie_switches, direction, edge_walk, fmt_path, link_pairs
-from mpqoe_lib.network import OVS_LOG
-from mpqoe_lib.proc import last_json, read_since
+from mpqoe import bulk, cookies, files
+from mpqoe import topo as mq
+from mpqoe.bulk import describe_subflows, subflows_of
+from mpqoe.flows import cookie_switches, direction, edge_walk, fmt_path, link_pairs
+from mpqoe.network import OVS_LOG
+from mpqoe.proc import last_json, read_since
 
 
 def all_flows(bridges):

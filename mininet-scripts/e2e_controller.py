@@ -11,7 +11,7 @@ Run as root with Debian's python3. Steps:
    With --spread each client's three interfaces sit on three different switches, as in the GA
    paper's own framework: `--interface-switches` with CompuServe's client switches dealt into
    three groups (interface k on a switch of group k), and the hosts get source policy routing
-   (`ip rule from <address> table 100+k`, mpqoe_topo.MpqoeHost).
+   (`ip rule from <address> table 100+k`, mpqoe.topo.MpqoeHost).
 2. `bin/mpqoe controller --topology TMP/e2e.json --algorithm A (ga) --port P --rest R
    --stats-interval 1 --idle-timeout 30 [--segment-routing]` (free ports; 30 s so that the first
    connections are still in the controller's books when the last check reads them), its output
@@ -29,7 +29,7 @@ Run as root with Debian's python3. Steps:
    `--topology`: the test waits until GET /mpqoe/topology lists exactly the descriptor's links
    (both directions discovered by LLDP), pings the server from every client interface and waits
    until every client is listed with all its addresses and the server with the one the clients
-   use; from then on REST answers are renamed to the descriptor's names (mpqoe_lib.discovered:
+   use; from then on REST answers are renamed to the descriptor's names (mpqoe.discovered:
    switches s<dpid> are the bridges, hosts are matched by address). Link delays are LLDP's, so
    --thr-delay auto bounds hops instead (the controller's --max-hops, e2e_thresholds).
 5. Checks:
@@ -76,12 +76,12 @@ Run as root with Debian's python3. Steps:
       packet-out). --setup-csv FILE also writes the client-side times, with the run's outcome.
 
 Files: this one (options, set-up, transfers), e2e_checks.py (checks a-e), e2e_thresholds.py
-(--thr-delay auto), e2e_setup_latency.py (f); shared helpers in mpqoe_lib. In the work directory,
+(--thr-delay auto), e2e_setup_latency.py (f); shared helpers in mpqoe. In the work directory,
 beside the controller log and the captures: b-c-transfers.json and d-failure.json, the REST
 answers, transfer reports and flow counters that checks b-d read.
 
 Ends with `e2e: N passed, M failed` (exit code 1 on any failure). Stops itself after --timeout
-seconds. Cleans up with mpqoe_lib.network (its bridges, veths and processes, not `mn -c`) and kills
+seconds. Cleans up with mpqoe.network (its bridges, veths and processes, not `mn -c`) and kills
 the controller (SIGTERM, then SIGKILL).
 """
 
@@ -94,7 +94,6 @@ import sys
 import tempfile
 import time
 
-import mpqoe_topo as mq
 from e2e_checks import E2eChecks, all_flows, plain_counts
 from e2e_setup_latency import (
     HandshakeCapture,
@@ -107,11 +106,12 @@ from e2e_setup_latency import (
 )
 from e2e_thresholds import pick_thr_delay, simple_path_delays, simple_path_hops
 from mininet.log import setLogLevel
-from mpqoe_lib import bulk, checks, cookies, discovered, kernel, network
-from mpqoe_lib.bulk import BulkServer, subflows_of
-from mpqoe_lib.pcap import setup_rows
-from mpqoe_lib.proc import Service, free_ports, last_json, log_offset, sh
-from mpqoe_lib.rest import Rest
+from mpqoe import bulk, checks, cookies, discovered, kernel, network
+from mpqoe import topo as mq
+from mpqoe.bulk import BulkServer, subflows_of
+from mpqoe.pcap import setup_rows
+from mpqoe.proc import Service, free_ports, last_json, log_offset, sh
+from mpqoe.rest import Rest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -136,7 +136,7 @@ class Run(E2eChecks):
         self.t_start = t_start
         self.tmp = tempfile.mkdtemp(prefix="mpqoe-e2e-")
         self.ctl = self.net = self.topo = self.server = self.capture = None
-        self.setup_times = []  # section f's rows (mpqoe_lib.pcap.setup_rows), once it ran
+        self.setup_times = []  # section f's rows (mpqoe.pcap.setup_rows), once it ran
         self.procs = []
         self.max_hops = None  # --discovered, --thr-delay auto: the controller's --max-hops
         # What the checks of e must not count: the discovery pings' plain rules and log lines.

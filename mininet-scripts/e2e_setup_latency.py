@@ -1,13 +1,13 @@
 """Connection set-up latency seen by the clients of the end-to-end test.
 
 tcpdump runs on every client interface inside the client's namespace and keeps only SYN and
-SYN/ACK segments; afterwards each SYN is paired with its SYN/ACK (mpqoe_lib.pcap), giving per
+SYN/ACK segments; afterwards each SYN is paired with its SYN/ACK (mpqoe.pcap), giving per
 subflow the time from the first SYN to the SYN/ACK as the client saw it: the MP_CAPABLE SYN of a
 connection and each MP_JOIN. For comparison the same capture times a plain TCP connection, and
 ping times ICMP echo, both routed by the controller's shortest-path forwarding (they run after
 the checks, whose log check expects MPTCP only). Numbers are printed, never asserted; with
 e2e_controller.py --setup-csv they are also written, one row per SYN and per ping
-(mpqoe_lib.pcap.setup_rows), with the run's outcome, so that a page can be made from kept runs.
+(mpqoe.pcap.setup_rows), with the run's outcome, so that a page can be made from kept runs.
 """
 
 import os
@@ -16,9 +16,9 @@ import select
 import subprocess
 import time
 
-import mpqoe_topo as mq
-from mpqoe_lib import bulk, files, pcap, results
-from mpqoe_lib.pcap import SETUP_COLUMNS
+from mpqoe import bulk, files, pcap, results
+from mpqoe import topo as mq
+from mpqoe.pcap import SETUP_COLUMNS
 
 
 class HandshakeCapture:

@@ -12,7 +12,7 @@ the sender takes its own statistics when the answer arrives, so that every byte 
 Each side prints one JSON object per transfer: role, peer, direction, bytes, duration_s, mbps,
 and `mptcp` (null for plain TCP): the connection's MPTCP_INFO (subflows, fallback, token, ...)
 and one entry per live subflow (local and remote address, tcp_info bytes and RTT), read with
-mpqoe_lib.sockopt (Linux 5.16+ for per-subflow data). Standard library only. Exit code 0 when
+mpqoe.sockopt (Linux 5.16+ for per-subflow data). Standard library only. Exit code 0 when
 the transfer completed, 1 otherwise.
 """
 
@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 
-from mpqoe_lib import sockopt
+from mpqoe import sockopt
 
 HEADER = struct.Struct("!cQ")
 COUNT = struct.Struct("!Q")

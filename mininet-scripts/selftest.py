@@ -26,10 +26,10 @@ import subprocess
 import sys
 import time
 
-import mpqoe_topo as mq
 from mininet.log import setLogLevel
-from mpqoe_lib import bulk, checks, kernel, network
-from mpqoe_lib.proc import last_json, loss_line
+from mpqoe import bulk, checks, kernel, network
+from mpqoe import topo as mq
+from mpqoe.proc import last_json, loss_line
 
 
 def test_compuserve(t, force_clean):

@@ -9,11 +9,11 @@ Each scenario has its own page, docs/results/pcdc-<scenario>.md from the templat
 docs/results/pcdc-<scenario>.md.in, and its own directory under the data root (--data, default
 docs/results/pcdc): <scenario>/data (the committed data) and <scenario>/figures.
 
---import DIR reads what experiment.py wrote (DIR/<cc>/table.json and
+--import DIR reads what mpqoe.pcdc.experiment wrote (DIR/<cc>/table.json and
 DIR/<cc>/<pcdc|fullmesh>/<bulk|small>/run<N>.csv) and writes the scenario's data directory
 <root>/<scenario>/data, the scenario named by its file:
     <cc>.csv          every row of every run of that congestion control (experiment.COLUMNS)
-    <cc>-table.json   the impact factors the runs used (measure.py's document, as it is)
+    <cc>-table.json   the impact factors the runs used (mpqoe.pcdc.impact's document, as it is)
     scenario.json     the scenario file the network was built from (default
                       pcdc/scenarios/<name of DIR>.json) with the --rate-scale it ran with
     <cc>-volatile.json  where the scenario has volatile pairs: the schedules applied, as the
@@ -40,10 +40,10 @@ template and the committed data, and the figures <root>/<scenario>/figures/{bulk
 nothing and exits 1 when a file differs from what the data give. Data without a template is an
 error.
 
-Statistics (mininet-scripts/mpqoe_lib/stats.py, shared with the other results pages). The unit
+Statistics (python/mpqoe/stats.py, shared with the other results pages). The unit
 is the run: a run's bulk throughput (Mbit/s) or its completion time of one size (ms). Per cell
 and path manager: mean with the 95 % Student t interval, min, max, 10 % and 90 % quantiles
-(linear interpolation, mpqoe_lib.results.quantile), coefficient of variation (sample SD /
+(linear interpolation, mpqoe.results.quantile), coefficient of variation (sample SD /
 mean). Per cell, PCDC against FullMesh:
 - location: two-sided permutation test on the difference of the means (stats.compare; exact
   up to stats.SPLIT_EXACT_LIMIT splits, else stats.RESAMPLES from a fixed seed), Welch's p
@@ -55,11 +55,11 @@ at least stats.MIN_RUNS runs a side. A difference is a finding only where its Ho
 is below stats.ALPHA. Verdicts on the paper's claims: "agrees" (significant, in the claimed
 direction), "disagrees" (significant, the other way), "not significant", or "not tested (why)".
 The optional set P and the standby pairs per congestion control come from the table as the
-daemon reads it (measure.load_table, policy.optional_set); the paper's P from its table of the
+daemon reads it (impact.load_table, policy.optional_set); the paper's P from its table of the
 scenario (Table II for uib-unis, Table III for uib-hin, Table IV for uib-hu), by the same
 function.
 
-Placeholders ({{...}}, each on one line; mpqoe_lib.results.render):
+Placeholders ({{...}}, each on one line; mpqoe.results.render):
     {{status}} {{version}} {{ccs}} {{runs}} (most runs of a cell) {{runs_text}} ("10 runs")
     {{sizes}} {{bulk_seconds}} {{hints}} {{rate_scale}} {{scenario_name}} {{capacity}} (Mbit/s
     that can reach the client) {{location_tests}} {{spread_tests}} (tested cells) {{min_runs}}
@@ -104,18 +104,14 @@ import statistics
 import sys
 from dataclasses import dataclass
 
+from mpqoe import debian, files
+from mpqoe import results as shared
+from mpqoe.pcdc import experiment, impact, netns, policy
+from mpqoe.results import ReportError, fmt, fmt_p
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-import experiment  # noqa: E402
-import measure  # noqa: E402
-import netns  # noqa: E402
-import policy  # noqa: E402
-from mpqoe_lib import debian, files  # noqa: E402
-from mpqoe_lib import results as shared  # noqa: E402
-from mpqoe_lib.results import ReportError, fmt, fmt_p  # noqa: E402
 
 WHO = "pcdc/report.py"
 COMMAND = "make results"
@@ -319,7 +315,7 @@ def read_table(path, scenario, where=None):
     scenario's; ReportError otherwise."""
     where = where or path
     try:
-        means = measure.load_table(path)
+        means = impact.load_table(path)
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
     except ValueError as e:
@@ -580,7 +576,7 @@ class Summary:
         v = self.values
         if not v:
             return None
-        q10, q90 = measure.quantile(v, 0.1), measure.quantile(v, 0.9)
+        q10, q90 = impact.quantile(v, 0.1), impact.quantile(v, 0.9)
         sd = statistics.stdev(v) if len(v) > 1 else None
         return {
             "mean": self.iv.mean,
@@ -589,7 +585,7 @@ class Summary:
             "hi": self.iv.hi,
             "min": min(v),
             "max": max(v),
-            "median": measure.quantile(v, 0.5),
+            "median": impact.quantile(v, 0.5),
             "q10": q10,
             "q90": q90,
             "range": q90 - q10,
@@ -648,7 +644,7 @@ def load(data):
 
 
 def summarise(rows, scenario, tables, volatile=None):
-    from mpqoe_lib import stats  # scipy: not needed by the import, which may run without it
+    from mpqoe import stats  # scipy: not needed by the import, which may run without it
 
     ccs = sorted({r["cc"] for r in rows})
     sizes = sorted({r["size"] for r in rows if r["size"] is not None})
@@ -882,7 +878,7 @@ def impact_table(d):
             role = f"P[{p.index(q)}]" if q in p else "standby"
             if not e["omega"]:
                 role = "standby (no sample)"
-            s = measure.summarize(e["omega"], e["rtt_ms"]) if e["omega"] else {}
+            s = impact.summarize(e["omega"], e["rtt_ms"]) if e["omega"] else {}
             ref = paper_table(d.scenario.get("name"), cc).get(tuple(name.split("-", 1)))
             out.append(
                 "| "
@@ -1139,7 +1135,7 @@ def hints_text(d):
 
 
 def resolver(d):
-    from mpqoe_lib import stats
+    from mpqoe import stats
 
     names = pair_names(d.scenario)
     sizes = {str(s // KIB): s for s in d.sizes}
@@ -1332,7 +1328,7 @@ def resolver(d):
                         e = pairs[name]
                         if not e["omega"]:
                             raise KeyError(f"{cc} {name} has no Omega sample")
-                        mean = measure.summarize(e["omega"], e["rtt_ms"])["mean"]
+                        mean = impact.summarize(e["omega"], e["rtt_ms"])["mean"]
                         means.append((f"{cc} {name}", mean))
         return shared.check_within(means, lo, hi, "Omega", 2)
 
@@ -1411,7 +1407,9 @@ def _import_options(ap):
         help="write a scenario's data (by DIR's name) back as the driver's output in DIR",
     )
     ap.add_argument("--scenario", help="the scenario file it ran (default: by DIR's name)")
-    ap.add_argument("--rate-scale", type=float, default=1.0, help="experiment.py --rate-scale")
+    ap.add_argument(
+        "--rate-scale", type=float, default=1.0, help="mpqoe.pcdc.experiment --rate-scale"
+    )
 
     def run(a):
         if a.export is not None:

@@ -10,10 +10,10 @@ import textwrap
 import unittest
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "experiments"))
+from mpqoe.kernel import kernel_reports
 
-import run as experiments_run  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 FAKE_QEMU = textwrap.dedent(
     """\
@@ -108,7 +108,7 @@ class Run(unittest.TestCase):
         # the one that ran the command.
         self.assertIn("Kernel panic", log)
         self.assertIn("ready after", log)
-        reports, retried = experiments_run.kernel_reports(str(self.tmp / "console.log"))
+        reports, retried = kernel_reports(str(self.tmp / "console.log"))
         self.assertEqual(reports, [])
         self.assertEqual(len(retried), 2)
 

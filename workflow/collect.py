@@ -5,10 +5,10 @@
 
 SRC is a run document in the runner's store (testbed/video: <cell>/run<k>/run.json,
 testbed/experiments: <cell>/run<k>.json; cc-fairness: <case>_<algo>_run<k>.csv, which exists
-only for a run whose checks passed), DST the workflow's run file. For PCDC (pcdc/experiment.py)
+only for a run whose checks passed), DST the workflow's run file. For PCDC (mpqoe.pcdc.experiment)
 SRC is DIR/<cc>/run<k>, not a file but run k's four result files DIR/<cc>/<mode>/<test>/run<k>.csv
 (plan.pcdc_run_files), whose rows DST gets in one CSV, or DIR/<cc>/table.json, an impact-factor
-table (measure.py's document), copied as it is. Each ok and complete
+table (mpqoe.pcdc.impact's document), copied as it is. Each ok and complete
 run is copied to its DST atomically; a run that is missing, failed or incomplete gets one
 line on stderr and no DST, and the exit is 1, so that Snakemake never takes it for done (and
 makes the job again; the runner then skips the runs already ok). Exit 0 when every run was
@@ -18,12 +18,11 @@ copied, 2 on bad arguments.
 import os
 import sys
 
+from mpqoe import files
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
-sys.path.insert(0, os.path.join(REPO, "testbed", "experiments"))
 
-from mpqoe_lib import files  # noqa: E402
 
 # What every ok run document of each runner has (cellrun.py, testbed/video/run.py).
 SCHEMAS = ("mpqoe-experiment-run/", "mpqoe-video-run/")
@@ -43,7 +42,8 @@ def incomplete(doc):
         if not doc.get("checks") or bad:
             return f"checks not passed: {'; '.join(bad) or 'none recorded'}"
         return None
-    import publish  # noqa: PLC0415 - the scheduler runner's table: what the report reads
+    # the scheduler runner's table: what the report reads
+    from mpqoe import sched_publish as publish  # noqa: PLC0415
 
     row = publish.run_row(doc)
     missing = [k for k in ("subflows",) if not row.get(k)]
@@ -59,7 +59,7 @@ def csv_incomplete(path):
     when the guest's checks passed) is not complete, or None; "missing" when it is not there."""
     import csv  # noqa: PLC0415
 
-    import plan  # noqa: PLC0415 - cc-fairness/run.py's columns, loaded under a name of its own
+    from mpqoe.cc_fairness import COLUMNS  # noqa: PLC0415
 
     try:
         with open(path, newline="") as f:
@@ -68,7 +68,7 @@ def csv_incomplete(path):
         return "missing"
     if len(rows) != 1:
         return f"{len(rows)} rows, want 1"
-    empty = [k for k in plan.ccx.COLUMNS if k != "tcp_mbps" and not rows[0].get(k)]
+    empty = [k for k in COLUMNS if k != "tcp_mbps" and not rows[0].get(k)]
     return f"ok but incomplete (no {', '.join(empty)})" if empty else None
 
 
@@ -116,19 +116,19 @@ def pcdc_source(src):
 
 
 def pcdc_table(doc, src):
-    """Whether doc is an impact-factor table (measure.py's document), and why it is not
+    """Whether doc is an impact-factor table (mpqoe.pcdc.impact's document), and why it is not
     complete (None when it is): every pair needs a sample, and the daemon must read it."""
     if str(doc.get("schema")).startswith(SCHEMAS):
         return False, None
-    import plan  # noqa: PLC0415 - measure.py, loaded with the driver
+    from mpqoe.pcdc import impact  # noqa: PLC0415
 
-    if doc.get("schema") != plan.pcx.measure.SCHEMA:
+    if doc.get("schema") != impact.SCHEMA:
         return False, None
-    why = plan.pcx.measure.unmeasured(doc)
+    why = impact.unmeasured(doc)
     if why:
         return True, f"{why} (remove it to measure again)"
     try:
-        plan.pcx.measure.load_table(src)
+        impact.load_table(src)
     except ValueError as e:
         return True, str(e)
     return True, None

@@ -23,9 +23,9 @@ import re
 import sys
 import textwrap
 
+import plan
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import plan  # noqa: E402
 
 CONFIG = os.path.join(HERE, "config.yaml")
 SLURM_TEST = os.path.join(HERE, "slurm-test", "run.sh")

@@ -8,7 +8,7 @@ run document, written only once that run is ok and complete (workflow/collect.py
 runners keep their own resumable stores (their --results), so a run that failed leaves no
 output and the ok runs of the same job are not made again when the job is.
 
-PCDC (pcdc/experiment.py through `make -C pcdc guest`): the experiment is a scenario, the cell a
+PCDC (mpqoe.pcdc.experiment through `make -C pcdc guest`): the experiment is a scenario, the cell a
 congestion control, and each (scenario, control) has one job more, before its runs: the
 measurement of its impact factors (--measure-only), whose table every run of that control uses
 (--table). A table is measured once per network, as by hand, and the runs of one control share
@@ -26,42 +26,24 @@ node). Stdlib only: the Snakefile and the unit test import it.
 
 import dataclasses
 import fnmatch
-import importlib.util
 import os
 import re
 import shlex
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
-from mpqoe_lib.runs import chunks  # noqa: E402
+from mpqoe import REPO
+from mpqoe import cc_fairness as ccx  # its CELLS and PARAMS: the fairness plan
+from mpqoe import sched_matrix as smx
+from mpqoe import video_matrix as vmx
+from mpqoe import video_record as vrec
+from mpqoe.pcdc import experiment as pcx  # its layout, defaults and scenario reader
+from mpqoe.runs import chunks
 
 PY = "/usr/bin/python3"
 VIDEO_RUN = os.path.join(REPO, "testbed", "video", "run.py")
 SCHED_RUN = os.path.join(REPO, "testbed", "experiments", "run.py")
-
-
-def _load(name, path):
-    """A module from its file under a name of its own (both runners call theirs matrix)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod  # dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
-
-
-vmx = _load("mpqoe_video_matrix", os.path.join(REPO, "testbed", "video", "matrix.py"))
-vrec = _load("mpqoe_video_record", os.path.join(REPO, "testbed", "video", "record.py"))
-smx = _load("mpqoe_sched_matrix", os.path.join(REPO, "testbed", "experiments", "matrix.py"))
 CC_RUN = os.path.join(REPO, "kernel-schedulers", "cc-fairness", "run.py")
-ccx = _load("mpqoe_cc_fairness", CC_RUN)  # its CELLS and PARAMS: the fairness plan
 CC_DATA = os.path.join(REPO, "docs", "results", "cc", "data")
 PCDC = os.path.join(REPO, "pcdc")
-# its layout, defaults and scenario reader (load_scenario)
-pcx = _load("mpqoe_pcdc_experiment", os.path.join(PCDC, "experiment.py"))
 PCDC_REPORT = os.path.join(PCDC, "report.py")
 PCDC_SCENARIOS = os.path.join(PCDC, "scenarios")  # <name>.json
 PCDC_DATA = pcx.PUBLISHED  # report.py's data root
@@ -370,7 +352,7 @@ def pcdc_ccs(config):
 
 def pcdc_dirs(config, scale):
     """(the driver's store, the run files' directory) at a rate scale: a store keeps one scale
-    (experiment.py records none), so another scale has directories of its own."""
+    (mpqoe.pcdc.experiment records none), so another scale has directories of its own."""
     sub = "" if scale == 1 else f"rate-scale-{scale:g}"
     store, runs_dir = path(config, "pcdc_results"), os.path.join(path(config, "runs_dir"), "pcdc")
     return (os.path.join(store, sub), os.path.join(runs_dir, sub)) if sub else (store, runs_dir)

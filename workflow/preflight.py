@@ -31,10 +31,10 @@ import socket
 import subprocess
 import sys
 
+from mpqoe.kernel import modules_kernel, unbuilt
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
-from mpqoe_lib.kernel import modules_kernel, unbuilt  # noqa: E402
 
 GUEST_MEM_MB = 4096  # testbed/run's default --mem
 HOST_MEM_MB = 1024

@@ -11,17 +11,16 @@ import os
 import re
 import shlex
 import subprocess
-import sys
 import tempfile
 import unittest
 from unittest import mock
 
+import cost
+import plan
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
 
-import cost  # noqa: E402
-import plan  # noqa: E402
 
 VENV = os.path.join(REPO, "build", "snakemake")
 SNAKEMAKE = os.environ.get("SNAKEMAKE") or os.path.join(VENV, "bin", "snakemake")
@@ -599,7 +598,7 @@ class PcdcPlan(unittest.TestCase):
         recipe = r.stdout.replace("\\\n", " ")
         self.assertIn("../testbed/run --timeout 780 --no-build --results /s ", recipe)
         self.assertNotIn("kernel-schedulers", recipe)  # NO_BUILD: nothing built in a job
-        cmd = shlex.split(recipe.split("python3 pcdc/experiment.py", 1)[1].splitlines()[0])
+        cmd = shlex.split(recipe.split("python3 -m mpqoe.pcdc.experiment", 1)[1].splitlines()[0])
         want = "--scenario pcdc/scenarios/uib-hin.json --out /results/uib-hin --runs 3 --cc olia"
         want += " --rate-scale 1 --only-runs 3 --table /results/uib-hin/olia/table.json"
         self.assertEqual(cmd, want.split())
@@ -702,13 +701,13 @@ class PcdcExecution(unittest.TestCase):
     the data the report writes, and they agree with the store."""
 
     def test_the_publish_rule_imports_the_store(self):
-        sys.path.insert(0, plan.PCDC)
-        from tests import test_report as fixture  # the PCDC report's hand-made driver output
-
         tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
         self.addCleanup(subprocess.run, ["rm", "-rf", tmp], check=False)
         store, pub = f"{tmp}/pcdc", f"{tmp}/pub"
-        fixture.write_output(store, runs=2, ccs=("cubic",))
+        # the PCDC report's hand-made driver output (pcdc/tests.test_pcdc_report.py)
+        subprocess.run([plan.PY, "-c", "from tests.test_pcdc_report import write_output; "
+                        f"write_output({store!r}, runs=2, ccs=('cubic',))"],
+                       cwd=plan.PCDC, check=True)  # fmt: skip
         conf = {
             "runs_dir": f"{tmp}/runs", "pcdc_results": store, "pcdc_publish": pub,
             "batch_runs": 0, "pcdc_scenarios": ["uib-unis"], "pcdc_runs": 2,
@@ -736,7 +735,7 @@ class PcdcExecution(unittest.TestCase):
         )
         with open(os.path.join(data, "cubic.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
-        self.assertEqual(len(rows), 2 * 2 * (1 + len(fixture.SIZES)))  # runs x modes x tests
+        self.assertEqual(len(rows), 2 * 2 * (1 + len(plan.pcx.SIZES_KIB)))  # runs x modes x tests
         self.assertEqual({r["code_version"] for r in rows}, {"0123456789ab"})
 
 

@@ -4,8 +4,8 @@
     bench/tcp_vs_mptcp.py [--duration 60] [--segment 4] [--set ga] [--rates 2,2]
                           [--bulk-mb 4] [--settings JSON] [--json FILE]
 
-For each transport, on a fresh lib/twopath.py testbed (each path limited to its rate by tbf in
-both directions):
+For each transport, on a fresh mpqoe.twopath testbed (each path limited to its rate by tbf in both
+directions):
   1. bulk: one HTTP download of --bulk-mb MiB with curl from the harness server (goodput);
   2. QoE: one dash.js client (`./run --clients 1`) playing --duration s of content; its QoE
      summary and the bytes each client interface received (--settings: dash.js settings, as
@@ -22,9 +22,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-import twopath  # noqa: E402
-from harness import (  # noqa: E402
+from mpqoe import twopath
+from mpqoe.dash_harness import (
     HOME,
     PY,
     RUN,

@@ -38,8 +38,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from harness import (  # noqa: E402
+from mpqoe.dash_harness import (
     HOME,
     Failure,
     Parser,

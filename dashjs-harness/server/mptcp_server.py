@@ -31,8 +31,7 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from harness import Failure, Parser, Unavailable, UsageError, run_main  # noqa: E402
+from mpqoe.dash_harness import Failure, Parser, Unavailable, UsageError, run_main
 
 IPPROTO_MPTCP = getattr(socket, "IPPROTO_MPTCP", 262)
 SOL_TCP = socket.IPPROTO_TCP

@@ -3,7 +3,7 @@
 
     test/integration_test.py [--timeout 240] [--keep DIR]
 
-Builds lib/twopath.py's testbed (two namespaces, two veth paths of 2 Mbit/s each way by tbf),
+Builds mpqoe.twopath's testbed (two namespaces, two veth paths of 2 Mbit/s each way by tbf),
 runs `./run --clients 1` with the server in one namespace and Chromium (under mptcpize) in the
 other, on 20 s of GA-set content in 2 s segments (top representation 2.6 Mbit/s: more than one
 path carries), and checks:
@@ -36,9 +36,8 @@ import tempfile
 import time
 import urllib.parse
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-import twopath  # noqa: E402
-from harness import RUN, Failure, Parser, run_main  # noqa: E402
+from mpqoe import twopath
+from mpqoe.dash_harness import RUN, Failure, Parser, run_main
 
 CONTENT = ["--set", "ga", "--duration", "20", "--segment", "2"]
 SEGMENTS = 10

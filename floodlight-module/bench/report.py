@@ -82,14 +82,14 @@ import tempfile
 import time
 from datetime import UTC, datetime
 
+from mpqoe import files, stats
+from mpqoe import results as shared
+from mpqoe.pcap import SETUP_COLUMNS
+from mpqoe.results import ReportError, fmt, fmt_p
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-from mpqoe_lib import files, stats  # noqa: E402
-from mpqoe_lib import results as shared  # noqa: E402
-from mpqoe_lib.pcap import SETUP_COLUMNS  # noqa: E402
-from mpqoe_lib.results import ReportError, fmt, fmt_p  # noqa: E402
 
 WHO = "bench/report.py"
 COMMAND = "/usr/bin/python3 floodlight-module/bench/report.py"

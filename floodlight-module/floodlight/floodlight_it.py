@@ -17,7 +17,7 @@ The Floodlight jar is the user's (this script never builds Floodlight). Steps:
    --interface-switches, CompuServe's client switches dealt into three groups) with source policy
    routing, as in the GA paper's own framework, and each subflow must run on the path assigned to
    its own interface, from that interface's switch.
-2. Floodlight (mpqoe_lib.floodlight.Floodlight): `java -cp FLOODLIGHT_JAR:MODULE_JAR
+2. Floodlight (mpqoe.floodlight.Floodlight): `java -cp FLOODLIGHT_JAR:MODULE_JAR
    net.floodlightcontroller.core.Main -cf TMP/mpqoe-floodlight.properties`, the properties being
    the module's example file (src/main/resources/mpqoe-floodlight.properties, taken from the
    module jar) with free local ports, this descriptor and idleTimeoutS=30; log in
@@ -26,7 +26,7 @@ The Floodlight jar is the user's (this script never builds Floodlight). Steps:
    by capacityMbps) with Floodlight as remote controller; waits for every switch, mpqoe's
    delivery rules (with a descriptor) and Floodlight's LLDP links, and for GET
    /wm/mpqoe/topology to list them (source, no mismatches with a descriptor). Then
-   mpqoe_lib.floodlight.prepare_network: pings the server from every client interface (ARP and
+   mpqoe.floodlight.prepare_network: pings the server from every client interface (ARP and
    ICMP are Forwarding's); if that fails, POST /wm/routing/paths/force-recompute/json once
    (Floodlight's stale broadcast ports, docs/floodlight.md) and pings again. Without a
    descriptor, the hosts are what the pings taught Floodlight's device manager: waits until
@@ -51,7 +51,7 @@ hosts' `nstat` after it (the non-zero MPTCP counters, TCP resets and retransmiss
 printed). A failed run keeps its work directory.
 
 Ends with `floodlight-it: N passed, M failed` (exit code 1 on any failure). Cleans up its
-bridges, veths and processes (mpqoe_lib.network, never `mn -c`) and stops Floodlight.
+bridges, veths and processes (mpqoe.network, never `mn -c`) and stops Floodlight.
 """
 
 import argparse
@@ -65,15 +65,14 @@ import tempfile
 import time
 
 from mininet.log import setLogLevel
+from mpqoe import bulk, checks, cookies, discovered, floodlight, network
+from mpqoe import topo as mq
+from mpqoe.flows import direction, edge_walk, fmt_path, link_pairs
+from mpqoe.proc import free_ports, last_json, sh
+from mpqoe.rest import ERRORS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "mininet-scripts"))
-import mpqoe_topo as mq  # noqa: E402
-from mpqoe_lib import bulk, checks, cookies, discovered, floodlight, network  # noqa: E402
-from mpqoe_lib.flows import direction, edge_walk, fmt_path, link_pairs  # noqa: E402
-from mpqoe_lib.proc import free_ports, last_json, sh  # noqa: E402
-from mpqoe_lib.rest import ERRORS  # noqa: E402
 
 MPQOE = os.path.join(ROOT, "bin", "mpqoe")
 

@@ -13,21 +13,21 @@ bottleneck rate; disjoint case, agg_pct = MPTCP goodput / (sum of the two bottle
 and path<k>_pct = what left bottleneck k's queue (frame bytes, netem's measure) / its rate, in
 runs that recorded it.
 Per cell (case, algorithm): n runs, mean and 95 % Student t interval over the runs
-(mininet-scripts/mpqoe_lib/stats.py). Each coupled algorithm is compared with uncoupled reno
+(python/mpqoe/stats.py). Each coupled algorithm is compared with uncoupled reno
 (exact two-sided permutation test on the difference of the means, Welch's p beside it, Holm
 over the three algorithms) on each metric of COMPARED: the shared case's ratio, and on the
 disjoint paths how much of each path was used (once runs have it). A cell keeps the runs of its
 newest code version.
 
 Placeholders: {{<case>/<algo>/<metric>/<field>}} (field mean, ci, lo, hi, interval, n, as
-mpqoe_lib.results.interval_field gives them), {{target:<case>/<algo>}} (met / not met / no
+mpqoe.results.interval_field gives them), {{target:<case>/<algo>}} (met / not met / no
 data, against TARGETS; with /met, the check behind "near one TCP flow's share": nothing when
 met, else an error), {{within:<case>/<algo patterns>/<metric>/<lo>..<hi>[/<field>]}} and
 {{rising:<case>/<algo>,<algo>[,...]/<metric>[/<field>]}} (checks of words of size and order:
 nothing when every matching cell's mean, interval end lo / hi, half-width ci or run count n
-lies in [lo, hi], or when they rise in the order named; else an error; mpqoe_lib.results
+lies in [lo, hi], or when they rise in the order named; else an error; mpqoe.results
 check_within, check_rising), {{cmp:<algo>/<field>}} (field p, p_raw, welch, diff, sig, or a
-check of a hand-written word, higher, lower or same, which renders nothing or fails (mpqoe_lib
+check of a hand-written word, higher, lower or same, which renders nothing or fails (mpqoe
 results.check_words): the algorithm's shared-case ratio against uncoupled reno's),
 {{cmp:<case>/<metric>/<algo>/<field>}} (the same for another metric of COMPARED), {{status}},
 {{table}}, {{kernel}} (the kernel every run recorded; runs on two kernels are refused);
@@ -45,15 +45,14 @@ import glob
 import os
 import sys
 
+from mpqoe import results as shared
+from mpqoe import stats
+from mpqoe.cc_fairness import CELLS, COLUMNS
+from mpqoe.results import ReportError, fmt, fmt_p
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-from mpqoe_lib import results as shared  # noqa: E402
-from mpqoe_lib import stats  # noqa: E402
-from mpqoe_lib.results import ReportError, fmt, fmt_p  # noqa: E402
-from run import CELLS, COLUMNS  # noqa: E402
 
 WHO = "cc-fairness/report.py"
 COMMAND = "/usr/bin/python3 kernel-schedulers/cc-fairness/report.py"

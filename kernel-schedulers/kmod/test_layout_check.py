@@ -1,12 +1,9 @@
 """The layout check's reading of pahole output (kmod/layout_check.py), without a kernel."""
 
-import os
-import sys
 import unittest
 from unittest import mock
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import layout_check  # noqa: E402
+import layout_check
 
 # the shape of pahole's output: a bit-field, an anonymous union holding a struct, a named
 # inline struct, an array, a function pointer, comments and holes

@@ -1,4 +1,4 @@
-"""Unit tests of mpqoe_lib and mpqoe_topo's pure functions (no root, no network):
+"""Unit tests of mpqoe and mpqoe.topo's pure functions (no root, no network):
 
     cd mininet-scripts && /usr/bin/python3 -m unittest discover -s tests -t .
 

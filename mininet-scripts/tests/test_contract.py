@@ -1,7 +1,7 @@
 """The Python side of the cross-language contracts, checked against what the Java code makes
 (`bin/mpqoe contract`): the rule cookie layout (org.mpqoe.core.control.Cookies) and the DPIDs and
 OpenFlow port numbers that TopologyLoader assigns to each embedded descriptor, which
-mpqoe_topo.port_plan must reproduce (Mininet builds the ports the controller installs rules for).
+mpqoe.topo.port_plan must reproduce (Mininet builds the ports the controller installs rules for).
 """
 
 import json
@@ -9,8 +9,8 @@ import os
 import subprocess
 import unittest
 
-import mpqoe_topo as mq
-from mpqoe_lib import cookies
+from mpqoe import cookies
+from mpqoe import topo as mq
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MPQOE = os.path.join(ROOT, "bin", "mpqoe")

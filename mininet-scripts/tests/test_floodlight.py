@@ -1,4 +1,4 @@
-"""mpqoe_lib.floodlight without Floodlight: the properties it writes, the jar checks, the start-up
+"""mpqoe.floodlight without Floodlight: the properties it writes, the jar checks, the start-up
 error, and prepare_network's steps against a fake REST API (no root, no Java)."""
 
 import json
@@ -7,7 +7,7 @@ import tempfile
 import unittest
 import zipfile
 
-from mpqoe_lib import floodlight as fl
+from mpqoe import floodlight as fl
 
 MOD = "org.mpqoe.floodlight.MpqoeModule"
 TEMPLATE = f"""# example

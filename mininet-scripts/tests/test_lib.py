@@ -1,4 +1,4 @@
-"""mpqoe_lib's pure functions: parsers, atomic writes, pcap handshakes, flow helpers, run
+"""mpqoe's pure functions: parsers, atomic writes, pcap handshakes, flow helpers, run
 numbers (no root)."""
 
 import contextlib
@@ -14,7 +14,7 @@ import tempfile
 import unittest
 
 from e2e_thresholds import pick_thr_delay, simple_path_delays, simple_path_hops
-from mpqoe_lib import checks, discovered, files, flows, kernel, network, pcap, proc, runs, sockopt
+from mpqoe import checks, discovered, files, flows, kernel, network, pcap, proc, runs, sockopt
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 with open(os.path.join(DATA, "mpqoe_gr_sty.txt")) as _f:

@@ -1,4 +1,4 @@
-"""mpqoe_lib.results, what both results reports share: strict CSV reading, the template
+"""mpqoe.results, what both results reports share: strict CSV reading, the template
 renderer, code versions and the write-or-check of generated files (no root, no scipy).
 
     cd mininet-scripts && /usr/bin/python3 -m unittest tests.test_results
@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import unittest
 
-from mpqoe_lib import results, stats
+from mpqoe import results, stats
 
 OLD = "a0343fa68917ec1ca483e0ba137bdd4cde0bd688"  # an ancestor of NEW in this repository
 NEW = "573171e00d0648d7bc62ec6a6bbe6cecbec6b0a3"

@@ -1,4 +1,4 @@
-"""The set-up rows of e2e_controller.py --setup-csv (mpqoe_lib.pcap.setup_rows,
+"""The set-up rows of e2e_controller.py --setup-csv (mpqoe.pcap.setup_rows,
 e2e_setup_latency.write_setup_csv), on hand-made handshakes (no network).
 
 cd mininet-scripts && /usr/bin/python3 -m unittest tests.test_setup_latency
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 import e2e_setup_latency as sl
-from mpqoe_lib import pcap
+from mpqoe import pcap
 
 
 def shake(client, kind, setup_ms, syns=1):

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Unit tests of mpqoe_lib.stats on hand-made data, with the expected values worked out by hand
+"""Unit tests of mpqoe.stats on hand-made data, with the expected values worked out by hand
 or by enumeration here (never taken from the function under test).
 
     cd mininet-scripts && /usr/bin/python3 -m unittest tests.test_stats
@@ -10,7 +10,7 @@ import math
 import random
 import unittest
 
-from mpqoe_lib import stats
+from mpqoe import stats
 
 T_975_2 = 4.302652729911275  # Student t, 97.5 % quantile, 2 degrees of freedom (tables: 4.303)
 

@@ -1,8 +1,8 @@
-"""mpqoe_topo's pure functions (descriptors, port plan, flow parsing), no root, no network."""
+"""mpqoe.topo's pure functions (descriptors, port plan, flow parsing), no root, no network."""
 
 import unittest
 
-import mpqoe_topo as mq
+from mpqoe import topo as mq
 
 
 def descriptor(**extra):

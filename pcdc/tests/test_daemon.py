@@ -10,16 +10,11 @@ import tempfile
 import time
 import unittest
 
-from tests import _path
+from mpqoe import REPO
+from mpqoe.pcdc import experiment, impact, netns, pcdcd, pmcheck, policy, transfer
+from mpqoe.pcdc.mptcp_genl import Event
 
-import measure  # isort: skip
-import experiment
-import netns
-import pcdcd
-import pmcheck
-import policy
-import transfer
-from mptcp_genl import Event
+PCDC = os.path.join(REPO, "pcdc")
 
 KIB = 1024
 L0, L1 = "10.0.1.1", "10.0.2.1"
@@ -227,11 +222,11 @@ class DaemonTest(unittest.TestCase):
 
         pairs = [{"local": L0, "remote": R0, "omega": [], "rtt_ms": []},
                  {"local": L1, "remote": R0, "omega": [], "rtt_ms": []}]  # fmt: skip
-        finish({"schema": measure.SCHEMA, "pairs": pairs})  # nothing measured: table kept
+        finish({"schema": impact.SCHEMA, "pairs": pairs})  # nothing measured: table kept
         self.assertEqual(d.table[(L0, R0)], (0.6, 10.0))
         self.assertIn("failed, table kept: no pair measured measure: sample 1 failed", self.log[-1])
         pairs[1] = {"local": L1, "remote": R0, "omega": [-0.1], "rtt_ms": [5.0]}
-        finish({"schema": measure.SCHEMA, "pairs": pairs})  # L0 -> R0 keeps its values
+        finish({"schema": impact.SCHEMA, "pairs": pairs})  # L0 -> R0 keeps its values
         self.assertEqual(d.table, {(L0, R0): (0.6, 10.0), (L1, R0): (-0.1, 5.0)})
         self.assertIn("P = [10.0.1.1->10.0.101.2], standby = [10.0.2.1->10.0.101.2]", self.log[-1])
 
@@ -247,15 +242,15 @@ class DaemonTest(unittest.TestCase):
 class MeasureTest(unittest.TestCase):
     def test_quantiles(self):
         xs = [0.5, -0.1, 0.2, 0.0, 0.3]  # sorted: -0.1 0.0 0.2 0.3 0.5
-        self.assertAlmostEqual(measure.quantile(xs, 0.5), 0.2)
-        self.assertAlmostEqual(measure.quantile(xs, 0.1), -0.06)  # pos 0.4
-        self.assertAlmostEqual(measure.quantile(xs, 0.9), 0.42)  # pos 3.6
-        self.assertEqual(measure.quantile([7.0], 0.9), 7.0)
+        self.assertAlmostEqual(impact.quantile(xs, 0.5), 0.2)
+        self.assertAlmostEqual(impact.quantile(xs, 0.1), -0.06)  # pos 0.4
+        self.assertAlmostEqual(impact.quantile(xs, 0.9), 0.42)  # pos 3.6
+        self.assertEqual(impact.quantile([7.0], 0.9), 7.0)
         with self.assertRaises(ValueError):
-            measure.quantile([], 0.5)
+            impact.quantile([], 0.5)
 
     def test_summary(self):
-        s = measure.summarize([0.1, 0.3], [10.0, 30.0])
+        s = impact.summarize([0.1, 0.3], [10.0, 30.0])
         self.assertEqual(s["samples"], 2)
         self.assertAlmostEqual(s["mean"], 0.2)
         self.assertAlmostEqual(s["median"], 0.2)
@@ -271,42 +266,42 @@ class MeasureTest(unittest.TestCase):
         return path
 
     def test_table_file(self):
-        doc = {"schema": measure.SCHEMA, "cc": "cubic", "pairs": [
+        doc = {"schema": impact.SCHEMA, "cc": "cubic", "pairs": [
             {"local": L0, "local_dev": "eth0", "remote": R0, "omega": [0.5, 0.7],
              "rtt_ms": [10, 20]},
             {"local": L1, "remote": R0, "omega": [], "rtt_ms": []}]}  # fmt: skip
-        self.assertEqual(measure.load_table(self.write(doc)), {(L0, R0): (0.6, 15.0)})
-        text = measure.format_table(doc)
+        self.assertEqual(impact.load_table(self.write(doc)), {(L0, R0): (0.6, 15.0)})
+        text = impact.format_table(doc)
         self.assertIn("cubic  10.0.1.1 (eth0)  10.0.101.2  2", text)
         self.assertIn("10.0.2.1         10.0.101.2  0", text)
         bad = [
             "{not json",
             {"schema": "other"},
             {
-                "schema": measure.SCHEMA,
+                "schema": impact.SCHEMA,
                 "pairs": [{"local": "x", "remote": R0, "omega": [1], "rtt_ms": []}],
             },
             {
-                "schema": measure.SCHEMA,
+                "schema": impact.SCHEMA,
                 "pairs": [{"local": L0, "remote": R0, "omega": ["a"], "rtt_ms": []}],
             },
-            {"schema": measure.SCHEMA, "pairs": [{"local": L0}]},
+            {"schema": impact.SCHEMA, "pairs": [{"local": L0}]},
         ]
         for b in bad:
             with self.subTest(b), self.assertRaises(ValueError):
-                measure.load_table(self.write(b))
+                impact.load_table(self.write(b))
 
     def test_a_table_needs_a_sample_of_every_pair(self):
         ok = {"local": L0, "remote": R0, "omega": [0.5], "rtt_ms": [10.0], "errors": []}
         failed = {"local": L1, "remote": R0, "omega": [], "rtt_ms": [],
                   "errors": ["[Errno 107] Transport endpoint is not connected"]}  # fmt: skip
-        self.assertIsNone(measure.unmeasured({"pairs": [ok]}))
+        self.assertIsNone(impact.unmeasured({"pairs": [ok]}))
         self.assertEqual(
-            measure.unmeasured({"pairs": [ok, failed]}),
+            impact.unmeasured({"pairs": [ok, failed]}),
             f"no sample of {L1} -> {R0} ([Errno 107] Transport endpoint is not connected)",
         )
         for bad in ({}, {"pairs": []}, [], {"pairs": "x"}):
-            self.assertEqual(measure.unmeasured(bad), "no pairs")
+            self.assertEqual(impact.unmeasured(bad), "no pairs")
 
 
 class CreateTest(unittest.TestCase):
@@ -332,7 +327,7 @@ class CreateTest(unittest.TestCase):
 
     def create(self, pm, deadline):
         r = self.Reader()
-        return measure._create(pm, r, TOKEN, (L1, 0, 2, 0), (R0, 5201), deadline), r
+        return impact._create(pm, r, TOKEN, (L1, 0, 2, 0), (R0, 5201), deadline), r
 
     def test_refused_while_not_established_then_created(self):
         pm = self.Pm(refusals=3)
@@ -379,7 +374,7 @@ class NetworkTest(unittest.TestCase):
         self.assertEqual(len(netns.shaping("c1", None, 29.7)), 1)
 
     def test_scenario(self):
-        path = os.path.join(_path.PCDC, "scenarios", "uib-unis.json")
+        path = os.path.join(PCDC, "scenarios", "uib-unis.json")
         client, server = experiment.load_scenario(path)
         self.assertEqual(client, [("100000000bit", 10.75), ("10000000bit", 29.7)])
         self.assertEqual(server, [("1000000000bit", 5.0), ("100000000bit", 18.35)])
@@ -391,7 +386,7 @@ class NetworkTest(unittest.TestCase):
         self.assertEqual(scaled[1], ("1000000bit", 29.7))
 
     def test_scenario_hin(self):
-        path = os.path.join(_path.PCDC, "scenarios", "uib-hin.json")
+        path = os.path.join(PCDC, "scenarios", "uib-hin.json")
         client, server = experiment.load_scenario(path)
         self.assertEqual([r for r, _ in client], ["1000000000bit", "2000000bit", "2000000bit"])
         rtt = {(s, c): 2 * (server[s][1] + client[c][1]) for s in range(2) for c in range(3)}
@@ -400,7 +395,7 @@ class NetworkTest(unittest.TestCase):
         self.assertEqual(min(rtt, key=rtt.get), (0, 0))
 
     def test_scenario_hu(self):
-        path = os.path.join(_path.PCDC, "scenarios", "uib-hu.json")
+        path = os.path.join(PCDC, "scenarios", "uib-hu.json")
         net = experiment.load_network(path)
         self.assertEqual([r for r, _ in net.client], ["10000000bit", "10000000bit"])
         rtt = {
@@ -481,7 +476,7 @@ class RefusalTest(unittest.TestCase):
         err = io.StringIO()
         try:
             with contextlib.redirect_stderr(err):
-                pmcheck.require_userspace_pm("pcdcd.py")
+                pmcheck.require_userspace_pm("pcdcd")
         except SystemExit as e:
             self.assertEqual(e.code, 2)
             self.assertEqual(len(err.getvalue().splitlines()), 1)
@@ -518,10 +513,10 @@ class CommandLineTest(unittest.TestCase):
             (pcdcd.parse_args, ["--announce-wait", "-1"]),
             (pcdcd.parse_args, ["--table", "/nonexistent.json"]),
             (pcdcd.parse_args, ["--local", "eth0"]),
-            (measure.parse_args, ["measure", "--server", "10.0.0.1", "--port", "0"]),
-            (measure.parse_args, ["measure", "--server", "a.b", "--port", "5"]),
-            (measure.parse_args, ["measure", "--server", "10.0.0.1,10.0.0.1", "--port", "5"]),
-            (measure.parse_args, ["measure", "--server", "10.0.0.1", "--port", "5", "--T", "0"]),
+            (impact.parse_args, ["measure", "--server", "10.0.0.1", "--port", "0"]),
+            (impact.parse_args, ["measure", "--server", "a.b", "--port", "5"]),
+            (impact.parse_args, ["measure", "--server", "10.0.0.1,10.0.0.1", "--port", "5"]),
+            (impact.parse_args, ["measure", "--server", "10.0.0.1", "--port", "5", "--T", "0"]),
             (transfer.parse_args, ["get", "--connect", "10.0.0.1", "--size", "5"]),
             (transfer.parse_args, ["get", "--connect", "10.0.0.1:5", "--size", "0"]),
             (transfer.parse_args, ["get", "--connect", "10.0.0.1:5"]),

@@ -12,10 +12,7 @@ import time
 import unittest
 from unittest import mock
 
-from tests import _path  # noqa: F401
-
-import experiment  # isort: skip
-import netns  # isort: skip
+from mpqoe.pcdc import experiment, netns
 
 
 class FakeHost:
@@ -39,7 +36,7 @@ class Recorder:
 
     def measure_table(self, client, a, cc, table, log):
         self.measured.append((cc, table))
-        os.makedirs(os.path.dirname(table), exist_ok=True)  # as measure.py's atomic write
+        os.makedirs(os.path.dirname(table), exist_ok=True)  # as mpqoe.pcdc.impact's atomic write
         with open(table, "w") as f:
             f.write("{}\n")
         return None
@@ -126,7 +123,7 @@ def ok_row(pm, test, run):
 
 # a measurement with a sample of its one pair
 MEASURED = {
-    "schema": experiment.measure.SCHEMA,
+    "schema": experiment.impact.SCHEMA,
     "pairs": [{"local": "10.77.1.1", "remote": "10.77.101.2", "omega": [0.4], "rtt_ms": [9.0]}],
 }
 

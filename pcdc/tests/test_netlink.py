@@ -6,10 +6,8 @@ import socket
 import struct
 import unittest
 
-from tests import _path  # noqa: F401
-
-import mptcp_diag  # isort: skip
-import mptcp_genl as genl
+from mpqoe.pcdc import mptcp_diag
+from mpqoe.pcdc import mptcp_genl as genl
 
 
 def attr(t, payload):

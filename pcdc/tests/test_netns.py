@@ -1,14 +1,14 @@
-"""Integration test on this host's kernel: pcdcd, measure.py and transfer.py as real processes
-between network namespaces (netns.py: a client with three links, a server with two, tbf
-bandwidths; this kernel has no netem, so every path has the same sub-millisecond RTT and the
-test shows which subflows are opened, not their effect on completion times).
+"""Integration test on this host's kernel: pcdcd, mpqoe.pcdc.impact and mpqoe.pcdc.transfer as
+real processes between network namespaces (mpqoe.pcdc.netns: a client with three links, a server
+with two, tbf bandwidths; this kernel has no netem, so every path has the same sub-millisecond
+RTT and the test shows which subflows are opened, not their effect on completion times).
 
 - PCDC with a given impact-factor table (P = [c0->s0, c1->s1, c1->s0, c0->s1], every pair of
   c2 standby): a 256 KiB download keeps its first subflow only, a 768 KiB one adds P[1], a
   10 MiB one has all of P; no standby pair is ever opened; a size hint of 10 MiB gives a
   768 KiB download all of P at once.
 - FullMesh: a 256 KiB download gets all six pairs.
-- measure.py: the only fat path (c0->s0, 20 Mbit/s) beside a 2 Mbit/s one has Omega > 0.5,
+- mpqoe.pcdc.impact: the only fat path (c0->s0, 20 Mbit/s) beside a 2 Mbit/s one has Omega > 0.5,
   the thin one less; pcdcd with --probe measures at start and then uses only P.
 - pcdcd exits 2 with one line when the namespace's PM is the in-kernel one and without
   CAP_NET_ADMIN; the experiment's scenario (netem delays) exits 2 with one line here.
@@ -35,9 +35,10 @@ import threading
 import time
 import unittest
 
-from tests import _path
+from mpqoe import REPO
+from mpqoe.pcdc import netns
 
-import netns  # isort: skip
+PCDC = os.path.join(REPO, "pcdc")
 
 PY = sys.executable
 PORT, PROBE_PORT = 5201, 5301
@@ -53,7 +54,8 @@ OPEN = re.compile(r"\[token ([0-9a-f]{8})\] open (\S+) -> (\S+):")
 
 
 def tool(name):
-    return os.path.join(_path.PCDC, name)
+    """The arguments after the interpreter that run one of mpqoe.pcdc's commands."""
+    return ["-m", f"mpqoe.pcdc.{name}"]
 
 
 def _on_alarm(*_):
@@ -73,7 +75,7 @@ class NamespaceTest(unittest.TestCase):
         atexit.register(cls.tb.down)
         cls.tb.up()
         cls.servers = [
-            cls.spawn(cls.tb.server, [tool("transfer.py"), "serve", "--port", str(p)], f"srv{p}")
+            cls.spawn(cls.tb.server, [*tool("transfer"), "serve", "--port", str(p)], f"srv{p}")
             for p in (PORT, PROBE_PORT)
         ]
         cls.table = os.path.join(cls.tmp, "table.json")
@@ -102,7 +104,7 @@ class NamespaceTest(unittest.TestCase):
     def daemon(self, *args):
         """Starts pcdcd in the client namespace; returns (process, log path)."""
         name = f"pcdcd-{self.id().rsplit('.', 1)[-1]}"
-        p = self.spawn(self.tb.client, [tool("pcdcd.py"), *args], name)
+        p = self.spawn(self.tb.client, [*tool("pcdcd"), *args], name)
         self.addCleanup(self.stop, p)
         path = os.path.join(self.tmp, name + ".log")
         self.wait_for(path, "pcdcd: mode")
@@ -126,7 +128,7 @@ class NamespaceTest(unittest.TestCase):
 
     def get(self, size, *extra, port=PORT):
         r = subprocess.run(
-            ["ip", "netns", "exec", self.tb.client, PY, tool("transfer.py"), "get", "--connect",
+            ["ip", "netns", "exec", self.tb.client, PY, *tool("transfer"), "get", "--connect",
              f"{S[0]}:{port}", "--bind", C[0], "--size", str(size), "--linger", "1", *extra],
             capture_output=True, text=True, timeout=60,
         )  # fmt: skip
@@ -175,7 +177,7 @@ class NamespaceTest(unittest.TestCase):
     def test_3_measure_and_probe(self):
         out = os.path.join(self.tmp, "measured.json")
         r = subprocess.run(
-            ["ip", "netns", "exec", self.tb.client, PY, tool("measure.py"), "measure",
+            ["ip", "netns", "exec", self.tb.client, PY, *tool("impact"), "measure",
              "--server", S[0], "--port", str(PROBE_PORT), "--local", f"{C[0]},{C[2]}",
              "--T", "1", "--warmup", "0.5", "--settle", "1", "--samples", "5", "--json", out],
             capture_output=True, text=True, timeout=120,
@@ -208,13 +210,13 @@ class NamespaceTest(unittest.TestCase):
         self.assertEqual((C[2], S[0]) in got, f"{C[2]}->{S[0]}" in text.split("standby")[0])
 
     def test_4_refuses_to_start(self):
-        r = subprocess.run(["ip", "netns", "exec", self.tb.server, PY, tool("pcdcd.py")],
+        r = subprocess.run(["ip", "netns", "exec", self.tb.server, PY, *tool("pcdcd")],
                            capture_output=True, text=True, timeout=20)  # fmt: skip
         self.assertEqual(r.returncode, 2)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
         self.assertIn("not the userspace one", r.stderr)
         r = subprocess.run(["ip", "netns", "exec", self.tb.client, "setpriv", "--reuid=65534",
-                            "--regid=65534", "--clear-groups", PY, tool("pcdcd.py")],
+                            "--regid=65534", "--clear-groups", PY, *tool("pcdcd")],
                            capture_output=True, text=True, timeout=20)  # fmt: skip
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("CAP_NET_ADMIN", r.stderr)
@@ -224,8 +226,9 @@ class NamespaceTest(unittest.TestCase):
                  "netem", "delay", "1ms"]  # fmt: skip
         if subprocess.run(probe, capture_output=True, timeout=10).returncode == 0:
             self.skipTest("this kernel has netem")
-        r = subprocess.run([PY, tool("experiment.py"), "--scenario",
-                            tool("scenarios/uib-unis.json"), "--out", os.path.join(self.tmp, "x")],
+        scenario = os.path.join(PCDC, "scenarios", "uib-unis.json")
+        r = subprocess.run([PY, *tool("experiment"), "--scenario", scenario,
+                            "--out", os.path.join(self.tmp, "x")],
                            capture_output=True, text=True, timeout=60)  # fmt: skip
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn("no netem in this kernel", r.stderr)
@@ -247,7 +250,7 @@ class VolatileNamespaceTest(unittest.TestCase):
         cls.tb.up()
         log = open(os.path.join(cls.tmp, "serve.log"), "w")  # noqa: SIM115 - the server's
         cls.server = subprocess.Popen(["ip", "netns", "exec", cls.tb.server, PY,
-                                       tool("transfer.py"), "serve", "--port", str(PORT)],
+                                       *tool("transfer"), "serve", "--port", str(PORT)],
                                       stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
         log.close()
         time.sleep(0.3)
@@ -263,7 +266,7 @@ class VolatileNamespaceTest(unittest.TestCase):
     def mbps(self, *clients, seconds=1.5):
         """Mbit/s of a download of `seconds` from each client address at once (no path
         manager runs: each connection keeps its one subflow)."""
-        get = ["ip", "netns", "exec", self.tb.client, PY, tool("transfer.py"), "get",
+        get = ["ip", "netns", "exec", self.tb.client, PY, *tool("transfer"), "get",
                "--connect", f"{S[0]}:{PORT}", "--duration", str(seconds), "--bind"]  # fmt: skip
         pipe = subprocess.PIPE
         procs = [subprocess.Popen([*get, c], stdout=pipe, stderr=pipe, text=True) for c in clients]
@@ -317,7 +320,7 @@ class VolatileNamespaceTest(unittest.TestCase):
         # schedule, the daemons and servers and the namespaces go with it
         out = os.path.join(self.tmp, "smoke")
         with open(os.path.join(self.tmp, "smoke.log"), "w") as log:
-            p = subprocess.Popen([PY, tool("experiment.py"), "--host-smoke", "--out", out],
+            p = subprocess.Popen([PY, *tool("experiment"), "--host-smoke", "--out", out],
                                  stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
         mine = (f"pcsm{p.pid}", f"pcdc-hint-{p.pid}")
         self.addCleanup(netns.Testbed(mine[0], [], []).down)  # what a failure would leave

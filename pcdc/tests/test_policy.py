@@ -2,10 +2,8 @@
 
 import unittest
 
-from tests import _path  # noqa: F401
-
-import policy  # isort: skip
-from policy import L1, L2, L3, PairStats
+from mpqoe.pcdc import policy
+from mpqoe.pcdc.policy import L1, L2, L3, PairStats
 
 KIB = 1024
 

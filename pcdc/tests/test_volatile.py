@@ -18,10 +18,10 @@ import time
 import unittest
 from unittest import mock
 
-from tests import _path
+from mpqoe import REPO
+from mpqoe.pcdc import experiment, netns
 
-import experiment  # isort: skip
-import netns  # isort: skip
+PCDC = os.path.join(REPO, "pcdc")
 
 
 def draws(key, n, good=20.0, bad=5.0):
@@ -227,7 +227,7 @@ class VolatilityTest(unittest.TestCase):
 
 
 def scenario_file(test, **volatile):
-    with open(os.path.join(_path.PCDC, "scenarios", "uib-unis.json")) as f:
+    with open(os.path.join(PCDC, "scenarios", "uib-unis.json")) as f:
         doc = json.load(f)
     if volatile:
         doc["volatile"] = volatile
@@ -251,7 +251,7 @@ class ScenarioTest(unittest.TestCase):
             net.volatile, [netns.VolatilePair(0, 1, "500000000bit", "500000bit", 20, 5)]
         )
         self.assertEqual(experiment.load_scenario(path, 0.5), (net.client, net.server))
-        none = experiment.load_network(os.path.join(_path.PCDC, "scenarios", "uib-unis.json"))
+        none = experiment.load_network(os.path.join(PCDC, "scenarios", "uib-unis.json"))
         self.assertEqual((none.volatile, none.seed), ([], None))
 
     def test_bad_volatile_sections_are_refused_in_one_line(self):

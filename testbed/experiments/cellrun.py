@@ -6,7 +6,7 @@ Run inside the testbed guest (testbed/run) as root with Debian's /usr/bin/python
     /usr/bin/python3 testbed/experiments/cellrun.py --scenario 3p-50 \
         --cells 3p-50.gr_sty.cubic,3p-50.dft.bbr --runs 1-5 [--duration 30] [--results /results]
 
-For one scenario (matrix.py) it builds the topology once, then for k in runs, for each cell:
+For a scenario (mpqoe.sched_matrix) it builds the topology once, then for k in runs, for each cell:
 sets the scheduler and congestion control, streams one video with the probe (vprobe.py server on
 `server`, client on `client`), and writes /results/<experiment>/<cell>/run<k>.json atomically.
 A run whose JSON exists with status "ok" is skipped, and so is one named by --skip CELL:K,...
@@ -52,14 +52,13 @@ import sys
 import time
 from collections import deque
 
+from mpqoe import descriptor, files, kernel, network
+from mpqoe import sched_matrix as mx
+from mpqoe.results import tree_sha256
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-import matrix as mx  # noqa: E402
-from mpqoe_lib import descriptor, files, kernel, network  # noqa: E402
-from mpqoe_lib.results import tree_sha256  # noqa: E402
 
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
@@ -601,8 +600,8 @@ def main(argv):
     print(f"cellrun: {args.scenario}: {len(todo)} run(s) to do", flush=True)
     if not todo:
         return 0
-    import mpqoe_topo as mq
     from mininet.log import setLogLevel
+    from mpqoe import topo as mq
 
     setLogLevel("warning")
     netinfo, fatal, failures = {}, None, 0

@@ -3,13 +3,13 @@
 
     /usr/bin/python3 testbed/experiments/report.py --data docs/results [--check]
 
-Reads only the committed per-run CSVs that run.py --publish writes (publish.py says what the
-columns are) of every result set under --data, a set being a folder <set>/ = <prefix>/<experiment>
-with <set>/data/runs.csv (and optionally <set>/data/paths.csv), e.g. sticky, bnaware,
-long120/sticky, paper/bnaware. A set's plan, the cells it is to hold at their planned lengths
-(matrix.py), is every cell of its experiment, or the cells that <set>/data/plan.txt selects
-(one shell pattern over cell names a line, `#` comments); a set holding a cell outside its plan
-is malformed. It writes, per set:
+Reads only the committed per-run CSVs that run.py --publish writes (mpqoe.sched_publish says
+what the columns are) of every result set under --data, a set being a folder <set>/ =
+<prefix>/<experiment> with <set>/data/runs.csv (and optionally <set>/data/paths.csv), e.g.
+sticky, bnaware, long120/sticky, paper/bnaware. A set's plan, the cells it is to hold at their
+planned lengths (mpqoe.sched_matrix), is every cell of its experiment, or the cells that
+<set>/data/plan.txt selects (one shell pattern over cell names a line, `#` comments); a set
+holding a cell outside its plan is malformed. It writes, per set:
     <set>/tables.md       per cell n, mean and 95 % CI of every metric; per group the
                           comparisons with the baseline scheduler (p-values)
     <set>/<metric>.png    bars per scenario and scheduler, panels per congestion control,
@@ -103,7 +103,7 @@ Template placeholders (a set name may contain '/'; fields are split from the rig
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
-Statistics (mininet-scripts/mpqoe_lib/stats.py, shared with the video report): the unit is the
+Statistics (python/mpqoe/stats.py, shared with the video report): the unit is the
 run; per cell the mean and the 95 % Student t interval; per group and metric the baseline
 against every other scheduler, two-sided permutation test on the difference of means (exact up
 to stats.SPLIT_EXACT_LIMIT splits, else Monte Carlo from a fixed seed) with Welch's p beside
@@ -126,16 +126,15 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
+from mpqoe import debian, stats
+from mpqoe import results as shared
+from mpqoe import sched_matrix as mx
+from mpqoe import sched_publish as publish
+from mpqoe.results import NO_OK, UNRECORDED, ReportError, fmt, fmt_interval, fmt_p
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-import matrix as mx  # noqa: E402
-import publish  # noqa: E402
-from mpqoe_lib import debian, stats  # noqa: E402
-from mpqoe_lib import results as shared  # noqa: E402
-from mpqoe_lib.results import NO_OK, UNRECORDED, ReportError, fmt, fmt_interval, fmt_p  # noqa: E402
 
 WHO = "experiments/report.py"
 GENERATOR = "testbed/experiments/report.py"
@@ -249,7 +248,7 @@ CC_ORDER = ("cubic", "bbr", "lia", "olia", "balia")
 
 METHOD = f"""\
 How the numbers are made (testbed/experiments/report.py, statistics of
-mininet-scripts/mpqoe_lib/stats.py, shared with the video experiments):
+python/mpqoe/stats.py, shared with the video experiments):
 - The unit of replication is the run (one video stream). Failed runs are counted, never
   averaged.
 - Per cell: mean over the ok runs [95 % Student t interval, mean +- t(0.975, n-1) s / sqrt(n)];
@@ -976,7 +975,8 @@ def _plan(name):
     return fields[fld]()
 
 
-# the time model's constants a page may quote (model:<name>), so its sentences follow matrix.py
+# the time model's constants a page may quote (model:<name>), so its sentences follow
+# mpqoe.sched_matrix
 MODEL = {
     "per_run_s": "PER_RUN_OVERHEAD_S",
     "boot_s": "BOOT_OVERHEAD_S",

@@ -5,8 +5,8 @@
         [--guests 1] [--cells PATTERNS] [--only-runs K,...] [--results DIR] [--batch-runs 40]
         [--budget-min M] [--publish [DEST]] [--dry-run]
 
-The matrix (matrix.py) is split into batches: one batch = one scenario (its network is built
-once per guest boot) and at most --batch-runs runs; each batch runs in a fresh guest
+The matrix (mpqoe.sched_matrix) is split into batches: one batch = one scenario (its network is
+built once per guest boot) and at most --batch-runs runs; each batch runs in a fresh guest
 (`testbed/run -- /usr/bin/python3 testbed/experiments/cellrun.py ...`), at most --guests at a
 time. Runs land in DIR/<experiment>/<cell>/run<k>.json (DIR is the guest's /results).
 Resumable: a run whose JSON exists with status "ok" is skipped; failed ones are run again.
@@ -28,7 +28,7 @@ Exit 0 when every selected run is ok (here, or published in --publish's DEST; wi
 --budget-min, every run the budget took), 1 otherwise, 2 on usage errors.
 
 --publish [DEST] then writes the selected cells' runs (ok and failed) into the committed
-compact tables DEST/<experiment>/data/{runs,paths}.csv (publish.py; DEST defaults to
+compact tables DEST/<experiment>/data/{runs,paths}.csv (mpqoe.sched_publish; DEST defaults to
 docs/results, e.g. docs/results/long120 for another result set), which
 testbed/experiments/report.py reads; --publish-only does that alone, without a guest. With
 --publish, the runs DEST already holds as ok runs of this code version and video length are
@@ -61,17 +61,16 @@ import sys
 import time
 from dataclasses import dataclass
 
+from mpqoe import files
+from mpqoe import sched_matrix as mx
+from mpqoe import sched_publish as pub
+from mpqoe.kernel import kernel_reports
+from mpqoe.results import ReportError, code_version, read_csv
+from mpqoe.runs import ONLY_RUNS_HELP, only_runs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-import matrix as mx  # noqa: E402
-import publish as pub  # noqa: E402
-from mpqoe_lib import files  # noqa: E402
-from mpqoe_lib.kernel import TROUBLE_LINE  # noqa: E402
-from mpqoe_lib.results import ReportError, code_version, read_csv  # noqa: E402
-from mpqoe_lib.runs import ONLY_RUNS_HELP, only_runs  # noqa: E402
 
 TESTBED_RUN = os.path.join(REPO, "testbed", "run")
 PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
@@ -95,8 +94,8 @@ def parse_args(argv):
     p.add_argument(
         "--planned",
         action="store_true",
-        help="every cell at its planned length (matrix.py: the paper's for the cells a headline "
-        "claim rests on, 120 s for the others), into RESULTS/<length>s/",
+        help="every cell at its planned length (mpqoe.sched_matrix: the paper's for the cells a "
+        "headline claim rests on, 120 s for the others), into RESULTS/<length>s/",
     )
     p.add_argument("--guests", type=int, default=1, help="concurrent guests (default 1)")
     p.add_argument("--cells", default=None, help="comma-separated patterns over cell names")
@@ -222,29 +221,6 @@ def run_state(results, runs, cells, duration, version=None):
 def console_of(log):
     """The guest kernel console kept beside a batch log (<batch>.log -> <batch>.console.log)."""
     return log[: -len(".log")] + ".console.log"
-
-
-# testbed/run writes this line into the console log when a boot died before the command
-# started, and boots the guest again: nothing of the command ran in the boot that died
-_BOOT_RETRIED = re.compile(r"testbed: boot \d+ died before COMMAND started")
-
-
-def kernel_reports(console_log, limit=8):
-    """(reports, retried): the first lines of a guest's kernel console that report a kernel
-    problem (BUG, oops, warning, panic, stall), from the boot that ran the command and from
-    boots that died before it started and were booted again; ([], []) when there are none or
-    the log is missing."""
-    try:
-        with open(console_log, errors="replace") as f:
-            lines = [line.rstrip() for line in f]
-    except OSError:
-        return [], []
-    cut = max((i + 1 for i, line in enumerate(lines) if _BOOT_RETRIED.match(line)), default=0)
-
-    def hits(part):
-        return [line for line in part if TROUBLE_LINE.search(line)][:limit]
-
-    return hits(lines[cut:]), hits(lines[:cut])
 
 
 def stored_cells(args, experiment):

@@ -11,20 +11,15 @@ import contextlib
 import io
 import json
 import os
-import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "mininet-scripts"))
-
-import cellrun  # noqa: E402
-import matrix as mx  # noqa: E402
-import publish  # noqa: E402
-import report  # noqa: E402
-import run  # noqa: E402
-from mpqoe_lib import files, results  # noqa: E402
+import cellrun
+import report
+import run
+from mpqoe import files, kernel, results
+from mpqoe import sched_matrix as mx
+from mpqoe import sched_publish as publish
 
 
 class MatrixTest(unittest.TestCase):
@@ -83,7 +78,7 @@ class MatrixTest(unittest.TestCase):
 
 class RoutingTest(unittest.TestCase):
     def routing(self, scenario):
-        import mpqoe_topo as mq
+        from mpqoe import topo as mq
 
         scn = mx.SCENARIOS[scenario]
         topo = cellrun.scenario_topo(scn, mq)
@@ -164,7 +159,7 @@ class RoutingTest(unittest.TestCase):
         self.assertEqual(limits("baseline"), {None})
 
     def test_bad_queue_limit_is_refused(self):
-        import mpqoe_topo as mq
+        from mpqoe import topo as mq
 
         for bad in (0, -5, "x", "5.5", 2.5):
             with self.assertRaises(mq.MpqoeError, msg=repr(bad)):
@@ -196,7 +191,7 @@ class RoutingTest(unittest.TestCase):
         self.assertEqual(base, [1000])
 
     def test_unknown_link_override_is_refused(self):
-        import mpqoe_topo as mq
+        from mpqoe import topo as mq
 
         bad = mx.Scenario("x", "sticky", "three-path", {"p9-sv": {"delayMs": 1.0}})
         with self.assertRaises(cellrun.RunError):
@@ -251,7 +246,7 @@ class KernelReportTest(unittest.TestCase):
             path = os.path.join(d, "batch.console.log")
             with open(path, "w") as f:
                 f.write(text)
-            return run.kernel_reports(path)
+            return kernel.kernel_reports(path)
 
     def test_panic_and_warnings_are_found(self):
         self.assertEqual(
@@ -278,7 +273,7 @@ class KernelReportTest(unittest.TestCase):
 
     def test_a_clean_or_missing_log_reports_nothing(self):
         self.assertEqual(self.scan("[ 1.0] virtio_net virtio0 eth0: renamed\n"), ([], []))
-        self.assertEqual(run.kernel_reports("/nonexistent/console.log"), ([], []))
+        self.assertEqual(kernel.kernel_reports("/nonexistent/console.log"), ([], []))
 
 
 def _lk(delay, loss, bw):

@@ -18,14 +18,13 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
+from mininet.log import setLogLevel
+from mpqoe import network
+from mpqoe import topo as mq
+from mpqoe.proc import sh
 
-import mpqoe_topo as mq  # noqa: E402
-from mininet.log import setLogLevel  # noqa: E402
-from mpqoe_lib import network  # noqa: E402
-from mpqoe_lib.proc import sh  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 
 TOPOLOGY = os.path.join(HERE, "topology.json")
 

@@ -26,12 +26,12 @@ import subprocess
 import sys
 import time
 
+from mpqoe import files
+from mpqoe.rest import ERRORS, Rest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-from mpqoe_lib import files  # noqa: E402
-from mpqoe_lib.rest import ERRORS, Rest  # noqa: E402
 
 SERVER = "10.0.1.1"
 LINKS = 10

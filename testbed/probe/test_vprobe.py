@@ -1,6 +1,6 @@
 """Unit tests of vprobe: player, pacing, frame stream, HTTP, scheduler counters, CLI (no root).
 
-The /proc and netstat parsers and the sockaddr decoding are mpqoe_lib's, tested in
+The /proc and netstat parsers and the sockaddr decoding are mpqoe's, tested in
 mininet-scripts/tests/test_lib.py.
 
 The last class runs server and client as real processes over MPTCP on 127.0.0.1 (one subflow,
@@ -20,17 +20,16 @@ import threading
 import time
 import unittest
 
+import vprobe_counters
+import vprobe_http as http
+import vprobe_wire as wire
+from vprobe_client import _Pacer
+from vprobe_counters import scheduler_counters as counters
+from vprobe_playout import Player, playout
+from vprobe_server import _file_writes, _Lag
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 LIB = os.path.join(os.path.dirname(os.path.dirname(HERE)), "mininet-scripts")
-sys.path.insert(0, LIB)
-import vprobe_counters  # noqa: E402
-import vprobe_http as http  # noqa: E402
-import vprobe_wire as wire  # noqa: E402
-from vprobe_client import _Pacer  # noqa: E402
-from vprobe_counters import scheduler_counters as counters  # noqa: E402
-from vprobe_playout import Player, playout  # noqa: E402
-from vprobe_server import _file_writes, _Lag  # noqa: E402
 
 VPROBE = os.path.join(HERE, "vprobe.py")
 

@@ -33,7 +33,7 @@ and writes one JSON document (schema "mpqoe-vprobe/2", see README.md).
 This file is the command line; the parts are vprobe_playout.py (player), vprobe_wire.py
 (frames), vprobe_http.py (the file mode's request and response), vprobe_counters.py (scheduler
 and subflow counters), vprobe_net.py (sockets, errors), vprobe_server.py and vprobe_client.py;
-MPTCP socket options and /proc parsing come from mininet-scripts/mpqoe_lib.
+MPTCP socket options and /proc parsing come from python/mpqoe.
 
 Exit codes: 0 complete; 1 runtime failure (the client still writes its JSON, complete=false,
 error set; the server refuses a bad request with a 400); 2 usage error or missing kernel
@@ -49,13 +49,10 @@ import os
 import signal
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))  # mpqoe_lib
-
-from vprobe_client import client_main  # noqa: E402
-from vprobe_net import Interrupted, UsageError, on_signal, parse_hostport  # noqa: E402
-from vprobe_server import serve  # noqa: E402
-from vprobe_wire import HEADER  # noqa: E402
+from vprobe_client import client_main
+from vprobe_net import Interrupted, UsageError, on_signal, parse_hostport
+from vprobe_server import serve
+from vprobe_wire import HEADER
 
 MODES = ("file", "live")
 MODE_HELP = "file: a stored video behind one HTTP GET (default); live: a live source"

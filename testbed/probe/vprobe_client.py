@@ -9,7 +9,7 @@ import sys
 import time
 
 import vprobe_http as http
-from mpqoe_lib import files, kernel
+from mpqoe import files, kernel
 from vprobe_counters import SubflowSeries
 from vprobe_net import Interrupted, UsageError, family_of, is_mptcp, make_socket
 from vprobe_playout import EPS, Player

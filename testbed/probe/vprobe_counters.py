@@ -1,9 +1,9 @@
 """The probe's counters: the scheduler module's line for a connection, the congestion control,
-and per-subflow byte counters sampled over time (MPTCP_FULL_INFO, mpqoe_lib.sockopt)."""
+and per-subflow byte counters sampled over time (MPTCP_FULL_INFO, mpqoe.sockopt)."""
 
 import socket
 
-from mpqoe_lib import kernel, sockopt
+from mpqoe import kernel, sockopt
 
 
 def scheduler_counters(proc_text, name, local, remote):

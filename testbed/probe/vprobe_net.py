@@ -3,7 +3,7 @@
 import signal
 import socket
 
-from mpqoe_lib import sockopt
+from mpqoe import sockopt
 
 
 class UsageError(Exception):

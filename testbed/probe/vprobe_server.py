@@ -10,7 +10,7 @@ import sys
 import time
 
 import vprobe_http as http
-from mpqoe_lib import sockopt
+from mpqoe import sockopt
 from vprobe_counters import congestion, read_scheduler
 from vprobe_net import UsageError, family_of, is_mptcp, make_socket, sock_addr
 from vprobe_wire import (

@@ -33,14 +33,14 @@ import subprocess
 import sys
 import time
 
+from mininet.log import setLogLevel
+from mpqoe import bulk, checks, kernel, network
+from mpqoe import topo as mq
+from mpqoe.proc import last_json, loss_line, sh
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-import mpqoe_topo as mq  # noqa: E402
-from mininet.log import setLogLevel  # noqa: E402
-from mpqoe_lib import bulk, checks, kernel, network  # noqa: E402
-from mpqoe_lib.proc import last_json, loss_line, sh  # noqa: E402
 
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 BASE_RTT_MS = {"p1": 50.0, "p2": 100.0, "p3": 100.0}  # three-path.json, two directions

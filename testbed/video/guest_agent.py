@@ -11,7 +11,7 @@ machine whose kernel has netem. As root with Debian's python3 (Mininet). It:
 
 1. loads netem and Open vSwitch (the guest's kernel modules; on a kernel without netem it
    stops with exit 2: the experiments' delays are never dropped silently);
-2. builds the descriptor's network (mininet-scripts/mpqoe_topo.DescriptorTopo: htb bandwidth
+2. builds the descriptor's network (mpqoe.topo.DescriptorTopo: htb bandwidth
    and netem delay per link, OVS kernel datapath in fail mode secure) with the host's
    controller at --controller (from the guest, the host is 10.0.2.2);
 3. turns MPTCP on in every host (a `subflow` endpoint per extra client interface);
@@ -34,12 +34,12 @@ import subprocess
 import sys
 import time
 
+from mpqoe import checks, kernel, network
+from mpqoe.proc import kill_all, machine_load
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-from mpqoe_lib import checks, kernel, network  # noqa: E402
-from mpqoe_lib.proc import kill_all, machine_load  # noqa: E402
 
 PY = "/usr/bin/python3"
 HARNESS = os.path.join(REPO, "dashjs-harness")
@@ -436,8 +436,8 @@ def main(argv):
             kernel.load_testbed_modules()
         except RuntimeError as e:
             print(f"agent: {e}", file=sys.stderr)
-        import mpqoe_topo as mq
         from mininet.log import setLogLevel
+        from mpqoe import topo as mq
 
         if not mq.netem_available():
             raise Usage("this kernel has no netem: the links' delays cannot be applied (run in "

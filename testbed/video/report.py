@@ -32,7 +32,7 @@ brace pair, is an error naming it):
                  field: p (permutation p, not adjusted), sig (p below 0.05), diff, welch
     {{strat:<experiment>/<group>+<group>[+...]/<metric>/<ref>-vs-<other>/<field>}}
                  two algorithms over several groups (e.g. every segment length), runs permuted
-                 within each group (mpqoe_lib/stats.py): field: p (permutation p), sig, diff
+                 within each group (python/mpqoe/stats.py): field: p (permutation p), sig, diff
                  (mean of the groups' mean ref - mean other), n (groups); metrics and comparisons
                  joined by commas (m1,m2/ga-vs-a,ga-vs-b) are one family, each metric with each
                  comparison, Holm-adjusted over them: field maxp (the largest adjusted p) and
@@ -92,9 +92,9 @@ outage_pct). Numbers are printed as in the tables. An experiment without a CSV r
 placeholders as "n/a (no runs yet)"; a cell or group missing from an experiment that has data is
 an error.
 
-Statistics: stats.py, i.e. the shared mininet-scripts/mpqoe_lib/stats.py (its docstring and
+Statistics: stats.py, i.e. the shared python/mpqoe/stats.py (its docstring and
 METHOD below). Reading the CSVs, rendering the templates, code versions and the write-or-check
-of the outputs: mininet-scripts/mpqoe_lib/results.py, shared with the scheduler experiments'
+of the outputs: python/mpqoe/results.py, shared with the scheduler experiments'
 report. Code versions: each cell keeps the runs of its newest code version, ordered by git
 ancestry in this repository (a `-dirty` version is newer than its commit); versions that cannot
 be ordered are an error.
@@ -112,15 +112,14 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
+from mpqoe import debian, stats
+from mpqoe import results as shared
+from mpqoe import video_record as record
+from mpqoe.results import ReportError, fmt, fmt_diff, fmt_p, read_csv, short
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-import record  # noqa: E402
-from mpqoe_lib import debian, stats  # noqa: E402
-from mpqoe_lib import results as shared  # noqa: E402
-from mpqoe_lib.results import ReportError, fmt, fmt_diff, fmt_p, read_csv, short  # noqa: E402
 
 WHO = "report.py"
 COMMAND = "make results  # /usr/bin/python3 testbed/video/report.py --data docs/results"
@@ -259,7 +258,7 @@ METRICS = {
     "guest_busy_pct": Metric(
         "Guest CPU busy during the run", "%", 0, ("guest_load",), _col("guest_load", 100.0)
     ),
-    # What the host-guest bridge does to the players' view (run.py's bridge(), record.py's
+    # What the host-guest bridge does to the players' view (run.py's bridge(), mpqoe.video_record's
     # bridge_timing); runs made before it was recorded have none, so no row needs them.
     # Round trip: host to guest agent and back, median of the run's 2 s samples. Lag: per
     # client, the median over its responses of (end at the player - last byte leaving the
@@ -396,7 +395,7 @@ PAPERS = {
 }
 
 METHOD = f"""\
-How the numbers are made (mininet-scripts/mpqoe_lib/stats.py):
+How the numbers are made (python/mpqoe/stats.py):
 - The unit of replication is the run. A run's value is the mean over its clients whose status
   is `ok`; clients that failed or timed out are counted under "clients not ok" and left out of
   the means. A run without an ok client has no value.

@@ -7,7 +7,7 @@ network with real link delays, real dash.js players, QoE per algorithm.
         [--publish]
     testbed/video/run.py --topology T --clients N --algorithms A,B [--runs K] [--video S] ...
 
-Per batch (one network, matrix.py) it writes the descriptor (`bin/mpqoe topology with-clients
+Per batch (a network, mpqoe.video_matrix) it writes the descriptor (`bin/mpqoe topology with-clients
 ... --links paper`: the paper's drawn link bandwidths and delays), generates the content (GA
 ladder 1500/2000/2500/2600 kbit/s in 4 s segments), boots the testbed guest with the network
 (guest_agent.py; `--local` runs it on this machine, whose kernel must have netem) and, per run,
@@ -40,19 +40,18 @@ import threading
 import time
 import urllib.parse
 
+import session as ss
+from mpqoe import files, floodlight, kernel
+from mpqoe import results as shared
+from mpqoe import video_matrix as mx
+from mpqoe import video_record as record
+from mpqoe.descriptor import override_links
+from mpqoe.rest import ERRORS
+from mpqoe.runs import ONLY_RUNS_HELP, only_runs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-import matrix as mx  # noqa: E402
-import record  # noqa: E402
-import session as ss  # noqa: E402
-from mpqoe_lib import files, floodlight, kernel  # noqa: E402
-from mpqoe_lib import results as shared  # noqa: E402
-from mpqoe_lib.descriptor import override_links  # noqa: E402
-from mpqoe_lib.rest import ERRORS  # noqa: E402
-from mpqoe_lib.runs import ONLY_RUNS_HELP, only_runs  # noqa: E402
 
 SCHEMA = "mpqoe-video-run/1"
 DEFAULT_RESULTS = os.path.join(REPO, "build", "video")
@@ -158,9 +157,9 @@ def parse_args(argv):
     elif a.floodlight_jar:
         raise Usage("--floodlight-jar goes with --controller floodlight")
     if a.local:
-        import mpqoe_topo  # noqa: PLC0415 - Mininet, only where the network runs here
+        from mpqoe import topo  # noqa: PLC0415 - Mininet, only where the network runs here
 
-        if not mpqoe_topo.netem_available():
+        if not topo.netem_available():
             raise Usage("--local: this kernel has no netem, so the links' delays cannot be "
                         "applied (run without --local: the testbed guest has it)")  # fmt: skip
     if a.topology:

@@ -10,19 +10,18 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 import types
 
+from mpqoe import files, floodlight
+from mpqoe.flows import cookie_switches, edge_walk
+from mpqoe.proc import Service, free_ports, machine_load
+from mpqoe.rest import ERRORS, ControllerProcess
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "mininet-scripts"))
 
-from mpqoe_lib import files, floodlight  # noqa: E402
-from mpqoe_lib.flows import cookie_switches, edge_walk  # noqa: E402
-from mpqoe_lib.proc import Service, free_ports, machine_load  # noqa: E402
-from mpqoe_lib.rest import ERRORS, ControllerProcess  # noqa: E402
 
 MPQOE = os.path.join(REPO, "bin", "mpqoe")
 TESTBED_RUN = os.path.join(REPO, "testbed", "run")
@@ -257,7 +256,7 @@ class Controller(ControllerProcess):
 
 def controller(kind, descriptor, cell, of_port, rest_port, log_path, floodlight_jar=None):
     """The run's controller: the standalone runtime, or Floodlight with the mpqoe module and
-    the same settings (mpqoe_lib.floodlight)."""
+    the same settings (mpqoe.floodlight)."""
     if kind == "standalone":
         return Controller(descriptor, cell.controller_algorithm(), of_port, rest_port, log_path,
                           extra=cell.controller_args())  # fmt: skip

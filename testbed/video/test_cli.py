@@ -8,7 +8,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import types
 import unittest
@@ -16,7 +15,6 @@ from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUN = os.path.join(HERE, "run.py")
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "..", "mininet-scripts"))
 
 BAD = [
     (["--topology", "nope", "--clients", "2", "--algorithms", "ga"], "unknown topology 'nope'"),
@@ -63,9 +61,9 @@ class BadInput(unittest.TestCase):
                 self.assertFalse(os.path.exists(out), "nothing written")
 
     def test_local_without_netem_is_refused(self):
-        import mpqoe_topo  # noqa: PLC0415
+        from mpqoe import topo  # noqa: PLC0415
 
-        if mpqoe_topo.netem_available():
+        if topo.netem_available():
             self.skipTest("this kernel has netem")
         r, _out = self.run_cli(["--local"])
         self.assertEqual(r.returncode, 2, r.stderr)
@@ -90,7 +88,6 @@ class BadInput(unittest.TestCase):
         self.assertIn("36 runs to make in 3 batches", r.stdout)
 
     def test_missing_dashjs_is_one_line_before_any_guest(self):
-        sys.path.insert(0, HERE)
         import run  # noqa: PLC0415
 
         out = os.path.join(self.tmp, "results")
@@ -112,7 +109,6 @@ class BadInput(unittest.TestCase):
     def test_an_unbuilt_scheduler_module_is_one_line_before_any_guest(self):
         """ga-sched's DAPS cells load mpqoe_daps.ko in the guest: without it every one of
         them would boot and fail, so the runner refuses the plan first."""
-        sys.path.insert(0, HERE)
         import run  # noqa: PLC0415
 
         mods = os.path.join(self.tmp, "modules")
@@ -141,7 +137,6 @@ class BadInput(unittest.TestCase):
                 self.assertEqual(batch.call_count, 1, "the one ga-sched batch runs")
 
     def test_sigterm_stops_like_ctrl_c_and_leaves_a_partial_manifest(self):
-        sys.path.insert(0, HERE)
         import run  # noqa: PLC0415
 
         out = os.path.join(self.tmp, "results")
@@ -176,10 +171,9 @@ class Publish(unittest.TestCase):
         self.tmp = tempfile.mkdtemp(prefix="video-publish-")
         self.addCleanup(shutil.rmtree, self.tmp, True)
         self.results = os.path.join(self.tmp, "results")
-        sys.path.insert(0, HERE)
-        import record  # noqa: PLC0415
         import run  # noqa: PLC0415
         import test_record  # noqa: PLC0415
+        from mpqoe import video_record as record  # noqa: PLC0415
 
         self.run, self.record, self.doc = run, record, test_record.run_doc
 
@@ -245,7 +239,6 @@ class DeadNetwork(unittest.TestCase):
     def test_the_batch_stops_and_the_run_names_the_cause(self):
         tmp = tempfile.mkdtemp(prefix="video-dead-")
         self.addCleanup(shutil.rmtree, tmp, True)
-        sys.path.insert(0, HERE)
         import run  # noqa: PLC0415
 
         net = mock.MagicMock(ready={"built": {}})
@@ -284,7 +277,6 @@ class NetworkTimeout(unittest.TestCase):
     """The network side's own time limit covers the batch it serves, retries included."""
 
     def setUp(self):
-        sys.path.insert(0, HERE)
         import run  # noqa: PLC0415
 
         self.run = run

@@ -6,15 +6,13 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+import forwarder
 
-import forwarder  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def response(body, status=200):

@@ -7,17 +7,13 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import unittest
 from unittest import mock
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-import guest_agent  # noqa: E402
-from mpqoe_lib.proc import free_port  # noqa: E402
+import guest_agent
+from mpqoe.proc import free_port
 
 
 class FakeProcess:

@@ -1,13 +1,9 @@
 """Unit tests of the video experiments' records and plan (no guest, no network)."""
 
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import matrix as mx  # noqa: E402
-import record  # noqa: E402
+from mpqoe import video_matrix as mx
+from mpqoe import video_record as record
 
 # A square a-b-c-d-a with a diagonal a-c; delays 10, 20, 30, 40, 5 ms.
 DESC = {

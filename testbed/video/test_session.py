@@ -2,14 +2,12 @@
 
 import json
 import os
-import sys
 import tempfile
 import time
 import unittest
 from unittest import mock
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import session  # noqa: E402
+import session
 
 
 class FakeAgent:

@@ -10,7 +10,7 @@
 #      run files and tables appear, and the local profile has nothing left to do;
 #   4. a small sweep (2 cells x 2 runs of 10 s, one guest per run) through the Slurm profile,
 #      then the same sweep locally (one guest for the 4 runs);
-#   5. compare.py: the merged tables of both have the same structure, every run file is
+#   5. slurm_compare.py: the merged tables of both have the same structure, every run file is
 #      complete.
 # With --no-guest only steps 1-3b (no guest is booted: about 2 min).
 # Stops the cluster in any case; keeps its work directory when a step failed (printed).
@@ -79,10 +79,9 @@ say "ok   the dry run through the Slurm profile lists $jobs run jobs"
 # 3b. a sweep whose runs the runner's store already holds (no guest boots): through Slurm
 #     the jobs check the node, call the runner, take the runs over; the tables are published;
 #     the local profile then has nothing left to do
-/usr/bin/python3 - "$tmp/stored/store" "$CELLS" "$RUNS" <<'PY'
+(cd workflow && /usr/bin/python3 - "$tmp/stored/store" "$CELLS" "$RUNS") <<'PY'
 import json, os, sys
-sys.path.insert(0, "workflow")
-from test_workflow import scheduler_doc
+from test_workflow import scheduler_doc  # workflow/test_workflow.py, run from its directory
 store, cells, runs = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3])
 for c in cells:
     for k in range(1, runs + 1):
@@ -117,5 +116,5 @@ sweep local --profile workflow/profiles/local --cores 2 >"$tmp/local.log" 2>&1 |
 say "ok   the same sweep locally: $((SECONDS - t0)) s"
 
 # 5. the verdict
-/usr/bin/python3 workflow/slurm-test/compare.py "$EXP" "$CELLS" "$RUNS" "$tmp/local" "$tmp/slurm"
+/usr/bin/python3 workflow/slurm_compare.py "$EXP" "$CELLS" "$RUNS" "$tmp/local" "$tmp/slurm"
 ok=1
