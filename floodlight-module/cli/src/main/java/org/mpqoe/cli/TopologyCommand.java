@@ -293,7 +293,7 @@ final class TopologyCommand implements Runnable {
             + " topologies/routes/ are checked by `make topology-check`."
       })
   static final class Routing implements Callable<Integer> {
-    /** Format of the document; a change of its fields changes it. */
+    /** Format of the document (cellrun.py checks it): a new one when its fields change. */
     static final String SCHEMA = "mpqoe-routes/1";
 
     @Parameters(paramLabel = "NAME|FILE")
