@@ -9,7 +9,8 @@ ifdef KERNEL
 export MPQOE_KERNEL := $(KERNEL)
 endif
 
-.PHONY: demo test deps java-deps py-deps py-pkg build java-test lint topology-check bench format clean \
+.PHONY: demo test deps java-deps py-deps py-pkg build java-test lint topology-check topology-routes \
+	bench format clean \
 	mininet-deps mininet-selftest e2e kernel-core-test kernel-schedulers kernel-matrix testbed \
 	testbed-smoke \
 	testbed-probe dashjs-harness experiments-test experiments experiments-report py-unit \
@@ -138,8 +139,10 @@ lint: py-deps
 	$(PY) -m ruff check $(PY_DIRS)
 	$(PY) -m ruff format --check $(PY_DIRS)
 
-# The committed descriptors must be exactly what their generators make. The Zoo file lives in
-# ../shared (beside the clone in CI); without it that one check is skipped, loudly.
+# The committed descriptors must be exactly what their generators make, and so must the
+# forwarding tables in topologies/routes/ (the Java core's routes, which the scheduler
+# experiments' guest installs: it has no Java). The Zoo file lives in ../shared (beside the
+# clone in CI); without it that one check is skipped, loudly.
 ZOO_GML := ../shared/data/topology-zoo/Compuserve.gml
 topology-check: build
 	@if [[ -f $(ZOO_GML) ]]; then \
@@ -149,6 +152,18 @@ topology-check: build
 	else echo "compuserve.json: SKIPPED, $(ZOO_GML) not found"; fi
 	java -jar $(JAR) topology jellyfish --seed 1 | diff -u topologies/jellyfish20.json - \
 	  && echo "jellyfish20.json: reproducible"
+	@for f in topologies/routes/*.json; do \
+	  java -jar $(JAR) topology routes topologies/$$(basename $$f) | diff -u $$f - \
+	    || { echo "$$f is stale: make topology-routes"; exit 1; }; \
+	  echo "$$f: reproducible"; \
+	done
+
+## topology-routes: rewrite the forwarding tables in topologies/routes/ from their descriptors
+## (a new one: bin/mpqoe topology routes topologies/NAME.json -o topologies/routes/NAME.json)
+topology-routes: build
+	@for f in topologies/routes/*.json; do \
+	  java -jar $(JAR) topology routes topologies/$$(basename $$f) -o $$f && echo "$$f"; \
+	done
 
 ## bench: every measurement of docs/perf.md (JMH per-join and control-plane times, the GA
 ## variants' CPU time per join, optimality gap, tuning, rules per client, the end-to-end test's

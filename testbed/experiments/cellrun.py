@@ -18,9 +18,11 @@ The network (documented in docs/results/README.md):
 - DescriptorTopo with the scenario's link overrides (delay one-way, loss both ways, htb rate);
   netem must be available (it is in the guest), else the run fails.
 - No controller: OVS in secure fail mode with static OpenFlow 1.3 rules `ip,nw_dst=<host ip>
-  -> output:<port>` on every switch, the port being the next hop of the shortest switch path
-  to the switch where that address lives (computed from the descriptor graph; fullmesh-cross
-  has a loop, which these rules never use, since every destination has one shortest path).
+  -> output:<port>` on every switch, the port being the first hop of the hop-shortest switch
+  path to the switch where that address lives, ties to the lower port: the Java core's tables
+  (`bin/mpqoe topology routes`), committed as topologies/routes/<topology>.json and checked
+  against the port plan here. fullmesh-cross has a loop, which no subflow uses: each server
+  address has one shortest path from each client switch (only ca-cb ties).
   Everything else (ARP, IPv6) is dropped: hosts get permanent neighbour entries instead.
 - Hosts: source-based policy routing (one table per interface: `from <ip>` leaves by its own
   interface), so a subflow's packets and their answers stay on its path. A client address that
@@ -50,7 +52,6 @@ import re
 import subprocess
 import sys
 import time
-from collections import deque
 
 from mpqoe import descriptor, files, kernel, network
 from mpqoe import sched_matrix as mx
@@ -105,41 +106,66 @@ def scenario_topo(scn, mq):
     return mq.DescriptorTopo(desc, fail_mode="secure", netem=True, queue=scn.queue)
 
 
-class Routing:
-    """Shortest switch paths of a DescriptorTopo, as next-hop ports per destination switch."""
+ROUTES_DIR = os.path.join(REPO, "topologies", "routes")
+ROUTES_SCHEMA = "mpqoe-routes/1"
 
-    def __init__(self, topo):
+
+def load_routes(topology):
+    """The Java core's forwarding tables of a descriptor (`bin/mpqoe topology routes NAME`),
+    committed as topologies/routes/NAME.json (the guest has no Java); `make topology-check`
+    fails when one is not what the core makes."""
+    path = os.path.join(ROUTES_DIR, f"{topology}.json")
+    doc = files.read_json(path)
+    if not isinstance(doc, dict) or doc.get("schema") != ROUTES_SCHEMA:
+        raise RunError(f"{path}: missing or not {ROUTES_SCHEMA} (make topology-routes)")
+    if doc.get("topology") != topology:
+        raise RunError(f"{path}: routes of {doc.get('topology')!r}, not {topology!r}")
+    return doc
+
+
+class Routing:
+    """Next-hop ports per destination switch of a DescriptorTopo, from the Java core's tables
+    (load_routes: the hop-shortest path, ties to the lower port), checked against the topo's
+    port plan."""
+
+    def __init__(self, topo, routes):
         self.topo = topo
         self.links = topo.descriptor["links"]
-        self.adj = {s: [] for s in topo.plan}  # switch -> [(peer switch, port, link index)]
         self.host_port = {}  # ip -> (switch, port, host name, interface index)
+        link_port = {}  # (switch, port) -> (peer switch, link index)
         for sw, ports in topo.plan.items():
             for p in ports:
                 if p.kind == "link":
-                    self.adj[sw].append((p.peer, p.port, p.index))
+                    link_port[sw, p.port] = (p.peer, p.index)
                 else:
                     itf = topo.hosts_spec[p.index]["interfaces"][p.peer_port]
                     self.host_port[itf["ip"]] = (sw, p.port, p.peer, p.peer_port)
-        self.dist = {t: self._bfs(t) for t in topo.plan}
+        self.hops = self._hops(routes, link_port)  # (switch, target) -> (port, peer, link index)
 
-    def _bfs(self, target):
-        dist, todo = {target: 0}, deque([target])
-        while todo:
-            sw = todo.popleft()
-            for peer, _port, _idx in self.adj[sw]:
-                if peer not in dist:
-                    dist[peer] = dist[sw] + 1
-                    todo.append(peer)
-        return dist
+    def _hops(self, routes, link_port):
+        tables = routes.get("routes")
+        where = f"routes of {routes.get('topology')}"
+        if not isinstance(tables, dict) or set(tables) != set(self.topo.plan):
+            raise RunError(f"{where}: switches differ from the descriptor's (make topology-routes)")
+        hops = {}
+        for sw, table in tables.items():
+            for target, hop in (table or {}).items():
+                want = (hop.get("port"), hop.get("next"), hop.get("link"))
+                if target == sw or target not in tables or link_port.get((sw, want[0])) != want[1:]:
+                    raise RunError(
+                        f"{where}: {sw} -> {target} {hop} is not a link port of {sw} in the "
+                        "descriptor's port plan (make topology-routes)"
+                    )
+                hops[sw, target] = want
+        return hops
 
     def next_hop(self, sw, target):
-        """(port, peer, link index) from sw towards target: the lowest port among shortest."""
-        d = self.dist[target]
-        best = [(port, peer, idx) for peer, port, idx in self.adj[sw] if d.get(peer) == d[sw] - 1]
-        return min(best) if best else None
+        """(port, peer, link index) from sw towards target, or None (same switch, unreached)."""
+        return self.hops.get((sw, target))
 
     def reachable(self, ip_a, ip_b):
-        return self.host_port[ip_a][0] in self.dist[self.host_port[ip_b][0]]
+        a, b = self.host_port[ip_a][0], self.host_port[ip_b][0]
+        return a == b or (a, b) in self.hops
 
     def flows(self):
         """{switch: [flow text]}: one rule per host address, by IP destination."""
@@ -148,8 +174,8 @@ class Routing:
             for sw in self.topo.plan:
                 if sw == tsw:
                     port = tport
-                elif sw in self.dist[tsw]:
-                    port = self.next_hop(sw, tsw)[0]
+                elif (sw, tsw) in self.hops:
+                    port = self.hops[sw, tsw][0]
                 else:
                     continue
                 out[sw].append(f"cookie=0x10,priority=100,ip,nw_dst={ip},actions=output:{port}")
@@ -620,6 +646,7 @@ def main(argv):
         network.ensure_ovs()
         phase("ovs running")
         topo = scenario_topo(args.scn, mq)
+        routing = Routing(topo, load_routes(args.scn.topology))
     except (RunError, RuntimeError, OSError, mq.MpqoeError, subprocess.SubprocessError) as e:
         fatal = f"set-up: {e}"
     if fatal is None:
@@ -629,7 +656,6 @@ def main(argv):
                 phase("network started")
                 t_net = time.monotonic()
                 server, client = net.get("server", "client")
-                routing = Routing(topo)
                 install_flows(net, topo, routing, mq)
                 configure_hosts(net, topo, routing, mq)
                 netinfo["endpoints"] = configure_mptcp(args.scn, server, client, mq)

@@ -76,13 +76,73 @@ class MatrixTest(unittest.TestCase):
                 cellrun.parse_runs(bad)
 
 
+def _copy(doc):
+    return json.loads(json.dumps(doc))
+
+
 class RoutingTest(unittest.TestCase):
     def routing(self, scenario):
         from mpqoe import topo as mq
 
         scn = mx.SCENARIOS[scenario]
         topo = cellrun.scenario_topo(scn, mq)
-        return topo, cellrun.Routing(topo)
+        return topo, cellrun.Routing(topo, cellrun.load_routes(scn.topology))
+
+    def test_every_scenario_topology_has_the_java_tables(self):
+        for topology in sorted({scn.topology for scn in mx.SCENARIOS.values()}):
+            doc = cellrun.load_routes(topology)  # RunError when missing
+            self.assertEqual(doc["topology"], topology)
+
+    def test_rules_follow_the_java_tables(self):
+        topo, r = self.routing("A-1")
+        routes = cellrun.load_routes("fullmesh-cross")["routes"]
+        flows = r.flows()
+        # every switch but sa has one rule for server address 1 (on sa): the table's port
+        for sw in ("ca", "cb", "ra", "sb", "rb"):
+            port = routes[sw]["sa"]["port"]
+            self.assertIn(f"nw_dst=10.0.1.1,actions=output:{port}", "\n".join(flows[sw]), sw)
+        # ca -> cb ties (via ra, port 1, or rb, port 2): the tables take the lower port
+        self.assertEqual(r.next_hop("ca", "cb"), (1, "ra", 0))
+
+    def test_tables_are_consumed_not_recomputed(self):
+        # tables that send ca's traffic to sb through ra (a longer, but real, link port):
+        # the rules and the path walk follow them, whatever the shortest path is
+        topo, _r = self.routing("A-1")
+        doc = _copy(cellrun.load_routes("fullmesh-cross"))
+        doc["routes"]["ca"]["sb"] = {"port": 1, "link": 0, "next": "ra", "hops": 3}
+        doc["routes"]["ra"]["sb"] = {"port": 2, "link": 2, "next": "cb", "hops": 2}
+        r = cellrun.Routing(topo, doc)
+        self.assertIn("nw_dst=10.0.2.1,actions=output:1", "\n".join(r.flows()["ca"]))
+        links = topo.descriptor["links"]
+        want = sum(float(links[i]["delayMs"]) for i in (0, 2, 3, 5))  # ca-ra-cb-rb-sb
+        self.assertEqual(r.one_way_ms("10.0.1.11", "10.0.2.1"), want)
+
+    def test_tables_that_do_not_fit_the_port_plan_are_refused(self):
+        topo, _r = self.routing("3p-50")
+        good = cellrun.load_routes("three-path")
+        bad_port = _copy(good)
+        bad_port["routes"]["p1"]["sv"]["port"] = 2  # p1's port 2 is the client's interface
+        bad_next = _copy(good)
+        bad_next["routes"]["p1"]["sv"]["next"] = "p2"
+        missing = _copy(good)
+        del missing["routes"]["p3"]
+        for bad in (bad_port, bad_next, missing):
+            with self.assertRaisesRegex(cellrun.RunError, "make topology-routes"):
+                cellrun.Routing(topo, bad)
+
+    def test_missing_or_foreign_tables_are_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "parallel.json"), "w") as f:
+                json.dump({"schema": "mpqoe-routes/1", "topology": "three-path"}, f)
+            old = cellrun.ROUTES_DIR
+            cellrun.ROUTES_DIR = d
+            try:
+                with self.assertRaisesRegex(cellrun.RunError, "not 'parallel'"):
+                    cellrun.load_routes("parallel")
+                with self.assertRaisesRegex(cellrun.RunError, "missing"):
+                    cellrun.load_routes("three-path")
+            finally:
+                cellrun.ROUTES_DIR = old
 
     def test_three_path_rtts(self):
         _topo, r = self.routing("3p-150")

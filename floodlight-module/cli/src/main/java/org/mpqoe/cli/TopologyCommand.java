@@ -1,18 +1,26 @@
 package org.mpqoe.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.mpqoe.core.control.ControlConfig;
+import org.mpqoe.core.path.CandidatePaths;
+import org.mpqoe.core.path.Routes;
 import org.mpqoe.core.scenario.ScenarioGenerator;
 import org.mpqoe.core.topology.Descriptor;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.HostInterface;
 import org.mpqoe.core.topology.JellyfishGenerator;
 import org.mpqoe.core.topology.Link;
+import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyLoader;
 import picocli.CommandLine.Command;
@@ -20,17 +28,22 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code mpqoe topology}: list, show, validate and generate descriptors. */
+/**
+ * {@code mpqoe topology}: list, show, validate and generate descriptors, and their forwarding
+ * tables.
+ */
 @Command(
     name = "topology",
     mixinStandardHelpOptions = true,
-    description = "List, show, validate and generate topology descriptors.",
+    description =
+        "List, show, validate and generate topology descriptors; print their forwarding tables.",
     subcommands = {
       TopologyCommand.ListTopologies.class,
       TopologyCommand.Show.class,
       TopologyCommand.Validate.class,
       TopologyCommand.Jellyfish.class,
-      TopologyCommand.WithClients.class
+      TopologyCommand.WithClients.class,
+      TopologyCommand.Routing.class
     })
 final class TopologyCommand implements Runnable {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -39,7 +52,7 @@ final class TopologyCommand implements Runnable {
   public void run() {
     throw new picocli.CommandLine.ParameterException(
         spec.commandLine(),
-        "topology needs a subcommand: list, show, validate, jellyfish, with-clients");
+        "topology needs a subcommand: list, show, validate, jellyfish, with-clients, routes");
   }
 
   @Command(name = "list", description = "Names of the embedded descriptors.")
@@ -266,6 +279,80 @@ final class TopologyCommand implements Runnable {
       TopologyLoader.parse(text, "generated " + d.name());
       writeOut(text, out, spec);
       return 0;
+    }
+  }
+
+  @Command(
+      name = "routes",
+      description = {
+        "Print the forwarding tables of a topology as JSON: for every switch and every other"
+            + " switch it reaches, the port (and link, next switch, path length) of the first hop"
+            + " of the path the controller forwards plain traffic on: the fewest links, ties"
+            + " broken by the lower link index (the lower port).",
+        "The scheduler experiments install these as static rules; their committed copies in"
+            + " topologies/routes/ are checked by `make topology-check`."
+      })
+  static final class Routing implements Callable<Integer> {
+    /** Format of the document (cellrun.py checks it): a new one when its fields change. */
+    static final String SCHEMA = "mpqoe-routes/1";
+
+    @Parameters(paramLabel = "NAME|FILE")
+    String topology;
+
+    @Option(
+        names = "--max-hops",
+        description = "Longest path, in links (default: the controller's, ${DEFAULT-VALUE}).")
+    int maxHops = ControlConfig.defaults().maxHops();
+
+    @Option(
+        names = {"-o", "--out"},
+        description = "Write here (atomically) instead of stdout.")
+    Path out;
+
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    private static final ObjectMapper MAPPER =
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    @Override
+    public Integer call() throws IOException {
+      if (maxHops < 1) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), "--max-hops must be at least 1");
+      }
+      Routes routes = Routes.of(new CandidatePaths(TopologyLoader.load(topology), maxHops));
+      writeOut(MAPPER.writeValueAsString(document(routes)) + "\n", out, spec);
+      return 0;
+    }
+
+    /**
+     * {"schema", "topology", "maxHops", "rule", "routes": {from: {to: {"port", "link", "next",
+     * "hops"}}}}, switches in descriptor order; a switch that reaches no other has an empty table.
+     */
+    static Map<String, Object> document(Routes routes) {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("schema", SCHEMA);
+      doc.put("topology", routes.topology().name());
+      doc.put("maxHops", routes.maxHops());
+      doc.put(
+          "rule",
+          "per switch and destination switch, the first hop of the hop-shortest path (ties: the"
+              + " lower link index, which is the lower port); generated by `bin/mpqoe topology"
+              + " routes`");
+      Map<String, Map<String, Object>> tables = new LinkedHashMap<>();
+      for (SwitchNode s : routes.topology().switches()) {
+        tables.put(s.name(), new LinkedHashMap<>());
+      }
+      for (Routes.Hop h : routes.hops()) {
+        Map<String, Object> hop = new LinkedHashMap<>();
+        hop.put("port", h.port());
+        hop.put("link", h.link().index());
+        hop.put("next", h.next().name());
+        hop.put("hops", h.hops());
+        tables.get(h.from().name()).put(h.to().name(), hop);
+      }
+      doc.put("routes", tables);
+      return doc;
     }
   }
 

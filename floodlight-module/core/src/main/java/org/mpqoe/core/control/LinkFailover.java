@@ -253,8 +253,7 @@ final class LinkFailover {
 
   /** The hop-shortest path with every link up between two interfaces' switches, or null. */
   private Path shortest(HostInterface from, HostInterface to) {
-    List<Path> paths = r.paths().between(from.attachment(), to.attachment());
-    return paths.isEmpty() ? null : paths.get(0);
+    return r.paths().shortest(from.attachment(), to.attachment()).orElse(null);
   }
 
   /**

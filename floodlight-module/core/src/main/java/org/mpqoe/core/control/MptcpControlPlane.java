@@ -500,11 +500,11 @@ public final class MptcpControlPlane {
     if (dst.isEmpty() || here.isEmpty()) {
       return Reaction.dropped("IPv4 to unknown " + Addresses.formatIpv4(dstIp));
     }
-    List<Path> candidates = net.paths().between(here.get(), dst.get().iface().attachment());
-    if (candidates.isEmpty()) {
+    Optional<Path> shortest = net.paths().shortest(here.get(), dst.get().iface().attachment());
+    if (shortest.isEmpty()) {
       return Reaction.dropped("no path to " + Addresses.formatIpv4(dstIp));
     }
-    Path p = candidates.get(0);
+    Path p = shortest.get();
     ControlConfig config = router.config();
     List<FlowRule> rules = new ArrayList<>();
     int[] l = p.links();

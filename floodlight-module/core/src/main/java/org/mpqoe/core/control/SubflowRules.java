@@ -96,7 +96,7 @@ public final class SubflowRules {
         && assigned.destination() == server.attachment().index()) {
       return assigned;
     }
-    return paths.requireBetween(client.attachment(), server.attachment()).get(0);
+    return paths.requireShortest(client.attachment(), server.attachment());
   }
 
   /** True for a server edge's SYN/ACK copy rule (see the class comment). */

@@ -6,6 +6,7 @@ import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jgrapht.Graph;
 import org.jgrapht.GraphPath;
@@ -82,6 +83,23 @@ public final class CandidatePaths {
               + " hops");
     }
     return paths;
+  }
+
+  /**
+   * The one hop-shortest path from {@code src} to {@code dst}: the first of {@link #between}, i.e.
+   * the fewest links, ties broken by the lower link index at the first link where two paths differ.
+   * Empty when the switches are not connected within the bound. Plain IPv4 forwarding, the subflows
+   * that no selection routes and the destination tables of {@link Routes} all take this path, so
+   * the rule lives here only.
+   */
+  public Optional<Path> shortest(SwitchNode src, SwitchNode dst) {
+    List<Path> paths = between(src, dst);
+    return paths.isEmpty() ? Optional.empty() : Optional.of(paths.get(0));
+  }
+
+  /** Like {@link #shortest} but fails with {@link #requireBetween}'s message when there is none. */
+  public Path requireShortest(SwitchNode src, SwitchNode dst) {
+    return requireBetween(src, dst).get(0);
   }
 
   /**
