@@ -1,5 +1,8 @@
 """A two-path MPTCP testbed made of two network namespaces (Linux iproute2 only, no Mininet).
 
+Not the descriptor's Mininet network (mpqoe.topo): the DASH harness is tested on its own, on
+machines with neither Mininet, Open vSwitch nor a controller, whose paths are not under test.
+
     client ns  v1c 10.31.1.2 ---- tbf R1 ---- v1s 10.31.1.1  server ns (lo: 10.31.0.1)
                v2c 10.31.2.2 ---- tbf R2 ---- v2s 10.31.2.1
 

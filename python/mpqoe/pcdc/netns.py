@@ -1,6 +1,9 @@
 """A multihomed client and server in network namespaces, for the tests, the experiment's host
 smoke run and its scenarios in the testbed guest.
 
+Not the descriptor's Mininet network (mpqoe.topo): PCDC's paths are IP routes through one Linux
+router with a queue per server-client address pair (htb, u32), and no OpenFlow controller.
+
     client (userspace PM) --c<k>--rc<k>-- router --rs<j>--s<j>-- server (in-kernel PM)
 
 Client link k: 10.77.<k+1>.1/24 (gateway .254); server link j: 10.77.<101+j>.2/24. Each side has
