@@ -13,10 +13,11 @@
 # default the one DIR/kernel.txt says the modules were built for (else debian-kernel's default).
 # --ccs: the congestion control modules mpqoe_<name>.ko tested after the schedulers
 # (guest-cc.sh); either list may be empty. --init replaces guest-init.sh as the guest's /init
-# (the congestion control fairness experiment uses this); --extra copies a file to /mpqoe/ in
-# the guest; --save keeps everything the guest wrote on the second serial port. --deps-only
-# installs the host tools and unpacks the kernel image into the cache, then exits (what the
-# fairness experiment's node check wants, without a guest).
+# (the congestion control fairness experiment uses this; like guest-init.sh it sources
+# /mpqoe/guest-lib.sh first); --extra copies a file to /mpqoe/ in the guest; --save keeps
+# everything the guest wrote on the second serial port. --deps-only installs the host tools and
+# unpacks the kernel image into the cache, then exits (what the fairness experiment's node
+# check wants, without a guest).
 #
 # Exit 0 when every check passed, 1 on any failure (or a guest that did not finish), 2 on bad
 # usage. The guest's console log and a summary go to DIR/../smoke/ (summary written atomically;
@@ -147,7 +148,7 @@ done
 echo "$schedulers" >"$root/mpqoe/schedulers"
 echo "$ccs" >"$root/mpqoe/ccs"
 [[ -z $schedulers ]] || cp "$modules/mpqoe-load" "$root/mpqoe/"
-cp "$here/guest-cc.sh" "${extras[@]}" "$root/mpqoe/"
+cp "$here/guest-lib.sh" "$here/guest-cc.sh" "${extras[@]}" "$root/mpqoe/"
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/sbin/mptcp_xfer" "$here/mptcp_xfer.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/sbin/cc_xfer" "$here/cc_xfer.c"
 cp "$init" "$root/init"
