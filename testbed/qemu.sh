@@ -1,6 +1,7 @@
 # shellcheck shell=bash disable=SC2034  # QEMU_*: qemu_boot's results, read by the callers
-# The QEMU launcher (sourced, bash): testbed/run boots the Debian testbed guest with it, and
-# another guest kind can too. It owns what every guest shares: the QEMU TCG command line, the
+# The one QEMU launcher of the project (sourced, bash): testbed/run boots the Debian testbed
+# guest with it, kernel-schedulers/smoke/run.sh the busybox guests of the kernel smoke test and
+# of the fairness experiment. It owns what every guest shares: the QEMU TCG command line, the
 # timeout, booting again when the kernel dies before the guest's work began, the kernel console
 # log and the kernel-trouble scan. A guest kind gives only what differs: kernel, initrd, kernel
 # arguments, memory, vCPUs and its devices (disk, shares, network, more serial ports).
@@ -14,7 +15,7 @@
 
 QEMU_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # The one list of kernel log lines that report trouble (docs/testbed.md), also copied into
-# guests that check their own kernel log.
+# the guests that check their own kernel log.
 QEMU_TROUBLE=$QEMU_DIR/kernel-trouble.ere
 QEMU_READY='mpqoe-init: ready after'
 

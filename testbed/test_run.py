@@ -1,7 +1,9 @@
-"""The QEMU launcher (testbed/qemu.sh) with a fake QEMU, as testbed/run uses it: a guest that
-dies while booting is booted again, one that dies after its work started is not, a timeout or
-a signal leaves no QEMU behind. The fake writes what the real guest would write: kernel
-console lines to the console chardev's file, the exit code into the control share."""
+"""The QEMU launcher (testbed/qemu.sh) with a fake QEMU, as testbed/run and the kernel smoke
+guest (kernel-schedulers/smoke/run.sh) use it: a guest that dies while booting is booted again,
+one that dies after its work started is not, a timeout or a signal leaves no QEMU behind. The
+fake writes what the real guests would write: kernel console lines to the console chardev's
+file, the exit code into the control share (testbed) or verdict lines to the second serial
+port (smoke)."""
 
 import os
 import signal
@@ -27,10 +29,17 @@ FAKE_QEMU = textwrap.dedent(
         a.split(",path=")[1].split(",")[0] for a in args if a.startswith("file,id=con,")
     )
     ctl = next(
-        p.split(",path=")[1].split(",")[0]
-        for p in args
-        if p.startswith("local,") and "mount_tag=ctl," in p
+        (
+            p.split(",path=")[1].split(",")[0]
+            for p in args
+            if p.startswith("local,") and "mount_tag=ctl," in p
+        ),
+        None,
     )
+    # the serial ports after the console (ttyS1, ...), emptied at start as QEMU's file: does
+    ports = [a[5:] for a in args if a.startswith("file:")]
+    for p in ports:
+        open(p, "w").close()
     state = os.environ["FAKE_QEMU_STATE"]
     with open(state, "a+") as f:
         f.seek(0)
@@ -52,6 +61,30 @@ FAKE_QEMU = textwrap.dedent(
             print("command output", flush=True)
             with open(os.path.join(ctl, "rc"), "w") as f:
                 f.write(what[2:] + "\\n")
+        if what == "verdicts":
+            lines = "PASS setup: namespaces\\nSMOKE-DONE pass=1 fail=0\\n"
+            con.write(lines)
+            with open(ports[0], "a") as f:
+                f.write(lines)
+    """
+)
+
+# The launcher as kernel-schedulers/smoke/run.sh calls it (under set -euo pipefail, as there):
+# the verdicts on the second serial port, which also says that the checks started.
+SMOKE_LAUNCH = textwrap.dedent(
+    """\
+    set -euo pipefail
+    source "$1/qemu.sh"
+    d=$2
+    trap qemu_stop EXIT
+    show_verdicts() { tr -d '\\r' | grep --line-buffered -E '^(PASS|FAIL|SMOKE-DONE)'; }
+    : >"$d/verdicts"
+    rc=0
+    qemu_boot --name smoke --work "the checks" --mem 768 --smp 2 --timeout "$3" \\
+        --kernel "$d/vmlinuz" --initrd "$d/initrd.gz" \\
+        --log "$d/console.log" --started "$d/verdicts" --follow show_verdicts \\
+        --output "$d/qemu.out" -- -serial "file:$d/verdicts" || rc=$?
+    echo "rc=$rc started=$QEMU_STARTED ready=$QEMU_READY_S"
     """
 )
 
@@ -189,6 +222,51 @@ class Run(FakeQemu):
         finally:
             proc.kill()
             proc.wait()
+        self.assertNoQemuLeft()
+
+
+class SmokeGuest(FakeQemu):
+    """The kernel smoke guest's use of the launcher: no shares, verdicts on ttyS1."""
+
+    def launch(self, plan, timeout=60):
+        res = subprocess.run(
+            ["bash", "-c", SMOKE_LAUNCH, "smoke-launch", str(HERE), str(self.tmp), str(timeout)],
+            env=dict(self.env, FAKE_QEMU_PLAN=plan),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        self.assertEqual(res.returncode, 0, res.stderr)
+        return res, len(self.boots()), (self.tmp / "console.log").read_text()
+
+    def test_a_boot_that_dies_is_booted_again(self):
+        res, boots, log = self.launch("oops,verdicts")
+        self.assertEqual(boots, 2)
+        self.assertIn("rc=0 started=1 ready=4.2", res.stdout)
+        self.assertIn("died before the checks started ([    1.47] Oops: int3", res.stderr)
+        self.assertIn("booting again (2 of 3)", res.stderr)
+        # shown while the guest ran, and on ttyS1 the second boot's verdicts alone
+        self.assertIn("PASS setup: namespaces\nSMOKE-DONE pass=1 fail=0\n", res.stdout)
+        verdicts = (self.tmp / "verdicts").read_text()
+        self.assertEqual(verdicts, "PASS setup: namespaces\nSMOKE-DONE pass=1 fail=0\n")
+        self.assertIn("smoke: boot 1 died before the checks started; boot 2 follows", log)
+        self.assertIn("SMOKE-DONE", log)
+        # QEMU's own output goes to --output, one line per boot
+        qemu_out = (self.tmp / "qemu.out").read_text()
+        self.assertEqual(qemu_out.count("a warning of QEMU's own"), 2)
+        self.assertNotIn("a warning of QEMU's own", res.stderr)
+
+    def test_three_boots_that_die(self):
+        res, boots, _ = self.launch("oops")
+        self.assertEqual(boots, 3)
+        self.assertIn("rc=0 started=0 ready=", res.stdout)
+        self.assertEqual((self.tmp / "verdicts").read_text(), "")
+
+    def test_a_timeout_returns_124_and_kills_qemu(self):
+        res, boots, _ = self.launch("hang", timeout=2)
+        self.assertEqual(boots, 1)
+        self.assertIn("rc=124 started=0", res.stdout)
+        self.assertIn("smoke: timeout after 2 s, guest killed", res.stderr)
         self.assertNoQemuLeft()
 
 

@@ -1,6 +1,7 @@
 # What every /init of the kernel smoke guests (busybox sh, booted by smoke/run.sh) does first,
 # sourced as /mpqoe/guest-lib.sh by guest-init.sh here and ../cc-fairness/guest-init.sh:
-# mounts, the verdict lines, the kernel's own modules of /lib/mod (veth, sch_netem) loaded.
+# mounts, the ready line the launcher waits for (testbed/qemu.sh), the verdict lines, the
+# kernel's own modules of /lib/mod (veth, sch_netem) loaded.
 # One "PASS|FAIL <what>: detail" line per check and "SMOKE-DONE pass=N fail=M" at the end
 # (finish). These lines go to the console (ttyS0, for the reader) and to ttyS1, which only they
 # reach: a kernel message written to the console in the middle of a line cannot change the
@@ -17,6 +18,8 @@ mkdir -p /tmp /run/netns /var
 mount -t tmpfs tmp /tmp
 ln -s /run /var/run
 echo 1 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
+# from here on the guest's work has begun: a kernel that dies later is not booted again
+echo "mpqoe-init: ready after $(cut -d' ' -f1 /proc/uptime) s"
 
 npass=0
 nfail=0
