@@ -1,6 +1,7 @@
 #!/bin/sh
 # /init of the congestion control fairness guest (busybox sh, Debian's 6.12 kernel under QEMU
-# TCG), booted by ../smoke/run.sh --init; see README.md beside this file.
+# TCG), booted by ../smoke/run.sh --init, which puts ../smoke/guest-lib.sh (mounts, verdict
+# lines) beside it; see README.md beside this file.
 #
 # Namespaces cli (sender), rtr (router) and srv (receiver):
 #
@@ -23,50 +24,13 @@
 # Each flow sends $DURATION s; the receivers count what arrives in [$WARM, $WARM + $MEASURE) s
 # after their accept. Per run one line "RESULT key=value ..." (and PASS or FAIL) goes to the
 # console and to ttyS1, which carries nothing else; SMOKE-DONE at the end.
-export PATH=/sbin:/bin
-ip() { /usr/sbin/ip "$@"; }
-tc() { /usr/sbin/tc "$@"; }
-
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mkdir -p /tmp /run/netns /var
-mount -t tmpfs tmp /tmp
-ln -s /run /var/run
-
+. /mpqoe/guest-lib.sh
 . /mpqoe/fairness.env
-npass=0
-nfail=0
-verdict() {
-	echo "$*"
-	echo "$*" >/dev/ttyS1
-}
-pass() {
-	verdict "PASS $*"
-	npass=$((npass + 1))
-}
-fail() {
-	verdict "FAIL $*"
-	nfail=$((nfail + 1))
-}
-finish() {
-	if dmesg | grep -E -f /kernel-trouble.ere >/tmp/dmesg.bad; then
-		fail "kernel log: $(head -3 /tmp/dmesg.bad | tr '\n' ' ')"
-		dmesg | tail -60
-	else
-		pass "kernel log: nothing of /kernel-trouble.ere"
-	fi
-	verdict "SMOKE-DONE pass=$npass fail=$nfail"
-	poweroff -f
-}
-
-for m in /lib/mod/*.ko; do
-	insmod "$m" || { fail "setup: insmod $m"; finish; }
-done
 for c in $(cat /mpqoe/ccs); do
 	insmod /mpqoe/mpqoe_$c.ko || { fail "setup: insmod mpqoe_$c"; finish; }
 done
 
+# ip and tc, not Mininet: the busybox initramfs has no Python and no Open vSwitch.
 setup_net() {
 	for n in cli rtr srv; do
 		ip netns add $n && ip -n $n link set lo up || return 1

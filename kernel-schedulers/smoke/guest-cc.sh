@@ -1,8 +1,9 @@
 # Congestion control checks of the smoke-test guest, sourced by guest-init.sh (busybox sh) once
-# its cli and srv namespaces and the three netem paths are up. Uses pass/fail of guest-init.sh.
+# its cli and srv namespaces and the three netem paths are up. Uses pass/fail/load_module of
+# guest-lib.sh.
 # The client sends (cc_xfer send in cli), the server receives (cc_xfer recv in srv), so the
 # congestion control under test is the client's. Commands are started with /usr/sbin/ip, not
-# guest-init.sh's ip() function: a background function is a subshell, and killing it would
+# guest-lib.sh's ip() function: a background function is a subshell, and killing it would
 # leave its cc_xfer running.
 #
 # For each module of /mpqoe/ccs (mpqoe_<name>.ko registering "<name>"):
@@ -20,7 +21,7 @@
 #    t_ns never decreasing; a samples value out of range is refused through sysfs.
 # Then load/unload cycles of the modules in turn while connections asking for them (best
 # effort) come and go and a long MPTCP transfer runs on cubic. A bad keep_closed, samples or
-# sample_us at insmod is refused with its message. The kernel log is checked by guest-init.sh's finish.
+# sample_us at insmod is refused with its message. The kernel log is checked by guest-lib.sh's finish.
 CC_CYCLES=${CC_CYCLES:-100}
 # a small send buffer keeps a connection's end (drain) short over these 2 Mbit/s paths
 SB="-S 131072"
@@ -60,17 +61,8 @@ cc_refcnt() { cat /sys/module/mpqoe_$1/refcnt 2>/dev/null || echo gone; }
 
 test_cc_module() {
 	c=$1
-	if insmod /mpqoe/mpqoe_$c.ko 2>/tmp/ins.err; then
-		pass "cc $c load: plain insmod"
-	else
-		fail "cc $c load: insmod: $(cat /tmp/ins.err) $(dmesg | tail -2 | tr '\n' ' ')"
-		return
-	fi
-	if grep -qw "$c" /proc/sys/net/ipv4/tcp_available_congestion_control; then
-		pass "cc $c available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
-	else
-		fail "cc $c available: not in tcp_available_congestion_control"
-	fi
+	load_module "cc $c" "$c" /proc/sys/net/ipv4/tcp_available_congestion_control \
+		insmod /mpqoe/mpqoe_$c.ko || return
 
 	# 1. the namespace default of cli (a non-init namespace)
 	/usr/sbin/ip netns exec cli sh -c "echo $c >/proc/sys/net/ipv4/tcp_congestion_control" 2>/tmp/e

@@ -10,54 +10,10 @@
 # its counters, then check that rmmod is refused while a connection uses it and succeeds once
 # idle. For the first module also the /proc reader with many closed connections (test_proc).
 # Then the congestion control modules listed in /mpqoe/ccs (guest-cc.sh).
-# One "PASS|FAIL <scheduler> <check>: detail" line per check; "SMOKE-DONE" at the end. These
-# lines go to the console (ttyS0, for the reader) and to ttyS1, which only they reach: a kernel
-# message written to the console in the middle of a line cannot change the verdict.
-export PATH=/sbin:/bin
-# busybox sh runs its own applets first (ip, tc): iproute2's are called by their full path.
-ip() { /usr/sbin/ip "$@"; }
-tc() { /usr/sbin/tc "$@"; }
+# One "PASS|FAIL <scheduler> <check>: detail" line per check, "SMOKE-DONE" at the end
+# (guest-lib.sh).
+. /mpqoe/guest-lib.sh
 BYTES=${BYTES:-1500000}
-
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mkdir -p /tmp /run/netns /var
-mount -t tmpfs tmp /tmp
-ln -s /run /var/run
-echo 1 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
-
-npass=0
-nfail=0
-# ttyS1 stays open for the whole run (fd 3): opened and closed for every line, a line now and
-# then did not reach the host
-exec 3>/dev/ttyS1
-verdict() {
-	echo "$*"
-	echo "$*" >&3
-}
-pass() {
-	verdict "PASS $*"
-	npass=$((npass + 1))
-}
-fail() {
-	verdict "FAIL $*"
-	nfail=$((nfail + 1))
-}
-finish() {
-	if dmesg | grep -E -f /kernel-trouble.ere >/tmp/dmesg.bad; then
-		fail "kernel log: $(head -3 /tmp/dmesg.bad | tr '\n' ' ')"
-		dmesg | tail -60
-	else
-		pass "kernel log: nothing of /kernel-trouble.ere"
-	fi
-	verdict "SMOKE-DONE pass=$npass fail=$nfail"
-	poweroff -f
-}
-
-for m in /lib/mod/*.ko; do
-	insmod "$m" || { fail "setup: insmod $m"; finish; }
-done
 
 # netem of path $1 in namespace $2 (cli or srv): one-way delay 25 ms on path 1, 50 ms on paths
 # 2 and 3 (RTT 50 and 100 ms), 2 Mbit/s, a queue of $4 packets (default 200); $3: add|change
@@ -67,6 +23,7 @@ path_qdisc() {
 	tc -n $2 qdisc $3 dev ${2%${2#?}}$1 root netem delay ${d}ms rate 2mbit limit ${4:-200}
 }
 
+# ip and tc, not Mininet: the busybox initramfs has no Python and no Open vSwitch.
 setup_net() {
 	ip netns add cli && ip netns add srv || return 1
 	for i in 1 2 3; do
@@ -178,15 +135,8 @@ test_proc() {
 
 test_module() {
 	s=$1
-	if ! /mpqoe/mpqoe-load /mpqoe/mpqoe_$s.ko; then
-		fail "$s load: mpqoe-load failed: $(dmesg | tail -2 | tr '\n' ' ')"
-		return
-	fi
-	if grep -qw "$s" /proc/sys/net/mptcp/available_schedulers; then
-		pass "$s load: in available_schedulers ($(cat /proc/sys/net/mptcp/available_schedulers))"
-	else
-		fail "$s load: not in available_schedulers"
-	fi
+	load_module "$s" "$s" /proc/sys/net/mptcp/available_schedulers \
+		/mpqoe/mpqoe-load /mpqoe/mpqoe_$s.ko || return
 	for ns in cli srv; do
 		ip netns exec $ns sh -c "echo $s >/proc/sys/net/mptcp/scheduler"
 	done

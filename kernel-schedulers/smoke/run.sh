@@ -4,6 +4,8 @@
 # tc with their libraries, veth and sch_netem from the image package, the modules, mpqoe-load
 # and a static MPTCP transfer tool. The guest runs guest-init.sh and prints PASS/FAIL lines, on its console
 # and on a second serial port that carries nothing else; the verdict is read from the second.
+# QEMU is started by testbed/qemu.sh, the launcher the testbed guest uses too: a kernel that
+# dies before the checks start is booted again (up to 3 boots), the timeout covers all boots.
 #
 #   smoke/run.sh --modules DIR [--kernel SPEC] [--schedulers "dft gr_sty ..."] [--ccs "lia ..."]
 #                [--timeout SEC] [--init FILE] [--extra FILE]... [--save FILE]
@@ -13,10 +15,11 @@
 # default the one DIR/kernel.txt says the modules were built for (else debian-kernel's default).
 # --ccs: the congestion control modules mpqoe_<name>.ko tested after the schedulers
 # (guest-cc.sh); either list may be empty. --init replaces guest-init.sh as the guest's /init
-# (the congestion control fairness experiment uses this); --extra copies a file to /mpqoe/ in
-# the guest; --save keeps everything the guest wrote on the second serial port. --deps-only
-# installs the host tools and unpacks the kernel image into the cache, then exits (what the
-# fairness experiment's node check wants, without a guest).
+# (the congestion control fairness experiment uses this; like guest-init.sh it sources
+# /mpqoe/guest-lib.sh first, whose ready line the launcher waits for); --extra copies a file
+# to /mpqoe/ in the guest; --save keeps everything the guest wrote on the second serial port.
+# --deps-only installs the host tools and unpacks the kernel image into the cache, then exits
+# (what the fairness experiment's node check wants, without a guest).
 #
 # Exit 0 when every check passed, 1 on any failure (or a guest that did not finish), 2 on bad
 # usage. The guest's console log and a summary go to DIR/../smoke/ (summary written atomically;
@@ -24,6 +27,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# the one QEMU launcher, shared with the testbed guest
+source "$here/../../testbed/qemu.sh"
 kernel=
 modules=
 schedulers="dft minrtt gr_sty tp_sty tr_sty bnaware daps"
@@ -54,7 +59,7 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 if ((!deps_only)); then
-	[[ -n $modules && -d $modules && $timeout =~ ^[0-9]+$ ]] || usage
+	[[ -n $modules && -d $modules && $timeout =~ ^[1-9][0-9]*$ ]] || usage
 	for s in $schedulers; do
 		[[ -f $modules/mpqoe_$s.ko ]] || { echo "smoke: $modules/mpqoe_$s.ko missing" >&2; exit 2; }
 	done
@@ -103,15 +108,8 @@ kmods=$image/lib/modules/$KVER/kernel
 out=$(cd "$modules/.." && pwd)/smoke
 mkdir -p "$out"
 work=$(mktemp -d /tmp/mpqoe-smoke.XXXXXX)
-qpid=
-cleanup() { # $qpid is timeout(1); QEMU is its child
-	if [[ -n $qpid ]] && kill -0 "$qpid" 2>/dev/null; then
-		local child
-		child=$(pgrep -P "$qpid" || true)
-		kill $child "$qpid" 2>/dev/null || true
-		sleep 1
-		kill -9 $child "$qpid" 2>/dev/null || true
-	fi
+cleanup() {
+	qemu_stop
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -147,12 +145,12 @@ done
 echo "$schedulers" >"$root/mpqoe/schedulers"
 echo "$ccs" >"$root/mpqoe/ccs"
 [[ -z $schedulers ]] || cp "$modules/mpqoe-load" "$root/mpqoe/"
-cp "$here/guest-cc.sh" "${extras[@]}" "$root/mpqoe/"
+cp "$here/guest-lib.sh" "$here/guest-cc.sh" "${extras[@]}" "$root/mpqoe/"
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/sbin/mptcp_xfer" "$here/mptcp_xfer.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/sbin/cc_xfer" "$here/cc_xfer.c"
 cp "$init" "$root/init"
-# the one list of kernel log lines that report trouble (testbed/kernel-trouble.ere)
-cp "$here/../../testbed/kernel-trouble.ere" "$root/kernel-trouble.ere"
+# the one list of kernel log lines that report trouble, checked by the guest in its own log
+cp "$QEMU_TROUBLE" "$root/kernel-trouble.ere"
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
 t_built=$(date +%s)
@@ -160,22 +158,17 @@ t_built=$(date +%s)
 # --- boot ---
 log=$out/console.log
 verdicts=$work/verdicts
-: >"$verdicts"
-: >"$log" # before tail(1) follows it
+: >"$verdicts" # read below even when no boot opened it
 echo "smoke: booting $KVER under QEMU TCG for: $schedulers${ccs:+ / cc: $ccs} (log: $log)"
-timeout -k 5 "$timeout" qemu-system-x86_64 -accel tcg,thread=multi -smp 2 -m 768 \
-	-display none -monitor none -no-reboot -nic none \
-	-serial "file:$log" -serial "file:$verdicts" \
-	-kernel "$image/boot/vmlinuz-$KVER" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=4" </dev/null >"$work/qemu.out" 2>&1 &
-qpid=$!
 clean_log() { tr -d '\r' | sed -uE 's/\x1b(\[[0-9;?]*[A-Za-z]|c)//g'; } # CRs, terminal resets
-# shown while it runs; in the background so that a signal reaches the traps at once
-tail -n +1 -f --pid=$qpid "$log" 2>/dev/null | clean_log |
-	grep --line-buffered -E '^(PASS|FAIL|SMOKE-DONE|  )' &
-wait $qpid || true
-wait $! || true
-qpid=
+# the verdict lines and their details, shown while the guest runs
+show_verdicts() { clean_log | grep --line-buffered -E '^(PASS|FAIL|SMOKE-DONE|  )'; }
+# ttyS1 (the second serial port) carries the verdict lines and nothing else; the verdict is
+# read there. A timeout leaves the summary partial: the guest did not finish.
+qemu_boot --name smoke --work "the checks" --mem 768 --smp 2 --timeout "$timeout" \
+	--kernel "$image/boot/vmlinuz-$KVER" --initrd "$work/initrd.gz" \
+	--log "$log" --started "$verdicts" --follow show_verdicts --output "$work/qemu.out" -- \
+	-serial "file:$verdicts" || true
 t_end=$(date +%s)
 
 # --- verdict ---
