@@ -753,15 +753,16 @@ def publish(args, results=PUBLISHED):
         out = record.published(exp, results)[record.attempts_table(exp)]
         tables.append((out, rows, record.ATTEMPT_COLUMNS, by_attempt))
     for out, rows, fields, (order, identity) in tables:
-        try:
-            old = [r for _line, r in shared.read_csv(out, fields, grown=True) or []]
-        except shared.ReportError as e:  # another layout: the table is made anew
-            print(f"video: {os.path.relpath(out, REPO)}: {e}; its rows are replaced")
-            old = []
-        merged = shared.merge_runs(old, rows, order, identity)
-        files.write_atomic(out, shared.csv_text(merged, fields))
-        kept = len(merged) - len(rows)
-        print(f"video: wrote {os.path.relpath(out, REPO)} ({len(rows)} rows published, "
+
+        def read(path, fields=fields):
+            try:
+                return [r for _line, r in shared.read_csv(path, fields, grown=True) or []]
+            except shared.ReportError as e:  # another layout: the table is made anew
+                print(f"video: {os.path.relpath(path, REPO)}: {e}; its rows are replaced")
+                return []
+
+        n, kept = campaign.publish_table(out, rows, fields, order, identity, read)
+        print(f"video: wrote {os.path.relpath(out, REPO)} ({n} rows published, "
               f"{kept} kept)")  # fmt: skip
     return 0
 
