@@ -261,7 +261,7 @@ def write_manifest(args, note=""):
         st = campaign.state(
             list(by_name), args.runs, lambda n, k, c=by_name: run_status(args, c[n], k)
         )
-        versions = set()
+        versions, kept_here = set(), []
         for name, s in st.items():
             for key in per:
                 per[key] += [f"{name}/run{k}" for k in s[key]]
@@ -272,9 +272,11 @@ def write_manifest(args, note=""):
                 versions.add((doc or {}).get("code_version"))
             kept = os.path.join(args.results, e, name, "failed")
             if os.path.isdir(kept):
-                attempts += [f"{name}/{x}" for x in sorted(os.listdir(kept))]
+                kept_here += [f"{name}/{x}" for x in sorted(os.listdir(kept))]
+        attempts += kept_here
+        # failed_attempts: the failed attempts' directories, kept for a look
         campaign.write_manifest(args.results, FAMILY, e, args.runs, st, code_versions=versions,
-                                note=note)  # fmt: skip
+                                note=note, failed_attempts=kept_here)  # fmt: skip
     return {**per, "attempts": attempts}
 
 
