@@ -81,6 +81,7 @@ MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_RESULTS = os.path.join(REPO, "build", "experiments")
 DEFAULT_PUBLISH = os.path.join(REPO, "docs", "results")
 FAMILY = "scheduler"  # its kind on the campaign interface (mpqoe.campaign_sched)
+LEGACY_MANIFEST = "mpqoe-experiments-manifest/1"  # DIR/manifest.json before it
 HOST_CPU = campaign.host_cpu()  # the guest's vCPUs run on it
 
 
@@ -243,6 +244,12 @@ def write_manifest(args, note=""):
     the batches' kernel reports and boot retries in each. Returns {"status": "complete" or
     "partial", "experiments": {experiment: its manifest}}."""
     exps = list(mx.EXPERIMENTS) if args.experiment == "all" else [args.experiment]
+    # a store written before the campaign's manifest: one DIR/manifest.json for every
+    # experiment; its kernel reports and boot retries go into the new ones, which replace it
+    legacy_path = os.path.join(args.results, "manifest.json")
+    legacy = files.read_json(legacy_path) or {}
+    if legacy.get("schema") != LEGACY_MANIFEST:
+        legacy = {}
     out = {}
     for e in exps:
         cells = stored_cells(args, e)
@@ -260,12 +267,15 @@ def write_manifest(args, note=""):
             old = {}
         extra = {}
         for key in ("kernel_reports", "boot_retries"):
-            reports = {r["batch"]: r for r in old.get(key, []) + getattr(args, key)}
+            got = legacy.get(key, []) + old.get(key, []) + getattr(args, key)
+            reports = {r["batch"]: r for r in got}
             extra[key] = list(reports.values())
         out[e] = campaign.write_manifest(
             args.results, FAMILY, e, args.runs, st, code_versions=versions, note=note,
             duration_s=args.duration, **extra,
         )  # fmt: skip
+    if legacy and out:
+        os.unlink(legacy_path)
     statuses = [m["status"] for m in out.values()]
     done = statuses and all(s == "complete" for s in statuses)
     return {"status": "complete" if done else "partial", "experiments": out}

@@ -593,6 +593,18 @@ class PlanTest(unittest.TestCase):
             with open(os.path.join(d, "sticky", "manifest.json")) as f:
                 self.assertEqual(json.load(f)["schema"], "mpqoe-campaign-manifest/1")
 
+    def test_an_old_store_s_manifest_is_replaced_by_the_campaign_s(self):
+        with tempfile.TemporaryDirectory() as d:
+            argv = ["--experiment", "sticky", "--runs", "1", "--duration", "10", "--results", d]
+            args = run.parse_args(argv + ["--cells", "baseline.dft.cubic"])
+            old = {"schema": "mpqoe-experiments-manifest/1", "experiments": {},
+                   "kernel_reports": [{"batch": "b.log", "lines": ["oops"]}]}  # fmt: skip
+            files.write_json(os.path.join(d, "manifest.json"), old)
+            m = run.write_manifest(args)
+            self.assertFalse(os.path.exists(os.path.join(d, "manifest.json")))
+            self.assertEqual(m["experiments"]["sticky"]["kernel_reports"], old["kernel_reports"])
+            self.assertEqual(m["experiments"]["sticky"]["counts"]["missing"], 1)
+
     def test_every_attempt_of_a_batch_is_recorded(self):
         from mpqoe import campaign  # noqa: PLC0415
 
