@@ -52,15 +52,18 @@ def parse_kv(line):
 
 
 def plan(args):
-    todo = []
-    only = set(args.only.split(",")) if args.only else None
-    for run in args.only_run_numbers:  # interleaved: run k of every cell, then k + 1
-        for case, algo, tcp in CELLS:
-            if only and f"{case}/{algo}" not in only:
-                continue
-            if not os.path.exists(run_path(args.data, case, algo, run)):
-                todo.append((case, algo, tcp, run))
-    return todo
+    """[(case, algo, tcp, k)] of the selected runs without a CSV, interleaved (run k of every
+    cell, then k + 1): mpqoe.campaign's resume."""
+    tcp = {f"{c}/{a}": t for c, a, t in CELLS}
+    todo = campaign.todo(selected(args), args.only_run_numbers, lambda c, k: status(args, c, k))
+    return [(*cell.split("/"), tcp[cell], k) for cell, k in todo]
+
+
+def status(args, cell, k):
+    """A run's status as its record says: "ok" when its CSV exists (written only when the
+    guest's checks passed), else None."""
+    case, algo = cell.split("/")
+    return "ok" if os.path.exists(run_path(args.data, case, algo, k)) else None
 
 
 def store_of(args):
@@ -81,11 +84,7 @@ def selected(args):
 def write_manifest(args, note=""):
     """The experiment's manifest (mpqoe.campaign) over the selected cells and 1..--runs."""
 
-    def status(cell, k):
-        case, algo = cell.split("/")
-        return "ok" if os.path.exists(run_path(args.data, case, algo, k)) else None
-
-    st = campaign.state(selected(args), args.runs, status)
+    st = campaign.state(selected(args), args.runs, lambda c, k: status(args, c, k))
     return campaign.write_manifest(store_of(args), FAMILY, EXPERIMENT, args.runs, st, note=note,
                                    data=os.path.abspath(args.data))  # fmt: skip
 

@@ -213,11 +213,11 @@ def run_ok(path):
 
 
 def todo(args):
-    """[(batch, [(cell, k)])] of the runs still to make, interleaved by k."""
+    """[(batch, [(cell, k)])] of the runs still to make, interleaved by k (mpqoe.campaign's
+    resume: what is not ok)."""
     out = []
     for b, cells in args.plan:
-        runs = [(c, k) for k in args.only for c in cells]
-        left = [(c, k) for c, k in runs if not run_ok(run_dir(args.results, c, k))]
+        left = campaign.todo(cells, args.only, lambda c, k: run_status(args, c, k))
         if left:
             out.append((b, left))
     return out
