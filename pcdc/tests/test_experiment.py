@@ -134,6 +134,19 @@ class PlanTest(unittest.TestCase):
             experiment.experiment(a, log=str)
         self.assertEqual(len(campaign.attempts(store, name)), 3)
 
+    def test_an_invocation_writes_the_manifest(self):
+        from mpqoe import campaign  # noqa: PLC0415
+
+        a = self.args("--runs", "2", "--only-runs", "1")
+        with mock.patch.object(experiment, "summary", lambda out: ""):
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(experiment.run_and_record(a), 0)
+        store, name = os.path.split(os.path.abspath(self.out))
+        m = campaign.read_manifest(store, name)
+        # the recorder writes no result file: every run is missing
+        got = (m["family"], m["status"], m["cells"]["cubic"]["missing"])
+        self.assertEqual(got, ("pcdc", "partial", [1, 2]))
+
     def test_run_paths_are_the_cells_of_one_run(self):
         paths = experiment.run_paths("/o", "olia", 7)
         self.assertEqual(

@@ -721,10 +721,22 @@ def scenario_run(a):
     except RuntimeError as e:
         _die(str(e))
     try:
-        _made, _kept, failed = experiment(a)
+        return run_and_record(a)
     finally:
         tb.down()
+
+
+def run_and_record(a):
+    """experiment(a), then DIR's manifest (mpqoe.campaign; partial, and saying so, when
+    interrupted) and the summary; 1 when a cell failed, else 0."""
+    try:
+        _made, _kept, failed = experiment(a)
+    except (SystemExit, KeyboardInterrupt):
+        write_manifest(a, "interrupted; run again to resume")
+        raise
+    m = write_manifest(a)
     print(summary(a.out))
+    print(f"experiment: manifest {m['status']} ({os.path.join(a.out, 'manifest.json')})")
     return 1 if failed else 0
 
 
@@ -751,15 +763,7 @@ def main(argv=None):
         if os.geteuid() != 0:
             _die("--scenario needs root (network namespaces)")
         return scenario_run(a)
-    try:
-        _made, _kept, failed = experiment(a)
-    except (SystemExit, KeyboardInterrupt):
-        write_manifest(a, "interrupted; run again to resume")
-        raise
-    m = write_manifest(a)
-    print(summary(a.out))
-    print(f"experiment: manifest {m['status']} ({os.path.join(a.out, 'manifest.json')})")
-    return 1 if failed else 0
+    return run_and_record(a)
 
 
 if __name__ == "__main__":
