@@ -22,7 +22,7 @@ attempts to run records, run records to published rows.
 - **Families.** Each family is a `Family` (mpqoe.campaign_video, campaign_sched, campaign_cc,
   campaign_pcdc): its workflow jobs (`jobs(config)`), what a job's runs are copied as
   (`copies`), when a run record is done (`check`), its publish steps (`publications`), its
-  report. workflow/plan.py and workflow/collect.py go through `FAMILIES` only.
+  report. workflow/plan.py and workflow/collect.py go through `families()` only.
 
 Stdlib only.
 """

@@ -29,7 +29,7 @@ no OLIA, this project's mpqoe_olia module adds it), measures the impact factors 
 control unless --table is given (DIR/<cc>/table.json), then for every run and mode starts
 pcdcd, makes the transfers and stops it. The order of the modes alternates between runs.
 
-For the workflow (workflow/plan.py, docs/workflow.md), which measures each table in a job of
+For the workflow (mpqoe.campaign_pcdc, docs/workflow.md), which measures each table in a job of
 its own and passes it to the jobs that make the runs: --measure-only measures the tables that
 are missing and makes no run; --only-runs makes only those run numbers (of 1..--runs), each
 in the mode order it has in a whole invocation (mpqoe.runs).
@@ -248,11 +248,11 @@ def table_path(out, cc):
     return os.path.join(out, cc, "table.json")
 
 
-# The published layout, one place for pcdc/report.py (which writes it) and workflow/plan.py
-# (which plans it): under a data root (docs/results/pcdc), a scenario's import in
-# <scenario>/data, one file set per congestion control and the scenario; its figures, one per
-# test, in <scenario>/figures; its page docs/results/pcdc-<scenario>.md from the template
-# beside it.
+# The published layout, one place for pcdc/report.py (which writes it) and the workflow
+# (mpqoe.campaign_pcdc, which plans it): under a data root (docs/results/pcdc), a scenario's
+# import in <scenario>/data, one file set per congestion control and the scenario; its figures,
+# one per test, in <scenario>/figures; its page docs/results/pcdc-<scenario>.md from the
+# template beside it.
 RESULTS = os.path.join(REPO, "docs", "results")
 PUBLISHED = os.path.join(RESULTS, "pcdc")
 
