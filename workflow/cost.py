@@ -24,6 +24,12 @@ import sys
 import textwrap
 
 import plan
+from mpqoe import campaign_cc as ccf
+from mpqoe import campaign_pcdc as pcf
+from mpqoe import campaign_video as vf
+from mpqoe import sched_matrix as smx
+from mpqoe import video_matrix as vmx
+from mpqoe.pcdc import experiment as pcx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -91,11 +97,11 @@ def sweeps(base, slurm_test):
     ):
         rows.append((label, {**sched, "scheduler_duration": d}))
     cc = {**none, "cc_fairness": True, "cc_runs": 5}
-    rows.append((f"fairness experiment, {cc['cc_runs']} runs ({len(plan.cc_cells(cc))} cells)", cc))
+    rows.append((f"fairness experiment, {cc['cc_runs']} runs ({len(ccf.cells(cc))} cells)", cc))
     for scn in ("uib-unis", "uib-hin"):
         c = {**none, "pcdc_scenarios": [scn]}
-        pairs = plan.pcdc_scenarios(c)[scn][1]
-        ccs = " and ".join(plan.pcdc_ccs(c))
+        pairs = pcf.scenarios(c)[scn][1]
+        ccs = " and ".join(pcf.ccs(c))
         rows.append((f"PCDC {scn} ({pairs} pairs), {c['pcdc_runs']} runs, {ccs}", c))
     t = slurm_test
     cells = t["CELLS"].split(",")
@@ -126,16 +132,16 @@ def row(label, config):
 
 def constants():
     """The sentence naming the runners' constants the rows are computed from."""
-    smx, vmx = plan.smx, plan.vmx
-    sample = plan.pcdc_table_s(1) / plan.pcx.SAMPLES
+
+    sample = pcf.table_s(1) / pcx.SAMPLES
     return (
-        f"The runners' constants: a video guest boot with its network {plan.VIDEO_BOOT_S} s, a"
+        f"The runners' constants: a video guest boot with its network {vf.BOOT_S} s, a"
         f" run its video, the joins (a client every {vmx.JOIN_INTERVAL_S:g} s),"
-        f" {plan.VIDEO_RUN_BASE_S} s and {plan.VIDEO_RUN_PER_CLIENT_S} s a client; a scheduler"
+        f" {vf.RUN_BASE_S} s and {vf.RUN_PER_CLIENT_S} s a client; a scheduler"
         f" batch's boot {smx.BOOT_OVERHEAD_S} s, a run its video plus"
         f" {smx.PER_RUN_OVERHEAD_S} s, at most {smx.BATCH_RUNS} runs a batch; the fairness"
-        f" experiment's boot {plan.CC_BOOT_S} s, a run {plan.CC_PER_RUN_S} s; PCDC's boot"
-        f" {plan.PCDC_BOOT_S} s, a run {plan.pcdc_run_s():g} s, a table {sample:.1f} s a"
+        f" experiment's boot {ccf.BOOT_S} s, a run {ccf.PER_RUN_S} s; PCDC's boot"
+        f" {pcf.BOOT_S} s, a run {pcf.run_s():g} s, a table {sample:.1f} s a"
         " sample of a pair (below)."
     )
 
@@ -148,17 +154,17 @@ def _time(stamp):
     return datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-def pcdc_timing(root=plan.PCDC_DATA, scenario=PCDC_MEASURED):
+def pcdc_timing(root=pcf.DATA, scenario=PCDC_MEASURED):
     """What the committed runs of a PCDC scenario took, for the plan's PCDC constants: the runs
     of each control and the mean time between the starts of consecutive ones, the second
     control's table (from the first control's last row's end to the table's time stamp) with
     its samples, and from these the two constants' measured values: a mode's time beyond its
     bulk transfer, and a sample's beyond its windows."""
-    data = plan.pcx.published(root, scenario).data
+    data = pcx.published(root, scenario).data
     first_cc, second_cc = PCDC_ORDER
     runs, spacing, ends = {}, {}, {}
     for cc in PCDC_ORDER:
-        with open(plan.pcx.published_rows(data, cc)) as f:
+        with open(pcx.published_rows(data, cc)) as f:
             rows = list(csv.DictReader(f))
         starts = {}
         for r in rows:
@@ -168,16 +174,16 @@ def pcdc_timing(root=plan.PCDC_DATA, scenario=PCDC_MEASURED):
         gaps = [(b - a).total_seconds() for a, b in zip(first[:-1], first[1:], strict=True)]
         runs[cc], spacing[cc] = len(first), sum(gaps) / len(gaps)
         ends[cc] = max(_time(r["started"]).timestamp() + float(r["seconds"]) for r in rows)
-    with open(plan.pcx.published_table(data, second_cc)) as f:
+    with open(pcx.published_table(data, second_cc)) as f:
         table = _time(json.load(f)["created"]).timestamp() - ends[first_cc]
-    pairs = plan.pcdc_scenarios({"pcdc_scenarios": [scenario]})[scenario][1]
-    samples = pairs * plan.pcx.SAMPLES
+    pairs = pcf.scenarios({"pcdc_scenarios": [scenario]})[scenario][1]
+    samples = pairs * pcx.SAMPLES
     run_s, sample_s = sum(spacing.values()) / len(spacing), table / samples
     return {
         "runs": runs, "spacing": spacing, "run_s": run_s, "table_s": table, "samples": samples,
         "sample_s": sample_s,
-        "mode_extra_s": run_s / len(plan.pcx.MODES) - plan.pcx.BULK_SECONDS,
-        "sample_extra_s": sample_s - plan.pcdc_windows_s(),
+        "mode_extra_s": run_s / len(pcx.MODES) - pcx.BULK_SECONDS,
+        "sample_extra_s": sample_s - pcf.windows_s(),
     }  # fmt: skip
 
 
@@ -193,10 +199,10 @@ def pcdc_sentence(t):
         f"Measured in the committed {PCDC_MEASURED} runs (docs/results/pcdc/{PCDC_MEASURED}/data,"
         f" {runs} in one guest): a run started every {t['run_s']:.1f} s ({a}"
         f" {sa:.1f} s, {b} {sb:.1f} s), {t['mode_extra_s']:.1f} s a mode beyond its"
-        f" {plan.pcx.BULK_SECONDS:g} s bulk transfer (the plan takes"
-        f" {plan.PCDC_MODE_EXTRA_S} s); {b}'s table took {t['table_s']:.0f} s, {t['samples']}"
+        f" {pcx.BULK_SECONDS:g} s bulk transfer (the plan takes"
+        f" {pcf.MODE_EXTRA_S} s); {b}'s table took {t['table_s']:.0f} s, {t['samples']}"
         f" samples of {t['sample_s']:.1f} s, {t['sample_extra_s']:.2f} s beyond the windows"
-        f" (the plan takes {plan.PCDC_SAMPLE_EXTRA_S} s)."
+        f" (the plan takes {pcf.SAMPLE_EXTRA_S} s)."
     )
 
 

@@ -12,8 +12,10 @@ import csv
 import os
 import sys
 
-import collect  # (workflow/collect.py: what a complete run document has)
-from mpqoe import files
+from mpqoe import (
+    campaign_sched,  # its incomplete: what a complete run document has
+    files,
+)
 
 
 def table(path):
@@ -52,7 +54,7 @@ def main(argv):
         for c, k in sorted(want):
             p = os.path.join(d, "runs", "scheduler", exp, c, f"run{k}.json")
             doc = files.read_json(p)
-            why = "missing" if doc is None else collect.incomplete(doc)
+            why = "missing" if doc is None else campaign_sched.incomplete(doc)
             if doc is not None and doc.get("status") != "ok":
                 why = f"status {doc.get('status')}"
             if why:

@@ -17,6 +17,12 @@ from unittest import mock
 
 import cost
 import plan
+from mpqoe import campaign_cc as ccf
+from mpqoe import campaign_pcdc as pcf
+from mpqoe import campaign_sched as sf
+from mpqoe import campaign_video as vf
+from mpqoe import cc_fairness as ccx
+from mpqoe.pcdc import experiment as pcx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -240,14 +246,14 @@ class FairnessExecution(unittest.TestCase):
     CELLS = [("shared", "lia", "reno"), ("disjoint", "olia", "-")]
 
     def write(self, tmp, case, algo, tcp, k, complete):
-        row = {c: "1" for c in plan.ccx.COLUMNS}
+        row = {c: "1" for c in ccx.COLUMNS}
         row.update(case=case, algo=algo, tcp_cc=tcp, run=str(k), tcp_mbps="")
         if not complete:
             row["code_version"] = ""
-        p = plan.ccx.run_path(f"{tmp}/store", case, algo, k)
+        p = ccx.run_path(f"{tmp}/store", case, algo, k)
         os.makedirs(os.path.dirname(p), exist_ok=True)
         with open(p, "w", newline="") as f:
-            w = csv.DictWriter(f, plan.ccx.COLUMNS, lineterminator="\n")
+            w = csv.DictWriter(f, ccx.COLUMNS, lineterminator="\n")
             w.writeheader()
             w.writerow(row)
 
@@ -286,9 +292,9 @@ class FairnessExecution(unittest.TestCase):
         self.assertEqual(r.returncode, 0, (r.stdout + r.stderr)[-2000:])
         for case, algo, _tcp in self.CELLS:
             for k in (1, 2):
-                with open(plan.ccx.run_path(f"{tmp}/pub", case, algo, k)) as f:
+                with open(ccx.run_path(f"{tmp}/pub", case, algo, k)) as f:
                     published = f.read()
-                with open(plan.ccx.run_path(f"{tmp}/store", case, algo, k)) as f:
+                with open(ccx.run_path(f"{tmp}/store", case, algo, k)) as f:
                     self.assertEqual(published, f.read())
 
 
@@ -369,11 +375,11 @@ class SameAsTheRunners(unittest.TestCase):
             "max_clients": 5, "retries": 0, "video_overrides": {"calibrate": {"video": None}},
             "scheduler_experiments": [],
         }  # fmt: skip
-        jobs = plan.video_jobs(config)
+        jobs = vf.FAMILY.jobs(config)
         for exp in config["video_experiments"]:
             video = [] if exp == "calibrate" else ["--video", "60"]
             out = self.runner_dry_run(
-                plan.VIDEO_RUN, "--experiment", exp, "--runs", "3", *video,
+                vf.RUNNER, "--experiment", exp, "--runs", "3", *video,
                 "--results", "/nonexistent",
             )  # fmt: skip
             want = {
@@ -393,9 +399,9 @@ class SameAsTheRunners(unittest.TestCase):
             "scheduler_experiments": ["bnaware"], "scheduler_runs": 2,
             "scheduler_duration": 20, "scheduler_cells": None,
         }  # fmt: skip
-        got = {(c, k) for j in plan.scheduler_jobs(config) for c in j.cells for k in j.runs}
+        got = {(c, k) for j in sf.FAMILY.jobs(config) for c in j.cells for k in j.runs}
         out = self.runner_dry_run(
-            plan.SCHED_RUN, "--experiment", "bnaware", "--runs", "2", "--duration", "20",
+            sf.RUNNER, "--experiment", "bnaware", "--runs", "2", "--duration", "20",
             "--results", "/nonexistent",
         )  # fmt: skip
         want = set()
@@ -409,11 +415,11 @@ class SameAsTheRunners(unittest.TestCase):
             "cc_results": "/nonexistent", "runs_dir": "/nonexistent", "batch_runs": 1,
             "cc_fairness": True, "cc_runs": 3, "cc_cells": "shared/*",
         }  # fmt: skip
-        got = {(c, k) for j in plan.cc_jobs(config) for c in j.cells for k in j.runs}
-        self.assertEqual(len(plan.cc_jobs(config)), len(got))
+        got = {(c, k) for j in ccf.FAMILY.jobs(config) for c in j.cells for k in j.runs}
+        self.assertEqual(len(ccf.FAMILY.jobs(config)), len(got))
         out = self.runner_dry_run(
-            plan.CC_RUN, "--runs", "3", "--data", "/nonexistent", "--only",
-            ",".join(plan.cc_cells(config)),
+            ccf.RUNNER, "--runs", "3", "--data", "/nonexistent", "--only",
+            ",".join(ccf.cells(config)),
         )  # fmt: skip
         want = {
             (f"{m.group(1)}/{m.group(2)}", int(m.group(3)))
@@ -542,24 +548,24 @@ class PcdcPlan(unittest.TestCase):
         # a table: 4 pairs x 10 samples x (2 s warm-up + 2 x 10 s + 1 s settle + 0.4 s) = 936 s;
         # a run: 2 modes x (120 s bulk + 6 s) = 252 s; a guest boot 90 s
         c = self.config()
-        self.assertEqual(sorted(j.estimate_s for j in plan.pcdc_jobs(c)), [1026] * 2 + [2610] * 2)
+        self.assertEqual(sorted(j.estimate_s for j in pcf.FAMILY.jobs(c)), [1026] * 2 + [2610] * 2)
         self.assertEqual(plan.summary(c), {"jobs": 4, "runs": 20, "hours": 2.0})  # 7272 s
         # on a cluster: 20 run jobs of 90 + 252 s, 8892 s in all
         self.assertEqual(plan.summary({**c, "batch_runs": 1}), {"jobs": 22, "runs": 20,
                                                                 "hours": 2.5})  # fmt: skip
         # uib-hin: 6 pairs, a table 1404 s
-        hin = plan.pcdc_jobs(self.config(pcdc_scenarios=["uib-hin"], pcdc_ccs=["olia"]))
+        hin = pcf.FAMILY.jobs(self.config(pcdc_scenarios=["uib-hin"], pcdc_ccs=["olia"]))
         self.assertEqual([j.estimate_s for j in hin], [1494, 2610])
         # the guest's limit: 5 min inside the job's, int(1026 x 1.5 / 60) + 10 = 35 min
-        self.assertEqual(plan.pcdc_jobs(c)[0].runtime_min(), 35)
-        self.assertIn("TIMEOUT=1800", plan.pcdc_jobs(c)[0].argv)
+        self.assertEqual(pcf.FAMILY.jobs(c)[0].runtime_min(), 35)
+        self.assertIn("TIMEOUT=1800", pcf.FAMILY.jobs(c)[0].argv)
         # it follows the driver's defaults
         with (
-            mock.patch.object(plan.pcx, "SAMPLES", 5),
-            mock.patch.object(plan.pcx, "BULK_SECONDS", 60.0),
+            mock.patch.object(pcx, "SAMPLES", 5),
+            mock.patch.object(pcx, "BULK_SECONDS", 60.0),
         ):
-            self.assertEqual(plan.pcdc_table_s(4), 468)
-            self.assertEqual(plan.pcdc_run_s(), 132)
+            self.assertEqual(pcf.table_s(4), 468)
+            self.assertEqual(pcf.run_s(), 132)
 
     def test_bad_values_are_one_clear_line(self):
         r = subprocess.run(
@@ -593,7 +599,7 @@ class PcdcPlan(unittest.TestCase):
     def test_a_job_leads_to_the_drivers_command_line(self):
         # runs 1-2 and 3 in jobs of 2 runs; 3's estimate 90 + 252 s, its limit 18 min
         c = self.config(pcdc_scenarios=["uib-hin"], pcdc_runs=3, batch_runs=2)
-        job = next(j for j in plan.pcdc_jobs(c) if j.runs == (3,) and j.cells == ("olia",))
+        job = next(j for j in pcf.FAMILY.jobs(c) if j.runs == (3,) and j.cells == ("olia",))
         r = subprocess.run(["make", "-n", *job.argv], capture_output=True, text=True, check=True)
         recipe = r.stdout.replace("\\\n", " ")
         self.assertIn("../testbed/run --timeout 780 --no-build --results /s ", recipe)
@@ -608,9 +614,9 @@ class PcdcPlan(unittest.TestCase):
         open(table, "w").close()
         argv = [x.replace("/results", self.tmp) for x in cmd]
         argv[1] = os.path.join(REPO, argv[1])
-        a = plan.pcx.parse_args(argv)
+        a = pcx.parse_args(argv)
         self.assertEqual((a.run_list, a.cc, a.table, a.measure_only), ([3], ["olia"], table, False))
-        measure = next(j for j in plan.pcdc_jobs(c) if not j.runs)
+        measure = next(j for j in pcf.FAMILY.jobs(c) if not j.runs)
         self.assertEqual(measure.argv[-1], "ARGS=--measure-only")
 
 
@@ -628,14 +634,14 @@ class PcdcCollect(unittest.TestCase):
         """The driver's four result files of run k (but those of skip), every row of code
         version 0123abcd but those of versions {(mode, test): version}; their rows."""
         rows = []
-        for path in plan.pcx.run_paths(self.store, cc, k):
+        for path in pcx.run_paths(self.store, cc, k):
             pm, test = path.split(os.sep)[-3:-1]
             if (pm, test) in skip:
                 continue
             sizes = [None] if test == "bulk" else [131072, 262144]
             version = (versions or {}).get((pm, test), "0123abcd")
             mine = [
-                {**dict.fromkeys(plan.pcx.COLUMNS, "1"), "experiment": "pcdc", "cc": cc,
+                {**dict.fromkeys(pcx.COLUMNS, "1"), "experiment": "pcdc", "cc": cc,
                  "pm": pm, "test": test, "size_bytes": "" if s is None else str(s),
                  "run": str(k), "pairs": "10.0.0.1>10.0.1.2", "status": "ok",
                  "code_version": version, "started": "2026-11-24T16:41:31Z"}
@@ -643,7 +649,7 @@ class PcdcCollect(unittest.TestCase):
             ]  # fmt: skip
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as f:
-                f.write(plan.pcx.results.csv_text(mine, plan.pcx.COLUMNS))
+                f.write(pcx.results.csv_text(mine, pcx.COLUMNS))
             rows += mine
         return rows
 
@@ -651,7 +657,7 @@ class PcdcCollect(unittest.TestCase):
         doc = {"schema": "pcdc-impact/1", "cc": cc, "T_s": 10.0, "pairs": [
             {"local": "10.77.1.1", "remote": f"10.77.10{i}.2", "omega": om, "rtt_ms": [30.0],
              "errors": []} for i, om in enumerate(omegas, 1)]}  # fmt: skip
-        path = plan.pcx.table_path(self.store, cc)
+        path = pcx.table_path(self.store, cc)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             json.dump(doc, f)
@@ -668,7 +674,7 @@ class PcdcCollect(unittest.TestCase):
         out = os.path.join(self.tmp, "runs")
         args = []
         for cc, k in (("cubic", 1), ("cubic", 2), ("olia", 1)):
-            args += [plan.pcdc_run_source(self.store, cc, k), f"{out}/{cc}/run{k}.csv"]
+            args += [pcf.run_source(self.store, cc, k), f"{out}/{cc}/run{k}.csv"]
         args += [good, f"{out}/cubic/table.json", bad, f"{out}/olia/table.json"]
         r = subprocess.run(
             [plan.PY, os.path.join(HERE, "collect.py"), "--runner-exit", "1", *args],
@@ -707,13 +713,13 @@ class PcdcExecution(unittest.TestCase):
         # the PCDC report's hand-made driver output (pcdc/tests.test_pcdc_report.py)
         subprocess.run([plan.PY, "-c", "from tests.test_pcdc_report import write_output; "
                         f"write_output({store!r}, runs=2, ccs=('cubic',))"],
-                       cwd=plan.PCDC, check=True)  # fmt: skip
+                       cwd=pcf.PCDC, check=True)  # fmt: skip
         conf = {
             "runs_dir": f"{tmp}/runs", "pcdc_results": store, "pcdc_publish": pub,
             "batch_runs": 0, "pcdc_scenarios": ["uib-unis"], "pcdc_runs": 2,
             "pcdc_ccs": ["cubic"],
         }  # fmt: skip
-        copies = [c for j in plan.pcdc_jobs(conf) for c in j.copies()]
+        copies = [c for j in pcf.FAMILY.jobs(conf) for c in j.copies()]
         self.assertEqual(len(copies), 3)  # the table and two runs
         r = subprocess.run(
             [plan.PY, os.path.join(HERE, "collect.py"), "--runner-exit", "0",
@@ -735,7 +741,7 @@ class PcdcExecution(unittest.TestCase):
         )
         with open(os.path.join(data, "cubic.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
-        self.assertEqual(len(rows), 2 * 2 * (1 + len(plan.pcx.SIZES_KIB)))  # runs x modes x tests
+        self.assertEqual(len(rows), 2 * 2 * (1 + len(pcx.SIZES_KIB)))  # runs x modes x tests
         self.assertEqual({r["code_version"] for r in rows}, {"0123456789ab"})
 
 
@@ -806,13 +812,13 @@ class CostTable(unittest.TestCase):
     def test_the_pcdc_constants_are_what_the_committed_runs_took(self):
         t = cost.pcdc_timing()
         self.assertEqual(t["runs"], {"cubic": 10, "olia": 10})
-        self.assertEqual(round(t["mode_extra_s"]), plan.PCDC_MODE_EXTRA_S)
-        self.assertEqual(round(t["sample_extra_s"], 1), plan.PCDC_SAMPLE_EXTRA_S)
+        self.assertEqual(round(t["mode_extra_s"]), pcf.MODE_EXTRA_S)
+        self.assertEqual(round(t["sample_extra_s"], 1), pcf.SAMPLE_EXTRA_S)
 
     def test_pcdc_timing_of_hand_made_runs(self):
         root = tempfile.mkdtemp(prefix="mpqoe-cost-")
         self.addCleanup(subprocess.run, ["rm", "-rf", root], check=False)
-        data = plan.pcx.published(root, "uib-unis").data
+        data = pcx.published(root, "uib-unis").data
         os.makedirs(data)
         # cubic: runs 1-3 start 250 and 260 s apart (a run's rows: its first row's start), its
         # last row ends at 12:10:10.5; olia's table is stamped 800.5 s later
@@ -822,10 +828,10 @@ class CostTable(unittest.TestCase):
             "olia": [(1, "12:30:00", 120), (2, "12:34:00", 120)],
         }  # fmt: skip
         for cc, rs in rows.items():
-            with open(plan.pcx.published_rows(data, cc), "w") as f:
+            with open(pcx.published_rows(data, cc), "w") as f:
                 f.write("cc,run,seconds,started\n")
                 f.writelines(f"{cc},{k},{sec},2026-01-01T{hms}Z\n" for k, hms, sec in rs)
-        with open(plan.pcx.published_table(data, "olia"), "w") as f:
+        with open(pcx.published_table(data, "olia"), "w") as f:
             json.dump({"created": "2026-01-01T12:23:31Z"}, f)
         t = cost.pcdc_timing(root)
         self.assertEqual(t["runs"], {"cubic": 3, "olia": 2})

@@ -12,8 +12,14 @@ guest-init.sh as /init, the plan and the parameters, and writes one CSV per fini
 commit, `-dirty-<hash>` when the tree differs; docs/results/ not counted) and the sha256 of
 the module that was loaded for the algorithm (`builtin` for reno and cubic) and the kernel
 (`uname -r` of the guest's Debian kernel). Runs whose guest
-check failed are not written. Exit 0 when every planned run was written, 1 otherwise, 2 on bad
-usage. The guest is exclusive: the caller serialises guest use (see README.md).
+check failed are not written. Every attempt at a run, written or not, is recorded through the
+campaign interface (mpqoe.campaign) in --store (default: --data, or build/cc-fairness when
+--data is the committed data): <store>/fairness/attempts/<case>_<algo>/run<k>-<n>.json with why
+it failed (the guest's FAIL line, or no result at all), the code version, the kernel and the
+host CPU, and <store>/fairness/manifest.json, the campaign's one manifest format, says which
+runs of the selected cells are ok or missing ("partial" until all are). Exit 0 when every
+planned run was written, 1 otherwise, 2 on bad usage. The guest is exclusive: the caller
+serialises guest use (see README.md).
 """
 
 import argparse
@@ -24,7 +30,7 @@ import sys
 import tempfile
 import time
 
-from mpqoe import files, kernel
+from mpqoe import campaign, files, kernel
 from mpqoe import results as shared
 from mpqoe.cc_fairness import CELLS, COLUMNS, MODULES, PARAMS, PATH_COLUMNS, RATE_MBPS, run_path
 from mpqoe.runs import ONLY_RUNS_HELP, only_runs
@@ -32,6 +38,8 @@ from mpqoe.runs import ONLY_RUNS_HELP, only_runs
 HERE = os.path.dirname(os.path.abspath(__file__))
 KSCHED = os.path.dirname(HERE)
 REPO = os.path.dirname(KSCHED)
+DATA = os.path.join(REPO, "docs/results/cc/data")
+FAMILY, EXPERIMENT = "cc", "fairness"  # on the campaign interface (mpqoe.campaign_cc)
 
 
 def sha256(path):
@@ -44,15 +52,48 @@ def parse_kv(line):
 
 
 def plan(args):
-    todo = []
+    """[(case, algo, tcp, k)] of the selected runs without a CSV, interleaved (run k of every
+    cell, then k + 1): mpqoe.campaign's resume."""
+    tcp = {f"{c}/{a}": t for c, a, t in CELLS}
+    todo = campaign.todo(selected(args), args.only_run_numbers, lambda c, k: status(args, c, k))
+    return [(*cell.split("/"), tcp[cell], k) for cell, k in todo]
+
+
+def status(args, cell, k):
+    """A run's status as its record says: "ok" when its CSV exists (written only when the
+    guest's checks passed), else None."""
+    case, algo = cell.split("/")
+    return "ok" if os.path.exists(run_path(args.data, case, algo, k)) else None
+
+
+def store_of(args):
+    """Where the attempts and the manifest go: --store, else --data unless that is the
+    committed data (which holds the run CSVs only)."""
+    if args.store:
+        return args.store
+    if os.path.realpath(args.data) == os.path.realpath(DATA):
+        return os.path.join(REPO, "build", "cc-fairness")
+    return args.data
+
+
+def selected(args):
     only = set(args.only.split(",")) if args.only else None
-    for run in args.only_run_numbers:  # interleaved: run k of every cell, then k + 1
-        for case, algo, tcp in CELLS:
-            if only and f"{case}/{algo}" not in only:
-                continue
-            if not os.path.exists(run_path(args.data, case, algo, run)):
-                todo.append((case, algo, tcp, run))
-    return todo
+    return [f"{c}/{a}" for c, a, _t in CELLS if not only or f"{c}/{a}" in only]
+
+
+def write_manifest(args, note=""):
+    """The experiment's manifest (mpqoe.campaign) over the selected cells and 1..--runs."""
+
+    st = campaign.state(selected(args), args.runs, lambda c, k: status(args, c, k))
+    return campaign.write_manifest(store_of(args), FAMILY, EXPERIMENT, args.runs, st, note=note,
+                                   data=os.path.abspath(args.data))  # fmt: skip
+
+
+def record(args, case, algo, run, status, why, version, kver, written=""):
+    campaign.record_attempt(
+        store_of(args), EXPERIMENT, f"{case}/{algo}", int(run), status, why, family=FAMILY,
+        code_version=version, kernel=kver, cpu=campaign.host_cpu(), record=written,
+    )  # fmt: skip
 
 
 def main():
@@ -63,6 +104,9 @@ def main():
     ap.add_argument("--kernel", default="", help="Debian kernel (default: the modules')")
     ap.add_argument("--only", default="", help="comma-separated case/algo cells")
     ap.add_argument("--only-runs", default="", help=ONLY_RUNS_HELP)
+    ap.add_argument("--store", default="",
+                    help="attempts and manifest (default: --data, or build/cc-fairness for the "
+                    "committed data)")  # fmt: skip
     ap.add_argument("--dry-run", action="store_true")
     args = ap.parse_args()
     if args.runs < 1:
@@ -90,6 +134,8 @@ def main():
     print(f"cc-fairness: {len(todo)} runs to do")
     for t in todo:
         print("  " + " ".join(map(str, t)))
+    if not todo and not args.dry_run:
+        write_manifest(args)
     if not todo or args.dry_run:
         return 0
     version = shared.code_version(REPO)
@@ -109,17 +155,28 @@ def main():
         if args.kernel:
             cmd += ["--kernel", args.kernel]
         print("cc-fairness: " + " ".join(repr(c) if not c else c for c in cmd), flush=True)
-        subprocess.run(cmd, check=False)
+        try:
+            rc = subprocess.run(cmd, check=False).returncode
+        except KeyboardInterrupt:
+            rc = None
         lines = open(save).read().splitlines() if os.path.exists(save) else []
     passed = {tuple(ln.split()[2:5]) for ln in lines if ln.startswith("PASS run ")}
+    failed = {  # FAIL run <case> <algo> <run>: what failed
+        tuple(x.rstrip(":") for x in ln.split()[2:5]): ln for ln in lines
+        if ln.startswith("FAIL run ")
+    }  # fmt: skip
     written = 0
+    seen = set()
     for ln in lines:
         if not ln.startswith("RESULT "):
             continue
         kv = parse_kv(ln)
         key = (kv["case"], kv["algo"], kv["run"])
+        seen.add(key)
         if key not in passed:
             print(f"cc-fairness: run {' '.join(key)} failed its checks, not written")
+            why = failed.get(key, "no PASS line from the guest")
+            record(args, *key, "failed", f"guest checks: {why}", version, kver)
             continue
         row = {
             "case": kv["case"],
@@ -146,7 +203,16 @@ def main():
         path = run_path(args.data, kv["case"], kv["algo"], int(kv["run"]))
         files.write_atomic(path, shared.csv_text([row], COLUMNS))
         written += 1
-    print(f"cc-fairness: {written} of {len(todo)} runs written to {args.data}")
+        record(args, *key, "ok", "", version, kver, os.path.relpath(path, store_of(args)))
+    for case, algo, _tcp, run in todo:  # planned, but the guest gave no result
+        if (case, algo, str(run)) not in seen:
+            why = "interrupted" if rc is None else f"no result from the guest (exit {rc})"
+            record(args, case, algo, run, "failed", why, version, kver)
+    m = write_manifest(args, "" if rc is not None else "interrupted; run again to resume")
+    print(f"cc-fairness: {written} of {len(todo)} runs written to {args.data}; manifest "
+          f"{m['status']}")  # fmt: skip
+    if rc is None:
+        return 130
     return 0 if written == len(todo) else 1
 
 

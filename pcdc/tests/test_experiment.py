@@ -105,6 +105,48 @@ class PlanTest(unittest.TestCase):
         self.assertEqual({c[4] for c in self.rec.cells}, {table})
         self.assertEqual(len(self.rec.cells), 4)
 
+    def test_every_attempt_is_recorded_and_the_manifest_says_partial(self):
+        from mpqoe import campaign  # noqa: PLC0415
+
+        def cell(client, a, cc, pm, test, run, table, version, workdir, log):
+            if run == 2 and pm == "pcdc" and test == "bulk":
+                log("experiment: x not written: bulk timeout")
+                return "failed"
+            path = experiment.cell_path(a.out, cc, pm, test, run)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            open(path, "w").close()
+            return "made"
+
+        a = self.args("--runs", "3", "--only-runs", "1,2")
+        with mock.patch.object(experiment, "one_cell", cell):
+            self.assertEqual(experiment.experiment(a, log=str), (7, 0, 1))
+        m = experiment.write_manifest(a)
+        store, name = os.path.split(os.path.abspath(self.out))
+        got = [(x["run"], x["status"], x["why"]) for x in campaign.attempts(store, name)]
+        self.assertEqual(
+            got, [(0, "ok", ""), (1, "ok", ""), (2, "failed", "x not written: bulk timeout")]
+        )
+        self.assertEqual(m["schema"], campaign.MANIFEST_SCHEMA)
+        self.assertEqual(m["cells"]["cubic"], {"ok": [1], "failed": [2], "missing": [3]})
+        self.assertTrue(m["partial"])
+        a = self.args("--runs", "3", "--only-runs", "1")  # kept: no attempt
+        with mock.patch.object(experiment, "one_cell", lambda *x: "kept"):
+            experiment.experiment(a, log=str)
+        self.assertEqual(len(campaign.attempts(store, name)), 3)
+
+    def test_an_invocation_writes_the_manifest(self):
+        from mpqoe import campaign  # noqa: PLC0415
+
+        a = self.args("--runs", "2", "--only-runs", "1")
+        with mock.patch.object(experiment, "summary", lambda out: ""):
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(experiment.run_and_record(a), 0)
+        store, name = os.path.split(os.path.abspath(self.out))
+        m = campaign.read_manifest(store, name)
+        # the recorder writes no result file: every run is missing
+        got = (m["family"], m["status"], m["cells"]["cubic"]["missing"])
+        self.assertEqual(got, ("pcdc", "partial", [1, 2]))
+
     def test_run_paths_are_the_cells_of_one_run(self):
         paths = experiment.run_paths("/o", "olia", 7)
         self.assertEqual(

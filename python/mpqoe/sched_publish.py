@@ -38,9 +38,9 @@ by the client, mean rate and the standard deviation of its 0.5 s samples (Mbit/s
 import os
 import statistics
 
-from mpqoe import files, kernel
+from mpqoe import campaign, files, kernel
 from mpqoe import sched_matrix as mx
-from mpqoe.results import UNRECORDED, csv_text, merge_runs, read_csv, run_key
+from mpqoe.results import UNRECORDED, merge_runs, read_csv, run_key
 
 RUN_COLUMNS = (
     "cell",
@@ -266,11 +266,17 @@ def publish(results, cells, dest):
         ok = {run_key(r) for r in old_runs if r["status"] == "ok"}
         made = [(doc, run_row(doc)) for doc in docs]
         made = [(doc, r) for doc, r in made if r["status"] == "ok" or run_key(r) not in ok]
-        runs = merge(old_runs, [r for _doc, r in made], experiment)
-        new_paths = [r for doc, _r in made for r in path_rows(doc)]
+        # both tables through the campaign's publish (mpqoe.campaign.publish_table): a run
+        # published again replaces its rows, and a run's paths go with its run row
         published = {run_key(r) for _doc, r in made}
-        paths = merge([r for r in old_paths if run_key(r) not in published], new_paths, experiment)
-        files.write_atomic(os.path.join(d, "runs.csv"), csv_text(runs, RUN_COLUMNS))
-        files.write_atomic(os.path.join(d, "paths.csv"), csv_text(paths, PATH_COLUMNS))
-        done[experiment] = (len(made), len(runs))
+        kept_paths = [r for r in old_paths if run_key(r) not in published]
+        n, kept = campaign.publish_table(
+            os.path.join(d, "runs.csv"), [r for _doc, r in made], RUN_COLUMNS,
+            _order(experiment), run_key, lambda _p, rows=old_runs: rows,
+        )  # fmt: skip
+        campaign.publish_table(
+            os.path.join(d, "paths.csv"), [r for doc, _r in made for r in path_rows(doc)],
+            PATH_COLUMNS, _order(experiment), run_key, lambda _p, rows=kept_paths: rows,
+        )  # fmt: skip
+        done[experiment] = (n, n + kept)
     return done

@@ -13,9 +13,12 @@ Resumable: a run whose JSON exists with status "ok" is skipped; failed ones are 
 A results directory holds one video length and one code version: a run made with another
 --duration, or an ok run of another code version, makes the command refuse (exit 2), so a
 sweep spread over days never mixes versions. A run that a batch should have made but did not
-(guest killed, timeout) gets a "failed" JSON written here. DIR/manifest.json says, per
-experiment, which runs of the cells the directory holds (and of the selected ones) are ok,
-failed or missing, and is "partial" until each of them has --runs ok runs.
+(guest killed, timeout) gets a "failed" JSON written here. Every attempt at a run, ok or
+failed (a batch stopped by a signal too), is recorded through the campaign interface
+(mpqoe.campaign: DIR/<experiment>/attempts/<cell>/run<k>-<n>.json, with why, code version,
+guest kernel and host CPU), and DIR/<experiment>/manifest.json, in the campaign's one format,
+says which runs of the cells the directory holds (and of the selected ones) are ok, failed or
+missing, and is "partial" until each of them has --runs ok runs.
 Batch logs: DIR/logs/ (the guest's output, and its kernel console as <batch>.console.log).
 Every run records the code version of this checkout (commit, `-dirty-<hash>` when the work
 tree differs, taken when this command started and passed to the guest), the sha256 of the
@@ -61,7 +64,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from mpqoe import files
+from mpqoe import campaign, files
 from mpqoe import sched_matrix as mx
 from mpqoe import sched_publish as pub
 from mpqoe.kernel import kernel_reports
@@ -77,6 +80,9 @@ PROBE = os.path.join(REPO, "testbed", "probe", "vprobe.py")
 MODULES = os.path.join(REPO, "kernel-schedulers", "build", "modules")
 DEFAULT_RESULTS = os.path.join(REPO, "build", "experiments")
 DEFAULT_PUBLISH = os.path.join(REPO, "docs", "results")
+FAMILY = "scheduler"  # its kind on the campaign interface (mpqoe.campaign_sched)
+LEGACY_MANIFEST = "mpqoe-experiments-manifest/1"  # DIR/manifest.json before it
+HOST_CPU = campaign.host_cpu()  # the guest's vCPUs run on it
 
 
 class Usage(Exception):
@@ -233,33 +239,69 @@ def stored_cells(args, experiment):
 
 
 def write_manifest(args, note=""):
+    """Each experiment's manifest in the campaign's one format (mpqoe.campaign),
+    DIR/<experiment>/manifest.json, over the cells the directory holds or that are selected;
+    the batches' kernel reports and boot retries in each. Returns {"status": "complete" or
+    "partial", "experiments": {experiment: its manifest}}."""
     exps = list(mx.EXPERIMENTS) if args.experiment == "all" else [args.experiment]
-    old = files.read_json(os.path.join(args.results, "manifest.json")) or {}
-    out = {"schema": "mpqoe-experiments-manifest/1", "experiments": old.get("experiments", {})}
+    # a store written before the campaign's manifest: one DIR/manifest.json for every
+    # experiment; its kernel reports and boot retries go into the new ones, which replace it
+    legacy_path = os.path.join(args.results, "manifest.json")
+    legacy = files.read_json(legacy_path) or {}
+    if legacy.get("schema") != LEGACY_MANIFEST:
+        legacy = {}
+    out = {}
     for e in exps:
         cells = stored_cells(args, e)
         if not cells:
             continue
         st = run_state(args.results, args.runs, cells, args.duration)
-        done = all(len(s["ok"]) == args.runs for s in st.values())
-        out["experiments"][e] = {
-            "status": "complete" if done else "partial",
-            "runs_per_cell": args.runs,
-            "duration_s": args.duration,
-            "cells": st,
-            "ok": sum(len(s["ok"]) for s in st.values()),
-            "failed": sum(len(s["failed"]) for s in st.values()),
-            "missing": sum(len(s["missing"]) for s in st.values()),
-            "updated_utc": mx.now_utc(),
-        }
-    statuses = [v["status"] for v in out["experiments"].values()]
-    out["status"] = "complete" if statuses and all(s == "complete" for s in statuses) else "partial"
-    for key in ("kernel_reports", "boot_retries"):
-        reports = {r["batch"]: r for r in old.get(key, []) + getattr(args, key)}
-        out[key] = list(reports.values())
-    out["note"] = note
-    files.write_json(os.path.join(args.results, "manifest.json"), out)
-    return out
+        versions = set()
+        for c in cells:
+            for k in st[c.name]["ok"] + st[c.name]["failed"]:
+                versions.add((files.read_json(mx.run_path(args.results, c, k)) or {}).get(
+                    "code_version"))  # fmt: skip
+        try:
+            old = campaign.read_manifest(args.results, e) or {}
+        except ValueError:  # an older store's: written anew from its run records
+            old = {}
+        extra = {}
+        for key in ("kernel_reports", "boot_retries"):
+            got = legacy.get(key, []) + old.get(key, []) + getattr(args, key)
+            reports = {r["batch"]: r for r in got}
+            extra[key] = list(reports.values())
+        out[e] = campaign.write_manifest(
+            args.results, FAMILY, e, args.runs, st, code_versions=versions, note=note,
+            duration_s=args.duration, **extra,
+        )  # fmt: skip
+    if legacy and out:
+        os.unlink(legacy_path)
+    statuses = [m["status"] for m in out.values()]
+    done = statuses and all(s == "complete" for s in statuses)
+    return {"status": "complete" if done else "partial", "experiments": out}
+
+
+def record_attempts(args, cells, runs, todo, since, why_not=None):
+    """Record an attempt (mpqoe.campaign) for every run to do of a batch that has ended: its
+    run document's status and error when the batch wrote one (at or after `since`, a time
+    stamp), else failed with why_not (a batch stopped by a signal)."""
+    for c in cells:
+        for k in runs:
+            if (c.name, k) not in todo:
+                continue
+            path = mx.run_path(args.results, c, k)
+            doc = files.read_json(path)
+            fresh = doc is not None and os.path.getmtime(path) >= since
+            if not fresh and why_not is None:
+                continue
+            doc = doc if fresh else {"status": "failed", "error": why_not}
+            campaign.record_attempt(
+                args.results, c.experiment, c.name, k,
+                "ok" if doc.get("status") == "ok" else "failed", doc.get("error") or "",
+                family=FAMILY, code_version=doc.get("code_version") or args.code_version,
+                kernel=doc.get("kernel") or "", cpu=HOST_CPU,
+                record=os.path.relpath(path, args.results) if fresh else "",
+            )  # fmt: skip
 
 
 def published_rows(args):
@@ -607,6 +649,7 @@ def main(argv):
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     queue = list(batches)
+    started = {}  # batch log: when it started (time.time()), for its attempts
     t_all = time.monotonic()
     failed_batches = 0
     while (queue or procs) and not stop:
@@ -626,6 +669,7 @@ def main(argv):
             f = open(log, "w")  # noqa: SIM115 - closed when the batch ends
             f.write(f"# {shlex.join(cmd)}\n")
             f.flush()
+            started[log] = time.time()
             p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=REPO)
             procs.append((p, (scn, cells, runs), log, time.monotonic(), f))
             print(f"run.py: started {scn} ({len(cells)} cells x runs {runs}) -> {log}", flush=True)
@@ -638,6 +682,8 @@ def main(argv):
             f.close()
             if not stop:  # a batch that ends under a stop was interrupted, not failed
                 mark_missing(args, cells, runs, p.returncode, log, todo)
+            why = f"interrupted by signal {stop[0]}" if stop else None
+            record_attempts(args, cells, runs, todo, started[log], why)
             console = console_of(log)
             hits, retried = kernel_reports(console)
             if retried:
@@ -654,7 +700,7 @@ def main(argv):
                 args.kernel_reports.append({"batch": os.path.basename(log), "lines": hits})
             m = write_manifest(args, "running")
             failed_batches += p.returncode != 0
-            ok = {e: v["ok"] for e, v in m["experiments"].items()}
+            ok = {e: v["counts"]["ok"] for e, v in m["experiments"].items()}
             print(
                 f"run.py: {scn} done, exit {p.returncode}, {time.monotonic() - t0:.0f} s;"
                 f" ok runs so far {ok}",
@@ -664,13 +710,16 @@ def main(argv):
         print(f"run.py: signal {stop[0]}: stopping {len(procs)} guest(s)", flush=True)
         for p, *_ in procs:
             p.terminate()
-        for p, _batch, _log, _t0, f in procs:
+        for p, (_scn, cells, runs), log, _t0, f in procs:
             try:
                 p.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
             f.close()
+            record_attempts(
+                args, cells, runs, todo, started[log], f"interrupted by signal {stop[0]}"
+            )
         write_manifest(args, f"interrupted by signal {stop[0]}; rerun the same command to resume")
         return 130
     m = write_manifest(args, "")
@@ -680,7 +729,7 @@ def main(argv):
     print(
         f"run.py: finished in {(time.monotonic() - t_all) / 60:.1f} min; selected runs not ok: "
         f"{len(bad)}{budget}; manifest {m['status']} "
-        f"({os.path.join(args.results, 'manifest.json')})",
+        f"({os.path.join(args.results, '<experiment>', 'manifest.json')})",
         flush=True,
     )
     return 0 if not bad else 1

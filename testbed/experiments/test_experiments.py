@@ -589,7 +589,42 @@ class PlanTest(unittest.TestCase):
             args = run.parse_args(argv + ["--cells", "baseline.dft.*"])
             m = run.write_manifest(args)
             self.assertEqual(m["experiments"]["sticky"]["status"], "partial")
-            self.assertEqual(m["experiments"]["sticky"]["missing"], 3)  # bbr, lia, olia
+            self.assertEqual(m["experiments"]["sticky"]["counts"]["missing"], 3)  # bbr, lia, olia
+            with open(os.path.join(d, "sticky", "manifest.json")) as f:
+                self.assertEqual(json.load(f)["schema"], "mpqoe-campaign-manifest/1")
+
+    def test_an_old_store_s_manifest_is_replaced_by_the_campaign_s(self):
+        with tempfile.TemporaryDirectory() as d:
+            argv = ["--experiment", "sticky", "--runs", "1", "--duration", "10", "--results", d]
+            args = run.parse_args(argv + ["--cells", "baseline.dft.cubic"])
+            old = {"schema": "mpqoe-experiments-manifest/1", "experiments": {},
+                   "kernel_reports": [{"batch": "b.log", "lines": ["oops"]}]}  # fmt: skip
+            files.write_json(os.path.join(d, "manifest.json"), old)
+            m = run.write_manifest(args)
+            self.assertFalse(os.path.exists(os.path.join(d, "manifest.json")))
+            self.assertEqual(m["experiments"]["sticky"]["kernel_reports"], old["kernel_reports"])
+            self.assertEqual(m["experiments"]["sticky"]["counts"]["missing"], 1)
+
+    def test_every_attempt_of_a_batch_is_recorded(self):
+        from mpqoe import campaign  # noqa: PLC0415
+
+        with tempfile.TemporaryDirectory() as d:
+            argv = ["--experiment", "sticky", "--runs", "2", "--duration", "10", "--results", d]
+            args = run.parse_args(argv + ["--cells", "baseline.dft.cubic"])
+            c = args.selected[0]
+            todo = {(c.name, 1), (c.name, 2)}
+            os.makedirs(os.path.dirname(mx.run_path(d, c, 1)))
+            with open(mx.run_path(d, c, 1), "w") as f:
+                json.dump(fake_run(c, 1, version=args.code_version), f)
+            run.record_attempts(args, [c], [1, 2], todo, 0)  # run 2: no document, not tried
+            run.record_attempts(args, [c], [2], todo, 0, "interrupted by signal 15")
+            got = [(a["run"], a["status"], a["why"]) for a in campaign.attempts(d, "sticky")]
+            self.assertEqual(got, [(1, "ok", ""), (2, "failed", "interrupted by signal 15")])
+            a = campaign.attempts(d, "sticky")[0]
+            self.assertEqual((a["family"], a["code_version"]), ("scheduler", args.code_version))
+            self.assertEqual(a["record"], os.path.relpath(mx.run_path(d, c, 1), d))
+            self.assertEqual(run.write_manifest(args)["experiments"]["sticky"]["attempts"],
+                             {"ok": 1, "failed": 1})  # fmt: skip
 
     def test_the_estimate_takes_the_measured_pace_of_each_scenario(self):
         with tempfile.TemporaryDirectory() as d:

@@ -41,7 +41,7 @@ import time
 import urllib.parse
 
 import session as ss
-from mpqoe import files, floodlight, kernel
+from mpqoe import campaign, files, floodlight, kernel
 from mpqoe import results as shared
 from mpqoe import video_matrix as mx
 from mpqoe import video_record as record
@@ -54,6 +54,8 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 
 
 SCHEMA = "mpqoe-video-run/1"
+FAMILY = "video"  # its kind on the campaign interface (mpqoe.campaign_video)
+HOST_CPU = campaign.host_cpu()  # the players run on this host: their CPU is the run's
 DEFAULT_RESULTS = os.path.join(REPO, "build", "video")
 PUBLISHED = os.path.join(REPO, "docs", "results")  # where --publish writes (record.published)
 GEN_CONTENT = os.path.join(REPO, "dashjs-harness", "content", "gen_content.py")
@@ -211,11 +213,11 @@ def run_ok(path):
 
 
 def todo(args):
-    """[(batch, [(cell, k)])] of the runs still to make, interleaved by k."""
+    """[(batch, [(cell, k)])] of the runs still to make, interleaved by k (mpqoe.campaign's
+    resume: what is not ok)."""
     out = []
     for b, cells in args.plan:
-        runs = [(c, k) for k in args.only for c in cells]
-        left = [(c, k) for c, k in runs if not run_ok(run_dir(args.results, c, k))]
+        left = campaign.todo(cells, args.only, lambda c, k: run_status(args, c, k))
         if left:
             out.append((b, left))
     return out
@@ -242,39 +244,51 @@ def fmt_s(s):
     return f"{s / 3600:.1f} h" if s >= 5400 else f"{s / 60:.0f} min"
 
 
+def run_status(args, cell, k):
+    """The run's status as its record says ("ok", "failed"), None when it has none."""
+    doc = files.read_json(os.path.join(run_dir(args.results, cell, k), "run.json"))
+    return None if not doc else "ok" if doc.get("status") == "ok" else "failed"
+
+
 def write_manifest(args, note=""):
+    """Each experiment's manifest (mpqoe.campaign's format): per cell its ok, failed and
+    missing runs of 1..--runs, the attempts recorded, "partial" until every run is ok."""
     per = {"ok": [], "failed": [], "missing": []}
-    versions, attempts = set(), []
-    for _b, cells in args.plan:
-        for c in cells:
-            kept = os.path.join(os.path.dirname(run_dir(args.results, c, 1)), "failed")
+    attempts = []  # the failed attempts kept under the cells' failed/
+    for e in sorted({b.experiment for b, _c in args.plan}):
+        cells = [c for b, cs in args.plan if b.experiment == e for c in cs]
+        by_name = {c.name: c for c in cells}
+        st = campaign.state(
+            list(by_name), args.runs, lambda n, k, c=by_name: run_status(args, c[n], k)
+        )
+        versions, kept_here = set(), []
+        for name, s in st.items():
+            for key in per:
+                per[key] += [f"{name}/run{k}" for k in s[key]]
+            for k in s["ok"] + s["failed"]:
+                doc = files.read_json(
+                    os.path.join(run_dir(args.results, by_name[name], k), "run.json")
+                )
+                versions.add((doc or {}).get("code_version"))
+            kept = os.path.join(args.results, e, name, "failed")
             if os.path.isdir(kept):
-                attempts += [f"{c.name}/{x}" for x in sorted(os.listdir(kept))]
-            for k in range(1, args.runs + 1):
-                d = run_dir(args.results, c, k)
-                doc = files.read_json(os.path.join(d, "run.json"))
-                if not doc:
-                    per["missing"].append(f"{c.name}/run{k}")
-                    continue
-                per["ok" if doc.get("status") == "ok" else "failed"].append(f"{c.name}/run{k}")
-                versions.add(doc.get("code_version"))
-    exps = sorted({b.experiment for b, _ in args.plan})
-    for e in exps:
-        doc = {
-            "experiment": e,
-            "partial": bool(per["failed"] or per["missing"]),
-            "runs_per_cell": args.runs,
-            "counts": {k: len(v) for k, v in per.items()},
-            "runs": per,
-            # attempts that failed their checks and were made again (their directories)
-            "failed_attempts": attempts,
-            "code_versions": sorted(v for v in versions if v),
-            "note": note,
-            "updated": now(),
-        }
-        os.makedirs(os.path.join(args.results, e), exist_ok=True)
-        files.write_json(os.path.join(args.results, e, "manifest.json"), doc)
+                kept_here += [f"{name}/{x}" for x in sorted(os.listdir(kept))]
+        attempts += kept_here
+        # failed_attempts: the failed attempts' directories, kept for a look
+        campaign.write_manifest(args.results, FAMILY, e, args.runs, st, code_versions=versions,
+                                note=note, failed_attempts=kept_here)  # fmt: skip
     return {**per, "attempts": attempts}
+
+
+def record_attempt(args, cell, k, doc):
+    """Record one attempt at a run (mpqoe.campaign), ok or failed, with why."""
+    campaign.record_attempt(
+        args.results, cell.batch.experiment, cell.name, k, doc.get("status") or "failed",
+        doc.get("error") or "", family=FAMILY, code_version=doc.get("code_version") or "",
+        kernel=doc.get("kernel") or "", cpu=HOST_CPU,
+        record=os.path.relpath(os.path.join(run_dir(args.results, cell, k), "run.json"),
+                               args.results),
+    )  # fmt: skip
 
 
 def now():
@@ -654,7 +668,11 @@ def main(argv):
         return 2
     t0, done = time.monotonic(), {"ok": 0, "failed": 0}
 
+    tried = set()  # (cell, k) of the attempts made and recorded
+
     def progress(cell, k, doc, final=True):
+        record_attempt(args, cell, k, doc)
+        tried.add((cell.name, k))
         why = f" ({doc['error']})" if doc["error"] else ""
         details = "".join(f"\n    {x}" for x in doc.get("failure_details", []))
         if not final:
@@ -679,6 +697,13 @@ def main(argv):
                 run_batch(args, b, runs, progress)
             except (ss.SessionError, OSError) as e:
                 print(f"video: batch {b.name} failed: {e}", file=sys.stderr)
+                # its runs not reached were attempted too: each gets its failed attempt
+                version = shared.code_version()
+                for cell, k in runs:
+                    if (cell.name, k) not in tried:
+                        why = f"batch {b.name} failed before this run: {e}"
+                        doc = {"status": "failed", "error": why, "code_version": version}
+                        record_attempt(args, cell, k, doc)
     except KeyboardInterrupt:
         per = write_manifest(args)
         print(
@@ -730,15 +755,16 @@ def publish(args, results=PUBLISHED):
         out = record.published(exp, results)[record.attempts_table(exp)]
         tables.append((out, rows, record.ATTEMPT_COLUMNS, by_attempt))
     for out, rows, fields, (order, identity) in tables:
-        try:
-            old = [r for _line, r in shared.read_csv(out, fields, grown=True) or []]
-        except shared.ReportError as e:  # another layout: the table is made anew
-            print(f"video: {os.path.relpath(out, REPO)}: {e}; its rows are replaced")
-            old = []
-        merged = shared.merge_runs(old, rows, order, identity)
-        files.write_atomic(out, shared.csv_text(merged, fields))
-        kept = len(merged) - len(rows)
-        print(f"video: wrote {os.path.relpath(out, REPO)} ({len(rows)} rows published, "
+
+        def read(path, fields=fields):
+            try:
+                return [r for _line, r in shared.read_csv(path, fields, grown=True) or []]
+            except shared.ReportError as e:  # another layout: the table is made anew
+                print(f"video: {os.path.relpath(path, REPO)}: {e}; its rows are replaced")
+                return []
+
+        n, kept = campaign.publish_table(out, rows, fields, order, identity, read)
+        print(f"video: wrote {os.path.relpath(out, REPO)} ({n} rows published, "
               f"{kept} kept)")  # fmt: skip
     return 0
 
@@ -750,7 +776,7 @@ def stored_runs(results, exp, failed=False):
     dirs = []
     for cell in os.listdir(top) if os.path.isdir(top) else []:
         base = os.path.join(top, cell)
-        if cell == "batches" or not os.path.isdir(base):
+        if cell in ("batches", "attempts") or not os.path.isdir(base):
             continue
         dirs += [os.path.join(base, x) for x in os.listdir(base) if re.fullmatch(r"run\d+", x)]
         gone = os.path.join(base, "failed")

@@ -160,7 +160,44 @@ class BadInput(unittest.TestCase):
         self.assertEqual(len(calls), 1, "no batch after the stop")
         self.assertIn("stopped; 0 runs ok, 5 missing", err.getvalue())
         with open(os.path.join(out, "ga-delay", "manifest.json"), encoding="utf-8") as f:
-            self.assertTrue(json.load(f)["partial"])
+            m = json.load(f)
+        self.assertTrue(m["partial"])
+        self.assertEqual((m["schema"], m["family"]), ("mpqoe-campaign-manifest/1", "video"))
+        self.assertEqual((m["counts"]["missing"], m["failed_attempts"]), (5, []))
+
+
+class Attempts(unittest.TestCase):
+    """Every attempt is recorded (mpqoe.campaign), also the runs of a batch that died first."""
+
+    def test_a_batch_that_fails_records_its_runs_as_failed_attempts(self):
+        import run  # noqa: PLC0415
+        import session as ss  # noqa: PLC0415
+        from mpqoe import campaign  # noqa: PLC0415
+
+        tmp = tempfile.mkdtemp(prefix="video-attempts-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+
+        def batch(args, b, runs, progress):
+            cell, k = runs[0]
+            progress(cell, k, {"status": "ok", "error": None, "code_version": "v1",
+                               "kernel": "6.1.0-guest"})  # fmt: skip
+            raise ss.SessionError("the guest died")
+
+        with (
+            mock.patch.object(run, "missing_dependency", return_value=None),
+            mock.patch.object(run, "run_batch", side_effect=batch),
+            contextlib.redirect_stderr(io.StringIO()),
+            contextlib.redirect_stdout(io.StringIO()),
+        ):
+            rc = run.main(["--experiment", "ga-delay", "--results", tmp, "--runs", "2"])
+        self.assertEqual(rc, 1)
+        got = campaign.attempts(tmp, "ga-delay")
+        # a batch per delay, each with 2 runs: the first ok, the second never reached
+        self.assertEqual([a["status"] for a in got], ["ok", "failed"] * 5)
+        self.assertIn("failed before this run: the guest died", got[1]["why"])
+        ok = [a for a in got if a["status"] == "ok"]
+        self.assertEqual((ok[0]["kernel"], ok[0]["family"]), ("6.1.0-guest", "video"))
+        self.assertTrue(ok[0]["host_cpu"])
 
 
 class Publish(unittest.TestCase):

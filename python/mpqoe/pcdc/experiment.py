@@ -29,7 +29,7 @@ no OLIA, this project's mpqoe_olia module adds it), measures the impact factors 
 control unless --table is given (DIR/<cc>/table.json), then for every run and mode starts
 pcdcd, makes the transfers and stops it. The order of the modes alternates between runs.
 
-For the workflow (workflow/plan.py, docs/workflow.md), which measures each table in a job of
+For the workflow (mpqoe.campaign_pcdc, docs/workflow.md), which measures each table in a job of
 its own and passes it to the jobs that make the runs: --measure-only measures the tables that
 are missing and makes no run; --only-runs makes only those run numbers (of 1..--runs), each
 in the mode order it has in a whole invocation (mpqoe.runs).
@@ -41,6 +41,12 @@ with a failed transfer gets no file (exit code 1), so that the next invocation m
 default the transfers tell the daemon their size (the paper's PCDC classifies by the size);
 --no-hint leaves it to the online classes. The closing summary is the mean and 95 % t interval
 per cell (mpqoe.stats.mean_ci). Bad options: one line, exit 2.
+
+Every attempt, made or failed, is recorded through the campaign interface (mpqoe.campaign):
+DIR/attempts/<cc>/run<N>-<n>.json per run (its four result files; run 0 is the impact-factor
+table) with why it failed, the code version, the kernel and the CPU it ran on; and
+DIR/manifest.json, the campaign's one manifest format, says per control which runs are ok (all
+four files), failed (some) or missing, "partial" until every run of 1..--runs is ok.
 """
 
 import argparse
@@ -57,7 +63,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from mpqoe import REPO, files, kernel, results
+from mpqoe import REPO, campaign, files, kernel, results
 from mpqoe.pcdc import impact, netns
 from mpqoe.runs import ONLY_RUNS_HELP, only_runs
 
@@ -74,6 +80,8 @@ T_S, WARMUP_S, SETTLE_S, SAMPLES = 10.0, 2.0, 1.0, 10
 COLUMNS = ("experiment", "cc", "pm", "test", "size_bytes", "run", "hint", "seconds", "bytes",
            "mbps", "subflows", "pairs", "status", "code_version", "started")  # fmt: skip
 PY = sys.executable
+FAMILY = "pcdc"  # its kind on the campaign interface (mpqoe.campaign_pcdc)
+TABLE_RUN = 0  # the attempt number space's run of an impact-factor table measurement
 
 
 def code_version():
@@ -240,11 +248,11 @@ def table_path(out, cc):
     return os.path.join(out, cc, "table.json")
 
 
-# The published layout, one place for pcdc/report.py (which writes it) and workflow/plan.py
-# (which plans it): under a data root (docs/results/pcdc), a scenario's import in
-# <scenario>/data, one file set per congestion control and the scenario; its figures, one per
-# test, in <scenario>/figures; its page docs/results/pcdc-<scenario>.md from the template
-# beside it.
+# The published layout, one place for pcdc/report.py (which writes it) and the workflow
+# (mpqoe.campaign_pcdc, which plans it): under a data root (docs/results/pcdc), a scenario's
+# import in <scenario>/data, one file set per congestion control and the scenario; its figures,
+# one per test, in <scenario>/figures; its page docs/results/pcdc-<scenario>.md from the
+# template beside it.
 RESULTS = os.path.join(REPO, "docs", "results")
 PUBLISHED = os.path.join(RESULTS, "pcdc")
 
@@ -355,6 +363,31 @@ def one_cell(client, a, cc, pm, test, run, table, version, workdir, log):
     return "made"
 
 
+def record_attempt(a, cc, run, status, why, version):
+    """Record one attempt (mpqoe.campaign) in DIR: a run of cc, or its table (TABLE_RUN)."""
+    out = os.path.abspath(a.out)
+    rec = table_path(out, cc) if run == TABLE_RUN else ""
+    campaign.record_attempt(
+        os.path.dirname(out), os.path.basename(out), cc, run, status, why, family=FAMILY,
+        code_version=version, kernel=os.uname().release, cpu=campaign.host_cpu(),
+        record=os.path.relpath(rec, out) if rec else "",
+    )  # fmt: skip
+
+
+def run_status(a, cc, run):
+    """ "ok" when every result file of the run exists, "failed" when some do, else None."""
+    there = [os.path.exists(p) for p in run_paths(a.out, cc, run, a.modes)]
+    return "ok" if all(there) else "failed" if any(there) else None
+
+
+def write_manifest(a, note=""):
+    """DIR/manifest.json in the campaign's format, over --cc and runs 1..--runs."""
+    out = os.path.abspath(a.out)
+    st = campaign.state(a.cc, a.runs, lambda cc, k: run_status(a, cc, k))
+    return campaign.write_manifest(os.path.dirname(out), FAMILY, os.path.basename(out), a.runs,
+                                   st, code_versions=[code_version()], note=note)  # fmt: skip
+
+
 def experiment(a, log=print):
     """Runs what is missing; returns the counts of files made and kept and of cells failed
     (a cell with a transfer that is not ok gets no file, so that a new invocation makes it;
@@ -374,6 +407,8 @@ def experiment(a, log=print):
         why = cc_problem([client, server], cc)
         if why:
             log(f"experiment: {cc} skipped: {why}")
+            for run in [] if a.measure_only else a.run_list:
+                record_attempt(a, cc, run, "failed", why, version)
             continue
         servers = [server.spawn(os.path.join(workdir, f"serve-{cc}-{p}.log"), PY,
                                 "-m", "mpqoe.pcdc.transfer", "serve", "--port", str(p),
@@ -384,6 +419,7 @@ def experiment(a, log=print):
             table = a.table or table_path(a.out, cc)
             if not os.path.exists(table):
                 why = measure_table(client, a, cc, table, log)
+                record_attempt(a, cc, TABLE_RUN, "failed" if why else "ok", why or "", version)
                 if why:
                     log(f"experiment: {cc} skipped: {why}")
                     counts["failed"] += 1
@@ -394,11 +430,22 @@ def experiment(a, log=print):
             if a.measure_only:
                 continue
             for run in a.run_list:
+                made, notes = [], []
+
+                def run_log(msg, notes=notes):
+                    notes.append(msg)
+                    log(msg)
+
                 for pm in a.modes if run % 2 else list(reversed(a.modes)):
                     for test in TESTS:
                         what = one_cell(client, a, cc, pm, test, run, table, version, workdir,
-                                        log)  # fmt: skip
+                                        run_log)  # fmt: skip
                         counts[what] += 1
+                        made.append(what)
+                if made and set(made) != {"kept"}:  # something was attempted
+                    bad = [n for n in notes if "not written" in n]
+                    why = "; ".join(n.removeprefix("experiment: ") for n in bad)
+                    record_attempt(a, cc, run, "failed" if bad else "ok", why, version)
         finally:
             for p in servers:
                 stop(p)
@@ -674,10 +721,22 @@ def scenario_run(a):
     except RuntimeError as e:
         _die(str(e))
     try:
-        _made, _kept, failed = experiment(a)
+        return run_and_record(a)
     finally:
         tb.down()
+
+
+def run_and_record(a):
+    """experiment(a), then DIR's manifest (mpqoe.campaign; partial, and saying so, when
+    interrupted) and the summary; 1 when a cell failed, else 0."""
+    try:
+        _made, _kept, failed = experiment(a)
+    except (SystemExit, KeyboardInterrupt):
+        write_manifest(a, "interrupted; run again to resume")
+        raise
+    m = write_manifest(a)
     print(summary(a.out))
+    print(f"experiment: manifest {m['status']} ({os.path.join(a.out, 'manifest.json')})")
     return 1 if failed else 0
 
 
@@ -704,9 +763,7 @@ def main(argv=None):
         if os.geteuid() != 0:
             _die("--scenario needs root (network namespaces)")
         return scenario_run(a)
-    _made, _kept, failed = experiment(a)
-    print(summary(a.out))
-    return 1 if failed else 0
+    return run_and_record(a)
 
 
 if __name__ == "__main__":
