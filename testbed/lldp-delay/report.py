@@ -28,6 +28,8 @@ import statistics
 import sys
 from collections import defaultdict
 
+from mpqoe import page
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(REPO, "docs", "results", "lldp-delay", "data")
@@ -174,6 +176,21 @@ def samples_table(conf, rows):
     return lines, note
 
 
+# The block, in the results pages' placeholder grammar (mpqoe.page).
+TEMPLATE = f"""{BEGIN}
+
+{{{{table readings}}}}
+
+Builds measured ({{{{builds}}}}).
+
+{{{{summary}}}}
+
+{{{{table samples}}}}
+
+{{{{echo}}}}{END}
+"""
+
+
 def render(data):
     conf = configured()
     readings = []
@@ -186,11 +203,16 @@ def render(data):
         samples = list(csv.DictReader(f))
     t1, notes, summary = readings_table(conf, readings)
     t2, echo = samples_table(conf, samples)
-    out = [BEGIN, "", *t1, "", f"Builds measured ({notes}).", "", summary, "", *t2, ""]
-    if echo:
-        out += [echo, ""]
-    out.append(END)
-    return "\n".join(out) + "\n"
+    tables = {"readings": "\n".join(t1), "samples": "\n".join(t2)}
+
+    def table(name):
+        if name not in tables:
+            raise KeyError(f"no table {name!r} ({', '.join(tables)})")
+        return tables[name]
+
+    kinds = page.Kinds().shared("table", table)
+    kinds.text("builds", notes).text("summary", summary).text("echo", echo and echo + "\n\n")
+    return page.substitute(TEMPLATE, kinds, "lldp-delay block")
 
 
 def main(argv=None):
