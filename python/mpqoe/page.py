@@ -7,7 +7,7 @@ one line:
 
     {{kind arg ... key=value ...}}
 
-- `kind`: lower-case letters, digits and `-`, starting with a letter; it names what the
+- `kind`: lower-case letters, digits, `_` and `-`, starting with a letter; it names what the
   placeholder gives. Every kind is declared with a signature (`Kind`): its positional
   parameters, in order, and the keys it accepts.
 - Arguments are separated by white space; an argument is a word without white space, braces
@@ -42,7 +42,7 @@ from mpqoe.results import ReportError
 
 # one placeholder: what lies between the braces (no brace inside)
 PLACEHOLDER = re.compile(r"\{\{([^{}]*)\}\}")
-KIND_NAME = re.compile(r"[a-z][a-z0-9-]*")
+KIND_NAME = re.compile(r"[a-z][a-z0-9_-]*")
 WORD = re.compile(r"[^\s{}=]+")
 INCLUDE = re.compile(r"^\{\{include\s+([^\s{}]+)\s*\}\}$", re.M)
 REQUIRED = object()
@@ -331,7 +331,7 @@ def tokenize(inner):
         raise ValueError("empty placeholder")
     kind, *rest = words
     if not KIND_NAME.fullmatch(kind):
-        raise ValueError(f"{kind!r} is not a kind (lower-case letters, digits, -)")
+        raise ValueError(f"{kind!r} is not a kind (lower-case letters, digits, _, -)")
     args, options = [], {}
     for w in rest:
         key, eq, value = w.partition("=")
