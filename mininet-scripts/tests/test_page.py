@@ -42,6 +42,13 @@ class Tokenize(unittest.TestCase):
         )
         self.assertEqual(page.tokenize("status"), ("status", [], {}))
 
+    def test_quoted_text_is_one_argument(self):
+        self.assertEqual(
+            page.tokenize('attempts "a b" x"y z" error="*Broken pipe*" n=>0'),
+            ("attempts", ["a b", "xy z"], {"error": "*Broken pipe*", "n": ">0"}),
+        )
+        self.assertEqual(page.tokenize('k "a=b"'), ("k", ["a=b"], {}))
+
     def test_malformed(self):
         for inner, why in (
             ("", "empty placeholder"),
@@ -53,6 +60,8 @@ class Tokenize(unittest.TestCase):
             ("cmp a k=", "has no value"),
             ("cmp a K=1", "is not a key"),
             ("cmp a k==1", "has no value"),
+            ('cmp "a b', "unpaired double quote"),
+            ('cmp a k="x', "unpaired double quote"),
         ):
             with self.assertRaisesRegex(ValueError, why, msg=inner):
                 page.tokenize(inner)

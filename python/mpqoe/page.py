@@ -11,7 +11,8 @@ one line:
   placeholder gives. Every kind is declared with a signature (`Kind`): its positional
   parameters, in order, and the keys it accepts.
 - Arguments are separated by white space; an argument is a word without white space, braces
-  or `=`. Positional arguments come first; `key=value` options may follow in any order, each
+  or `=`, or text in double quotes (`"every client finished"`: the quotes are not part of
+  it). Positional arguments come first; `key=value` options may follow in any order, each
   key once. A parameter with a default may be left out (only at the end).
 - Argument types (a signature's `name:type`): `word` (the default), `list` (comma-separated
   words, none empty: `lia,olia,reno`), `range` (`lo..hi`, numbers, lo <= hi, hi may be
@@ -43,7 +44,6 @@ from mpqoe.results import ReportError
 # one placeholder: what lies between the braces (no brace inside)
 PLACEHOLDER = re.compile(r"\{\{([^{}]*)\}\}")
 KIND_NAME = re.compile(r"[a-z][a-z0-9_-]*")
-WORD = re.compile(r"[^\s{}=]+")
 INCLUDE = re.compile(r"^\{\{include\s+([^\s{}]+)\s*\}\}$", re.M)
 REQUIRED = object()
 
@@ -273,6 +273,9 @@ SHARED = {
     # a verdict the data make (a claim's or a target's): its word; with check=WORD the check
     # behind words that state it (nothing when the verdict is WORD, else an error)
     "verdict": ("subject", "check"),
+    # a trend: the subject's metric along the family's parameter (Spearman's rho): rho, p, n,
+    # sig, or a check of a word (higher: a significant rise, lower: a fall, same: neither)
+    "trend": ("subject metric field", "during:window"),
     # a generated table (a family's table names)
     "table": ("name", ""),
     # a generated figure (its Markdown image link)
@@ -322,23 +325,35 @@ class Placeholder:
     options: dict = field(default_factory=dict)
 
 
+TOKEN = re.compile(r'(?:"[^"]*"|[^\s"])+')
+
+
+def _unquote(text):
+    return re.sub(r'"([^"]*)"', r"\1", text)
+
+
 def tokenize(inner):
     """(kind, positional args, {key: value}) of what lies between a placeholder's braces;
-    ValueError for an empty one, a bad kind name, a positional argument after a key, a
-    repeated key or an empty value."""
-    words = inner.split()
-    if not words:
+    ValueError for an empty one, a bad kind name, an unpaired quote, a positional argument
+    after a key, a repeated key or an empty value. Double quotes make one argument of text
+    with spaces (`error="*Broken pipe*"`); they are not part of it."""
+    tokens = TOKEN.findall(inner)
+    if TOKEN.sub("", inner).strip():
+        raise ValueError("unpaired double quote")
+    if not tokens:
         raise ValueError("empty placeholder")
-    kind, *rest = words
+    kind, *rest = tokens
     if not KIND_NAME.fullmatch(kind):
         raise ValueError(f"{kind!r} is not a kind (lower-case letters, digits, _, -)")
     args, options = [], {}
     for w in rest:
-        key, eq, value = w.partition("=")
-        if eq:
+        eq, quote = w.find("="), w.find('"')
+        if eq >= 0 and (quote < 0 or eq < quote):
+            key, raw = w[:eq], w[eq + 1 :]
+            value = _unquote(raw)
             if not KIND_NAME.fullmatch(key):
                 raise ValueError(f"{w!r}: {key!r} is not a key")
-            if not value or not WORD.fullmatch(value):
+            if not raw or "=" in raw.split('"')[0]:
                 raise ValueError(f"{w!r}: key {key} has no value")
             if key in options:
                 raise ValueError(f"key {key!r} given twice")
@@ -346,7 +361,7 @@ def tokenize(inner):
         elif options:
             raise ValueError(f"positional argument {w!r} after a key=value")
         else:
-            args.append(w)
+            args.append(_unquote(w))
     return kind, args, options
 
 

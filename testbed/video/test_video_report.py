@@ -269,8 +269,8 @@ class MissingDataTest(ReportCase):
         os.unlink(self.path("ga-paper/data/ga-delay.csv"))
         self.edit(
             "ga-paper.md.in",
-            "Delay sweep: {{status:ga-delay}}.",
-            "Delay sweep: {{status:ga-delay}}; d200: {{ga-delay/d9.none/outage_pct/ci}}.",
+            "Delay sweep: {{status ga-delay}}.",
+            "Delay sweep: {{status ga-delay}}; d200: {{value ga-delay/d9.none outage_pct ci}}.",
         )
         rc, msg = self.run_report()
         self.assertEqual(rc, 0, msg)
@@ -287,7 +287,7 @@ class MissingDataTest(ReportCase):
             f.write(",".join(report.HEADER) + "\n")
         os.unlink(self.path("qomra-paper/data/qomra-throughput.csv"))
         os.unlink(self.path("qomra-paper/data/qomra-links.csv"))
-        self.edit("qomra-paper.md.in", "{{cmp:qomra/s6/switches_count/qomra-vs-tcp/p}}", "")
+        self.edit("qomra-paper.md.in", "{{cmp qomra/s6/tcp switches_count p}}", "")
         rc, msg = self.run_report()
         self.assertEqual(rc, 0, msg)
         q = self.read("qomra-paper.md")
@@ -307,23 +307,29 @@ class MissingDataTest(ReportCase):
 class BadInputTest(ReportCase):
     def test_unknown_placeholders_are_named_and_nothing_is_written(self):
         for bad, why in [
-            ("{{ga-topo/compuserve.c5.ga/avg_bitrate_kbps/median}}", "field 'median'"),
-            ("{{ga-topo/compuserve.c7.ga/avg_bitrate_kbps/mean}}", "no cell 'compuserve.c7.ga'"),
-            ("{{ga-topo/compuserve.c5.ga/bitrate/mean}}", "no metric 'bitrate'"),
-            ("{{ga-topology/compuserve.c5.ga/avg_bitrate_kbps/mean}}", "unknown experiment"),
-            ("{{ga-topo/compuserve.c5.ga/mean}}", "expected <experiment>"),
-            ("{{cmp:ga-topo/compuserve.c5/outage_s/fd-bw-vs-ga/p}}", "compares ga-vs-<algorithm>"),
-            ("{{cmp:ga-topo/compuserve.c9/outage_s/ga-vs-none/p}}", "no group 'compuserve.c9'"),
-            ("{{cmp:ga-topo/compuserve.c5/outage_s/ga-vs-pd-bw/p}}", "no ga and pd-bw cells"),
-            ("{{cmp:ga-topo/compuserve.c5/outage_s/ga-vs-none/q}}", "field 'q'"),
+            ("{{value ga-topo/compuserve.c5.ga avg_bitrate_kbps median}}", "field 'median'"),
+            ("{{value ga-topo/compuserve.c7.ga avg_bitrate_kbps}}", "no cell 'compuserve.c7.ga'"),
+            ("{{value ga-topo/compuserve.c5.ga bitrate}}", "no metric 'bitrate'"),
+            ("{{value ga-topology/compuserve.c5.ga avg_bitrate_kbps}}", "unknown experiment"),
+            ("{{value ga-topo avg_bitrate_kbps}}", "is not <experiment>/<cell>"),
+            ("{{value ga-topo/compuserve.c5.ga}}", "value takes 2 to 3"),
+            ("{{ga-topo/compuserve.c5.ga/avg_bitrate_kbps/mean}}", "is not a kind"),
+            ("{{cmp ga-topo/compuserve.c5/ga outage_s p}}", "compares ga with another"),
+            ("{{cmp ga-topo/compuserve.c9/none outage_s p}}", "no group 'compuserve.c9'"),
+            ("{{cmp ga-topo/compuserve.c5/pd-bw outage_s p}}", "no ga and pd-bw cells"),
+            ("{{cmp ga-topo/compuserve.c5/none outage_s q}}", "field 'q'"),
+            ("{{cmp ga-topo/compuserve.c5/none outage_s p during=0..50}}", "no time series"),
+            ("{{cmp ga-topo/compuserve.c5/none outage_s p during=50..0}}", "0 <= from < to"),
+            ("{{value ga-topo/compuserve.c5.ga outage_s during=0..5}}", "only cmp tests a window"),
             (
-                "{{strat:ga-topo/compuserve.c5+custom12.c9/outage_s/ga-vs-none/p}}",
+                "{{strat ga-topo/compuserve.c5+custom12.c9 outage_s ga-vs-none p}}",
                 "no group 'custom12.c9'",
             ),
-            ("{{strat:ga-topo/compuserve.c5/outage_s/ga-vs-ga/p}}", "<other algorithm>"),
-            ("{{strat:ga-topo/compuserve.c5/outage_s/ga-vs-none/rho}}", "field 'rho'"),
-            ("{{status:ga-paper}}", "unknown experiment 'ga-paper'"),
-            ("{{status:\nga-topo}}", "line 4: unpaired braces"),
+            ("{{strat ga-topo/compuserve.c5 outage_s ga-vs-ga p}}", "<other algorithm>"),
+            ("{{strat ga-topo/compuserve.c5 outage_s ga-vs-none rho}}", "field 'rho'"),
+            ("{{status ga-paper}}", "unknown experiment 'ga-paper'"),
+            ("{{status\nga-topo}}", "line 4: unpaired braces"),
+            ("{{attempts ga-topo colour=red}}", "unknown key 'colour'"),
         ]:
             with self.subTest(bad=bad):
                 shutil.copy(os.path.join(FIXTURE, "ga-paper.md.in"), self.path("ga-paper.md.in"))
@@ -444,31 +450,31 @@ class GitVersionTest(unittest.TestCase):
 class FactorTest(ReportCase):
     def resolve(self, name):
         results = report.load(self.data, newest=fake_newest)
-        return report.resolve(results, "factor:ga-sched/" + name)
+        return report.resolve(results, "factor ga-sched " + name)
 
     def test_scheduler_stratified_over_buffers_and_algorithms(self):
         # fixture: switches per run 14.5, 15.5, 16.5 under default and 12.5, 13.5, 14.5 under
         # daps in each of the 4 (buffer, algorithm) pairs: each pair's difference -2 is its most
         # extreme, reached by 2 of its 20 splits (the two 14.5 runs), so the sum -8 has
         # probability (2/20)^4 on either side: p = 2e-4
-        self.assertEqual(self.resolve("scheduler/daps-vs-default/switches_ga/n"), "4")
-        self.assertEqual(self.resolve("scheduler/daps-vs-default/switches_ga/diff"), "-2.0")
-        self.assertEqual(self.resolve("scheduler/daps-vs-default/switches_ga/p"), "<0.001")
-        self.assertEqual(self.resolve("scheduler/daps-vs-default/switches_ga/sig"), "yes")
+        self.assertEqual(self.resolve("scheduler daps-vs-default switches_ga n"), "4")
+        self.assertEqual(self.resolve("scheduler daps-vs-default switches_ga diff"), "-2.0")
+        self.assertEqual(self.resolve("scheduler daps-vs-default switches_ga p"), "<0.001")
+        self.assertEqual(self.resolve("scheduler daps-vs-default switches_ga sig"), "yes")
         # the GA's two buffers only: 2 * (2/20)^2 = 0.02
-        name = "scheduler/daps-vs-default/switches_ga/p/algorithm=ga"
+        name = "scheduler daps-vs-default switches_ga p where=algorithm:ga"
         self.assertEqual(self.resolve(name), "0.020")
-        self.assertEqual(self.resolve(name.replace("/p/", "/n/")), "2")
+        self.assertEqual(self.resolve(name.replace(" p ", " n ")), "2")
 
     def test_checks_of_hand_written_words(self):
         # diff = daps - default = -2.0, p 2e-4: default's switches are higher than daps's
-        name = "scheduler/daps-vs-default/switches_ga/"
+        name = "scheduler daps-vs-default switches_ga "
         self.assertEqual(self.resolve(name + "higher"), "")
         for words, found in (("lower", "higher"), ("same", "higher")):
             with self.assertRaisesRegex(KeyError, f"need {words}, the data give {found} "):
                 self.resolve(name + words)
         # the GA's two buffers only: p 0.02, still below 0.05
-        self.assertEqual(self.resolve(name + "higher/algorithm=ga"), "")
+        self.assertEqual(self.resolve(name + "higher where=algorithm:ga"), "")
         # the sign of the difference alone: default's mean is the higher
         self.assertEqual(self.resolve(name + "meanhigher"), "")
         with self.assertRaisesRegex(KeyError, "need meanlower, .* of -2.0'$"):
@@ -476,13 +482,13 @@ class FactorTest(ReportCase):
 
     def test_bad_names(self):
         cases = [
-            ("sched/daps-vs-default/switches_ga/p", "not a parameter"),
-            ("scheduler/daps-default/switches_ga/p", "<value>-vs-<other value>"),
-            ("scheduler/daps-vs-default/switches_ga/rho", "field 'rho'"),
-            ("scheduler/daps-vs-default/switches_ga/p/algorithm", "filter 'algorithm'"),
-            ("scheduler/daps-vs-default/switches_ga/p/scheduler=daps", "another parameter"),
-            ("scheduler/daps-vs-blest/switches_ga/p", "differ only in scheduler"),
-            ("scheduler/daps-vs-default/p", "expected factor:"),
+            ("sched daps-vs-default switches_ga p", "not a parameter"),
+            ("scheduler daps-default switches_ga p", "<value>-vs-<other value>"),
+            ("scheduler daps-vs-default switches_ga rho", "field 'rho'"),
+            ("scheduler daps-vs-default switches_ga p where=algorithm", "filter 'algorithm'"),
+            ("scheduler daps-vs-default switches_ga p where=scheduler:daps", "another parameter"),
+            ("scheduler daps-vs-blest switches_ga p", "differ only in scheduler"),
+            ("scheduler daps-vs-default p", "factor takes 5"),
         ]
         assert_refused(self, self.resolve, cases)
 
@@ -490,42 +496,45 @@ class FactorTest(ReportCase):
 class StratFamilyTest(ReportCase):
     GROUPS = "default.b125+default.b512+daps.b125+daps.b512"
 
-    def resolve(self, rest, kind="strat"):
+    def resolve(self, rest):
         results = report.load(self.data, newest=fake_newest)
-        return report.resolve(results, f"{kind}:ga-sched/{self.GROUPS}/{rest}")
+        return report.resolve(results, f"strat ga-sched/{self.GROUPS} {rest}")
 
     def test_a_family_is_holm_adjusted_over_its_metrics_and_comparisons(self):
         # fixture: the GA's bitrate 400 kbit/s above fd-bw's in each group (p < 0.001 either
         # way round), their switches alike (p 1)
-        both = "avg_bitrate_kbps/ga-vs-fd-bw,fd-bw-vs-ga"
-        self.assertEqual(self.resolve(both + "/allsig"), "")
-        self.assertEqual(self.resolve(both + "/maxp"), "<0.001")
-        mixed = "avg_bitrate_kbps,switches_ga/ga-vs-fd-bw"
-        self.assertEqual(self.resolve(mixed + "/maxp"), "1.000")
+        both = "avg_bitrate_kbps ga-vs-fd-bw,fd-bw-vs-ga"
+        self.assertEqual(self.resolve(both + " allsig"), "")
+        self.assertEqual(self.resolve(both + " maxp"), "<0.001")
+        mixed = "avg_bitrate_kbps,switches_ga ga-vs-fd-bw"
+        self.assertEqual(self.resolve(mixed + " maxp"), "1.000")
         with self.assertRaisesRegex(KeyError, "below 0.05, the data give switches_ga ga-vs-fd-bw"):
-            self.resolve(mixed + "/allsig")
+            self.resolve(mixed + " allsig")
         cases = [
-            (mixed + "/p", "field 'p' is not maxp or allsig"),
-            ("avg_bitrate_kbps/ga-vs-fd-bw/maxp", "field 'maxp'"),
-            ("avg_bitrate_kbps,avg_bitrate_kbps/ga-vs-fd-bw/maxp", "a metric twice"),
-            ("avg_bitrate_kbps/ga-vs-fd-bw,ga-vs-fd-bw/maxp", "each metric and comparison"),
-            ("avg_bitrate_kbps/ga-vs-fd-bw,ga-vs-nope/maxp", "'ga-vs-nope' is not"),
-            ("avg_bitrate_kbps,nope/ga-vs-fd-bw/maxp", "no metric 'nope'"),
+            (mixed + " p", "field 'p' is not maxp or allsig"),
+            ("avg_bitrate_kbps ga-vs-fd-bw maxp", "field 'maxp'"),
+            ("avg_bitrate_kbps,avg_bitrate_kbps ga-vs-fd-bw maxp", "a metric twice"),
+            ("avg_bitrate_kbps ga-vs-fd-bw,ga-vs-fd-bw maxp", "each metric and comparison"),
+            ("avg_bitrate_kbps ga-vs-fd-bw,ga-vs-nope maxp", "'ga-vs-nope' is not"),
+            ("avg_bitrate_kbps,nope ga-vs-fd-bw maxp", "no metric 'nope'"),
         ]
         assert_refused(self, self.resolve, cases)
 
     def test_sign_checks_hold_the_direction_of_means_alone(self):
         # the second side, fd-bw, plays 400 kbit/s less than the GA in every group
-        self.assertEqual(self.resolve("avg_bitrate_kbps/ga-vs-fd-bw/meanlower"), "")
+        self.assertEqual(self.resolve("avg_bitrate_kbps ga-vs-fd-bw meanlower"), "")
         with self.assertRaisesRegex(KeyError, r"need meanhigher, .* \(first - second\) of \+400"):
-            self.resolve("avg_bitrate_kbps/ga-vs-fd-bw/meanhigher")
-        self.GROUPS = "default.b125"
-        self.assertEqual(self.resolve("avg_bitrate_kbps/ga-vs-fd-bw/meanlower", "cmp"), "")
+            self.resolve("avg_bitrate_kbps ga-vs-fd-bw meanhigher")
+        results = report.load(self.data, newest=fake_newest)
+        cmp = "cmp ga-sched/default.b125/fd-bw"
+        self.assertEqual(report.resolve(results, f"{cmp} avg_bitrate_kbps meanlower"), "")
         for sign in report.shared.SIGN_CHECKS:  # equal means have neither sign
             with self.assertRaisesRegex(KeyError, f"need {sign}, .* of \\+0.0'$"):
-                self.resolve(f"switches_ga/ga-vs-fd-bw/{sign}", "cmp")
-        pair = "pair:ga-sched/default.b125.ga/default.b125.fd-bw/avg_bitrate_kbps/meanlower"
-        self.assertEqual(report.resolve(report.load(self.data, newest=fake_newest), pair), "")
+                report.resolve(results, f"{cmp} switches_ga {sign}")
+        pair = (
+            "pair ga-sched/default.b125.ga ga-sched/default.b125.fd-bw avg_bitrate_kbps meanlower"
+        )
+        self.assertEqual(report.resolve(results, pair), "")
 
 
 class SeveralComparisonsTest(ReportCase):
@@ -533,20 +542,20 @@ class SeveralComparisonsTest(ReportCase):
         results = report.load(self.data, newest=fake_newest)
 
         def cmp(rest):
-            return report.resolve(results, "cmp:ga-sched/default.b125/" + rest)
+            return report.resolve(results, "cmp ga-sched/default.b125/" + rest)
 
         # fixture: bitrate ga 400 above fd-bw (its p small), switches alike (p 1)
-        bitrate = cmp("avg_bitrate_kbps/ga-vs-fd-bw/p")
-        self.assertEqual(cmp("avg_bitrate_kbps,switches_ga/ga-vs-fd-bw/minp"), bitrate)
-        self.assertEqual(cmp("switches_ga/ga-vs-fd-bw/p"), "1.000")
+        bitrate = cmp("fd-bw avg_bitrate_kbps p")
+        self.assertEqual(cmp("fd-bw avg_bitrate_kbps,switches_ga minp"), bitrate)
+        self.assertEqual(cmp("fd-bw switches_ga p"), "1.000")
         assert_refused(
             self,
             cmp,
             [
-                ("avg_bitrate_kbps,switches_ga/ga-vs-fd-bw/p", "field 'p' is not minp"),
-                ("avg_bitrate_kbps/ga-vs-fd-bw/minp", "field 'minp'"),
-                ("avg_bitrate_kbps/ga-vs-fd-bw,fd-bw-vs-ga/minp", "compares ga-vs-<algorithm>"),
-                ("avg_bitrate_kbps,nope/ga-vs-fd-bw/minp", "no metric 'nope'"),
+                ("fd-bw avg_bitrate_kbps,switches_ga p", "field 'p' is not minp"),
+                ("fd-bw avg_bitrate_kbps minp", "field 'minp'"),
+                ("fd-bw,ga avg_bitrate_kbps minp", "compares ga with another algorithm"),
+                ("fd-bw avg_bitrate_kbps,nope minp", "no metric 'nope'"),
             ],
         )
 
@@ -558,72 +567,85 @@ class MeansCheckTest(ReportCase):
     def test_within_holds_every_matching_cell_mean_to_the_stated_bounds(self):
         # fixture: ga-sched switches_ga means 15.5 under default, 13.5 under daps; bitrate
         # 2114.5-2159.5 (fd-bw) and 2514.5-2559.5 (ga)
-        self.assertEqual(self.resolve("within:ga-sched/*/switches_ga/13.5..15.5"), "")
-        self.assertEqual(self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2100..2200"), "")
+        self.assertEqual(self.resolve("within ga-sched/* switches_ga 13.5..15.5"), "")
+        self.assertEqual(self.resolve("within ga-sched/*.fd-bw avg_bitrate_kbps 2100..2200"), "")
         with self.assertRaisesRegex(KeyError, r"in \[14, 16\], the data give daps.b125.ga 13.5, "):
-            self.resolve("within:ga-sched/*/switches_ga/14..16")
+            self.resolve("within ga-sched/* switches_ga 14..16")
         with self.assertRaisesRegex(KeyError, "default.b125.ga 2514'$"):
-            self.resolve("within:ga-sched/*.fd-bw,default.b125.ga/avg_bitrate_kbps/2100..2200")
+            self.resolve(
+                "within ga-sched/*.fd-bw,ga-sched/default.b125.ga avg_bitrate_kbps 2100..2200"
+            )
 
     def test_within_an_interval_end(self):
         # fixture: fd-bw bitrate intervals 2097.1-2131.9 (default.b125) to 2142.1-2176.9
         # (daps.b512): every upper end below 2180, every lower end above 2090, not above 2100
-        self.assertEqual(self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/0..2180/hi"), "")
-        self.assertEqual(self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2090..3000/lo"), "")
+        self.assertEqual(self.resolve("within ga-sched/*.fd-bw avg_bitrate_kbps 0..2180 hi"), "")
+        self.assertEqual(self.resolve("within ga-sched/*.fd-bw avg_bitrate_kbps 2090..3000 lo"), "")
         with self.assertRaisesRegex(KeyError, "upper interval ends .* daps.b512.fd-bw 2177'$"):
-            self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/0..2170/hi")
+            self.resolve("within ga-sched/*.fd-bw avg_bitrate_kbps 0..2170 hi")
         with self.assertRaisesRegex(KeyError, "lower interval ends .* default.b125.fd-bw 2097'$"):
-            self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2100..3000/lo")
+            self.resolve("within ga-sched/*.fd-bw avg_bitrate_kbps 2100..3000 lo")
         # every half-width is 17.4
-        self.assertEqual(self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/17..18/ci"), "")
+        self.assertEqual(self.resolve("within ga-sched/*.fd-bw avg_bitrate_kbps 17..18 ci"), "")
         with self.assertRaisesRegex(KeyError, "interval half-widths of avg_bitrate_kbps in"):
-            self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/0..17/ci")
+            self.resolve("within ga-sched/*.fd-bw avg_bitrate_kbps 0..17 ci")
         # the mean field is the default's check
         self.assertEqual(
-            self.resolve("within:ga-sched/*.fd-bw/avg_bitrate_kbps/2114.5..2159.5/mean"), ""
+            self.resolve("within ga-sched/*.fd-bw avg_bitrate_kbps 2114.5..2159.5 mean"), ""
         )
 
     def test_rising_holds_named_cells_to_their_order(self):
         self.assertEqual(
-            self.resolve("rising:ga-sched/daps.b125.ga,default.b125.ga/switches_ga"), ""
+            self.resolve("rising ga-sched/daps.b125.ga,ga-sched/default.b125.ga switches_ga"), ""
         )
         self.assertEqual(
             self.resolve(
-                "rising:ga-sched/default.b125.fd-bw,default.b125.ga,daps.b512.ga/avg_bitrate_kbps"
+                "rising ga-sched/default.b125.fd-bw,ga-sched/default.b125.ga,ga-sched/daps.b512.ga"
+                " avg_bitrate_kbps"
             ),
             "",
         )
         with self.assertRaisesRegex(KeyError, "rising means of switches_ga, the data give default"):
-            self.resolve("rising:ga-sched/default.b125.ga,daps.b125.ga/switches_ga")
+            self.resolve("rising ga-sched/default.b125.ga,ga-sched/daps.b125.ga switches_ga")
         with self.assertRaisesRegex(KeyError, "rising means"):  # equal means are not an order
-            self.resolve("rising:ga-sched/default.b125.ga,default.b512.ga/switches_ga")
+            self.resolve("rising ga-sched/default.b125.ga,ga-sched/default.b512.ga switches_ga")
 
     def test_highest_and_lowest_hold_cells_above_or_below_the_others(self):
         # ga-sched bitrate: fd-bw 2114.5-2159.5, ga 2514.5-2559.5; daps's above default's
-        self.assertEqual(self.resolve("highest:ga-sched/*.ga/*/avg_bitrate_kbps"), "")
-        self.assertEqual(self.resolve("lowest:ga-sched/default.b125.fd-bw/*/avg_bitrate_kbps"), "")
-        self.assertEqual(self.resolve("highest:ga-sched/daps.b512.ga/*.ga/avg_bitrate_kbps"), "")
+        self.assertEqual(self.resolve("highest ga-sched/*.ga ga-sched/* avg_bitrate_kbps"), "")
+        self.assertEqual(
+            self.resolve("lowest ga-sched/default.b125.fd-bw ga-sched/* avg_bitrate_kbps"), ""
+        )
+        self.assertEqual(
+            self.resolve("highest ga-sched/daps.b512.ga ga-sched/*.ga avg_bitrate_kbps"), ""
+        )
         with self.assertRaisesRegex(KeyError, "the lowest means of avg_bitrate_kbps, the data"):
-            self.resolve("lowest:ga-sched/daps.b125.fd-bw/*/avg_bitrate_kbps")
+            self.resolve("lowest ga-sched/daps.b125.fd-bw ga-sched/* avg_bitrate_kbps")
         with self.assertRaisesRegex(KeyError, "highest means of switches_ga"):  # ties
-            self.resolve("highest:ga-sched/default.b125.ga/default.*/switches_ga")
+            self.resolve("highest ga-sched/default.b125.ga ga-sched/default.* switches_ga")
 
     def test_bad_names(self):
         cases = [
-            ("highest:ga-sched/*.ga/avg_bitrate_kbps", "expected highest:"),
-            ("lowest:ga-sched/*.ga/nope.*/avg_bitrate_kbps", "no cell of ga-sched matches"),
-            ("within:ga-sched/*/switches_ga", "expected within:"),
-            ("within:ga-sched/*/switches_ga/16..14", "lo <= hi"),
-            ("within:ga-sched/*/switches_ga/a..b", "numbers"),
-            ("within:ga-sched/*/switches_ga/0..1/half", "field 'half'"),
-            ("within:ga-sched/*/switches_ga/0..1/hi/lo", "expected within:"),
-            ("within:ga-sched/nope.*/switches_ga/0..1", "no cell of ga-sched matches"),
-            ("within:ga-sched/*/nope/0..1", "no metric 'nope'"),
-            ("within:nope/*/switches_ga/0..1", "unknown experiment"),
-            ("rising:ga-sched/default.b125.ga/switches_ga", "two cells or more"),
-            ("rising:ga-sched/daps.*,default.*/switches_ga", "not patterns"),
-            ("rising:ga-sched/daps.b125.ga,nope/switches_ga", "no cell of ga-sched matches"),
-            ("rising:ga-sched/switches_ga", "expected rising:"),
+            ("highest ga-sched/*.ga avg_bitrate_kbps", "highest takes 3"),
+            (
+                "lowest ga-sched/*.ga ga-sched/nope.* avg_bitrate_kbps",
+                "no cell of ga-sched matches",
+            ),
+            ("within ga-sched/* switches_ga", "within takes 3 to 4"),
+            ("within ga-sched/* switches_ga 16..14", "lo <= hi"),
+            ("within ga-sched/* switches_ga a..b", "is not a number"),
+            ("within ga-sched/* switches_ga 0..1 half", "field 'half'"),
+            ("within ga-sched/* switches_ga 0..1 hi lo", "within takes 3 to 4"),
+            ("within ga-sched/nope.* switches_ga 0..1", "no cell of ga-sched matches"),
+            ("within ga-sched/* nope 0..1", "no metric 'nope'"),
+            ("within nope/* switches_ga 0..1", "unknown experiment"),
+            ("rising ga-sched/default.b125.ga switches_ga", "two cells or more"),
+            ("rising ga-sched/daps.*,ga-sched/default.* switches_ga", "not patterns"),
+            (
+                "rising ga-sched/daps.b125.ga,ga-sched/nope switches_ga",
+                "no cell of ga-sched matches",
+            ),
+            ("rising ga-sched/switches_ga", "rising takes 2 to 3"),
         ]
         assert_refused(self, self.resolve, cases)
 
@@ -653,8 +675,8 @@ class OrderTest(unittest.TestCase):
         return {"ga-topo": res}
 
     def order(self, results, fld, metric="avg_bitrate_kbps"):
-        name = f"ga-topo/compuserve.c5/compuserve.c5.v540/{metric}/{fld}"
-        return report.resolve(results, "order:" + name)
+        name = f"ga-topo/compuserve.c5 ga-topo/compuserve.c5.v540 {metric} {fld}"
+        return report.resolve(results, "order " + name)
 
     def test_the_same_ranking_is_rho_one_and_significant(self):
         # 6 ranks in the same order: only the identity pairing and its reverse reach |rho| = 1,
@@ -686,22 +708,23 @@ class OrderTest(unittest.TestCase):
     def test_groups_joined_by_plus_are_tested_together(self):
         # rho 0.77 on each of three topologies: not significant alone, jointly it is
         r = self.results((3, 1, 2, 4, 6, 5), (1, 2, 3, 4, 5, 6), ("compuserve", "custom12", "x"))
-        one = "ga-topo/compuserve.c5/compuserve.c5.v540/avg_bitrate_kbps"
+        one = "ga-topo/compuserve.c5 ga-topo/compuserve.c5.v540 avg_bitrate_kbps"
         three = (
-            "ga-topo/compuserve.c5+custom12.c5+x.c5/compuserve.c5.v540+custom12.c5.v540+x.c5.v540"
+            "ga-topo/compuserve.c5+custom12.c5+x.c5"
+            " ga-topo/compuserve.c5.v540+custom12.c5.v540+x.c5.v540"
         )
-        self.assertEqual(report.resolve(r, f"order:{one}/sig"), "no")
-        self.assertEqual(report.resolve(r, f"order:{three}/avg_bitrate_kbps/rho"), "+0.77")
-        self.assertEqual(report.resolve(r, f"order:{three}/avg_bitrate_kbps/n"), "18")
-        self.assertEqual(report.resolve(r, f"order:{three}/avg_bitrate_kbps/sig"), "yes")
+        self.assertEqual(report.resolve(r, f"order {one} sig"), "no")
+        self.assertEqual(report.resolve(r, f"order {three} avg_bitrate_kbps rho"), "+0.77")
+        self.assertEqual(report.resolve(r, f"order {three} avg_bitrate_kbps n"), "18")
+        self.assertEqual(report.resolve(r, f"order {three} avg_bitrate_kbps sig"), "yes")
         cases = [
-            (f"{three}/avg_bitrate_kbps/top", "one group a side"),
+            (f"{three} avg_bitrate_kbps top", "one group a side"),
             (
-                "ga-topo/compuserve.c5+custom12.c5/compuserve.c5.v540/outage_s/rho",
+                "ga-topo/compuserve.c5+custom12.c5 ga-topo/compuserve.c5.v540 outage_s rho",
                 "different numbers",
             ),
         ]
-        assert_refused(self, lambda bad: report.resolve(r, "order:" + bad), cases)
+        assert_refused(self, lambda bad: report.resolve(r, "order " + bad), cases)
 
     def test_metrics_joined_by_comma_are_one_holm_family(self):
         # bitrate ranked alike (p 2/720 = 0.0028), outage loosely (p above 0.05): over the two,
@@ -720,14 +743,15 @@ class OrderTest(unittest.TestCase):
         # a family's minp is the adjusted p, never the raw one: 0.0028 tripled over three
         three = "avg_bitrate_kbps,outage_s,switches_ga"
         self.assertEqual(self.order(r, "minp", three), report.fmt_p(3 * 2 / 720))
+        groups = "ga-topo/compuserve.c5 ga-topo/compuserve.c5.v540"
         cases = [
-            (f"ga-topo/compuserve.c5/compuserve.c5.v540/{family}/rho", "field 'rho'"),
-            (f"ga-topo/compuserve.c5/compuserve.c5.v540/{family}/top", "field 'top'"),
-            ("ga-topo/compuserve.c5/compuserve.c5.v540/outage_s,outage_s/minp", "a metric twice"),
-            ("ga-topo/compuserve.c5/compuserve.c5.v540/outage_s,nope/minp", "no metric 'nope'"),
-            ("ga-topo/compuserve.c5/compuserve.c5.v540/outage_s/minp", "field 'minp'"),
+            (f"{groups} {family} rho", "field 'rho'"),
+            (f"{groups} {family} top", "field 'top'"),
+            (f"{groups} outage_s,outage_s minp", "a metric twice"),
+            (f"{groups} outage_s,nope minp", "no metric 'nope'"),
+            (f"{groups} outage_s minp", "field 'minp'"),
         ]
-        assert_refused(self, lambda bad: report.resolve(r, "order:" + bad), cases)
+        assert_refused(self, lambda bad: report.resolve(r, "order " + bad), cases)
 
     def test_a_family_with_an_untested_order_is_na_and_no_check_rests_on_it(self):
         # every algorithm alike at 120 s: no ranking to test for any metric
@@ -742,36 +766,36 @@ class OrderTest(unittest.TestCase):
         r = self.results(
             (1, 2, 3, 4, 5, 6), (10, 20, 30, 40, 50, 60), outage=((1, 2, 3, 4, 5, 6), range(2, 8))
         )
-        pair = "ga-topo/compuserve.c5/compuserve.c5.v540"
-        self.assertEqual(report.resolve(r, f"ratio:{pair}/avg_bitrate_kbps/10..10"), "")
-        self.assertEqual(report.resolve(r, f"ratio:{pair}/outage_s/1..2"), "")
+        pair = "ga-topo/compuserve.c5 ga-topo/compuserve.c5.v540"
+        self.assertEqual(report.resolve(r, f"ratio {pair} avg_bitrate_kbps 10..10"), "")
+        self.assertEqual(report.resolve(r, f"ratio {pair} outage_s 1..2"), "")
         with self.assertRaisesRegex(KeyError, r"ratios .* of outage_s in \[1, 1.9\].* ga 2.00'$"):
-            report.resolve(r, f"ratio:{pair}/outage_s/1..1.9")
+            report.resolve(r, f"ratio {pair} outage_s 1..1.9")
         # 3/2, 4/3, 5/4, 6/5, 7/6 lie in [1.1, 1.5]; 2/1 does not
-        self.assertEqual(report.resolve(r, f"ratio:{pair}/outage_s/1.1..1.5/count"), "5 of 6")
-        self.assertEqual(report.resolve(r, f"ratio:{pair}/outage_s/3..4/count"), "0 of 6")
+        self.assertEqual(report.resolve(r, f"ratio {pair} outage_s 1.1..1.5 count"), "5 of 6")
+        self.assertEqual(report.resolve(r, f"ratio {pair} outage_s 3..4 count"), "0 of 6")
         zero = self.results((0, 2, 3, 4, 5, 6), (10, 20, 30, 40, 50, 60))
         cases = [
-            (f"{pair}/outage_s", "expected ratio:"),
-            (f"{pair}/outage_s/1..2/all", "expected ratio:"),
-            (f"{pair}/outage_s/2..1", "lo <= hi"),
-            ("ga-topo/compuserve.c5/compuserve.c5/outage_s/1..2", "two different groups"),
-            ("ga-topo/compuserve.c5/custom12.c5/outage_s/1..2", "no group 'custom12.c5'"),
-            (f"{pair}/nope/1..2", "no metric 'nope'"),
+            (f"{pair} outage_s", "ratio takes 4 to 5"),
+            (f"{pair} outage_s 1..2 all", "is not check|count"),
+            (f"{pair} outage_s 2..1", "lo <= hi"),
+            ("ga-topo/compuserve.c5 ga-topo/compuserve.c5 outage_s 1..2", "two different groups"),
+            ("ga-topo/compuserve.c5 ga-topo/custom12.c5 outage_s 1..2", "no group 'custom12.c5'"),
+            (f"{pair} nope 1..2", "no metric 'nope'"),
         ]
-        assert_refused(self, lambda bad: report.resolve(r, "ratio:" + bad), cases)
+        assert_refused(self, lambda bad: report.resolve(r, "ratio " + bad), cases)
         with self.assertRaisesRegex(KeyError, "ga has no ratio"):
-            report.resolve(zero, f"ratio:{pair}/avg_bitrate_kbps/0..100")
+            report.resolve(zero, f"ratio {pair} avg_bitrate_kbps 0..100")
 
     def test_bad_names(self):
         r = self.results((1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6))
         cases = [
-            ("ga-topo/compuserve.c5/compuserve.c9/avg_bitrate_kbps/rho", "no group"),
-            ("ga-topo/compuserve.c5/compuserve.c5/avg_bitrate_kbps/rho", "two different"),
-            ("ga-topo/compuserve.c5/compuserve.c5.v540/avg_bitrate_kbps/best", "field 'best'"),
-            ("ga-topo/compuserve.c5/avg_bitrate_kbps/rho", "expected order:"),
+            ("ga-topo/compuserve.c5 ga-topo/compuserve.c9 avg_bitrate_kbps rho", "no group"),
+            ("ga-topo/compuserve.c5 ga-topo/compuserve.c5 avg_bitrate_kbps rho", "two different"),
+            ("ga-topo/compuserve.c5 ga-topo/compuserve.c5.v540 avg_bitrate_kbps best", "'best'"),
+            ("ga-topo/compuserve.c5 avg_bitrate_kbps rho", "order takes 4"),
         ]
-        assert_refused(self, lambda bad: report.resolve(r, "order:" + bad), cases)
+        assert_refused(self, lambda bad: report.resolve(r, "order " + bad), cases)
 
 
 class AttemptsTest(ReportCase):
@@ -795,28 +819,29 @@ class AttemptsTest(ReportCase):
         self.results = report.load(self.data, lambda versions: max(versions))
 
     def count(self, name):
-        return report.resolve(self.results, "attempts:" + name)
+        return report.resolve(self.results, "attempts " + name)
 
     def test_counts_pass_every_filter(self):
         self.assertEqual(self.count("ga-sched"), "5")
-        self.assertEqual(self.count("ga-sched/status=failed"), "3")
-        self.assertEqual(self.count("ga-sched/resent_syns>0"), "3")
-        self.assertEqual(self.count("ga-sched/resent_syns>0/client_fallbacks>0"), "2")
-        self.assertEqual(self.count("ga-sched/resent_syns=0/client_fallbacks>0"), "1")
-        self.assertEqual(self.count("ga-sched/cell=daps.*/code_version=v1"), "1")
-        self.assertEqual(self.count("ga-sched/attempt=run?-*"), "2")
-        self.assertEqual(self.count("ga-sched/kernel_warnings="), "5")
-        self.assertEqual(self.count("ga-sched/kernel_warnings>0"), "0")
+        self.assertEqual(self.count("ga-sched status=failed"), "3")
+        self.assertEqual(self.count("ga-sched resent_syns=>0"), "3")
+        self.assertEqual(self.count("ga-sched resent_syns=>0 client_fallbacks=>0"), "2")
+        self.assertEqual(self.count("ga-sched resent_syns=0 client_fallbacks=>0"), "1")
+        self.assertEqual(self.count("ga-sched cell=daps.* code_version=v1"), "1")
+        self.assertEqual(self.count("ga-sched attempt=run?-*"), "2")
+        self.assertEqual(self.count('ga-sched kernel_warnings=""'), "5")
+        self.assertEqual(self.count("ga-sched kernel_warnings=>0"), "0")
+        self.assertEqual(self.count('ga-sched status="fail*"'), "3")
         # an experiment without an attempts table, alone and added to one with it
         self.assertEqual(self.count("ga-topo"), report.NO_RUNS)
-        self.assertEqual(self.count("ga-sched+ga-topo/status=ok"), "2")
+        self.assertEqual(self.count("ga-sched,ga-topo status=ok"), "2")
 
     def test_bad_names(self):
         for bad, why in (
-            ("ga-sched/nosuch=1", "is not <column>=<pattern>"),
-            ("ga-sched/status~ok", "is not <column>=<pattern>"),
-            ("ga-sched/resent_syns>many", "is not a number"),
-            ("nosuch/status=ok", "unknown experiment"),
+            ("ga-sched nosuch=1", "unknown key 'nosuch'"),
+            ("ga-sched status~ok", "attempts takes 1"),
+            ("ga-sched resent_syns=>many", "is not a number"),
+            ("nosuch status=ok", "unknown experiment"),
         ):
             with self.assertRaises(KeyError) as cm:
                 self.count(bad)
