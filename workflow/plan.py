@@ -44,7 +44,7 @@ SCHED_RUN = os.path.join(REPO, "testbed", "experiments", "run.py")
 CC_RUN = os.path.join(REPO, "kernel-schedulers", "cc-fairness", "run.py")
 CC_DATA = os.path.join(REPO, "docs", "results", "cc", "data")
 PCDC = os.path.join(REPO, "pcdc")
-PCDC_REPORT = os.path.join(PCDC, "report.py")
+PCDC_REPORT = os.path.join(PCDC, "pcdc_report.py")
 PCDC_SCENARIOS = os.path.join(PCDC, "scenarios")  # <name>.json
 PCDC_DATA = pcx.PUBLISHED  # report.py's data root
 

@@ -489,7 +489,7 @@ class PcdcPlan(unittest.TestCase):
         )  # fmt: skip
         self.assertEqual(
             publish["shell"],
-            f"Shell command: {plan.PY} {REPO}/pcdc/report.py --import {self.tmp}/pcdc/uib-hin "
+            f"Shell command: {plan.PY} {REPO}/pcdc/pcdc_report.py --import {self.tmp}/pcdc/uib-hin "
             f"--rate-scale 1 --data {self.tmp}/pcdcpub",
         )
 
@@ -533,7 +533,7 @@ class PcdcPlan(unittest.TestCase):
         pages += [f"{REPO}/docs/results/pcdc/uib-hin/figures/{t}.png" for t in ("bulk", "small")]
         self.assertEqual(jobs["report_pcdc"]["outputs"], pages)
         self.assertEqual(
-            jobs["report_pcdc"]["shell"], f"Shell command: {plan.PY} {REPO}/pcdc/report.py"
+            jobs["report_pcdc"]["shell"], f"Shell command: {plan.PY} {REPO}/pcdc/pcdc_report.py"
         )
         # data published elsewhere: no page of docs/results from them
         self.assertNotIn("report_pcdc", self.dry_run("reports=true"))
@@ -697,7 +697,7 @@ class PcdcCollect(unittest.TestCase):
 class PcdcExecution(unittest.TestCase):
     """PCDC's import through the workflow for real: a store as the driver leaves it (the PCDC
     report's own fixture), the run files its jobs' last step makes of it, then Snakemake runs
-    the publish rule alone, whose command is pcdc/report.py --import: the data it declares are
+    the publish rule alone, whose command is pcdc/pcdc_report.py --import: the data it declares are
     the data the report writes, and they agree with the store."""
 
     def test_the_publish_rule_imports_the_store(self):

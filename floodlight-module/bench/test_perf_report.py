@@ -1,4 +1,4 @@
-"""Tests of floodlight-module/bench/report.py on hand-made data (no JVM).
+"""Tests of floodlight-module/bench/perf_report.py on hand-made data (no JVM).
 
 /usr/bin/python3 -m unittest discover -s floodlight-module/bench -p 'test_*.py'
 """
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-import report
+import perf_report as report
 from mpqoe import results as shared
 from mpqoe.page import render as render_page
 

@@ -8,7 +8,7 @@ import os
 import tempfile
 import unittest
 
-import report
+import cc_report as report
 from mpqoe import page
 from mpqoe.cc_fairness import CELLS, COLUMNS, run_path
 from mpqoe.page import PageError

@@ -7,6 +7,7 @@ time windows, includes and rendering.
 import os
 import tempfile
 import unittest
+from unittest import mock
 
 from mpqoe import page
 from mpqoe.page import PageError, Range, Span, Window
@@ -222,3 +223,26 @@ class Templates(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Command(unittest.TestCase):
+    """The one command of the reports (mpqoe.report)."""
+
+    def test_each_family_makes_or_checks(self):
+        from mpqoe import REPO, report
+
+        for family, (script, _make, _check) in report.FAMILIES.items():
+            self.assertTrue(os.path.exists(os.path.join(REPO, script)), script)
+            argv = report.command(family, True, python="py")
+            self.assertEqual(argv[:2], ["py", os.path.join(REPO, script)])
+            self.assertIn("--check", argv)
+            self.assertNotIn("--check", report.command(family, False, python="py"))
+        names = {os.path.basename(s) for s, _m, _c in report.FAMILIES.values()}
+        self.assertEqual(len(names), len(report.FAMILIES), "two reports share a file name")
+
+    def test_an_unknown_family_is_a_usage_error(self):
+        from mpqoe import report
+
+        with self.assertRaises(SystemExit) as cm, mock.patch("sys.stderr"):
+            report.main(["--check", "nosuch"])
+        self.assertEqual(cm.exception.code, 2)

@@ -2,10 +2,14 @@
 and ordered by git, pages rendered from templates with placeholders, reproducible figures, and
 the write-or-check of every generated file.
 
-Used by testbed/video/report.py (the GA and QoMRA papers) and testbed/experiments/report.py (the
-scheduler papers); both read only committed CSVs under docs/results/ and make everything else
-there from them, so that a number in a page cannot drift from its data. Tested by
-mininet-scripts/tests/test_results.py.
+Used by testbed/video/video_report.py (the GA and QoMRA papers),
+testbed/experiments/sched_report.py (the scheduler papers) and the other reports; all read
+only committed data and make everything else from them, so that a number in a page cannot
+drift from its data. Tested by mininet-scripts/tests/test_results.py.
+
+The pages of every report but the scheduler papers' are rendered by mpqoe.page, the one
+placeholder grammar (docs/results/placeholders.md); `render` and `resolver` below serve the
+scheduler report's templates until they are written in it.
 
 Templates: a committed `<page>.md.in`, Markdown with placeholders `{{name}}` or
 `{{kind:name}}`, each on one line. `render` replaces every one through the report's resolver;

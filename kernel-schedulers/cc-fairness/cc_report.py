@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Tables and results page of the congestion control fairness experiment.
 
-    /usr/bin/python3 kernel-schedulers/cc-fairness/report.py [--data DIR] [--check]
+    /usr/bin/python3 kernel-schedulers/cc-fairness/cc_report.py [--data DIR] [--check]
 
 Reads only the committed per-run CSVs of run.py (<data>/*.csv, default docs/results/cc/data)
 and writes docs/results/cc/tables.md and docs/results/cc.md from the committed template
@@ -52,8 +52,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-WHO = "cc-fairness/report.py"
-COMMAND = "/usr/bin/python3 kernel-schedulers/cc-fairness/report.py"
+WHO = "cc-fairness/cc_report.py"
+COMMAND = "/usr/bin/python3 -m mpqoe.report cc"
 COUPLED = ("lia", "olia", "balia")
 # (case, algo): (metric, low, high): the target the page judges
 TARGETS = {

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Tables, figures and results pages of the GA and QoMRA papers' video experiments.
 
-    /usr/bin/python3 testbed/video/report.py --data docs/results [--check]
+    /usr/bin/python3 testbed/video/video_report.py --data docs/results [--check]
 
 Reads the committed per-client CSVs (one row per client per run, header HEADER):
     <data>/ga-paper/data/{calibrate,ga-topo,ga-sched,ga-delay}.csv
@@ -124,8 +124,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-WHO = "report.py"
-COMMAND = "make results  # /usr/bin/python3 testbed/video/report.py --data docs/results"
+WHO = "video_report.py"
+COMMAND = "make results  # or: /usr/bin/python3 -m mpqoe.report video"
 
 HEADER = record.COLUMNS
 INT_COLS = ("clients", "rcvbuf_kb", "delay_diff_ms", "run", "seed", "n_paths", "shared_links")
@@ -1500,7 +1500,9 @@ def resolve(results, text):
 
 def render(template, results, source):
     """The page of a template; ReportError listing every bad placeholder."""
-    return page.render(template, kinds(results), source, "testbed/video/report.py", "make results")
+    return page.render(
+        template, kinds(results), source, "testbed/video/video_report.py", "make results"
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """The results pages of the PCDC experiment (Chen et al., Section VI): PCDC against FullMesh.
 
-    /usr/bin/python3 pcdc/report.py --import DIR [--scenario FILE] [--rate-scale X] [--data D]
-    /usr/bin/python3 pcdc/report.py --export DIR [--data D]
-    /usr/bin/python3 pcdc/report.py [--data D] [--check]
+    /usr/bin/python3 pcdc/pcdc_report.py --import DIR [--scenario FILE] [--rate-scale X] [--data D]
+    /usr/bin/python3 pcdc/pcdc_report.py --export DIR [--data D]
+    /usr/bin/python3 pcdc/pcdc_report.py [--data D] [--check]
 
 Each scenario has its own page, docs/results/pcdc-<scenario>.md from the template
 docs/results/pcdc-<scenario>.md.in, and its own directory under the data root (--data, default
@@ -115,7 +115,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
 
-WHO = "pcdc/report.py"
+WHO = "pcdc/pcdc_report.py"
 COMMAND = "make results"
 ROOT = experiment.PUBLISHED  # the data root: <scenario>/data, <scenario>/figures
 COLUMNS = experiment.COLUMNS

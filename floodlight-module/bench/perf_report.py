@@ -2,9 +2,9 @@
 """docs/perf.md and docs/algorithms.md from the committed data of the path-selection
 benchmarks (package org.mpqoe.bench in this directory) and of `mpqoe compare`.
 
-    /usr/bin/python3 floodlight-module/bench/report.py [--data DIR] [--check]
-    /usr/bin/python3 floodlight-module/bench/report.py --record NAME[,NAME...]|all [--jar JAR]
-    /usr/bin/python3 floodlight-module/bench/report.py --verify [--jar JAR]
+    /usr/bin/python3 floodlight-module/bench/perf_report.py [--data DIR] [--check]
+    /usr/bin/python3 floodlight-module/bench/perf_report.py --record NAME[,NAME...]|all [--jar JAR]
+    /usr/bin/python3 floodlight-module/bench/perf_report.py --verify [--jar JAR]
 
 Data (docs/perf/data by default): one CSV per measurement of RECORDS, and runs.csv with one row
 per measurement: when it was made (UTC), of which code version, how long it took, the load
@@ -87,8 +87,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-WHO = "bench/report.py"
-COMMAND = "/usr/bin/python3 floodlight-module/bench/report.py"
+WHO = "bench/perf_report.py"
+COMMAND = "/usr/bin/python3 -m mpqoe.report perf"
 DATA = os.path.join(REPO, "docs", "perf", "data")
 JAR = os.path.join(HERE, "target", "benchmarks.jar")
 CLI = os.path.join(REPO, "floodlight-module", "cli", "target", "mpqoe.jar")
@@ -742,7 +742,8 @@ def table_e2e(p):
     record them."""
     if p.e2e is None:
         return (
-            "No run of it is recorded yet: `floodlight-module/bench/report.py --record e2e-setup`"
+            "No run of it is recorded yet: "
+            "`floodlight-module/bench/perf_report.py --record e2e-setup`"
             f" (as root, with no guest or other network test running) records {E2E_RUNS} runs of"
             " each of the first three variants of `make e2e`."
         )
