@@ -169,7 +169,7 @@ topology-routes: build
 ## variants' CPU time per join, optimality gap, tuning, rules per client, the end-to-end test's
 ## set-up times) and of docs/algorithms.md's comparison into docs/perf/data, then both pages
 ## (minutes; as root, since the end-to-end runs need Mininet, on an otherwise idle machine)
-BENCH_REPORT := /usr/bin/python3 floodlight-module/bench/report.py
+BENCH_REPORT := /usr/bin/python3 floodlight-module/bench/perf_report.py
 bench: build py-pkg
 	$(BENCH_REPORT) --record all
 	$(BENCH_REPORT)
@@ -190,7 +190,7 @@ mininet-deps: py-pkg
 py-unit: mininet-deps build
 	cd mininet-scripts && /usr/bin/python3 -m unittest discover -s tests -t .
 	/usr/bin/python3 -m unittest discover -s floodlight-module/bench -p 'test_*.py'
-	/usr/bin/python3 floodlight-module/bench/report.py --verify
+	/usr/bin/python3 floodlight-module/bench/perf_report.py --verify
 
 ## mininet-selftest: the topology builder and MPTCP over OVS, without the controller
 mininet-selftest: mininet-deps
@@ -275,25 +275,17 @@ experiments-report: py-pkg
 ## docs/results/**/data/: the GA and QoMRA papers' video results (tables, figures, the pages
 ## rendered from docs/results/*-paper.md.in), the scheduler papers' (tables and plots of
 ## every result set, docs/results/README.md rendered from README.md.in), the congestion
-## controls' page, once its data are imported (pcdc/report.py --import) the PCDC page, and
-## docs/perf.md and docs/algorithms.md from docs/perf/data
+## controls' page, once its data are imported (pcdc/pcdc_report.py --import) the PCDC page,
+## docs/perf.md and docs/algorithms.md from docs/perf/data, and the LLDP delay block of
+## docs/floodlight.md (python3 -m mpqoe.report [--check] [FAMILY ...], python/mpqoe/report.py)
 results: py-pkg
-	/usr/bin/python3 testbed/video/report.py --data docs/results
-	/usr/bin/python3 testbed/experiments/report.py --data docs/results
-	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py
-	/usr/bin/python3 pcdc/report.py
-	/usr/bin/python3 floodlight-module/bench/report.py
+	/usr/bin/python3 -m mpqoe.report
 
-## results-check: fails listing every file of docs/results, docs/perf.md and docs/algorithms.md
-## that differs from what its data give (every report is run, so one stale file of any shows)
+## results-check: fails listing every file of docs/results, docs/perf.md, docs/algorithms.md
+## and the LLDP delay block that differs from what its data give (every report is run, so one
+## stale file of any shows)
 results-check: py-pkg
-	@rc=0; /usr/bin/python3 testbed/video/report.py --data docs/results --check || rc=1; \
-	/usr/bin/python3 testbed/experiments/report.py --data docs/results --check || rc=1; \
-	/usr/bin/python3 kernel-schedulers/cc-fairness/report.py --check || rc=1; \
-	/usr/bin/python3 pcdc/report.py --check || rc=1; \
-	/usr/bin/python3 floodlight-module/bench/report.py --check || rc=1; \
-	/usr/bin/python3 testbed/lldp-delay/report.py --check || rc=1; \
-	exit $$rc
+	/usr/bin/python3 -m mpqoe.report --check
 
 ## video-unit: unit tests of the video experiments' runner pieces and report (the statistics
 ## they share with the scheduler report are tested by py-unit; no root, about 25 s)

@@ -495,7 +495,7 @@ class PcdcPlan(unittest.TestCase):
         )  # fmt: skip
         self.assertEqual(
             publish["shell"],
-            f"Shell command: {plan.PY} {REPO}/pcdc/report.py --import {self.tmp}/pcdc/uib-hin "
+            f"Shell command: {plan.PY} {REPO}/pcdc/pcdc_report.py --import {self.tmp}/pcdc/uib-hin "
             f"--rate-scale 1 --data {self.tmp}/pcdcpub",
         )
 
@@ -539,7 +539,7 @@ class PcdcPlan(unittest.TestCase):
         pages += [f"{REPO}/docs/results/pcdc/uib-hin/figures/{t}.png" for t in ("bulk", "small")]
         self.assertEqual(jobs["report_pcdc"]["outputs"], pages)
         self.assertEqual(
-            jobs["report_pcdc"]["shell"], f"Shell command: {plan.PY} {REPO}/pcdc/report.py"
+            jobs["report_pcdc"]["shell"], f"Shell command: {plan.PY} -m mpqoe.report pcdc"
         )
         # data published elsewhere: no page of docs/results from them
         self.assertNotIn("report_pcdc", self.dry_run("reports=true"))
@@ -703,14 +703,14 @@ class PcdcCollect(unittest.TestCase):
 class PcdcExecution(unittest.TestCase):
     """PCDC's import through the workflow for real: a store as the driver leaves it (the PCDC
     report's own fixture), the run files its jobs' last step makes of it, then Snakemake runs
-    the publish rule alone, whose command is pcdc/report.py --import: the data it declares are
+    the publish rule alone, whose command is pcdc/pcdc_report.py --import: the data it declares are
     the data the report writes, and they agree with the store."""
 
     def test_the_publish_rule_imports_the_store(self):
         tmp = tempfile.mkdtemp(prefix="mpqoe-workflow-")
         self.addCleanup(subprocess.run, ["rm", "-rf", tmp], check=False)
         store, pub = f"{tmp}/pcdc", f"{tmp}/pub"
-        # the PCDC report's hand-made driver output (pcdc/tests.test_pcdc_report.py)
+        # the PCDC report's hand-made driver output (pcdc/tests/test_pcdc_report.py)
         subprocess.run([plan.PY, "-c", "from tests.test_pcdc_report import write_output; "
                         f"write_output({store!r}, runs=2, ccs=('cubic',))"],
                        cwd=pcf.PCDC, check=True)  # fmt: skip

@@ -1,4 +1,4 @@
-"""Tests of floodlight-module/bench/report.py on hand-made data (no JVM).
+"""Tests of floodlight-module/bench/perf_report.py on hand-made data (no JVM).
 
 /usr/bin/python3 -m unittest discover -s floodlight-module/bench -p 'test_*.py'
 """
@@ -10,8 +10,9 @@ import tempfile
 import unittest
 from unittest import mock
 
-import report
+import perf_report as report
 from mpqoe import results as shared
+from mpqoe.page import render as render_page
 
 OPT_HEAD = ",".join(report.HEADERS["optimality"])
 
@@ -109,7 +110,7 @@ def dataset(d, cpu_ga=None, cpu_tuned=None, opt_ga=None, opt_tuned=None):
 
 def render(d, template):
     p = report.Perf(d)
-    return shared.render(template, report.resolver(p), "t.md.in", "test")
+    return render_page(template, report.resolver(p), "t.md.in", "test", "make results")
 
 
 class PageTest(unittest.TestCase):
@@ -124,29 +125,31 @@ class PageTest(unittest.TestCase):
     def test_optimality_values(self):
         page = render(
             self.d,
-            "{{opt:6/custom12/ga/mean}} {{opt:6/custom12/ga/min}} {{opt:6/custom12/ga/equal}}"
-            " {{opt:6/compuserve/ga-tuned/candidates}} {{opt:2/custom12/ga/mean}}",
+            "{{value 6/custom12/ga opt mean}} {{value 6/custom12/ga opt min}}"
+            " {{value 6/custom12/ga opt equal}}"
+            " {{value 6/compuserve/ga-tuned opt candidates}} {{value 2/custom12/ga opt mean}}",
         )
         self.assertIn("97.500 90.000 4 10.0 95.000", page)
 
     def test_instance_count_beyond_the_data_is_refused(self):
         with self.assertRaisesRegex(shared.ReportError, "only 6 instances, not 7"):
-            render(self.d, "{{opt:7/custom12/ga/mean}}")
+            render(self.d, "{{value 7/custom12/ga opt mean}}")
 
     def test_compare(self):
         page = render(
             self.d,
-            "{{compare:qomra/subflows}} {{compare:none/overbooked}} {{compare:qomra/fitness}}"
-            " {{compare:none/runs}}{{within:compare:*/rules_hop/17..18}}",
+            "{{value qomra compare subflows}} {{value none compare overbooked}}"
+            " {{value qomra compare fitness}}"
+            " {{value none compare runs}}{{within * compare 17..18 rules_hop}}",
         )
         self.assertIn("2.50 12.5 0.8750 2", page)
-        table = render(self.d, "{{table:compare}}")
+        table = render(self.d, "{{table compare}}")
         self.assertIn("| qomra | 2.50 | 3.95 | 0.020 | 17.0 | 5.0 | 0.0 | 0.8750 |", table)
         with self.assertRaisesRegex(shared.ReportError, "field 'colour'"):
-            render(self.d, "{{compare:qomra/colour}}")
+            render(self.d, "{{value qomra compare colour}}")
 
     def test_e2e_table_once_recorded(self):
-        self.assertIn("No run of it is recorded yet", render(self.d, "{{table:e2e}}"))
+        self.assertIn("No run of it is recorded yet", render(self.d, "{{table e2e}}"))
         head = ",".join(report.HEADERS["e2e"])
         rows = [
             "1,ga,1,ok,c1,first MP_CAPABLE,10.0.1.11:4000,10.0.0.1:80,28.6,1",
@@ -161,7 +164,7 @@ class PageTest(unittest.TestCase):
         ]
         write(self.d, "e2e-setup", [head, *rows])
         write(self.d, "runs", runs_rows(report.RECORDS))
-        table = render(self.d, "{{table:e2e}}")
+        table = render(self.d, "{{table e2e}}")
         # the mean is over runs (run 1's joins average 21.0, run 2's 15.0), min, median and max
         # over the SYNs; t(0.975, 1) = 12.706: half-widths 38.1 and 45.7
         self.assertIn(
@@ -173,88 +176,89 @@ class PageTest(unittest.TestCase):
         self.assertIn("2 runs whose checks all passed (1 with a failed check left out)", table)
         write(self.d, "e2e-setup", [head, "x" + rows[0]])
         with self.assertRaisesRegex(shared.ReportError, "run"):
-            render(self.d, "{{table:e2e}}")
+            render(self.d, "{{table e2e}}")
 
     def test_rising(self):
-        render(self.d, "{{rising:cpu:custom12/ga/median|cpu:custom12/ga-tuned/median}}")
+        render(self.d, "{{rising custom12/ga,custom12/ga-tuned cpu median}}")
         with self.assertRaisesRegex(shared.ReportError, "rising values"):
-            render(self.d, "{{rising:cpu:custom12/ga-tuned/median|cpu:custom12/ga/median}}")
+            render(self.d, "{{rising custom12/ga-tuned,custom12/ga cpu median}}")
 
     def test_a_comparison_check_holds_every_match(self):
-        render(self.d, "{{tunecmp:4/custom12/*/same}}")
+        render(self.d, "{{cmp 4/custom12/* tuning same}}")
         dataset(self.d, opt_tuned=[1.0, 0.92, 1.0, 0.95, 0.97, 1.0])
         with self.assertRaisesRegex(shared.ReportError, "compuserve: the words it checks"):
-            render(self.d, "{{optcmp:6/*/same}}")
+            render(self.d, "{{cmp 6/* opt same}}")
 
     def test_rulecount_holds_every_client(self):
-        self.assertTrue(render(self.d, "x{{rulecount:*/sr/2/1}}y").endswith("\nxy"))
+        self.assertTrue(render(self.d, "x{{rulecount * sr 2 1}}y").endswith("\nxy"))
         with self.assertRaisesRegex(shared.ReportError, r"ga/h0 5 for 2, ga/h1 5 for 2"):
-            render(self.d, "{{rulecount:*/sr/2/0}}")
+            render(self.d, "{{rulecount * sr 2 0}}")
         with self.assertRaisesRegex(shared.ReportError, "none/h0 12 for 2"):
-            render(self.d, "{{rulecount:none/hop/2/1}}")
+            render(self.d, "{{rulecount none hop 2 1}}")
         for bad, msg in [
-            ("{{rulecount:*/sr/2}}", "expected rulecount:"),
-            ("{{rulecount:*/sr/two/1}}", "whole numbers"),
-            ("{{rulecount:qomra/sr/2/1}}", "no rules rows of qomra/sr"),
+            ("{{rulecount * sr 2}}", "rulecount takes 4"),
+            ("{{rulecount * sr two 1}}", "not an integer"),
+            ("{{rulecount qomra sr 2 1}}", "no rules rows of qomra/sr"),
         ]:
             with self.assertRaisesRegex(shared.ReportError, msg):
                 render(self.d, bad)
 
     def test_target_is_a_verdict(self):
         page = render(
-            self.d, "{{target:cpu:*/ga/median/0..0.6}} {{target:cpu:*/ga*/median/0..0.6}}"
+            self.d, "{{target */ga cpu 0..0.6 median}} {{target */ga* cpu 0..0.6 median}}"
         )
         self.assertIn("met missed", page)
 
     def test_within_holds_every_match(self):
-        render(self.d, "{{within:opt:6/*/ga*/mean/97..100}}")
+        render(self.d, "{{within 6/*/ga* opt 97..100 mean}}")
         with self.assertRaisesRegex(shared.ReportError, r"custom12/ga 97\.500"):
-            render(self.d, "{{within:opt:6/*/ga*/mean/98..100}}")
+            render(self.d, "{{within 6/*/ga* opt 98..100 mean}}")
 
     def test_optimality_comparison_without_difference_is_untested(self):
-        page = render(self.d, "{{optcmp:6/compuserve/p}}")
+        page = render(self.d, "{{cmp 6/compuserve opt p}}")
         self.assertIn("n/a (identical, no test)", page)
         with self.assertRaisesRegex(shared.ReportError, "untested"):
-            render(self.d, "{{optcmp:6/compuserve/same}}")
+            render(self.d, "{{cmp 6/compuserve opt same}}")
 
     def test_optimality_comparison_same(self):
-        page = render(self.d, "{{optcmp:6/custom12/diff}} {{optcmp:6/custom12/same}}x")
+        page = render(self.d, "{{cmp 6/custom12 opt diff}} {{cmp 6/custom12 opt same}}x")
         self.assertIn("0.167 x", page)  # 97.500 - 97.333 points, Wilcoxon p 1
         with self.assertRaisesRegex(shared.ReportError, "need lower"):
-            render(self.d, "{{optcmp:6/custom12/lower}}")
+            render(self.d, "{{cmp 6/custom12 opt lower}}")
 
     def test_tuning_against_the_default(self):
         page = render(
             self.d,
-            "{{tunecmp:4/custom12/0.6,2,3/diff}} {{tunecmp:4/custom12/0.6,2,3/p_raw}}"
-            " {{tunecmp:4/custom12/0.6,2,3/same}}x {{tuning:4/custom12/0.8,4,2/mean}}",
+            "{{cmp 4/custom12/0.6,2,3 tuning diff}} {{cmp 4/custom12/0.6,2,3 tuning p_raw}}"
+            " {{cmp 4/custom12/0.6,2,3 tuning same}}x {{value 4/custom12/0.8,4,2 tuning mean}}",
         )
         # four instances, each 4 points better than the default: Wilcoxon's smallest p, 0.125
         self.assertIn("-4.000 0.125 x 96.000", page)
         with self.assertRaisesRegex(shared.ReportError, "need higher, the data give same"):
-            render(self.d, "{{tunecmp:4/custom12/0.6,2,3/higher}}")
+            render(self.d, "{{cmp 4/custom12/0.6,2,3 tuning higher}}")
         with self.assertRaisesRegex(shared.ReportError, "no comparison '0.8,4,2'"):
-            render(self.d, "{{tunecmp:4/custom12/0.8,4,2/same}}")
-        table = render(self.d, "{{table:tuning/4}}")
+            render(self.d, "{{cmp 4/custom12/0.8,4,2 tuning same}}")
+        table = render(self.d, "{{table tuning/4}}")
         self.assertIn("| 0.8, 4, 2 (default) | 96.000 [96.000, 96.000] |  |", table)
         self.assertIn("Holm over the four settings", table)
 
     def test_cpu_summary_and_paired_test(self):
         page = render(
             self.d,
-            "{{cpu:custom12/ga/median}} {{cpu:custom12/ga-tuned/median}} {{cpu:custom12/ga/n}}"
-            " {{cpucmp:custom12/saving}} {{cpucmp:custom12/p}} {{cpucmp:custom12/higher}}x",
+            "{{value custom12/ga cpu median}} {{value custom12/ga-tuned cpu median}}"
+            " {{value custom12/ga cpu n}}"
+            " {{cmp custom12 cpu saving}} {{cmp custom12 cpu p}} {{cmp custom12 cpu higher}}x",
         )
         # medians 0.595 and 0.795 ms: ga saves 25.2 %; every pair differs one way
         self.assertIn("0.595 0.795 20 25.2 <0.001 x", page)
         with self.assertRaisesRegex(shared.ReportError, "need lower, the data give higher"):
-            render(self.d, "{{cpucmp:custom12/lower}}")
+            render(self.d, "{{cmp custom12 cpu lower}}")
 
     def test_cpu_comparison_same_when_the_variants_agree(self):
         xs = [500.0 + 37 * (i % 7) for i in range(20)]
         ys = [x + (1 if i % 2 else -1) for i, x in enumerate(xs)]
         dataset(self.d, cpu_ga=xs, cpu_tuned=ys)
-        render(self.d, "{{cpucmp:custom12/same}}")
+        render(self.d, "{{cmp custom12 cpu same}}")
 
     def test_quantile_interpolates(self):
         self.assertEqual(report.shared.quantile([1, 2, 3, 4], 0.5), 2.5)
@@ -264,24 +268,25 @@ class PageTest(unittest.TestCase):
     def test_jmh_and_rules_and_runs(self):
         page = render(
             self.d,
-            "{{jmh:jmh-ga/select/topology=custom12,algorithm=ga/p50}} {{jmh:jmh-ga/select/"
-            "algorithm=ga,topology=custom12/alloc}} {{rules:ga/hop/rules}} {{rules:none/sr/labels}}"
-            " {{run:cpu/started_utc}} {{run:cpu/code_version}}",
+            "{{value jmh-ga/select/topology:custom12+algorithm:ga jmh p50}}"
+            " {{value jmh-ga/select/algorithm:ga+topology:custom12 jmh alloc}}"
+            " {{value ga/hop rules rules}} {{value none/sr rules labels}}"
+            " {{run cpu started_utc}} {{run cpu code_version}}",
         )
         self.assertIn("0.550 512000 31.5 276 2026-12-01 10:00 aaaaaaaaaa", page)
-        table = render(self.d, "{{table:jmh/jmh-control}}")
+        table = render(self.d, "{{table jmh/jmh-control}}")
         self.assertIn(
             "| ga | false | 99 | 4500.0 | 6000.0 | 7200.0 | 12000.0 | 4600.0 ± 90.0 |", table
         )
         self.assertIn("Times in µs.", table)
         with self.assertRaisesRegex(shared.ReportError, "has no alloc"):
-            render(self.d, "{{jmh:jmh-exact/select/topology=custom12/alloc}}")
+            render(self.d, "{{value jmh-exact/select/topology:custom12 jmh alloc}}")
 
     def test_tables(self):
         page = render(
             self.d,
-            "{{table:optimality/6}}\n\n{{table:tuning/4}}\n\n{{table:cpu}}\n\n"
-            "{{table:jmh/jmh-ga}}\n\n{{table:rules}}\n\n{{table:runs}}",
+            "{{table optimality/6}}\n\n{{table tuning/4}}\n\n{{table cpu}}\n\n"
+            "{{table jmh/jmh-ga}}\n\n{{table rules}}\n\n{{table runs}}",
         )
         self.assertIn("| custom12 | ga | 28 | 6 | 97.500 [", page)
         self.assertIn("compuserve: identical ratios, no test", page)
@@ -296,14 +301,19 @@ class PageTest(unittest.TestCase):
 
     def test_bad_placeholders(self):
         for text, msg in [
-            ("{{opt:6/custom12/ga/median}}", "field 'median'"),
-            ("{{opt:x/custom12/ga/mean}}", "not a whole number"),
-            ("{{cpu:custom12/ga}}", "expected cpu:"),
-            ("{{within:opt:6/*/ga/mean/100..99}}", "lo <= hi"),
-            ("{{opt:6/*/ga/mean}}", "names 2 values, not one"),
-            ("{{table:nothing}}", "unknown table"),
-            ("{{run:cpu/colour}}", "expected run:"),
-            ("{{plain}}", "<kind>:<rest>"),
+            ("{{value 6/custom12/ga opt median}}", "field 'median'"),
+            ("{{value x/custom12/ga opt mean}}", "not a whole number"),
+            ("{{value custom12 cpu median}}", "subject of cpu is <topology>/<algorithm>"),
+            ("{{within 6/*/ga opt 100..99 mean}}", "lo <= hi"),
+            ("{{value 6/*/ga opt mean}}", "names 2 values, not one"),
+            ("{{table nothing}}", "unknown table"),
+            ("{{run cpu colour}}", "expected run"),
+            ("{{plain}}", "unknown kind 'plain'"),
+            ("{{value custom12/ga cpu saving}}", "a comparison's field"),
+            ("{{value 6/custom12/ga}}", "value takes 2 to 3"),
+            ("{{value 6/custom12/ga colour}}", "no metric 'colour'"),
+            ("{{cmp 6/custom12 rules p}}", "no comparison of 'rules'"),
+            ("{{value 6/custom12/ga opt during=0..50}}", "no time series"),
         ]:
             with self.subTest(text), self.assertRaisesRegex(shared.ReportError, msg):
                 render(self.d, text)

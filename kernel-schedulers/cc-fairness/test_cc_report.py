@@ -8,8 +8,10 @@ import os
 import tempfile
 import unittest
 
-import report
+import cc_report as report
+from mpqoe import page
 from mpqoe.cc_fairness import CELLS, COLUMNS, run_path
+from mpqoe.page import PageError
 
 RUNS = 5
 
@@ -108,25 +110,27 @@ class Placeholders(unittest.TestCase):
     def test_fields_of_a_cell_interval(self):
         cells = self.cells(RUNS)
         iv = cells["shared/lia"]["metrics"]["ratio"]
-        mean = report.cell_field(cells, "shared/lia/ratio/mean")
+        mean = report.cell_field(cells, "shared/lia", "ratio", "mean")
         self.assertEqual(float(mean), round(iv.mean, 2))
-        self.assertEqual(report.cell_field(cells, "shared/lia/ratio/n"), str(RUNS))
-        lo = report.cell_field(cells, "shared/lia/ratio/lo")
-        hi = report.cell_field(cells, "shared/lia/ratio/hi")
+        self.assertEqual(report.cell_field(cells, "shared/lia", "ratio", "n"), str(RUNS))
+        lo = report.cell_field(cells, "shared/lia", "ratio", "lo")
+        hi = report.cell_field(cells, "shared/lia", "ratio", "hi")
         self.assertLess(float(lo), float(hi))
-        interval = report.cell_field(cells, "shared/lia/ratio/interval")
+        interval = report.cell_field(cells, "shared/lia", "ratio", "interval")
         self.assertEqual(interval, f"{mean} [{lo}, {hi}]")
 
     def test_one_run_has_no_interval(self):
         cells = self.cells(1)
-        self.assertEqual(report.cell_field(cells, "shared/lia/ratio/ci"), "n/a (1 run)")
-        self.assertTrue(report.cell_field(cells, "shared/lia/ratio/interval").endswith("(1 run)"))
+        self.assertEqual(report.cell_field(cells, "shared/lia", "ratio", "ci"), "n/a (1 run)")
+        self.assertTrue(
+            report.cell_field(cells, "shared/lia", "ratio", "interval").endswith("(1 run)")
+        )
 
     def test_unknown_names_are_errors(self):
         cells = self.cells(RUNS)
-        for name in ("shared/lia/ratio/median", "shared/nope/ratio/mean", "shared/lia/ratio"):
-            with self.assertRaises(KeyError, msg=name):
-                report.cell_field(cells, name)
+        for args in (("shared/lia", "ratio", "median"), ("shared/nope", "ratio", "mean")):
+            with self.assertRaises(KeyError, msg=args):
+                report.cell_field(cells, *args)
 
 
 class Checks(unittest.TestCase):
@@ -147,68 +151,72 @@ class Checks(unittest.TestCase):
                             with open(run_path(data, case, algo, run), "w") as f:
                                 f.write(report.shared.csv_text([r], COLUMNS))
             cells, cmps, _ = report.summarise(report.load(data))
-        return report.resolver(cells, cmps, {})(name)
+        return page.substitute("{{" + name + "}}", report.resolver(cells, cmps, {}), "test")
 
     def test_target_met_is_nothing_and_not_met_an_error(self):
         # ratio about 1: the coupled target 0.7-1.3 is met, uncoupled reno's 1.6-2.4 is not
-        self.assertEqual(self.resolve("target:shared/lia"), "met")
-        self.assertEqual(self.resolve("target:shared/lia/met"), "")
-        self.assertEqual(self.resolve("target:shared/reno"), "not met")
+        self.assertEqual(self.resolve("verdict shared/lia"), "met")
+        self.assertEqual(self.resolve("verdict shared/lia check=met"), "")
+        self.assertEqual(self.resolve("verdict shared/reno"), "not met")
         with self.assertRaisesRegex(
-            KeyError, r"\(MPTCP/TCP 1.6-2.4\) met, the data give not met, mean 1.01"
+            PageError, r"\(MPTCP/TCP 1.6-2.4\) met, the data give not met, mean 1.01"
         ):
-            self.resolve("target:shared/reno/met")
+            self.resolve("verdict shared/reno check=met")
         # the disjoint aggregate, 14 of 15 Mbit/s = 93 %, meets its 90 %
-        self.assertEqual(self.resolve("target:disjoint/balia/met"), "")
-        for bad in ("target:shared/lia/yes", "target:shared/nope/met", "target:shared"):
-            with self.assertRaises(KeyError, msg=bad):
+        self.assertEqual(self.resolve("verdict disjoint/balia check=met"), "")
+        for bad in ("verdict shared/lia check=yes", "verdict shared/nope check=met", "verdict"):
+            with self.assertRaises(PageError, msg=bad):
                 self.resolve(bad)
 
     def test_within_and_rising(self):
         # disjoint paths: 9.9 of 10 Mbit/s = 99 %, 4.9 of 5 = 98 % in every run
-        self.assertEqual(self.resolve("within:disjoint/*/path1_pct/99..99"), "")
-        self.assertEqual(self.resolve("within:disjoint/lia,olia/agg_pct/93..94"), "")
-        with self.assertRaisesRegex(KeyError, "means of path2_pct in .* give lia 98.0, olia"):
-            self.resolve("within:disjoint/*/path2_pct/98.5..100")
+        self.assertEqual(self.resolve("within disjoint/* path1_pct 99..99"), "")
+        self.assertEqual(self.resolve("within disjoint/lia,disjoint/olia agg_pct 93..94"), "")
+        with self.assertRaisesRegex(PageError, "means of path2_pct in .* give lia 98.0, olia"):
+            self.resolve("within disjoint/* path2_pct 98.5..100")
         # shared: MPTCP rate 5 + run / 10 against 5 for reno, 5 + run / 100 for the others:
         # reno's spread, and so its interval, is ten times the others'
         rate = lambda algo, run: 5 + run / (10 if algo == "reno" else 100)  # noqa: E731
-        self.assertEqual(self.resolve("rising:shared/lia,reno/ratio/ci", rate), "")
-        self.assertEqual(self.resolve("rising:shared/lia,reno/ratio", rate), "")
-        with self.assertRaisesRegex(KeyError, "rising interval half-widths of ratio, the data"):
-            self.resolve("rising:shared/reno,lia/ratio/ci", rate)
-        self.assertEqual(self.resolve("within:shared/lia/ratio/0..0.01/ci", rate), "")
+        self.assertEqual(self.resolve("rising shared/lia,shared/reno ratio ci", rate), "")
+        self.assertEqual(self.resolve("rising shared/lia,shared/reno ratio", rate), "")
+        with self.assertRaisesRegex(PageError, "rising interval half-widths of ratio, the data"):
+            self.resolve("rising shared/reno,shared/lia ratio ci", rate)
+        self.assertEqual(self.resolve("within shared/lia ratio 0..0.01 ci", rate), "")
         for bad, why in (
-            ("within:shared/*/nope/0..1", "no metric 'nope'"),
-            ("within:shared/x*/ratio/0..1", "no shared cell matches"),
-            ("within:shared/*/ratio/1..0", "lo <= hi"),
-            ("within:shared/*/ratio/0..1/half", "field 'half'"),
-            ("within:shared/*/ratio", "expected within:"),
-            ("rising:shared/l*,reno/ratio", "not patterns"),
-            ("rising:shared/lia/ratio", "two cells or more"),
+            ("within shared/* nope 0..1", "no metric 'nope'"),
+            ("within shared/x* ratio 0..1", "no cell matches"),
+            ("within shared/* ratio 1..0", "lo <= hi"),
+            ("within shared/* ratio 0..1 half", "field 'half'"),
+            ("within shared/* ratio", "within takes 3 to 4"),
+            ("rising shared/l*,shared/reno ratio", "not patterns"),
+            ("rising shared/lia ratio", "two cells or more"),
         ):
-            with self.assertRaisesRegex(KeyError, why, msg=bad):
+            with self.assertRaisesRegex(PageError, why, msg=bad):
                 self.resolve(bad)
 
     def test_checks_of_single_runs(self):
         # the 10 Mbit/s path used 80 % in runs 1-2, 99 % in runs 3-5; one drop per path and run
         paths = lambda algo, run: (8.0 if run <= 2 else 9.9, 4.9)  # noqa: E731
-        self.assertEqual(self.resolve("runs:disjoint/*/3-5/path1_pct/98..100", paths=paths), "")
-        self.assertEqual(self.resolve("runs:disjoint/reno/1-1/path1_drops/1..1", paths=paths), "")
-        with self.assertRaisesRegex(KeyError, r"per-run path1_pct .* lia run 1 80\.0, lia run 2"):
-            self.resolve("runs:disjoint/*/1-5/path1_pct/98..100", paths=paths)
-        self.assertEqual(self.resolve("runsfall:disjoint/*/3-5/1-2/path1_pct", paths=paths), "")
-        with self.assertRaisesRegex(KeyError, "rising means of path1_pct, the data give lia runs"):
-            self.resolve("runsfall:disjoint/*/1-2/3-5/path1_pct", paths=paths)
+        self.assertEqual(
+            self.resolve("within disjoint/* path1_pct 98..100 runs=3-5", paths=paths), ""
+        )
+        self.assertEqual(
+            self.resolve("within disjoint/reno path1_drops 1..1 runs=1-1", paths=paths), ""
+        )
+        with self.assertRaisesRegex(PageError, r"per-run path1_pct .* lia run 1 80\.0, lia run 2"):
+            self.resolve("within disjoint/* path1_pct 98..100 runs=1-5", paths=paths)
+        self.assertEqual(self.resolve("falling disjoint/* path1_pct 3-5 1-2", paths=paths), "")
+        with self.assertRaisesRegex(PageError, "rising means of path1_pct, the data give lia runs"):
+            self.resolve("falling disjoint/* path1_pct 1-2 3-5", paths=paths)
         for bad, why in (
-            ("runs:disjoint/*/1-6/path1_pct/0..100", r"has no path1_pct of run\(s\) \[6\]"),
-            ("runs:disjoint/*/5-1/path1_pct/0..100", "not <first>-<last>"),
-            ("runs:disjoint/*/x/path1_pct/0..100", "not <first>-<last>"),
-            ("runs:shared/*/1-2/path1_drops/0..100", "no per-run metric"),
-            ("runs:disjoint/*/1-2/path1_pct", "expected runs:"),
-            ("runsfall:disjoint/q*/1-2/3-5/cpu", "no disjoint cell matches"),
+            ("within disjoint/* path1_pct 0..100 runs=1-6", r"has no path1_pct of run\(s\) \[6\]"),
+            ("within disjoint/* path1_pct 0..100 runs=5-1", "not <first>-<last>"),
+            ("within disjoint/* path1_pct 0..100 runs=x", "not <first>-<last>"),
+            ("within shared/* path1_drops 0..100 runs=1-2", "no per-run metric"),
+            ("within disjoint/* path1_pct runs=1-2", "within takes 3 to 4"),
+            ("falling disjoint/q* cpu 1-2 3-5", "no cell matches"),
         ):
-            with self.assertRaisesRegex(KeyError, why, msg=bad):
+            with self.assertRaisesRegex(PageError, why, msg=bad):
                 self.resolve(bad, paths=paths)
 
 

@@ -233,26 +233,6 @@ class RenderTest(unittest.TestCase):
         with self.assertRaisesRegex(KeyError, "no difference of means"):
             results.check_sign("meanlower", None, 1)
 
-    def test_split_parts(self):
-        self.assertEqual(results.split_parts("a/b/c", 3, "<x>/<y>/<z>"), ["a", "b", "c"])
-        for text in ("a/b", "a/b/c/d"):
-            with self.subTest(text), self.assertRaisesRegex(KeyError, "expected <x>/<y>/<z>"):
-                results.split_parts(text, 3, "<x>/<y>/<z>")
-
-    def test_parse_within(self):
-        self.assertEqual(
-            results.parse_within("e/c*/m/1..2", 3, "f"), (["e", "c*", "m"], 1, 2, "mean")
-        )
-        self.assertEqual(results.parse_within("e/c/m/0..inf/ci", 3, "f")[1:], (0, math.inf, "ci"))
-        for bad, why in (
-            ("e/c/1..2", "expected f"),
-            ("e/c/m/1..2/hi/lo", "expected f"),
-            ("e/c/m/1..2/half", "field 'half'"),
-            ("e/c/m/2..1", "lo <= hi"),
-        ):
-            with self.assertRaisesRegex(KeyError, why, msg=bad):
-                results.parse_within(bad, 3, "f")
-
     def test_checked_values_of_an_interval(self):
         # mean 2, sd 1, half-width t(0.975, 2) x 1 / sqrt(3) = 4.303 / 1.732 = 2.484
         iv = stats.mean_ci([1.0, 2.0, 3.0])

@@ -13,7 +13,7 @@ import tempfile
 import time
 import unittest
 
-import report
+import pcdc_report as report
 from mpqoe.pcdc import experiment, netns
 from mpqoe.results import ReportError
 
@@ -333,7 +333,8 @@ class ImportTest(Case):
         src = write_output(self.root)
         os.unlink(experiment.cell_path(src, "olia", "fullmesh", "small", 5))
         log = self.do_import(src)
-        self.assertIn("pcdc/report.py: partial: olia/fullmesh/small/128 KiB has 4 of 5 runs", log)
+        partial = "pcdc/pcdc_report.py: partial: olia/fullmesh/small/128 KiB has 4 of 5 runs"
+        self.assertIn(partial, log)
         self.assertEqual(sum("partial:" in line for line in log), len(SIZES))
         text, _ = self.page(src)
         self.assertIn("**partial**: cells with fewer runs: olia/fullmesh/small/128 KiB 4", text)
@@ -505,13 +506,14 @@ class PlaceholderTest(Case):
     def test_placeholders_give_the_values_of_the_data(self):
         self.do_import(write_output(self.root, runs=10, value=separated))
         text = self.render(
-            "{{bulk:cubic/pcdc/mean}} {{bulk:cubic/fullmesh/min}} {{bulk:cubic/pcdc/n}} "
-            "{{small:olia/768/fullmesh/max}} {{small:olia/768/pcdc/q90}} "
-            "{{cmp:bulk/cubic/diff}} {{cmp:bulk/cubic/pct}} {{cmp:bulk/cubic/verdict}} "
-            "{{cmp:small/olia/128/verdict}} {{verdict:small/olia}}\n"
-            "{{optional:cubic}} / {{standby:cubic}} / {{paperset:olia}} / {{verdict:P/cubic}}\n"
-            "{{runs_text}} {{sizes}} {{bulk_seconds}} {{capacity}} {{measure:olia/samples}} "
-            "{{measure:cubic/T}} {{location_tests}} {{spread_tests}}\n"
+            "{{value cubic/pcdc bulk mean}} {{value cubic/fullmesh bulk min}}"
+            " {{value cubic/pcdc bulk n}} "
+            "{{value olia/768/fullmesh small max}} {{value olia/768/pcdc small q90}} "
+            "{{cmp cubic bulk diff}} {{cmp cubic bulk pct}} {{cmp cubic bulk verdict}} "
+            "{{cmp olia/128 small verdict}} {{verdict small/olia}}\n"
+            "{{optional cubic}} / {{standby cubic}} / {{paperset olia}} / {{verdict P/cubic}}\n"
+            "{{runs_text}} {{sizes}} {{bulk_seconds}} {{capacity}} {{measure olia samples}} "
+            "{{measure cubic T}} {{location_tests}} {{spread_tests}}\n"
         )
         lines = text.splitlines()
         # bulk PCDC 101..110 (mean 105.5), FullMesh 81..90; small FullMesh 251..260,
@@ -532,8 +534,8 @@ class PlaceholderTest(Case):
         # PCDC clearly higher in bulk, faster in small transfers, for both controls
         self.do_import(write_output(self.root, runs=10, value=separated))
         text = self.render(
-            "{{verdict:bulk/cubic}} | {{verdict:bulk-lower/cubic}} | {{verdict:bulk-same/cubic}}\n"
-            "{{verdict:small/olia}} | {{verdict:small-slower/olia}} | {{verdict:small-same/olia}}\n"
+            "{{verdict bulk/cubic}} | {{verdict bulk-lower/cubic}} | {{verdict bulk-same/cubic}}\n"
+            "{{verdict small/olia}} | {{verdict small-slower/olia}} | {{verdict small-same/olia}}\n"
         )
         self.assertEqual(
             text.splitlines(),
@@ -542,28 +544,30 @@ class PlaceholderTest(Case):
              "disagrees (PCDC lower) at every size"],
         )  # fmt: skip
         with self.assertRaisesRegex(ReportError, r"unknown claim 'faster' \(bulk, bulk-lower"):
-            self.render("{{verdict:faster/cubic}}\n")
+            self.render("{{verdict faster/cubic}}\n")
 
     def test_omega_holds_the_impact_factors_to_stated_bounds(self):
         # the fixture's means: Uninett-Uninett 0.6, BKK-Uninett -0.1, Uninett-Telenor 0.05,
         # BKK-Telenor -0.2, for both controls
         self.do_import(write_output(self.root, runs=3))
-        self.assertEqual(self.render("{{omega:*/*/-0.25..0.65}}\n"), "\n")
-        self.assertEqual(self.render("{{omega:cubic/BKK-*,*-Telenor/-inf..0.06}}\n"), "\n")
+        self.assertEqual(self.render("{{within */* omega -0.25..0.65}}\n"), "\n")
+        self.assertEqual(
+            self.render("{{within cubic/BKK-*,cubic/*-Telenor omega -inf..0.06}}\n"), "\n"
+        )
         self.assert_placeholders_refused(
             [
                 (
-                    "{{omega:*/*/-inf..0.1}}",
+                    "{{within */* omega -inf..0.1}}",
                     "the data give cubic Uninett-Uninett 0.60, olia Uninett-",
                 ),
                 (
-                    "{{omega:olia/BKK-*/-0.15..0}}",
+                    "{{within olia/BKK-* omega -0.15..0}}",
                     "in [-0.15, 0], the data give olia BKK-Telenor -0.20",
                 ),
-                ("{{omega:reno/*/0..1}}", "no congestion control 'reno'"),
-                ("{{omega:cubic/HiN-*/0..1}}", "no pair of cubic matches 'HiN-*'"),
-                ("{{omega:cubic/*/1..0}}", "lo <= hi"),
-                ("{{omega:cubic/*}}", "expected omega:"),
+                ("{{within reno/* omega 0..1}}", "no congestion control 'reno'"),
+                ("{{within cubic/HiN-* omega 0..1}}", "no pair of cubic matches 'HiN-*'"),
+                ("{{within cubic/* omega 1..0}}", "lo <= hi"),
+                ("{{within cubic/* omega}}", "within takes 3 to 4"),
             ]
         )
 
@@ -571,11 +575,13 @@ class PlaceholderTest(Case):
         self.do_import(write_output(self.root, runs=3))
         self.assert_placeholders_refused(
             [
-                ("{{bulk:reno/pcdc/mean}}", "no congestion control 'reno'"),
-                ("{{small:cubic/100/pcdc/mean}}", "no size 100 KiB"),
-                ("{{bulk:cubic/pcdc/nope}}", "unknown field 'nope'"),
-                ("{{nope}}", "unknown placeholder"),
-                ("{{table:nope}}", "unknown table 'nope'"),
+                ("{{value reno/pcdc bulk mean}}", "no congestion control 'reno'"),
+                ("{{value cubic/100/pcdc small mean}}", "no size 100 KiB"),
+                ("{{value cubic/pcdc bulk nope}}", "unknown field 'nope'"),
+                ("{{nope}}", "unknown kind 'nope'"),
+                ("{{table nope}}", "unknown table 'nope'"),
+                ("{{value cubic/pcdc bulk mean during=0..50}}", "have no time series"),
+                ("{{cmp cubic/768/pcdc small p}}", "a subject of small is <cc>/<KiB>"),
             ]
         )
 
@@ -597,7 +603,7 @@ class PageTest(Case):
             self.assertEqual(first[path], second[path], path)
         text = first[os.path.join(self.root, "p.md")].decode()
         self.assertNotIn("{{", text)
-        head = "<!-- Generated by pcdc/report.py from pcdc-uib-unis.md.in"
+        head = "<!-- Generated by pcdc/pcdc_report.py from pcdc-uib-unis.md.in"
         self.assertTrue(text.startswith(head))
         self.assertIn("4 runs per cell (cubic, olia), 96 transfers, code version 0123456789", text)
         self.assertTrue(first[os.path.join(self.root, "bulk.png")].startswith(b"\x89PNG"))
@@ -635,7 +641,8 @@ class VolatileScenarioTest(Case):
              "olia-volatile.json", "olia.csv", "scenario.json"],
         )  # fmt: skip
         self.assertNotIn("{{", text)
-        self.assertTrue(text.startswith("<!-- Generated by pcdc/report.py from pcdc-uib-hu.md.in"))
+        head = "<!-- Generated by pcdc/pcdc_report.py from pcdc-uib-hu.md.in"
+        self.assertTrue(text.startswith(head))
         claims = {line.split(" | ")[0]: line[:-2].rsplit(" | ", 1)[1] for line in text.splitlines()
                   if line.startswith("| with ") or line.startswith("| the optional")}  # fmt: skip
         self.assertEqual(

@@ -50,7 +50,7 @@ def csv_incomplete(path):
 class Fairness(cp.Family):
     kind = "cc"
     runner = RUNNER
-    report_cmd = f"{cp.PY} {REPO}/kernel-schedulers/cc-fairness/report.py"
+    report_cmd = f"{cp.PY} -m mpqoe.report cc"
 
     def jobs(self, config):
         if str(config.get("cc_fairness")).lower() not in ("true", "1", "yes"):
@@ -86,7 +86,7 @@ class Fairness(cp.Family):
 
     def publications(self, config):
         """The committed data are the run files themselves, one CSV per run, copied to config
-        cc_publish (docs/results/cc/data, what report.py reads) through collect.py."""
+        cc_publish (docs/results/cc/data, what its report reads) through collect.py."""
         copies = []
         for j in self.jobs(config):
             for _src, run_file in j.copies():

@@ -6,7 +6,7 @@ more, before its runs: the measurement of its impact factors (--measure-only), w
 run of that control uses (--table), measured once per network and shared by the control's runs
 wherever they run. A run's record is its four result files <store>/<cc>/<mode>/<test>/run<k>.csv
 (both modes, bulk and small); the workflow's run file holds their rows in one CSV. The published
-rows are pcdc/report.py --import's.
+rows are pcdc/pcdc_report.py --import's.
 """
 
 import csv
@@ -20,9 +20,9 @@ from mpqoe.pcdc import experiment as pcx
 from mpqoe.runs import chunks
 
 PCDC = os.path.join(REPO, "pcdc")
-REPORT = os.path.join(PCDC, "report.py")
+REPORT = os.path.join(PCDC, "pcdc_report.py")
 SCENARIOS = os.path.join(PCDC, "scenarios")  # <name>.json
-DATA = pcx.PUBLISHED  # report.py's data root
+DATA = pcx.PUBLISHED  # pcdc_report.py's data root
 # From the committed uib-unis runs (10 runs of cubic and olia in the testbed guest, the
 # driver's defaults; workflow/cost.py computes what they took and the workflow's tests hold
 # these to it): a mode's 120 s bulk transfer and 6 s for the daemon's start and the five small
@@ -197,7 +197,7 @@ def table_incomplete(src):
 class Pcdc(cp.Family):
     kind = "pcdc"
     runner = PCDC
-    report_cmd = f"{cp.PY} {REPORT}"
+    report_cmd = f"{cp.PY} -m mpqoe.report pcdc"
 
     def jobs(self, config):
         found = scenarios(config)
@@ -250,7 +250,7 @@ class Pcdc(cp.Family):
         return f"pcdc {job.cells[0]}"
 
     def publications(self, config):
-        """report.py --import of each scenario's store into config pcdc_publish
+        """pcdc_report.py --import of each scenario's store into config pcdc_publish
         (<root>/<scenario>/data) and the files it writes for the sweep's controls."""
         out = []
         found = scenarios(config)
@@ -267,7 +267,7 @@ class Pcdc(cp.Family):
         return out
 
     def pages(self, config):
-        """What report.py renders for the sweep's scenarios: each one's page and figures."""
+        """What pcdc_report.py renders for the sweep's scenarios: each one's page and figures."""
         out = []
         for name in scenarios(config):
             where = pcx.published(DATA, name)

@@ -52,7 +52,7 @@ def lengths(config, cells):
 class Scheduler(cp.Family):
     kind = "scheduler"
     runner = RUNNER
-    report_cmd = f"{cp.PY} {REPO}/testbed/experiments/report.py --data {RESULTS}"
+    report_cmd = f"{cp.PY} -m mpqoe.report scheduler"
 
     def jobs(self, config):
         jobs = []

@@ -68,7 +68,7 @@ def check_doc(src):
 class Video(cp.Family):
     kind = "video"
     runner = RUNNER
-    report_cmd = f"{cp.PY} {REPO}/testbed/video/report.py --data {RESULTS}"
+    report_cmd = f"{cp.PY} -m mpqoe.report video"
 
     def plan(self, config):
         """[(experiment, runs, video, [(batch, cells)])] of config's video sweep."""

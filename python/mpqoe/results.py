@@ -2,10 +2,14 @@
 and ordered by git, pages rendered from templates with placeholders, reproducible figures, and
 the write-or-check of every generated file.
 
-Used by testbed/video/report.py (the GA and QoMRA papers) and testbed/experiments/report.py (the
-scheduler papers); both read only committed CSVs under docs/results/ and make everything else
-there from them, so that a number in a page cannot drift from its data. Tested by
-mininet-scripts/tests/test_results.py.
+Used by testbed/video/video_report.py (the GA and QoMRA papers),
+testbed/experiments/sched_report.py (the scheduler papers) and the other reports; all read
+only committed data and make everything else from them, so that a number in a page cannot
+drift from its data. Tested by mininet-scripts/tests/test_results.py.
+
+The pages of every report but the scheduler papers' are rendered by mpqoe.page, the one
+placeholder grammar (docs/results/placeholders.md); `render` and `resolver` below serve the
+scheduler report's templates until they are written in it.
 
 Templates: a committed `<page>.md.in`, Markdown with placeholders `{{name}}` or
 `{{kind:name}}`, each on one line. `render` replaces every one through the report's resolver;
@@ -361,15 +365,6 @@ def checked_words(fld, metric):
     return CHECKED_VALUES[fld][1].format(metric)
 
 
-def split_parts(text, n, form):
-    """A placeholder's text split at "/" into exactly n parts; KeyError naming the
-    placeholder's form otherwise."""
-    parts = text.split("/")
-    if len(parts) != n:
-        raise KeyError(f"expected {form}")
-    return parts
-
-
 def parse_bounds(text, form):
     """ "<lo>..<hi>" as (lo, hi), lo <= hi (hi may be inf, a bound open above); KeyError
     naming the placeholder's form otherwise."""
@@ -381,20 +376,6 @@ def parse_bounds(text, form):
     if not sep or not lo <= hi:
         raise KeyError(f"bounds {text!r} are not <lo>..<hi> with lo <= hi ({form})")
     return lo, hi
-
-
-def parse_within(text, heads, form):
-    """The parts of a within: placeholder, "<head>/.../<lo>..<hi>[/<field>]" with heads parts
-    before the bounds: (those parts, lo, hi, field), field one of CHECKED_VALUES (mean when
-    left out); KeyError naming the placeholder's form otherwise."""
-    parts = text.split("/")
-    if len(parts) not in (heads + 1, heads + 2):
-        raise KeyError(f"expected {form}")
-    fld = parts[heads + 1] if len(parts) == heads + 2 else "mean"
-    if fld not in CHECKED_VALUES:
-        raise KeyError(f"field {fld!r} is not {', '.join(CHECKED_VALUES)} ({form})")
-    lo, hi = parse_bounds(parts[heads], form)
-    return parts[:heads], lo, hi, fld
 
 
 def check_within(means, lo, hi, metric, decimals, what=None):

@@ -1,6 +1,6 @@
 """The scheduler papers' experiment matrix: scenarios, schedulers, congestion controls, cells.
 
-Shared by the host driver (run.py), the guest runner (cellrun.py) and the report (report.py);
+Shared by the host driver (run.py), the guest runner (cellrun.py) and the report (sched_report.py);
 stdlib only. A cell is `<scenario>.<scheduler>.<cc>` (e.g. `3p-50.gr_sty.cubic`); its runs are
 `<results>/<experiment>/<cell>/run<k>.json`, k = 1..runs.
 

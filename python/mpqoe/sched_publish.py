@@ -12,7 +12,7 @@ docs/results/long120). Rows already in the files are kept, except those of a run
 again: a run is (cell, run, code_version), so runs of another code version stay beside the new
 ones and the report keeps each cell's newest version. A failed attempt never replaces an ok row
 of its run (one made elsewhere, e.g. by another machine of a sweep in parts).
-testbed/experiments/report.py reads only these files.
+testbed/experiments/sched_report.py reads only these files.
 
 runs.csv: the cell and its parts, the outcome (status ok/failed, error), the video length, the
 start time, what identifies the code (code_version: the repository's commit, `-dirty-<hash>`

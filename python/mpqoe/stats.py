@@ -1,7 +1,7 @@
 """Statistics of the results reports: intervals per cell, tests between algorithms.
 
-Shared by the video experiments' report (testbed/video/report.py) and the scheduler
-experiments' report (testbed/experiments/report.py). Pure functions over rows (dicts with at
+Shared by the video experiments' report (testbed/video/video_report.py) and the scheduler
+experiments' report (testbed/experiments/sched_report.py). Pure functions over rows (dicts with at
 least `cell`, `run`, `status`, `code_version`), tested on hand-made data by
 mininet-scripts/tests/test_stats.py. scipy and numpy come from Debian (debian.require).
 

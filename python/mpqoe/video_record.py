@@ -8,7 +8,7 @@ import os
 import re
 import statistics
 
-# The committed per-run table: one row per client per run (testbed/video/report.py reads it).
+# The committed per-run table: one row per client per run (testbed/video/video_report.py reads it).
 COLUMNS = (
     "experiment,cell,topology,clients,algorithm,scheduler,rcvbuf_kb,delay_diff_ms,segment_s,"
     "video_s,run,seed,code_version,client,status,avg_bitrate_kbps,avg_rendered_kbps,switches_ga,"

@@ -33,7 +33,7 @@ Exit 0 when every selected run is ok (here, or published in --publish's DEST; wi
 --publish [DEST] then writes the selected cells' runs (ok and failed) into the committed
 compact tables DEST/<experiment>/data/{runs,paths}.csv (mpqoe.sched_publish; DEST defaults to
 docs/results, e.g. docs/results/long120 for another result set), which
-testbed/experiments/report.py reads; --publish-only does that alone, without a guest. With
+testbed/experiments/sched_report.py reads; --publish-only does that alone, without a guest. With
 --publish, the runs DEST already holds as ok runs of this code version and video length are
 not made again (the guest is told to skip them), so a sweep spread over several machines or
 fresh clones resumes from the committed tables; failed ones are made again and replace them.

@@ -12,7 +12,7 @@ lists all links and after --warmup seconds, GET /mpqoe/topology is read --readin
 --every seconds apart. Writes readings.csv (phase, jar commit, reading, seconds since the
 controller started, link ends, delayMs) and, from the first jar's debug log, samples.csv (every
 one-way probe's packet-out to packet-in time and echo-subtracted sample, every reflected
-probe's round trip, every ECHO round trip). testbed/lldp-delay/report.py turns them into the
+probe's round trip, every ECHO round trip). testbed/lldp-delay/lldp_report.py turns them into the
 tables. Both are written atomically; a session in which a phase or the guest failed writes
 them as readings.partial.csv and samples.partial.csv, which the report never reads.
 """

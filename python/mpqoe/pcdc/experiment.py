@@ -248,7 +248,7 @@ def table_path(out, cc):
     return os.path.join(out, cc, "table.json")
 
 
-# The published layout, one place for pcdc/report.py (which writes it) and the workflow
+# The published layout, one place for pcdc/pcdc_report.py (which writes it) and the workflow
 # (mpqoe.campaign_pcdc, which plans it): under a data root (docs/results/pcdc), a scenario's
 # import in <scenario>/data, one file set per congestion control and the scenario; its figures,
 # one per test, in <scenario>/figures; its page docs/results/pcdc-<scenario>.md from the

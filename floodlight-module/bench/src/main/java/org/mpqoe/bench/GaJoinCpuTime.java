@@ -18,7 +18,7 @@ import org.mpqoe.core.topology.TopologyLoader;
  * adds waiting time nor favours one variant.
  *
  * <p>Prints CSV, one row per timed join (after the warm-up passes): topology, algorithm, GA
- * population, pass, instance and the thread CPU time in µs. floodlight-module/bench/report.py
+ * population, pass, instance and the thread CPU time in µs. floodlight-module/bench/perf_report.py
  * summarises it (docs/perf.md); the pairs of one pass and instance are the paired samples of its
  * comparison of the variants.
  *

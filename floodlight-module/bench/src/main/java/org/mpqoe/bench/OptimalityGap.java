@@ -20,7 +20,7 @@ import org.mpqoe.core.topology.TopologyLoader;
  * same instances.
  *
  * <p>Prints CSV, one row per instance and variant: the GA's and the exact solver's fitness (eq. 7,
- * 10 decimals) and the admissible candidates. floodlight-module/bench/report.py turns it into
+ * 10 decimals) and the admissible candidates. floodlight-module/bench/perf_report.py turns it into
  * docs/perf.md's tables. With {@code --tuned C,E,T} only {@code ga-tuned} runs, with crossover
  * probability C, E elites and tournament size T (the tuning of its parameters); the instances stay
  * the same.

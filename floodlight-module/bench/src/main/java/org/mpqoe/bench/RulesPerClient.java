@@ -25,7 +25,7 @@ import org.mpqoe.core.topology.TopologyLoader;
  * proactive label rules are shared by all clients and reported separately.
  *
  * <p>Prints CSV, one row per algorithm, routing ({@code hop}: rules per hop; {@code sr}: segment
- * routing) and client; floodlight-module/bench/report.py averages it (docs/perf.md).
+ * routing) and client; floodlight-module/bench/perf_report.py averages it (docs/perf.md).
  *
  * <p>Usage: {@code java -cp benchmarks.jar org.mpqoe.bench.RulesPerClient [topology] [clients]}
  */

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """The LLDP delay measurement's tables, from its committed data (docs/floodlight.md, "Link delays").
 
-    python3 testbed/lldp-delay/report.py            print the tables
-    python3 testbed/lldp-delay/report.py --write    put them into docs/floodlight.md
-    python3 testbed/lldp-delay/report.py --check    exit 1 when docs/floodlight.md differs
+    python3 testbed/lldp-delay/lldp_report.py            print the tables
+    python3 testbed/lldp-delay/lldp_report.py --write    put them into docs/floodlight.md
+    python3 testbed/lldp-delay/lldp_report.py --check    exit 1 when docs/floodlight.md differs
 
 Reads the runs under docs/results/lldp-delay/data (testbed/lldp-delay/measure.py, one directory
 per guest session): readings.csv (GET /mpqoe/topology after the warm-up, per controller build)
@@ -28,6 +28,8 @@ import statistics
 import sys
 from collections import defaultdict
 
+from mpqoe import page
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(REPO, "docs", "results", "lldp-delay", "data")
@@ -39,7 +41,7 @@ SAMPLES_RUN = "reflect"
 # once, so the first probes crossed links without their delay (one of 12.8 ms on a 50 ms link).
 SKIP = 8  # rounds, as LinkDelayEstimator.WINDOW
 DOC = os.path.join(REPO, "docs", "floodlight.md")
-BEGIN = "<!-- lldp-delay tables: testbed/lldp-delay/report.py --write -->"
+BEGIN = "<!-- lldp-delay tables: python3 -m mpqoe.report lldp-delay -->"
 END = "<!-- end of lldp-delay tables -->"
 WINDOW = 8  # LinkDelayEstimator.WINDOW
 
@@ -174,6 +176,21 @@ def samples_table(conf, rows):
     return lines, note
 
 
+# The block, in the results pages' placeholder grammar (mpqoe.page).
+TEMPLATE = f"""{BEGIN}
+
+{{{{table readings}}}}
+
+Builds measured ({{{{builds}}}}).
+
+{{{{summary}}}}
+
+{{{{table samples}}}}
+
+{{{{echo}}}}{END}
+"""
+
+
 def render(data):
     conf = configured()
     readings = []
@@ -186,11 +203,16 @@ def render(data):
         samples = list(csv.DictReader(f))
     t1, notes, summary = readings_table(conf, readings)
     t2, echo = samples_table(conf, samples)
-    out = [BEGIN, "", *t1, "", f"Builds measured ({notes}).", "", summary, "", *t2, ""]
-    if echo:
-        out += [echo, ""]
-    out.append(END)
-    return "\n".join(out) + "\n"
+    tables = {"readings": "\n".join(t1), "samples": "\n".join(t2)}
+
+    def table(name):
+        if name not in tables:
+            raise KeyError(f"no table {name!r} ({', '.join(tables)})")
+        return tables[name]
+
+    kinds = page.Kinds().shared("table", table)
+    kinds.text("builds", notes).text("summary", summary).text("echo", echo and echo + "\n\n")
+    return page.substitute(TEMPLATE, kinds, "lldp-delay block")
 
 
 def main(argv=None):
@@ -206,14 +228,17 @@ def main(argv=None):
         return 0
     with open(DOC) as f:
         doc = f.read()
-    i, j = doc.find(BEGIN), doc.find(END)
+    i, j = doc.find(BEGIN.partition(":")[0]), doc.find(END)  # the marker's command may differ
     if i < 0 or j < i:
-        print(f"report: {DOC} has no '{BEGIN}' ... '{END}' block", file=sys.stderr)
+        print(f"lldp_report.py: {DOC} has no '{BEGIN}' ... '{END}' block", file=sys.stderr)
         return 1
     new = doc[:i] + block + doc[j + len(END) + 1 :]
     if args.check:
         if new != doc:
-            print(f"report: {DOC}: the LLDP delay tables differ from their data", file=sys.stderr)
+            print(
+                f"lldp_report.py: {DOC}: the LLDP delay tables differ from their data",
+                file=sys.stderr,
+            )
             return 1
         return 0
     with open(DOC, "w") as f:

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Tables and results page of the congestion control fairness experiment.
 
-    /usr/bin/python3 kernel-schedulers/cc-fairness/report.py [--data DIR] [--check]
+    /usr/bin/python3 kernel-schedulers/cc-fairness/cc_report.py [--data DIR] [--check]
 
 Reads only the committed per-run CSVs of run.py (<data>/*.csv, default docs/results/cc/data)
 and writes docs/results/cc/tables.md and docs/results/cc.md from the committed template
@@ -19,24 +19,22 @@ over the three algorithms) on each metric of COMPARED: the shared case's ratio, 
 disjoint paths how much of each path was used (once runs have it). A cell keeps the runs of its
 newest code version.
 
-Placeholders: {{<case>/<algo>/<metric>/<field>}} (field mean, ci, lo, hi, interval, n, as
-mpqoe.results.interval_field gives them), {{target:<case>/<algo>}} (met / not met / no
-data, against TARGETS; with /met, the check behind "near one TCP flow's share": nothing when
-met, else an error), {{within:<case>/<algo patterns>/<metric>/<lo>..<hi>[/<field>]}} and
-{{rising:<case>/<algo>,<algo>[,...]/<metric>[/<field>]}} (checks of words of size and order:
-nothing when every matching cell's mean, interval end lo / hi, half-width ci or run count n
-lies in [lo, hi], or when they rise in the order named; else an error; mpqoe.results
-check_within, check_rising), {{cmp:<algo>/<field>}} (field p, p_raw, welch, diff, sig, or a
-check of a hand-written word, higher, lower or same, which renders nothing or fails (mpqoe
-results.check_words): the algorithm's shared-case ratio against uncoupled reno's),
-{{cmp:<case>/<metric>/<algo>/<field>}} (the same for another metric of COMPARED), {{status}},
-{{table}}, {{kernel}} (the kernel every run recorded; runs on two kernels are refused);
-checks of words about single runs ("the first runs lagged", "runs 4-10 are steady"):
-{{runs:<case>/<algo patterns>/<first>-<last>/<metric>/<lo>..<hi>}} (nothing when the metric
-of every one of those runs lies in [lo, hi]) and
-{{runsfall:<case>/<algo patterns>/<first>-<last>/<first>-<last>/<metric>}} (nothing when each
-cell's mean over the first span of runs is above its mean over the second); the metrics are
-those of METRICS and RUN_ONLY (the disjoint case's queue drops per path).
+Placeholders (docs/results/placeholders.md; SUBJECT a cell <case>/<algo>, SUBJECTS a
+comma-separated list of them, which within may write as shell patterns): {{value SUBJECT
+METRIC [FIELD]}} (mean, ci, lo, hi, interval, n, as mpqoe.results.interval_field gives them);
+{{verdict SUBJECT [check=met]}} (met / not met / no data against TARGETS; with check=, the
+check behind "near one TCP flow's share": nothing when it is that, else an error); {{cmp
+SUBJECT METRIC FIELD}} (the cell against uncoupled reno on a metric of COMPARED: p, p_raw,
+welch, diff, sig, or a check of a hand-written word, higher, lower or same, mpqoe.results
+check_words); {{within SUBJECTS METRIC LO..HI [FIELD] [runs=FIRST-LAST]}} and {{rising
+SUBJECTS METRIC [FIELD]}} (checks of words of size and order over the cells' mean, interval
+end lo / hi, half-width ci or run count n, or with runs= over each of those runs' values:
+mpqoe.results check_within, check_rising); {{falling SUBJECTS METRIC EARLY LATE}} (nothing
+when each cell's mean over the EARLY span of runs is above its mean over the LATE one);
+{{table cells}}, {{status}}, {{kernel}} (the kernel every run recorded; runs on two kernels
+are refused). The metrics are those of METRICS and, for runs=, RUN_ONLY (the disjoint case's
+queue drops per path). The runs record whole-run goodput: a time window (during=) is an
+error.
 Exit 0 when done, 1 on malformed data, an unknown placeholder or (--check) a difference.
 """
 
@@ -45,8 +43,8 @@ import glob
 import os
 import sys
 
+from mpqoe import page, stats
 from mpqoe import results as shared
-from mpqoe import stats
 from mpqoe.cc_fairness import CELLS, COLUMNS
 from mpqoe.results import ReportError, fmt, fmt_p
 
@@ -54,8 +52,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-WHO = "cc-fairness/report.py"
-COMMAND = "/usr/bin/python3 kernel-schedulers/cc-fairness/report.py"
+WHO = "cc-fairness/cc_report.py"
+COMMAND = "/usr/bin/python3 -m mpqoe.report cc"
 COUPLED = ("lia", "olia", "balia")
 # (case, algo): (metric, low, high): the target the page judges
 TARGETS = {
@@ -225,16 +223,13 @@ def table(cells, cmps):
     return "\n".join(out)
 
 
-def cell_field(cells, name):
-    """A {{<case>/<algo>/<metric>/<field>}} placeholder's text; KeyError naming what is
+def cell_field(cells, subject, metric, fld="mean"):
+    """A {{value <case>/<algo> <metric> [<field>]}} placeholder's text; KeyError naming what is
     wrong."""
-    parts = name.split("/")
-    if len(parts) != 4:
-        raise KeyError("expected <case>/<algo>/<metric>/<field>")
-    case, algo, metric, fld = parts
-    cell = cells.get(f"{case}/{algo}")
+    cell = cells.get(subject)
+    case = subject.partition("/")[0]
     if cell is None or metric not in cell["metrics"]:
-        raise KeyError(f"no cell {case}/{algo} with metric {metric}")
+        raise KeyError(f"no cell {subject} with metric {metric}")
     return shared.interval_field(cell["metrics"][metric], fld, dict(METRICS[case])[metric])
 
 
@@ -250,130 +245,105 @@ def make(data):
     if dropped:
         status += f"; {sum(n for _, _, n in dropped)} runs of older versions left out"
     src = os.path.join(REPO, "docs/results/cc.md.in")
-    resolve = resolver(cells, cmps, {"status": status, "table": tab, "kernel": kernel})
-    page = shared.render(shared.read_template(src), resolve, src, WHO, COMMAND)
+    kinds = resolver(cells, cmps, {"status": status, "table": tab, "kernel": kernel})
+    text = page.render(page.read_template(src), kinds, src, WHO, COMMAND)
     gen = f"<!-- Generated by {WHO} from {os.path.relpath(data, REPO)}: run {COMMAND} -->\n"
     return {
         os.path.join(REPO, "docs/results/cc/tables.md"): (gen + "## " + status + "\n\n" + tab),
-        os.path.join(REPO, "docs/results/cc.md"): page,
+        os.path.join(REPO, "docs/results/cc.md"): text,
     }
 
 
 def resolver(cells, cmps, texts):
-    """The resolve(name) of the page's placeholders (the module's docstring) over the cells and
-    comparisons of summarise; texts: the whole-page ones ({{status}}, {{table}})."""
+    """The kinds of the page's placeholders (mpqoe.page; the module's docstring) over the cells
+    and comparisons of summarise; texts: the whole-page ones ({{status}}, {{kernel}},
+    {{table cells}})."""
+    what = "the fairness runs (goodput of seconds 5-30)"
 
-    def default(name):
-        if name in texts:
-            return texts[name]
-        return cell_field(cells, name)
+    def value(subject, metric, field, during):
+        page.no_window(during, what)
+        return cell_field(cells, subject, metric, field)
 
-    def target(rest):
-        parts = rest.split("/")
-        if len(parts) not in (2, 3) or parts[2:] not in ([], ["met"]):
-            raise KeyError("expected target:<case>/<algo> or target:<case>/<algo>/met")
-        case, algo = parts[:2]
+    def verdict(subject, check):
+        case, _, algo = subject.partition("/")
         if (case, algo) not in TARGETS:
-            raise KeyError(f"no target for {case}/{algo}")
-        verdict = judge(cells, case, algo)
-        if not parts[2:]:
-            return verdict
-        if verdict != "met":
+            raise KeyError(f"no target for {subject}")
+        got = judge(cells, case, algo)
+        if check is None:
+            return got
+        if got != check:
             metric = TARGETS[(case, algo)][0]
-            iv = cells[f"{case}/{algo}"]["metrics"][metric]
+            iv = cells[subject]["metrics"][metric]
             mean = "" if iv.n == 0 else f", mean {fmt(iv.mean, dict(METRICS[case])[metric])}"
             raise KeyError(
-                f"the words it checks need {case}/{algo}'s target ({target_text(case, algo)})"
-                f" met, the data give {verdict}{mean}"
+                f"the words it checks need {subject}'s target ({target_text(case, algo)})"
+                f" {check}, the data give {got}{mean}"
             )
         return ""
 
-    def matching(case, algos):
-        """The algorithms of the case's cells that the comma-separated shell patterns algos
-        match, in pattern order; KeyError for a pattern that matches none."""
+    def matching(subjects):
+        """(case, algo) of the cells the shell patterns <case>/<algo> match, in pattern order;
+        KeyError for a pattern that matches none."""
         out = []
-        for pat in algos.split(","):
-            names = [a for c, a, _ in CELLS if c == case and fnmatch.fnmatchcase(a, pat)]
+        for pat in subjects:
+            names = [(c, a) for c, a, _ in CELLS if fnmatch.fnmatchcase(f"{c}/{a}", pat)]
             if not names:
-                raise KeyError(f"no {case} cell matches {pat!r}")
+                raise KeyError(f"no cell matches {pat!r}")
             out += names
         return out
 
-    def values(case, algos, metric, fld):
-        """[(algo, its fld of metric)] of the case's cells matching the comma-separated shell
-        patterns algos."""
-        if case not in METRICS or metric not in dict(METRICS[case]):
-            raise KeyError(f"no metric {metric!r} in case {case!r}")
-        out = []
-        for a in matching(case, algos):
+    def decimals_of(case, metric, per_run=False):
+        known = dict(METRICS.get(case, []) + (RUN_ONLY.get(case, []) if per_run else []))
+        if metric not in known:
+            raise KeyError(f"no {'per-run ' if per_run else ''}metric {metric!r} in case {case!r}")
+        return known[metric]
+
+    def values(subjects, metric, fld):
+        """[(algo, its fld of metric)] of the cells the patterns match, and the decimals."""
+        out, decimals = [], 0
+        for case, a in matching(subjects):
+            decimals = decimals_of(case, metric)
             iv = cells[f"{case}/{a}"]["metrics"][metric]
             out.append((a, shared.checked_value(iv, fld, f"{case}/{a} ({metric})")))
-        return out
+        return out, decimals
 
-    def within(rest):
-        form = "within:<case>/<algo patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci|n]"
-        (case, algos, metric), lo, hi, fld = shared.parse_within(rest, 3, form)
-        got = values(case, algos, metric, fld)
-        decimals = dict(METRICS[case])[metric]
-        return shared.check_within(got, lo, hi, metric, decimals, shared.checked_words(fld, metric))
-
-    def rising(rest):
-        parts = rest.split("/")
-        if len(parts) not in (3, 4):
-            raise KeyError("expected rising:<case>/<algo>,<algo>[,...]/<metric>[/mean|lo|hi|ci|n]")
-        case, algos, metric, *fld = parts
-        fld = fld[0] if fld else "mean"
-        if any(ch in algos for ch in "*?["):
-            raise KeyError("rising names cells, not patterns (their order is the order checked)")
-        got = values(case, algos, metric, fld)
-        decimals = dict(METRICS[case])[metric]
-        return shared.check_rising(got, metric, decimals, shared.checked_words(fld, metric))
-
-    def cmp(rest):
-        parts = rest.split("/")
-        if len(parts) == 2:
-            parts = ["shared", "ratio", *parts]
-        if len(parts) != 4:
-            raise KeyError("expected cmp:<algo>/<field> or cmp:<case>/<metric>/<algo>/<field>")
-        case, metric, algo, fld = parts
-        c = cmps.get((case, metric), {}).get(algo)
-        if c is None:
-            raise KeyError(f"no comparison of {algo} on {case}/{metric}")
-        shared.check_field(fld, ("p", "p_raw", "welch", "diff", "sig"))
-        ps = {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}
-        return shared.test_field(c, fld, dict(METRICS[case])[metric], ps, stats.ALPHA)
-
-    def run_values(case, algos, span, metric):
-        """{algo: [(run, value)]} of the runs in span ("<a>-<b>") of the case's cells matching
-        the comma-separated patterns algos; KeyError when one of those runs has no value."""
-        decimals = dict(METRICS.get(case, []) + RUN_ONLY.get(case, []))
-        if metric not in decimals:
-            raise KeyError(f"no per-run metric {metric!r} in case {case!r}")
-        a, sep, b = span.partition("-")
-        if not (sep and a.isdigit() and b.isdigit() and int(a) <= int(b)):
-            raise KeyError(f"runs {span!r} are not <first>-<last>")
-        out = {}
-        for name in matching(case, algos):
+    def run_values(subjects, span, metric):
+        """{algo: [(run, value)]} of the runs in span of the cells the patterns match, and the
+        decimals; KeyError when one of those runs has no value."""
+        out, decimals = {}, 0
+        for case, name in matching(subjects):
+            decimals = decimals_of(case, metric, per_run=True)
             got = cells[f"{case}/{name}"]["by_run"][metric]
-            missing = [k for k in range(int(a), int(b) + 1) if k not in got]
+            missing = [k for k in span if k not in got]
             if missing:
                 raise KeyError(f"{case}/{name} has no {metric} of run(s) {missing}")
-            out[name] = [(k, got[k]) for k in range(int(a), int(b) + 1)]
-        return out, decimals[metric]
+            out[name] = [(k, got[k]) for k in span]
+        return out, decimals
 
-    def runs(rest):
-        form = "runs:<case>/<algo patterns>/<first>-<last>/<metric>/<lo>..<hi>"
-        case, algos, span, metric, bounds = shared.split_parts(rest, 5, form)
-        lo, hi = shared.parse_bounds(bounds, form)
-        got, decimals = run_values(case, algos, span, metric)
-        each = [(f"{name} run {k}", v) for name, vs in got.items() for k, v in vs]
-        return shared.check_within(each, lo, hi, metric, decimals, f"per-run {metric}")
+    def within(subjects, metric, bounds, field, runs, during):
+        page.no_window(during, what)
+        if runs is not None:
+            if field != "mean":
+                raise KeyError("runs= checks the runs' values themselves: no field")
+            got, decimals = run_values(subjects, runs, metric)
+            each = [(f"{name} run {k}", v) for name, vs in got.items() for k, v in vs]
+            return shared.check_within(
+                each, bounds.lo, bounds.hi, metric, decimals, f"per-run {metric}"
+            )
+        got, decimals = values(subjects, metric, field)
+        words = shared.checked_words(field, metric)
+        return shared.check_within(got, bounds.lo, bounds.hi, metric, decimals, words)
 
-    def runsfall(rest):
-        form = "runsfall:<case>/<algo patterns>/<first>-<last>/<first>-<last>/<metric>"
-        case, algos, early, late, metric = shared.split_parts(rest, 5, form)
-        first, decimals = run_values(case, algos, early, metric)
-        then, _ = run_values(case, algos, late, metric)
+    def rising(subjects, metric, field, during):
+        page.no_window(during, what)
+        if any(ch in s for s in subjects for ch in "*?["):
+            raise KeyError("rising names cells, not patterns (their order is the order checked)")
+        got, decimals = values(subjects, metric, field)
+        return shared.check_rising(got, metric, decimals, shared.checked_words(field, metric))
+
+    def falling(subjects, metric, early, late):
+        first, decimals = run_values(subjects, early, metric)
+        then, _ = run_values(subjects, late, metric)
         for name in first:
             means = [
                 (f"{name} runs {span}", sum(v for _k, v in vs) / len(vs))
@@ -382,9 +352,28 @@ def resolver(cells, cmps, texts):
             shared.check_rising(means, metric, decimals, f"means of {metric}")
         return ""
 
-    kinds = {"target": target, "cmp": cmp, "within": within, "rising": rising}
-    kinds.update(runs=runs, runsfall=runsfall)
-    return shared.resolver(kinds, default)
+    def cmp(subject, metric, field, during):
+        page.no_window(during, what)
+        case, _, algo = subject.partition("/")
+        c = cmps.get((case, metric), {}).get(algo)
+        if c is None:
+            raise KeyError(f"no comparison of {algo} on {case}/{metric}")
+        shared.check_field(field, ("p", "p_raw", "welch", "diff", "sig"))
+        ps = {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}
+        return shared.test_field(c, field, dict(METRICS[case])[metric], ps, stats.ALPHA)
+
+    def table(name):
+        if name != "cells":
+            raise KeyError(f"no table {name!r} (cells)")
+        return texts["table"]
+
+    kinds = page.Kinds()
+    kinds.shared("value", value).shared("verdict", verdict).shared("cmp", cmp)
+    kinds.shared("within", within).shared("rising", rising).shared("table", table)
+    kinds.own("falling", "subjects:list metric early:span late:span", falling)
+    for name in ("status", "kernel"):
+        kinds.text(name, texts.get(name, ""))
+    return kinds
 
 
 def main(argv=None):

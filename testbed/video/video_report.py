@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Tables, figures and results pages of the GA and QoMRA papers' video experiments.
 
-    /usr/bin/python3 testbed/video/report.py --data docs/results [--check]
+    /usr/bin/python3 testbed/video/video_report.py --data docs/results [--check]
 
 Reads the committed per-client CSVs (one row per client per run, header HEADER):
     <data>/ga-paper/data/{calibrate,ga-topo,ga-sched,ga-delay}.csv
@@ -18,74 +18,78 @@ Everything is rendered in memory first; only then are the changed files written 
 atomically) and figures that are no longer made removed. --check writes nothing and exits 1
 listing every file that differs from what would be made (and figures that would be removed).
 
-Template placeholders, each on one line (anything else between double braces, or an unpaired
-brace pair, is an error naming it):
-    {{<experiment>/<cell>/<metric>/<field>}}     field: mean, ci (half-width), lo, hi, interval
-        ("mean [lo, hi]"), n (runs)
-    {{cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>}}
-                 field: p (Holm-adjusted permutation p), sig (yes/no/untested), diff
-                 (mean ref - mean other), p_raw (unadjusted permutation p), welch (Welch's p);
-                 metrics and comparisons joined by commas: field minp, the smallest Holm p of
-                 those tests (each adjusted in its own family; the number behind "smallest p")
-    {{pair:<experiment>/<cell>/<other cell>/<metric>/<field>}}
+Template placeholders (docs/results/placeholders.md; EXP an experiment, a subject
+<experiment>/<cell> unless said):
+    {{value EXP/CELL METRIC [FIELD]}}   field: mean (default), ci (half-width), lo, hi,
+        interval ("mean [lo, hi]"), n (runs)
+    {{cmp EXP/GROUP/OTHER METRIC FIELD [during=FROM..TO]}}   the group's cell of algorithm
+        OTHER against the experiment's reference algorithm's: field p (Holm-adjusted
+        permutation p), sig (yes/no/untested), diff (mean ref - mean other), p_raw
+        (unadjusted permutation p), welch (Welch's p); algorithms and metrics joined by commas:
+        field minp, the smallest Holm p of those tests (each adjusted in its own family; the
+        number behind "smallest p"). during=: the claim's time window, tested on the per-run
+        means of the metric's time series in it (WINDOW_SERIES; permutation p, not adjusted);
+        field verdict: "not tested" without MIN_RUNS runs a side with a series in the window,
+        else higher, lower or same
+    {{pair EXP/CELL EXP/OTHER-CELL METRIC FIELD}}
                  any two cells of one code version (e.g. with and without background traffic):
                  field: p (permutation p, not adjusted), sig (p below 0.05), diff, welch
-    {{strat:<experiment>/<group>+<group>[+...]/<metric>/<ref>-vs-<other>/<field>}}
+    {{strat EXP/GROUP+GROUP[+...] METRIC REF-vs-OTHER[,...] FIELD}}
                  two algorithms over several groups (e.g. every segment length), runs permuted
                  within each group (python/mpqoe/stats.py): field: p (permutation p), sig, diff
                  (mean of the groups' mean ref - mean other), n (groups); metrics and comparisons
-                 joined by commas (m1,m2/ga-vs-a,ga-vs-b) are one family, each metric with each
-                 comparison, Holm-adjusted over them: field maxp (the largest adjusted p) and
-                 the check allsig (nothing when every adjusted p is below 0.05)
-    {{factor:<experiment>/<parameter>/<a>-vs-<b>/<metric>/<field>[/<parameter>=<value>...]}}
+                 joined by commas are one family, each metric with each comparison,
+                 Holm-adjusted over them: field maxp (the largest adjusted p) and the check
+                 allsig (nothing when every adjusted p is below 0.05)
+    {{factor EXP PARAMETER A-vs-B METRIC FIELD [where=PARAMETER:VALUE,...]}}
                  two values of one parameter (e.g. scheduler daps-vs-default), stratified over
                  every other parameter: cells that differ only in it are paired, runs permuted
-                 within each pair (as strat:); optional filters keep the cells with those
-                 values: field: p, sig, diff (mean over the pairs of mean a - mean b), n (pairs)
+                 within each pair (as strat); where= keeps the cells with those values: field:
+                 p, sig, diff (mean over the pairs of mean a - mean b), n (pairs)
                  cmp, pair, strat and factor also take the fields higher, lower and same,
                  the check behind a hand-written word: nothing when the other side (the
                  second named) is significantly higher or lower than the first, or (same) not
                  significantly different; else an error, so the page is not made; and
                  meanhigher, meanlower: the second side's mean higher or lower, tested or not
                  (the check behind "less on average" beside a test that does not support it)
-    {{trend:<experiment>/<metric>/<field>}}      field: rho, p (permutation), n (runs), sig,
-                 and the checks higher (a significant rise), lower (a fall), same (neither)
-    {{order:<experiment>/<group>/<other group>/<metric>/<field>}}
+    {{trend EXP METRIC FIELD}}   field: rho, p (permutation), n (runs), sig, and the checks
+                 higher (a significant rise), lower (a fall), same (neither)
+    {{order EXP/GROUP EXP/OTHER-GROUP METRIC FIELD}}
                  do two groups rank their algorithms alike (e.g. 120 s against 9-minute videos)?
                  Spearman's rho between the algorithms' means in the two groups, with the exact
                  permutation p over the algorithms' pairings: field: rho, p, n (algorithms in
                  both), sig, top and bottom (the algorithm with the highest or lowest mean in
                  each group: "ga" when the two agree, "ga / none" when not); groups joined
-                 by + on both sides (a1+a2/b1+b2, e.g. one pair per topology) are tested
+                 by + on both sides (a1+a2 b1+b2, e.g. one pair per topology) are tested
                  together: the mean rho, each pair permuted on its own (rho, p, n, sig only);
                  and the checks as trend's (higher: ranked alike, lower: reversed, same: neither);
                  metrics joined by a comma (m1,m2,m3) are one family, Holm-adjusted over them:
                  field minp (the smallest adjusted p) and the checks, judged by that test (the
                  check behind "none passes Holm's adjustment")
-    {{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}
-                 nothing, or an error: every cell matching the comma-separated shell patterns
-                 has its mean (field mean, the default), its interval's lower or upper end
-                 (lo, hi), half-width (ci) or run count (n) in [lo, hi] (the check behind
-                 "close to the lowest quality", "about", "the interval lies below", "3 runs a
-                 cell", whose bounds the sentence states; a description, not a test)
-    {{ratio:<experiment>/<group>/<other group>/<metric>/<lo>..<hi>[/count]}}
+    {{within EXP/CELL-PATTERN[,...] METRIC LO..HI [FIELD]}}
+                 nothing, or an error: every matching cell (shell patterns) has its mean (field
+                 mean, the default), its interval's lower or upper end (lo, hi), half-width (ci)
+                 or run count (n) in [lo, hi] (the check behind "close to the lowest quality",
+                 "about", "the interval lies below", "3 runs a cell", whose bounds the sentence
+                 states; a description, not a test)
+    {{ratio EXP/GROUP EXP/OTHER-GROUP METRIC LO..HI [count]}}
                  per algorithm in both groups, its mean in the other group over its mean in the
                  first: nothing, or an error, when every ratio lies in [lo, hi] ("grows more
                  than 4.5 times"); with count, how many do, "4 of 6" (the number behind
                  "mostly"); a description, not a test
-    {{rising:<experiment>/<cell>,<cell>[,...]/<metric>}}
+    {{rising EXP/CELL,EXP/CELL[,...] METRIC [FIELD]}}
                  nothing, or an error: the cells' means rise strictly in the order named (the
                  check behind "higher at every length", "falls with every longer segment"; not
                  a test)
-    {{highest:<experiment>/<cell patterns>/<other cell patterns>/<metric>}}, {{lowest:...}}
+    {{highest EXP/CELL-PATTERN,... EXP/OTHER-PATTERN,... METRIC}}, {{lowest ...}}
                  nothing, or an error: the first cells' means all lie above (below) those of
                  every other cell matching the second patterns (the check behind "switch the
                  most", "stalls least"; not a test)
-    {{status:<experiment>}}                      runs, cells and code version(s), or "no runs yet"
-    {{attempts:<experiment>[+<experiment>...][/<filter>...]}}
+    {{status EXP}}                      runs, cells and code version(s), or "no runs yet"
+    {{attempts EXP[,EXP...] [COLUMN=FILTER ...]}}
                  how many attempts at runs, ok or failed (<data>/ga-paper/data/
-                 <experiment>-attempts.csv, record.ATTEMPT_COLUMNS), pass every filter:
-                 <column>=<shell pattern> or <column>><number> (e.g. client_fallbacks>0)
+                 <experiment>-attempts.csv, record.ATTEMPT_COLUMNS), pass every filter: a shell
+                 pattern (quoted when it holds spaces) or >number (e.g. client_fallbacks=>0)
 A group is a cell name without its algorithm component (compuserve.c5.ga -> compuserve.c5).
 Metrics: the keys of METRICS that the experiment reports (e.g. avg_bitrate_kbps, switches_ga,
 outage_pct). Numbers are printed as in the tables. An experiment without a CSV renders its
@@ -107,12 +111,11 @@ Debian's python3-scipy and python3-matplotlib (installed when missing and run as
 import fnmatch
 import math
 import os
-import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mpqoe import debian, stats
+from mpqoe import debian, page, stats
 from mpqoe import results as shared
 from mpqoe import video_record as record
 from mpqoe.results import ReportError, fmt, fmt_diff, fmt_p, read_csv, short
@@ -121,8 +124,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-WHO = "report.py"
-COMMAND = "make results  # /usr/bin/python3 testbed/video/report.py --data docs/results"
+WHO = "video_report.py"
+COMMAND = "make results  # or: /usr/bin/python3 -m mpqoe.report video"
 
 HEADER = record.COLUMNS
 INT_COLS = ("clients", "rcvbuf_kb", "delay_diff_ms", "run", "seed", "n_paths", "shared_links")
@@ -886,11 +889,16 @@ def tables_md(paper, results, figures):
 NO_RUNS = "n/a (no runs yet)"
 
 
-def _value(results, name):
-    parts = name.split("/")
-    if len(parts) != 4:
-        raise KeyError("expected <experiment>/<cell>/<metric>/<field>")
-    exp, cell, metric, fld = parts
+def _subject(subject, what="<experiment>/<cell>"):
+    """(experiment, rest) of a subject <experiment>/<rest>; KeyError naming the form."""
+    exp, sep, rest = subject.partition("/")
+    if not sep or not rest:
+        raise KeyError(f"subject {subject!r} is not {what}")
+    return exp, rest
+
+
+def _value(results, subject, metric, fld):
+    exp, cell = _subject(subject)
     res = _experiment(results, exp, metric)
     if fld not in shared.INTERVAL_FIELDS:
         raise KeyError(f"field {fld!r} is not {', '.join(shared.INTERVAL_FIELDS)}")
@@ -935,22 +943,26 @@ def _experiment(results, exp, metric=None):
     return res
 
 
-def _comparison(results, name):
-    """{{cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>}}; metrics and comparisons
-    joined by commas name several of the page's tests (each Holm-adjusted in its own family,
-    the group's comparisons of one metric): field minp, the smallest of their adjusted p (the
-    number behind "smallest p")."""
-    parts = name.split("/")
-    if len(parts) != 5:
-        raise KeyError("expected cmp:<experiment>/<group>/<metric>/<ref>-vs-<other>/<field>")
-    exp, gname, metric_names, pair_names, fld = parts
+def _comparison(results, subject, metric_names, fld, during=None):
+    """{{cmp <experiment>/<group>/<other> <metric> <field>}}: the group's cell of algorithm
+    other against the experiment's reference algorithm's; algorithms and metrics joined by
+    commas name several of the page's tests (each Holm-adjusted in its own family, the group's
+    comparisons of one metric): field minp, the smallest of their adjusted p (the number behind
+    "smallest p"). during=: the claim's time window, tested on the runs' time series alone."""
+    form = "<experiment>/<group>/<algorithm>[,<algorithm>...]"
+    exp, rest = _subject(subject, form)
+    gname, sep, other_names = rest.rpartition("/")
+    if not sep:
+        raise KeyError(f"subject {subject!r} is not {form}")
     res, metrics = _metric_list(results, exp, metric_names)
+    ref = res.experiment.ref
     others = []
-    for pair in pair_names.split(","):
-        ref, _, other = pair.partition("-vs-")
-        if ref != res.experiment.ref or other not in ALGORITHMS:
-            raise KeyError(f"{exp} compares {res.experiment.ref}-vs-<algorithm>, not {pair!r}")
+    for other in other_names.split(","):
+        if other not in ALGORITHMS or other == ref:
+            raise KeyError(f"{exp} compares {ref} with another algorithm, not with {other!r}")
         others.append(other)
+    if during is not None:
+        return _windowed(res, exp, gname, metrics, others, fld, during)
     several = len(metrics) * len(others) > 1
     if several:
         if fld != "minp":
@@ -976,16 +988,67 @@ def _comparison(results, name):
     return na or fmt_p(min(c.p_holm for _m, c in tests))
 
 
+# the metrics a claim's time window can be tested on: metric -> the time series that holds it
+WINDOW_SERIES = {"mean_throughput_kbps": "qomra-throughput"}
+
+
+def _window_values(res, cell, series, during):
+    """[per-run mean of the series' values in the window] of a cell: the runs with a sample in
+    it (seconds lo <= s <= hi), each the mean over its seconds and clients."""
+    out = []
+    for (name, _run), per_second in sorted(res.series.get(series, {}).items()):
+        if name != cell.name:
+            continue
+        vs = [
+            v for sec, values in per_second.items() if during.lo <= sec <= during.hi for v in values
+        ]
+        if vs:
+            out.append(sum(vs) / len(vs))
+    return out
+
+
+def _windowed(res, exp, gname, metrics, others, fld, during):
+    """The comparison of a claim restricted to a time window: the reference's cell against the
+    other's on the per-run means of the metric's time series in the window (permutation test,
+    not adjusted). Without runs enough in the window (stats.MIN_RUNS a side) the claim is not
+    tested: field verdict "not tested", p "n/a (...)", a check of words an error."""
+    if len(metrics) != 1 or len(others) != 1:
+        raise KeyError("a time window tests one metric against one algorithm")
+    metric, other = metrics[0], others[0]
+    if metric not in WINDOW_SERIES:
+        raise KeyError(f"{metric} has no time series for during= ({', '.join(WINDOW_SERIES)})")
+    shared.check_field(fld, ("p", "sig", "diff", "welch", "verdict", *shared.SIGN_CHECKS))
+    if res.missing:
+        return NO_RUNS
+    g = res.group(gname)
+    if g is None:
+        raise KeyError(f"{exp} has no group {gname!r}")
+    ref = res.experiment.ref
+    if ref not in g.cells or other not in g.cells:
+        raise KeyError(f"group {gname} of {exp} has no {ref} and {other} cells to compare")
+    a, b = (_window_values(res, g.cells[x], WINDOW_SERIES[metric], during) for x in (ref, other))
+    c = stats.compare(ref, other, a, b)
+    if not a or not b:
+        c = stats.Comparison(ref, other, len(a), len(b), None, reason="no series in the window")
+    elif g.cells[ref].version != g.cells[other].version:
+        c = stats.Comparison(ref, other, len(a), len(b), None, reason=stats.VERSIONS_DIFFER)
+    if fld == "verdict":
+        if not c.tested:
+            return "not tested"
+        return shared.finding(c.p_perm < stats.ALPHA, c.diff < 0)
+    return _test_field(c, fld, metric, {"p": c.p_perm, "welch": c.p_welch})
+
+
 def _test_field(c, fld, metric, ps):
     """One field of a stats.Comparison: diff, sig (judged by ps["p"]) or a p-value of ps."""
     return shared.test_field(c, fld, METRICS[metric].decimals, ps, stats.ALPHA)
 
 
-def _pair(results, name):
-    parts = name.split("/")
-    if len(parts) != 5:
-        raise KeyError("expected pair:<experiment>/<cell>/<other cell>/<metric>/<field>")
-    exp, a, b, metric, fld = parts
+def _pair(results, first, second, metric, fld):
+    exp, a = _subject(first)
+    exp_b, b = _subject(second)
+    if exp_b != exp:
+        raise KeyError(f"pair compares two cells of one experiment, not {exp} and {exp_b}")
     res = _experiment(results, exp, metric)
     shared.check_field(fld, ("p", "sig", "diff", "welch", *shared.SIGN_CHECKS))
     if res.missing:
@@ -1002,20 +1065,16 @@ def _pair(results, name):
     return _test_field(c, fld, metric, {"p": c.p_perm, "welch": c.p_welch})
 
 
-def _strat(results, name):
-    """{{strat:<experiment>/<group>+<group>.../<metric>/<ref>-vs-<other>/<field>}}; metrics
-    and comparisons joined by commas are one family, every metric with every comparison,
-    Holm-adjusted over them: field maxp (the largest adjusted p) and the check allsig (nothing
-    when every adjusted p is below stats.ALPHA)."""
-    parts = name.split("/")
-    if len(parts) != 5:
-        raise KeyError(
-            "expected strat:<experiment>/<group>+<group>.../<metric>/<ref>-vs-<other>/<field>"
-        )
-    exp, gnames, metric_names, pair_names, fld = parts
+def _strat(results, subject, metric_names, pair_names, fld):
+    """{{strat <experiment>/<group>+<group>... <metric> <ref>-vs-<other>[,...] <field>}};
+    metrics and comparisons joined by commas are one family, every metric with every
+    comparison, Holm-adjusted over them: field maxp (the largest adjusted p) and the check
+    allsig (nothing when every adjusted p is below stats.ALPHA)."""
+    exp, gnames = _subject(subject, "<experiment>/<group>[+<group>...]")
+    name = f"{subject} {metric_names} {','.join(pair_names)}"
     res, metrics = _metric_list(results, exp, metric_names)
     pairs = []
-    for pair in pair_names.split(","):
+    for pair in pair_names:
         ref, _, other = pair.partition("-vs-")
         if ref not in ALGORITHMS or other not in ALGORITHMS or ref == other:
             raise KeyError(f"{pair!r} is not <algorithm>-vs-<other algorithm>")
@@ -1086,14 +1145,8 @@ def _param_eq(value, want):
         return False
 
 
-def _factor(results, name):
-    parts = name.split("/")
-    if len(parts) < 5:
-        raise KeyError(
-            "expected factor:<experiment>/<parameter>/<a>-vs-<b>/<metric>/<field>"
-            "[/<parameter>=<value>...]"
-        )
-    exp, param, pair, metric, fld, *filters = parts
+def _factor(results, exp, param, pair, metric, fld, where):
+    filters = where or []
     res = _experiment(results, exp, metric)
     if param not in PARAMS:
         raise KeyError(f"{param!r} is not a parameter ({', '.join(PARAMS)})")
@@ -1103,9 +1156,9 @@ def _factor(results, name):
     shared.check_field(fld, ("p", "sig", "diff", "n", *shared.SIGN_CHECKS))
     keep = []
     for f in filters:
-        k, eq, v = f.partition("=")
+        k, eq, v = f.partition(":")
         if not eq or k not in PARAMS or k == param:
-            raise KeyError(f"filter {f!r} is not <parameter>=<value> of another parameter")
+            raise KeyError(f"filter {f!r} is not <parameter>:<value> of another parameter")
         keep.append((k, v))
     if res.missing:
         return NO_RUNS
@@ -1128,11 +1181,7 @@ def _factor(results, name):
     return _stratified_field(c, fld, metric)
 
 
-def _trend(results, name):
-    parts = name.split("/")
-    if len(parts) != 3:
-        raise KeyError("expected trend:<experiment>/<metric>/<field>")
-    exp, metric, fld = parts
+def _trend(results, exp, metric, fld):
     res = _experiment(results, exp, metric)
     if not res.experiment.trend or metric not in res.experiment.metrics:
         raise KeyError(f"{exp} tests no trend of {metric!r}")
@@ -1157,18 +1206,18 @@ def _trend_field(t, fld):
     return f"{t.rho:+.2f}" if fld == "rho" else fmt_p(t.p)
 
 
-def _order(results, name):
-    """{{order:<experiment>/<group>/<other group>/<metric>/<field>}}: do the two groups rank
-    the algorithms alike by their cells' means of metric (Spearman's rho, exact permutation
-    p; top and bottom: the first and last algorithm of each). Groups joined by + on both sides
-    (g1+g2/h1+h2) pair up in order and are tested together (stats.pooled_trend: the mean rho,
-    each pair permuted on its own); top and bottom then have no meaning. Metrics joined by a
-    comma are one family of tests, Holm-adjusted over them: minp, the smallest adjusted p, and
-    the checks, judged by the test with that p."""
-    parts = name.split("/")
-    if len(parts) != 5:
-        raise KeyError("expected order:<experiment>/<group>/<other group>/<metric>/<field>")
-    exp, ga, gb, metric_names, fld = parts
+def _order(results, first, second, metric_names, fld):
+    """{{order <experiment>/<group> <experiment>/<other group> <metric> <field>}}: do the two
+    groups rank the algorithms alike by their cells' means of metric (Spearman's rho, exact
+    permutation p; top and bottom: the first and last algorithm of each). Groups joined by +
+    on both sides (g1+g2 h1+h2) pair up in order and are tested together
+    (stats.pooled_trend: the mean rho, each pair permuted on its own); top and bottom then
+    have no meaning. Metrics joined by a comma are one family of tests, Holm-adjusted over
+    them: minp, the smallest adjusted p, and the checks, judged by the test with that p."""
+    exp, ga = _subject(first, "<experiment>/<group>[+<group>...]")
+    exp_b, gb = _subject(second, "<experiment>/<group>[+<group>...]")
+    if exp_b != exp:
+        raise KeyError(f"order ranks groups of one experiment, not {exp} and {exp_b}")
     res, metrics = _metric_list(results, exp, metric_names)
     family = len(metrics) > 1
     if family:
@@ -1235,9 +1284,6 @@ def _order_trend(pairs, metric):
     return stats.pooled_trend(pairings)
 
 
-ATTEMPT_FILTER = re.compile(r"([a-z_]+)(=|>)(.*)")
-
-
 def _cells_with_runs(res, exp, names, metric, fld="mean"):
     """[(cell name, fld of metric's interval)] of the named cells (comma-separated shell
     patterns when patterns); fld: one of shared.CHECKED_VALUES (mean, interval ends, half-width,
@@ -1256,30 +1302,41 @@ def _cells_with_runs(res, exp, names, metric, fld="mean"):
     return values
 
 
-def _within(results, name):
-    """{{within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}: nothing when
+def _by_experiment(results, subjects, metric, fld="mean"):
+    """[(cell name, fld of metric)] of subjects <experiment>/<cell pattern> (shell patterns
+    when patterns), in the order named (_cells_with_runs)."""
+    values = []
+    for subject in subjects:
+        exp, pattern = _subject(subject, "<experiment>/<cell pattern>")
+        res = _experiment(results, exp, metric)
+        values += _cells_with_runs(res, exp, pattern, metric, fld)
+    return values
+
+
+def _within(results, subjects, metric, bounds, fld):
+    """{{within <experiment>/<cell pattern>,... <metric> <lo>..<hi> [<field>]}}: nothing when
     every matching cell's mean (field mean, the default), interval end (lo, hi), half-width
     (ci) or run count (n) lies in [lo, hi], else an error (shared.check_within)."""
-    form = "within:<experiment>/<cell patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci|n]"
-    (exp, patterns, metric), lo, hi, fld = shared.parse_within(name, 3, form)
-    res = _experiment(results, exp, metric)
-    values = _cells_with_runs(res, exp, patterns, metric, fld)
+    if fld not in shared.CHECKED_VALUES:
+        raise KeyError(f"field {fld!r} is not {', '.join(shared.CHECKED_VALUES)}")
+    lo, hi = bounds.lo, bounds.hi
+    values = _by_experiment(results, subjects, metric, fld)
     what = shared.checked_words(fld, metric)
     return shared.check_within(values, lo, hi, metric, METRICS[metric].decimals, what)
 
 
-def _ratio(results, name):
-    """{{ratio:<experiment>/<group>/<other group>/<metric>/<lo>..<hi>[/count]}}: per algorithm
+def _ratio(results, first, second, metric, bounds, what):
+    """{{ratio <experiment>/<group> <experiment>/<other group> <metric> <lo>..<hi> [count]}}:
+    per algorithm
     in both groups, its mean in the other group over its mean in the first; nothing when every
     ratio lies in [lo, hi], else an error (shared.check_within); with count, how many do ("4
     of 6"), the number behind "mostly"."""
-    form = "ratio:<experiment>/<group>/<other group>/<metric>/<lo>..<hi>[/count]"
-    parts = name.split("/")
-    if len(parts) not in (5, 6) or parts[5:] not in ([], ["count"]):
-        raise KeyError(f"expected {form}")
-    exp, ga, gb, metric, bounds = parts[:5]
+    exp, ga = _subject(first, "<experiment>/<group>")
+    exp_b, gb = _subject(second, "<experiment>/<group>")
+    if exp_b != exp:
+        raise KeyError(f"ratio divides groups of one experiment, not {exp} and {exp_b}")
     res = _experiment(results, exp, metric)
-    lo, hi = shared.parse_bounds(bounds, form)
+    lo, hi = bounds.lo, bounds.hi
     if res.missing:
         raise KeyError(f"{exp} has no runs yet, so the words it checks rest on nothing")
     groups = _two_groups(res, exp, ga, gb, "ratio")
@@ -1293,64 +1350,50 @@ def _ratio(results, name):
         ratios.append((a, other / base))
     if not ratios:
         raise KeyError(f"{ga} and {gb} share no algorithm")
-    if parts[5:]:
+    if what == "count":
         inside = sum(lo <= r <= hi for _a, r in ratios)
         return f"{inside} of {len(ratios)}"
     return shared.check_within(ratios, lo, hi, metric, 2, f"ratios {gb} / {ga} of {metric}")
 
 
-def _rising(results, name):
-    """{{rising:<experiment>/<cell>,<cell>[,...]/<metric>}}: nothing when the named cells'
-    means rise strictly in that order, else an error (shared.check_rising)."""
-    parts = name.split("/")
-    if len(parts) != 3:
-        raise KeyError("expected rising:<experiment>/<cell>,<cell>[,...]/<metric>")
-    exp, names, metric = parts
-    res = _experiment(results, exp, metric)
-    if any(ch in names for ch in "*?["):
+def _rising(results, subjects, metric, fld):
+    """{{rising <experiment>/<cell>,<experiment>/<cell>[,...] <metric> [<field>]}}: nothing when
+    the named cells' field (mean, the default) rises strictly in that order, else an error
+    (shared.check_rising)."""
+    if any(ch in s for s in subjects for ch in "*?["):
         raise KeyError("rising names cells, not patterns (their order is the order checked)")
-    means = _cells_with_runs(res, exp, names, metric)
-    return shared.check_rising(means, metric, METRICS[metric].decimals)
+    if fld not in shared.CHECKED_VALUES:
+        raise KeyError(f"field {fld!r} is not {', '.join(shared.CHECKED_VALUES)}")
+    means = _by_experiment(results, subjects, metric, fld)
+    what = None if fld == "mean" else shared.checked_words(fld, metric)
+    return shared.check_rising(means, metric, METRICS[metric].decimals, what)
 
 
-def _extreme(results, name, highest):
-    """{{highest:<experiment>/<cell patterns>/<other cell patterns>/<metric>}} (and lowest:):
-    nothing when the first cells' means lie above (below) every other matching cell's, else an
-    error (shared.check_extreme)."""
-    word = "highest" if highest else "lowest"
-    parts = name.split("/")
-    if len(parts) != 4:
-        raise KeyError(
-            f"expected {word}:<experiment>/<cell patterns>/<other cell patterns>/<metric>"
-        )
-    exp, firsts, others, metric = parts
-    res = _experiment(results, exp, metric)
+def _extreme(results, firsts, others, metric, highest):
+    """{{highest <experiment>/<cell pattern>,... <experiment>/<other cell pattern>,... <metric>}}
+    (and lowest): nothing when the first cells' means lie above (below) every other matching
+    cell's, else an error (shared.check_extreme)."""
     return shared.check_extreme(
-        _cells_with_runs(res, exp, firsts, metric),
-        _cells_with_runs(res, exp, others, metric),
+        _by_experiment(results, firsts, metric),
+        _by_experiment(results, others, metric),
         metric,
         METRICS[metric].decimals,
         highest,
     )
 
 
-def _attempts(results, name):
-    """{{attempts:<experiment>[+<experiment>...][/<filter>...]}}: how many attempts of those
-    experiments (their <experiment>-attempts tables) pass every filter, <column>=<shell
-    pattern> or <column>><number>."""
-    exps, *filters = name.split("/")
+def _attempts(results, exps, filters):
+    """{{attempts <experiment>[,<experiment>...] [<column>=<filter>...]}}: how many attempts of
+    those experiments (their <experiment>-attempts tables) pass every filter, a shell pattern
+    or >number (`client_fallbacks=>0`)."""
     rows = []
-    for exp in exps.split("+"):
+    for exp in exps:
         rows += _experiment(results, exp).attempts
     tests = []
-    for f in filters:
-        m = ATTEMPT_FILTER.fullmatch(f)
-        if not m or m.group(1) not in record.ATTEMPT_COLUMNS:
-            raise KeyError(
-                f"filter {f!r} is not <column>=<pattern> or <column>><number> over "
-                + ", ".join(record.ATTEMPT_COLUMNS)
-            )
-        col, op, value = m.groups()
+    for col, f in filters.items():
+        if f is None:
+            continue
+        op, value = (">", f[1:]) if f.startswith(">") else ("=", f)
         if op == ">":
             try:
                 limit = float(value)
@@ -1364,30 +1407,101 @@ def _attempts(results, name):
     return str(sum(all(t(r) for t in tests) for r in rows))
 
 
-def resolve(results, name):
-    """The text of one placeholder; KeyError saying what is wrong with it."""
-    kinds = {
-        "attempts": lambda rest: _attempts(results, rest),
-        "cmp": lambda rest: _comparison(results, rest),
-        "trend": lambda rest: _trend(results, rest),
-        "order": lambda rest: _order(results, rest),
-        "factor": lambda rest: _factor(results, rest),
-        "pair": lambda rest: _pair(results, rest),
-        "strat": lambda rest: _strat(results, rest),
-        "status": lambda rest: status_text(_experiment(results, rest)),
-        "within": lambda rest: _within(results, rest),
-        "ratio": lambda rest: _ratio(results, rest),
-        "rising": lambda rest: _rising(results, rest),
-        "highest": lambda rest: _extreme(results, rest, True),
-        "lowest": lambda rest: _extreme(results, rest, False),
-    }
-    return shared.resolver(kinds, lambda n: _value(results, n))(name)
+def kinds(results):
+    """The kinds of the pages' placeholders (mpqoe.page; the module's docstring) over results
+    {experiment: Result}."""
+
+    def no_window(during):
+        page.no_window(during, "the per-run values (only cmp tests a window)")
+
+    def value(subject, metric, field, during):
+        no_window(during)
+        return _value(results, subject, metric, field)
+
+    def cmp(subject, metric, field, during):
+        return _comparison(results, subject, metric, field, during)
+
+    def pair(first, second, metric, field, during):
+        no_window(during)
+        return _pair(results, first, second, metric, field)
+
+    def trend(subject, metric, field, during):
+        no_window(during)
+        return _trend(results, subject, metric, field)
+
+    def within(subjects, metric, bounds, field, runs, during):
+        no_window(during)
+        if runs is not None:
+            raise KeyError("runs=: the video pages check cells' intervals, not single runs")
+        return _within(results, subjects, metric, bounds, field)
+
+    def rising(subjects, metric, field, during):
+        no_window(during)
+        return _rising(results, subjects, metric, field)
+
+    def attempts(experiments, **filters):
+        return _attempts(results, experiments, filters)
+
+    k = page.Kinds()
+    k.shared("value", value).shared("cmp", cmp).shared("pair", pair).shared("trend", trend)
+    k.shared("within", within).shared("rising", rising)
+    k.own(
+        "strat",
+        "subject metric comparisons:list field",
+        lambda subject, metric, comparisons, field: _strat(
+            results, subject, metric, comparisons, field
+        ),
+    )
+    k.own(
+        "factor",
+        "experiment parameter values metric field",
+        lambda **a: _factor(
+            results,
+            a["experiment"],
+            a["parameter"],
+            a["values"],
+            a["metric"],
+            a["field"],
+            a["where"],
+        ),
+        keys="where:list",
+    )
+    k.own(
+        "order",
+        "first second metric field",
+        lambda first, second, metric, field: _order(results, first, second, metric, field),
+    )
+    k.own(
+        "ratio",
+        "first second metric bounds:range what:check|count=check",
+        lambda **a: _ratio(results, **a),
+    )
+    for word, highest in (("highest", True), ("lowest", False)):
+        k.own(
+            word,
+            "subjects:list others:list metric",
+            lambda subjects, others, metric, h=highest: _extreme(
+                results, subjects, others, metric, h
+            ),
+        )
+    k.own("status", "experiment", lambda experiment: status_text(_experiment(results, experiment)))
+    k.own("attempts", "experiments:list", attempts, keys=" ".join(record.ATTEMPT_COLUMNS))
+    return k
+
+
+def resolve(results, text):
+    """The text of one placeholder, written as between its braces; KeyError saying what is
+    wrong with it."""
+    try:
+        return page.substitute("{{" + text + "}}", kinds(results), "placeholder")
+    except page.PageError as e:
+        raise KeyError(str(e)) from None
 
 
 def render(template, results, source):
     """The page of a template; ReportError listing every bad placeholder."""
-    return shared.render(
-        template, lambda name: resolve(results, name), source, "testbed/video/report.py"
+    return page.render(
+        template, kinds(results), source, "testbed/video/video_report.py", "make results"
     )
 
 
@@ -1581,7 +1695,7 @@ def build(data, newest=git_newest):
     out = {}
     for paper in PAPERS:
         src = os.path.join(data, f"{paper}.md.in")
-        template = shared.read_template(src)
+        template = page.read_template(src)
         out[os.path.join(data, f"{paper}.md")] = render(template, results, src).encode()
     figs = figures(debian.pyplot(WHO), results)
     for paper in PAPERS:

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """The results pages of the PCDC experiment (Chen et al., Section VI): PCDC against FullMesh.
 
-    /usr/bin/python3 pcdc/report.py --import DIR [--scenario FILE] [--rate-scale X] [--data D]
-    /usr/bin/python3 pcdc/report.py --export DIR [--data D]
-    /usr/bin/python3 pcdc/report.py [--data D] [--check]
+    /usr/bin/python3 pcdc/pcdc_report.py --import DIR [--scenario FILE] [--rate-scale X] [--data D]
+    /usr/bin/python3 pcdc/pcdc_report.py --export DIR [--data D]
+    /usr/bin/python3 pcdc/pcdc_report.py [--data D] [--check]
 
 Each scenario has its own page, docs/results/pcdc-<scenario>.md from the template
 docs/results/pcdc-<scenario>.md.in, and its own directory under the data root (--data, default
@@ -59,36 +59,38 @@ daemon reads it (impact.load_table, policy.optional_set); the paper's P from its
 scenario (Table II for uib-unis, Table III for uib-hin, Table IV for uib-hu), by the same
 function.
 
-Placeholders ({{...}}, each on one line; mpqoe.results.render):
+Placeholders (docs/results/placeholders.md; the templates include fragments with
+{{include FILE}}):
     {{status}} {{version}} {{ccs}} {{runs}} (most runs of a cell) {{runs_text}} ("10 runs")
     {{sizes}} {{bulk_seconds}} {{hints}} {{rate_scale}} {{scenario_name}} {{capacity}} (Mbit/s
     that can reach the client) {{location_tests}} {{spread_tests}} (tested cells) {{min_runs}}
     {{alpha}} (stats.MIN_RUNS, stats.ALPHA)
-    {{bulk:<cc>/<pm>/<field>}}, {{small:<cc>/<KiB>/<pm>/<field>}}
+    {{value <cc>/<pm> bulk FIELD}}, {{value <cc>/<KiB>/<pm> small FIELD}}
         field: mean, ci (half-width), lo, hi, min, max, median, q10, q90, range (q90 - q10),
         cv (%), n (runs), subflows
-    {{cmp:bulk/<cc>/<field>}}, {{cmp:small/<cc>/<KiB>/<field>}}
+    {{cmp <cc> bulk FIELD}}, {{cmp <cc>/<KiB> small FIELD}} (PCDC against FullMesh)
         field: diff (PCDC - FullMesh), pct (diff as % of FullMesh), p (Holm), p_raw
         (permutation), welch, sig, verdict
-    {{spread:<cc>/<KiB>/<field>}}   field: pcdc, fullmesh (mean absolute deviation from the
+    {{cmp <cc>/<KiB> spread FIELD}}   field: pcdc, fullmesh (mean absolute deviation from the
         median, ms), p (Holm), p_raw, sig, verdict
-    {{verdict:<claim>/<cc>}}   the claim's verdict (CLAIMS); claim: bulk (PCDC higher),
-        bulk-lower, small (PCDC faster), small-slower, steady (PCDC steadier), bulk-same,
-        small-same and steady-same (the paper's "not much difference"), P; the small and steady
-        claims over the sizes
-    {{optional:<cc>}} (P), {{standby:<cc>}}, {{paperset:<cc>}} (the paper's P)
+    {{verdict <claim>/<cc> [check=WORD]}}   the claim's verdict (CLAIMS); claim: bulk (PCDC
+        higher), bulk-lower, small (PCDC faster), small-slower, steady (PCDC steadier),
+        bulk-same, small-same and steady-same (the paper's "not much difference"), P; the small
+        and steady claims over the sizes
+    {{optional CC}} (P), {{standby CC}}, {{paperset CC}} (the paper's P)
         pairs as <server ISP>-<client ISP>, P in its order
-    {{measure:<cc>/<field>}}        field: samples, T, warmup, settle
-    {{omega:<cc patterns>/<pair patterns>/<lo>..<hi>}}   nothing, or an error: the mean Omega
-        of every matching pair (as the impact table gives it) lies in [lo, hi], the check
-        behind words about the impact factors ("near zero or negative"); patterns are
-        comma-separated shell patterns, pairs named as in the table (Uninett-Uninett)
-    {{paper:<field>}}               the paper's scenario: section, table, bulk_figure,
+    {{measure CC FIELD}}        field: samples, T, warmup, settle
+    {{within <cc pattern>/<pair pattern>,... omega LO..HI}}   nothing, or an error: the mean
+        Omega of every matching pair (as the impact table gives it) lies in [lo, hi], the check
+        behind words about the impact factors ("near zero or negative"); pairs named as in the
+        table (Uninett-Uninett)
+    {{paper FIELD}}               the paper's scenario: section, table, bulk_figure,
         small_figure, server, client (e.g. VI-A, Table II, Figure 6, Figure 7, UiB, UNIS)
-    {{volatile:params}}   the volatile pairs' model and seed ("none" without volatile pairs)
-    {{volatile:<cc>/measure}}   their time in the bad state during cc's measurement
-    {{table:<scenario|impact|bulk|small|spread|volatile>}}   volatile: per run, each bulk
+    {{volatile-model}}   the volatile pairs' model and seed ("none" without volatile pairs)
+    {{volatile-bad CC}}   their time in the bad state during cc's measurement
+    {{table <scenario|impact|bulk|small|spread|volatile>}}   volatile: per run, each bulk
         test's seconds with a volatile pair in its bad state, and its throughput
+The transfers are summarised per run: a time window (during=) is an error.
 A placeholder naming cubic or olia (the paper's controls) when the data have no runs of it is
 "n/a (no <cc> runs)" and the status says so; any other unknown name is an error.
 Exit 0 when done, 1 on bad data or template or (--check) a difference, 2 on bad options.
@@ -104,7 +106,7 @@ import statistics
 import sys
 from dataclasses import dataclass
 
-from mpqoe import debian, files
+from mpqoe import debian, files, page
 from mpqoe import results as shared
 from mpqoe.pcdc import experiment, impact, netns, policy
 from mpqoe.results import ReportError, fmt, fmt_p
@@ -113,7 +115,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
 
-WHO = "pcdc/report.py"
+WHO = "pcdc/pcdc_report.py"
 COMMAND = "make results"
 ROOT = experiment.PUBLISHED  # the data root: <scenario>/data, <scenario>/figures
 COLUMNS = experiment.COLUMNS
@@ -1167,35 +1169,48 @@ def resolver(d):
             raise KeyError(f"unknown path manager {pm!r}")
         return pm
 
-    def bulk(rest):
-        cc, pm, fld = shared.split_parts(rest, 3, "<cc>/<pm>/<field>")
-        return summary_field(d.cells[(cc_of(cc), "bulk", None)][pm_of(pm)], fld, 1)
+    def value(subject, metric, field, during):
+        page.no_window(during, "the transfers' summaries")
+        if metric == "bulk":
+            cc, pm = split(subject, 2, "<cc>/<pm>", metric)
+            return summary_field(d.cells[(cc_of(cc), "bulk", None)][pm_of(pm)], field, 1)
+        if metric == "small":
+            cc, kib, pm = split(subject, 3, "<cc>/<KiB>/<pm>", metric)
+            cell = d.cells[(cc_of(cc), "small", size_of(kib))]
+            return summary_field(cell[pm_of(pm)], field, 1)
+        raise KeyError(f"no metric {metric!r} (bulk, small)")
 
-    def small(rest):
-        cc, kib, pm, fld = shared.split_parts(rest, 4, "<cc>/<KiB>/<pm>/<field>")
-        return summary_field(d.cells[(cc_of(cc), "small", size_of(kib))][pm_of(pm)], fld, 1)
-
-    def cmp(rest):
-        parts = rest.split("/")
-        if parts[0] == "bulk" and len(parts) == 3:
-            key, fld, sign = (cc_of(parts[1]), "bulk", None), parts[2], 1
-        elif parts[0] == "small" and len(parts) == 4:
-            key, fld, sign = (cc_of(parts[1]), "small", size_of(parts[2])), parts[3], -1
+    def cmp(subject, metric, field, during):
+        page.no_window(during, "the transfers' summaries")
+        if metric == "spread":
+            return spread(subject, field)
+        if metric == "bulk":
+            (cc,) = split(subject, 1, "<cc>", metric)
+            key, sign = (cc_of(cc), "bulk", None), 1
+        elif metric == "small":
+            cc, kib = split(subject, 2, "<cc>/<KiB>", metric)
+            key, sign = (cc_of(cc), "small", size_of(kib)), -1
         else:
-            raise KeyError("expected bulk/<cc>/<field> or small/<cc>/<KiB>/<field>")
+            raise KeyError(f"no comparison of {metric!r} (bulk, small, spread)")
         c = d.location[key]
-        if fld == "verdict":
+        if field == "verdict":
             return verdict(c, sign)
-        if fld == "pct":
+        if field == "pct":
             fm = d.cells[key]["fullmesh"].iv.mean
             return "-" if c.diff is None or not fm else shared.fmt_diff(100 * c.diff / fm, 1) + " %"
-        if fld not in ("diff", "sig", "p", "p_raw", "welch"):
-            raise KeyError(f"unknown field {fld!r}")
+        if field not in ("diff", "sig", "p", "p_raw", "welch"):
+            raise KeyError(f"unknown field {field!r}")
         ps = {"p": c.p_holm, "p_raw": c.p_perm, "welch": c.p_welch}
-        return shared.test_field(c, fld, 1, ps, stats.ALPHA)
+        return shared.test_field(c, field, 1, ps, stats.ALPHA)
 
-    def spread(rest):
-        cc, kib, fld = shared.split_parts(rest, 3, "<cc>/<KiB>/<field>")
+    def split(subject, n, form, metric):
+        parts = subject.split("/")
+        if len(parts) != n:
+            raise KeyError(f"a subject of {metric} is {form}, not {subject!r}")
+        return parts
+
+    def spread(subject, fld):
+        cc, kib = split(subject, 2, "<cc>/<KiB>", "spread")
         t = d.spread[(cc_of(cc), size_of(kib))]
         if fld == "verdict":
             return verdict(t, None)
@@ -1207,8 +1222,14 @@ def resolver(d):
             return fmt_p(t.p_holm if fld == "p" else t.p) if t.tested else f"n/a ({t.reason})"
         raise KeyError(f"unknown field {fld!r}")
 
-    def verdict_of(rest):
-        claim, cc = shared.split_parts(rest, 2, "<claim>/<cc>")
+    def verdict_of(subject, check):
+        got = claim_verdict(subject)
+        if check is not None and got != check:
+            raise KeyError(f"the words it checks need {subject} {check}, the data give {got}")
+        return "" if check is not None else got
+
+    def claim_verdict(subject):
+        claim, cc = split(subject, 2, "<claim>/<cc>", "verdict")
         cc = cc_of(cc)
         if claim in CLAIMS:
             test, sign, same = CLAIMS[claim]
@@ -1237,8 +1258,8 @@ def resolver(d):
         paper = paper_sets(d.scenario.get("name"), cc_of(cc))
         return "-" if paper is None else ", ".join(f"{a}-{b}" for a, b in paper[0])
 
-    def measure_of(rest):
-        cc, fld = shared.split_parts(rest, 2, "<cc>/<field>")
+    def measure_of(cc, field):
+        fld = field
         doc = d.tables[cc_of(cc)][0]
         if fld == "samples":
             counts = sorted({len(e["omega"]) for e in doc["pairs"]})
@@ -1279,21 +1300,17 @@ def resolver(d):
         "spread_tests": lambda: str(sum(t.tested for t in d.spread.values())),
     }
 
-    def default(name):
-        if name not in plain:
-            raise KeyError(f"unknown placeholder ({', '.join(plain)} or kind:...)")
-        return plain[name]()
-
     def or_na(f):
-        def resolve(rest):
+        def resolve(**args):
             try:
-                return f(rest)
+                return f(**args)
             except NoRuns as e:
                 return f"n/a (no {e.args[0]} runs)"
 
         return resolve
 
-    def paper_of(fld):
+    def paper_of(field):
+        fld = field
         paper = PAPER.get(d.scenario.get("name"))
         if paper is None:
             raise KeyError(f"the paper has no scenario {d.scenario.get('name')!r}")
@@ -1301,53 +1318,56 @@ def resolver(d):
             raise KeyError(f"no field {fld!r} ({', '.join(PAPER_FIELDS)})")
         return paper[fld]
 
-    def volatile_of(rest):
-        if rest == "params":
-            return volatile_text(d)
-        cc, fld = shared.split_parts(rest, 2, "params or <cc>/measure")
-        if fld != "measure":
-            raise KeyError(f"unknown field {fld!r} (measure)")
+    def volatile_bad(cc):
         cc = cc_of(cc)
         if not d.network.volatile:
             return "none"
         return measure_bad_text(d, cc)
 
-    def omega(rest):
-        form = "omega:<cc patterns>/<pair patterns>/<lo>..<hi>"
-        ccs, pats, bounds = shared.split_parts(rest, 3, form)
-        lo, hi = shared.parse_bounds(bounds, form)
+    def within(subjects, metric, bounds, field, runs, during):
+        """The check behind words about the impact factors: the mean Omega of every pair the
+        subjects <cc pattern>/<pair pattern> match lies in bounds."""
+        page.no_window(during, "the impact measurements' means")
+        if metric != "omega" or field != "mean" or runs is not None:
+            raise KeyError("within checks the mean Omega here: <cc>/<pair> omega <lo>..<hi>")
         means = []
-        for ccp in ccs.split(","):
+        for subject in subjects:
+            ccp, pat = split(subject, 2, "<cc pattern>/<pair pattern>", "omega")
             for cc in [c for c in d.ccs if fnmatch.fnmatchcase(c, ccp)] or [cc_of(ccp)]:
                 pairs = {names[(e["local"], e["remote"])]: e for e in d.tables[cc][0]["pairs"]}
-                for pat in pats.split(","):
-                    matched = sorted(n for n in pairs if fnmatch.fnmatchcase(n, pat))
-                    if not matched:
-                        raise KeyError(f"no pair of {cc} matches {pat!r} ({', '.join(pairs)})")
-                    for name in matched:
-                        e = pairs[name]
-                        if not e["omega"]:
-                            raise KeyError(f"{cc} {name} has no Omega sample")
-                        mean = impact.summarize(e["omega"], e["rtt_ms"])["mean"]
-                        means.append((f"{cc} {name}", mean))
-        return shared.check_within(means, lo, hi, "Omega", 2)
+                matched = sorted(n for n in pairs if fnmatch.fnmatchcase(n, pat))
+                if not matched:
+                    raise KeyError(f"no pair of {cc} matches {pat!r} ({', '.join(pairs)})")
+                for name in matched:
+                    e = pairs[name]
+                    if not e["omega"]:
+                        raise KeyError(f"{cc} {name} has no Omega sample")
+                    mean = impact.summarize(e["omega"], e["rtt_ms"])["mean"]
+                    means.append((f"{cc} {name}", mean))
+        return shared.check_within(means, bounds.lo, bounds.hi, "Omega", 2)
 
-    kinds = {
-        "omega": omega,
-        "paper": paper_of,
-        "volatile": volatile_of,
-        "bulk": bulk,
-        "small": small,
-        "cmp": cmp,
-        "spread": spread,
-        "verdict": verdict_of,
-        "optional": sets("P"),
-        "standby": sets("standby"),
-        "paperset": paper_p,
-        "measure": measure_of,
-        "table": table,
-    }
-    return shared.resolver({k: or_na(f) for k, f in kinds.items()}, default)
+    kinds = page.Kinds()
+    for name, fn in (
+        ("value", value),
+        ("cmp", cmp),
+        ("verdict", verdict_of),
+        ("within", within),
+        ("table", table),
+    ):
+        kinds.shared(name, or_na(fn))
+    for name, params, fn in (
+        ("paper", "field", paper_of),
+        ("volatile-model", "", lambda: volatile_text(d)),
+        ("volatile-bad", "cc", volatile_bad),
+        ("optional", "cc", sets("P")),
+        ("standby", "cc", sets("standby")),
+        ("paperset", "cc", paper_p),
+        ("measure", "cc field:samples|T|warmup|settle", measure_of),
+    ):
+        kinds.own(name, params, or_na(fn))
+    for name, fn in plain.items():
+        kinds.own(name, "", or_na(fn))
+    return kinds
 
 
 class NoRuns(Exception):
@@ -1358,8 +1378,8 @@ def build(where):
     """{path: bytes} of one scenario's page and its figures (an experiment.Published);
     ReportError on bad data or template (found before any figure is drawn)."""
     d = summarise(*load(where.data))
-    text = shared.render(
-        shared.read_template(where.template), resolver(d), where.template, WHO, COMMAND
+    text = page.render(
+        page.read_template(where.template), resolver(d), where.template, WHO, COMMAND
     )
     plt = debian.pyplot(WHO)
     return {

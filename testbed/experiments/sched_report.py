@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Tables, figures and the results page of the scheduler papers' experiments.
 
-    /usr/bin/python3 testbed/experiments/report.py --data docs/results [--check]
+    /usr/bin/python3 testbed/experiments/sched_report.py --data docs/results [--check]
 
 Reads only the committed per-run CSVs that run.py --publish writes (mpqoe.sched_publish says
 what the columns are) of every result set under --data, a set being a folder <set>/ =
@@ -136,9 +136,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-WHO = "experiments/report.py"
-GENERATOR = "testbed/experiments/report.py"
-COMMAND = "make results  # or: /usr/bin/python3 testbed/experiments/report.py --data docs/results"
+WHO = "experiments/sched_report.py"
+GENERATOR = "testbed/experiments/sched_report.py"
+COMMAND = "make results  # or: /usr/bin/python3 -m mpqoe.report scheduler"
 TEMPLATE = "README.md.in"
 PLAN = "plan.txt"  # <set>/data/plan.txt: the cells a set is to hold (read_plan)
 PAGE = "README.md"
@@ -247,7 +247,7 @@ SCHEDULER_ORDER = ("minrtt", "dft", "gr_sty", "tp_sty", "tr_sty", "bnaware")
 CC_ORDER = ("cubic", "bbr", "lia", "olia", "balia")
 
 METHOD = f"""\
-How the numbers are made (testbed/experiments/report.py, statistics of
+How the numbers are made (testbed/experiments/sched_report.py, statistics of
 python/mpqoe/stats.py, shared with the video experiments):
 - The unit of replication is the run (one video stream). Failed runs are counted, never
   averaged.

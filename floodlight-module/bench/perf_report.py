@@ -2,9 +2,9 @@
 """docs/perf.md and docs/algorithms.md from the committed data of the path-selection
 benchmarks (package org.mpqoe.bench in this directory) and of `mpqoe compare`.
 
-    /usr/bin/python3 floodlight-module/bench/report.py [--data DIR] [--check]
-    /usr/bin/python3 floodlight-module/bench/report.py --record NAME[,NAME...]|all [--jar JAR]
-    /usr/bin/python3 floodlight-module/bench/report.py --verify [--jar JAR]
+    /usr/bin/python3 floodlight-module/bench/perf_report.py [--data DIR] [--check]
+    /usr/bin/python3 floodlight-module/bench/perf_report.py --record NAME[,NAME...]|all [--jar JAR]
+    /usr/bin/python3 floodlight-module/bench/perf_report.py --verify [--jar JAR]
 
 Data (docs/perf/data by default): one CSV per measurement of RECORDS, and runs.csv with one row
 per measurement: when it was made (UTC), of which code version, how long it took, the load
@@ -35,36 +35,32 @@ Statistics, all computed here from the rows:
 - jmh: as JMH gives them. rules: means over the clients. compare: means per join over every
   run of an algorithm (sums / joins), overbooked links per run.
 
-Placeholders of docs/perf.md.in and docs/algorithms.md.in (each on one line):
-  {{table:optimality/<n>[/<topology>,...]}}, {{table:tuning/<n>}}, {{table:cpu}},
-  {{table:jmh/<name>}}, {{table:rules}}, {{table:runs}}, {{table:compare}}, {{table:e2e}}
-  (or, while e2e-setup is not recorded, a sentence saying how to record it): tables;
-  {{opt:<n>/<topology>/<algorithm>/<field>}} (mean, ci, lo, hi, n, min, equal, candidates; in %
-  but equal, n and candidates), {{tuning:<n>/<topology>/<crossover>,<elites>,<tournament>/<field>}}
-  (the same fields for ga-tuned with those parameters);
-  {{optcmp:<n>/<topology>/<field>}}, {{tunecmp:<n>/<topology>/<setting>/<field>}} and
-  {{cpucmp:<topology>/<field>}} (ga-tuned against ga; a setting of ga-tuned against the
-  default: diff (first - second, percentage points), saving (cpucmp, %), p (Holm-adjusted),
-  p_raw, or a check of a hand-written word, higher, lower or same, the second side against
-  the first: nothing when the test agrees, else an error);
-  {{cpu:<topology>/<algorithm>/<field>}} (median, p90, p99, mean, ci (its 95 % half-width),
-  n; ms);
-  {{jmh:<name>/<method>/<k>=<v>[,<k>=<v>...]/<field>}} (samples, mean, error, p50, p90, p99,
-  p999, max, alloc); {{rules:<algorithm>/<hop|sr>/<field>}} (subflows, rules, labels);
-  {{compare:<algorithm>/<field>}} (COMPARE_FIELDS: a column of `compare --format csv` per join,
-  overbooked per run, runs, joins); {{run:<name>/<field>}} (a column of runs.csv);
-  {{within:<kind>:<rest>/<lo>..<hi>}}: the check behind a word of size: nothing when every
-  value the placeholder <kind>:<rest> names lies in [lo, hi] (its parts may be fnmatch
-  patterns: every match is held), else an error;
-  {{target:<kind>:<rest>/<lo>..<hi>}}: "met" when every such value lies in [lo, hi], else
-  "missed" (a verdict the data make, not a check of words);
-  {{rising:<kind>:<rest>|<kind>:<rest>[|...]}}: the check behind an order: nothing when the
-  values rise strictly in the order named, else an error;
-  {{rulecount:<algorithm>/<hop|sr>/<per subflow>/<per connection>}}: the check behind a
-  sentence counting rules: nothing when every client of the matching algorithms has exactly
-  per subflow x its subflows + per connection rules with that routing, else an error.
-A check of a comparison (higher, lower, same) holds in every comparison its topology or
-setting, an fnmatch pattern there, matches.
+Placeholders of docs/perf.md.in and docs/algorithms.md.in (docs/results/placeholders.md):
+  {{table NAME}}: optimality/<n>[/<topology>,...], tuning/<n>, cpu, jmh/<name>, rules, runs,
+  compare, e2e (or, while e2e-setup is not recorded, a sentence saying how to record it);
+  {{value SUBJECT METRIC FIELD}}, the subject's form per metric (SUBJECTS):
+  opt <n>/<topology>/<algorithm> and tuning <n>/<topology>/<crossover>,<elites>,<tournament>
+  (mean, ci, lo, hi, n, min, equal, candidates, population; in % but equal, n, candidates),
+  cpu <topology>/<algorithm> (median, p90, p99, mean, ci (its 95 % half-width), n; ms),
+  jmh <name>/<method>/<k>:<v>[+<k>:<v>...] (samples, mean, error, p50, p90, p99, p999, max,
+  alloc), rules <algorithm>/<hop|sr> (subflows, rules, labels, clients), compare <algorithm>
+  (COMPARE_FIELDS: a column of `compare --format csv` per join, overbooked per run, runs,
+  joins);
+  {{cmp SUBJECT METRIC FIELD}} (COMPARISONS: opt <n>/<topology> and cpu <topology>, ga-tuned
+  against ga; tuning <n>/<topology>/<setting>, a setting against the default): diff (first -
+  second, percentage points), saving (cpu, %), p (Holm-adjusted), p_raw, or a check of a
+  hand-written word, higher, lower or same, the second side against the first: nothing when
+  the test agrees in every comparison the subject (an fnmatch pattern) matches, else an error;
+  {{within SUBJECTS METRIC LO..HI FIELD}}: the check behind a word of size: nothing when every
+  value the subjects (fnmatch patterns; a comparison's field gives the comparisons') name lies
+  in [lo, hi], else an error; {{target SUBJECTS METRIC LO..HI FIELD}}: "met" when every such
+  value lies in [lo, hi], else "missed" (a verdict the data make, not a check of words);
+  {{rising SUBJECTS METRIC FIELD}}: the check behind an order: nothing when the values rise
+  strictly in the order named, else an error; {{rulecount ALGORITHMS hop|sr PER_SUBFLOW
+  PER_CONNECTION}}: the check behind a sentence counting rules: nothing when every client of
+  the matching algorithms has exactly per subflow x its subflows + per connection rules with
+  that routing, else an error; {{run NAME FIELD}} (a column of runs.csv). The benchmarks have
+  no time series: a time window (during=) is an error.
 Exit 0 when done, 1 on malformed data, a bad placeholder, a failed check or (--check,
 --verify) a difference, 2 for a bad option.
 """
@@ -82,7 +78,7 @@ import tempfile
 import time
 from datetime import UTC, datetime
 
-from mpqoe import files, stats
+from mpqoe import files, page, stats
 from mpqoe import results as shared
 from mpqoe.pcap import SETUP_COLUMNS
 from mpqoe.results import ReportError, fmt, fmt_p
@@ -91,8 +87,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-WHO = "bench/report.py"
-COMMAND = "/usr/bin/python3 floodlight-module/bench/report.py"
+WHO = "bench/perf_report.py"
+COMMAND = "/usr/bin/python3 -m mpqoe.report perf"
 DATA = os.path.join(REPO, "docs", "perf", "data")
 JAR = os.path.join(HERE, "target", "benchmarks.jar")
 CLI = os.path.join(REPO, "floodlight-module", "cli", "target", "mpqoe.jar")
@@ -746,7 +742,8 @@ def table_e2e(p):
     record them."""
     if p.e2e is None:
         return (
-            "No run of it is recorded yet: `floodlight-module/bench/report.py --record e2e-setup`"
+            "No run of it is recorded yet: "
+            "`floodlight-module/bench/perf_report.py --record e2e-setup`"
             f" (as root, with no guest or other network test running) records {E2E_RUNS} runs of"
             " each of the first three variants of `make e2e`."
         )
@@ -846,123 +843,148 @@ def count(text):
         raise KeyError(f"instance count {text!r} is not a whole number") from None
 
 
-def values(p, kind, rest):
-    """[(name, number, decimals)] a numeric placeholder kind:rest names; its parts before the
-    field may be fnmatch patterns (within: holds every match)."""
-    if kind in ("opt", "tuning"):
-        n, top, what, fld = shared.split_parts(rest, 4, f"{kind}:<n>/<topology>/<which>/<field>")
+def split_subject(metric, subject, n):
+    """A subject's n parts (SUBJECTS: its form per metric); KeyError naming the form."""
+    parts = subject.split("/")
+    if len(parts) != n:
+        raise KeyError(f"a subject of {metric} is {SUBJECTS[metric]}, not {subject!r}")
+    return parts
+
+
+def jmh_params(text):
+    """JMH parameters as a subject writes them (`k:v+k:v`, the grammar keeps `=` and `,` for
+    its own) as jmh_row takes them (`k=v,k=v`)."""
+    return ",".join(kv.replace(":", "=", 1) for kv in text.split("+")) if text else ""
+
+
+def values(p, metric, subject, fld):
+    """[(name, number, decimals)] of the field fld of a metric (SUBJECTS) of the subjects the
+    subject names; its parts may be fnmatch patterns (within, target: every match is held).
+    A field of a comparison (CMP_FIELDS: the effect, p_raw, p) gives the comparison's."""
+    if metric in COMPARISONS and fld in CMP_FIELDS[metric]:
+        cmp, key = comparisons(p, metric, subject)
+        effect, decimals = COMPARISONS[metric][1:]
+        idx = {effect: 0, "p_raw": 1, "p": 2}
+        out = [
+            (k, c[idx[fld]], decimals if fld == effect else None)
+            for k, c in cmp.items()
+            if fnmatch.fnmatchcase(k, key)
+        ]
+    elif metric in ("opt", "tuning"):
         if fld not in OPT_FIELDS:
-            raise KeyError(f"field {fld!r} is not {', '.join(OPT_FIELDS)}")
-        table = p.opt if kind == "opt" else p.tuning
+            raise KeyError(f"field {fld!r} is not {', '.join((*OPT_FIELDS, *CMP_FIELDS[metric]))}")
+        n, top, what = split_subject(metric, subject, 3)
+        table = p.opt if metric == "opt" else p.tuning
         keys = [
             k for k in table if fnmatch.fnmatchcase(k[0], top) and fnmatch.fnmatchcase(k[1], what)
         ]
         out = [(f"{t}/{w}", table[(t, w)].fields(count(n))[fld], OPT_FIELDS[fld]) for t, w in keys]
-    elif kind == "cpu":
-        top, algo, fld = shared.split_parts(rest, 3, "cpu:<topology>/<algorithm>/<field>")
+    elif metric == "cpu":
         if fld not in CPU_FIELDS:
-            raise KeyError(f"field {fld!r} is not {', '.join(CPU_FIELDS)}")
+            raise KeyError(f"field {fld!r} is not {', '.join((*CPU_FIELDS, *CMP_FIELDS['cpu']))}")
+        top, algo = split_subject(metric, subject, 2)
         keys = [
             k for k in p.cpu if fnmatch.fnmatchcase(k[0], top) and fnmatch.fnmatchcase(k[1], algo)
         ]
         out = [(f"{t}/{a}", p.cpu_fields(t, a)[fld], CPU_FIELDS[fld]) for t, a in keys]
-    elif kind == "compare":
-        algo, fld = shared.split_parts(rest, 2, "compare:<algorithm>/<field>")
+    elif metric == "compare":
         if fld not in COMPARE_FIELDS:
             raise KeyError(f"field {fld!r} is not {', '.join(COMPARE_FIELDS)}")
+        (algo,) = split_subject(metric, subject, 1)
         algos = dict.fromkeys(r["algorithm"] for r in p.compare)
         out = [
             (a, p.compare_fields(a)[fld], COMPARE_FIELDS[fld])
             for a in algos
             if fnmatch.fnmatchcase(a, algo)
         ]
-    elif kind == "rules":
-        algo, routing, fld = shared.split_parts(rest, 3, "rules:<algorithm>/<hop|sr>/<field>")
+    elif metric == "rules":
         if fld not in RULES_FIELDS:
             raise KeyError(f"field {fld!r} is not {', '.join(RULES_FIELDS)}")
+        algo, routing = split_subject(metric, subject, 2)
         algos = dict.fromkeys(r["algorithm"] for r in p.rules)
         out = [
             (f"{a}/{routing}", p.rules_fields(a, routing)[fld], RULES_FIELDS[fld])
             for a in algos
             if fnmatch.fnmatchcase(a, algo)
         ]
-    elif kind == "jmh":
-        name, method, params, fld = shared.split_parts(
-            rest, 4, "jmh:<name>/<method>/<k>=<v>,.../<field>"
-        )
+    elif metric == "jmh":
         if fld not in JMH_FIELDS:
             raise KeyError(f"field {fld!r} is not {', '.join(JMH_FIELDS)}")
+        name, method, params = split_subject(metric, subject, 3)
+        params = jmh_params(params)
         r = p.jmh_row(name, method, params)
         col = "alloc_bytes_per_op" if fld == "alloc" else fld
         if not r[col]:
             raise KeyError(f"{name}/{params} has no {fld}")
         out = [(f"{name}/{params}", float(r[col]), jmh_decimals(r, col))]
-    elif kind in COMPARISONS:
-        cmp, key, fld = comparisons(p, kind, rest)
-        _form, effect, decimals = COMPARISONS[kind]
-        idx = {effect: 0, "p_raw": 1, "p": 2}
-        if fld not in idx:
-            raise KeyError(f"field {fld!r} is not {', '.join(idx)} or a check")
-        out = [
-            (k, c[idx[fld]], decimals if fld == effect else None)
-            for k, c in cmp.items()
-            if fnmatch.fnmatchcase(k, key)
-        ]
     else:
-        raise KeyError(f"{kind}: has no numbers")
+        raise KeyError(f"no metric {metric!r} ({', '.join(SUBJECTS)})")
     if not out:
-        raise KeyError(f"{kind}:{rest} matches nothing")
+        raise KeyError(f"{metric} {subject} {fld} matches nothing")
     return out
 
 
-# comparison kinds: form, effect field, decimals of the effect
-COMPARISONS = {
-    "optcmp": ("optcmp:<n>/<topology>/<field>", "diff", 3),
-    "tunecmp": ("tunecmp:<n>/<topology>/<setting>/<field>", "diff", 3),
-    "cpucmp": ("cpucmp:<topology>/<field>", "saving", 1),
+# the metrics: the form of their subjects
+SUBJECTS = {
+    "opt": "<n>/<topology>/<algorithm>",
+    "tuning": "<n>/<topology>/<crossover>,<elites>,<tournament>",
+    "cpu": "<topology>/<algorithm>",
+    "compare": "<algorithm>",
+    "rules": "<algorithm>/<hop|sr>",
+    "jmh": "<name>/<method>/<k>:<v>[+<k>:<v>...]",
 }
+# the metrics with a comparison (cmp): the form of its subjects, its effect field, the decimals
+# of the effect
+COMPARISONS = {
+    "opt": ("<n>/<topology>", "diff", 3),
+    "tuning": ("<n>/<topology>/<setting>", "diff", 3),
+    "cpu": ("<topology>", "saving", 1),
+}
+CMP_FIELDS = {m: (effect, "p_raw", "p") for m, (_f, effect, _d) in COMPARISONS.items()}
 
 
-def comparisons(p, kind, rest):
-    """(the comparisons {key: (effect, p_raw, p)}, the key pattern, the field) of a comparison
-    placeholder: optcmp (ga-tuned against ga, effect ga - ga-tuned, keys topologies), tunecmp
-    (a setting against the default, effect default - setting, keys settings), cpucmp (ga-tuned
-    against ga, effect ga's saving, keys topologies)."""
-    form = COMPARISONS[kind][0]
-    *head, fld = rest.split("/")
-    if len(head) != form.count("/"):
-        raise KeyError(f"expected {form}")
-    if kind == "optcmp":
-        return p.optcmp(count(head[0])), head[1], fld
-    if kind == "tunecmp":
-        return p.tunecmp(count(head[0]), head[1]), head[2], fld
-    return p.cpucmp(), head[0], fld
+def comparisons(p, metric, subject):
+    """(the comparisons {key: (effect, p_raw, p)}, the key pattern) of a comparison of metric:
+    opt (ga-tuned against ga, effect ga - ga-tuned, keys topologies), tuning (a setting against
+    the default, effect default - setting, keys settings), cpu (ga-tuned against ga, effect
+    ga's saving, keys topologies)."""
+    if metric not in COMPARISONS:
+        raise KeyError(f"no comparison of {metric!r} ({', '.join(COMPARISONS)})")
+    form = COMPARISONS[metric][0]
+    head = subject.split("/")
+    if len(head) != form.count("/") + 1:
+        raise KeyError(f"a subject of a comparison of {metric} is {form}, not {subject!r}")
+    if metric == "opt":
+        return p.optcmp(count(head[0])), head[1]
+    if metric == "tuning":
+        return p.tunecmp(count(head[0]), head[1]), head[2]
+    return p.cpucmp(), head[0]
 
 
-def single(p, kind, rest):
-    """One numeric placeholder's text: a p-value as fmt_p gives it, "n/a" for none."""
-    out = values(p, kind, rest)
+def single(p, metric, subject, fld):
+    """One value's text: a p-value as fmt_p gives it, "n/a" for none."""
+    out = values(p, metric, subject, fld)
     if len(out) != 1:
-        raise KeyError(f"{kind}:{rest} names {len(out)} values, not one (patterns are for within:)")
+        raise KeyError(f"{subject} names {len(out)} values, not one (patterns are for within)")
     _name, v, decimals = out[0]
     if decimals is None:  # a p-value
         return fmt_p(v) if v is not None else "n/a (identical, no test)"
     return fmt(v, decimals)
 
 
-def check_cmp(p, kind, rest):
+def check_cmp(p, metric, subject, fld):
     """The check of a word (shared.CHECKS) about comparisons: the second side (ga-tuned; the
     setting) against the first (ga; the default), in every comparison the key (a topology or
     a setting; an fnmatch pattern) matches."""
-    cmp, key, fld = comparisons(p, kind, rest)
+    cmp, key = comparisons(p, metric, subject)
     keys = [k for k in cmp if fnmatch.fnmatchcase(k, key)]
     if not keys:
         raise KeyError(f"no comparison {key!r} ({', '.join(cmp)})")
     for k in keys:
         effect, _raw, adj = cmp[k]
-        # the effect is first - second (optcmp, tunecmp) or ga's saving (cpucmp): the second
-        # side higher when it is negative, positive respectively
-        higher = effect > 0 if kind == "cpucmp" else effect < 0
+        # the effect is first - second (opt, tuning) or ga's saving (cpu): the second side
+        # higher when it is negative, positive respectively
+        higher = effect > 0 if metric == "cpu" else effect < 0
         try:
             shared.check_words(fld, adj is not None, "identical ratios", adj, ALPHA, higher)
         except KeyError as e:
@@ -971,8 +993,12 @@ def check_cmp(p, kind, rest):
 
 
 def resolver(p):
-    def table(rest):
-        name, _, arg = rest.partition("/")
+    """The kinds of the pages' placeholders (mpqoe.page; the module's docstring) over the
+    data of p."""
+    no_series = "the benchmarks"
+
+    def table(name):
+        name, _, arg = name.partition("/")
         if name == "optimality":
             n, _, tops = arg.partition("/")
             return table_optimality(p, count(n), tops.split(",") if tops else p.topologies(p.opt))
@@ -988,73 +1014,74 @@ def resolver(p):
             "e2e": table_e2e,
         }
         if name not in simple or arg:
-            raise KeyError(f"unknown table {rest!r}")
+            raise KeyError(f"unknown table {name + (arg and '/' + arg)!r}")
         return simple[name](p)
 
-    def numeric(kind):
-        def resolve(rest):
-            if kind in COMPARISONS and rest.rsplit("/", 1)[-1] in shared.CHECKS:
-                return check_cmp(p, kind, rest)
-            return single(p, kind, rest)
+    def value(subject, metric, field, during):
+        page.no_window(during, no_series)
+        if field in CMP_FIELDS.get(metric, ()):
+            raise KeyError(f"{field!r} is a comparison's field: {{{{cmp {subject} {metric} ...}}}}")
+        return single(p, metric, subject, field)
 
-        return resolve
+    def cmp(subject, metric, field, during):
+        page.no_window(during, no_series)
+        if metric not in COMPARISONS:
+            raise KeyError(f"no comparison of {metric!r} ({', '.join(COMPARISONS)})")
+        if field in shared.CHECKS:
+            return check_cmp(p, metric, subject, field)
+        if field not in CMP_FIELDS[metric]:
+            fields = (*CMP_FIELDS[metric], *shared.CHECKS)
+            raise KeyError(f"field {field!r} is not {', '.join(fields)}")
+        return single(p, metric, subject, field)
 
-    def run(rest):
-        name, _, fld = rest.partition("/")
-        if name not in p.runs or fld not in HEADERS["runs"]:
-            raise KeyError(f"expected run:<{'|'.join(p.runs)}>/<{'|'.join(HEADERS['runs'])}>")
-        v = p.runs[name][fld]
-        return shared.short(v) if fld == "code_version" else v
+    def run(name, field):
+        if name not in p.runs or field not in HEADERS["runs"]:
+            raise KeyError(f"expected run <{'|'.join(p.runs)}> <{'|'.join(HEADERS['runs'])}>")
+        v = p.runs[name][field]
+        return shared.short(v) if field == "code_version" else v
 
-    def bounded(rest, what):
-        """(inner placeholder, its values [(name, value, decimals)], lo, hi) of
-        what:<kind>:<rest>/<lo>..<hi>; every value a number."""
-        form = f"{what}:<kind>:<rest>/<lo>..<hi>"
-        inner, _, bounds = rest.rpartition("/")
-        kind, sep, inner_rest = inner.partition(":")
-        if not sep:
-            raise KeyError(f"expected {form}")
-        lo, hi = shared.parse_bounds(bounds, form)
-        vals = values(p, kind, inner_rest)
+    def numbers(subjects, metric, field):
+        """[(name, value, decimals)] of every subject (patterns) of the list; every value a
+        number."""
+        vals = [v for s in subjects for v in values(p, metric, s, field)]
         if any(v is None for _n, v, _d in vals):
-            raise KeyError(f"{inner} has a value without a number")
-        return inner, vals, lo, hi
+            raise KeyError(f"{metric} {','.join(subjects)} {field} has a value without a number")
+        return vals
 
-    def within(rest):
-        inner, vals, lo, hi = bounded(rest, "within")
+    def within(subjects, metric, bounds, field, runs, during):
+        page.no_window(during, no_series)
+        if runs is not None:
+            raise KeyError("runs=: the benchmarks have no runs of a cell")
+        vals = numbers(subjects, metric, field)
         decimals = max(3 if d is None else d for _n, _v, d in vals)
-        return shared.check_within([(n, v) for n, v, _d in vals], lo, hi, inner, decimals, inner)
+        what = f"{metric} {','.join(subjects)} {field}"
+        return shared.check_within(
+            [(n, v) for n, v, _d in vals], bounds.lo, bounds.hi, what, decimals, what
+        )
 
-    def target(rest):
-        _inner, vals, lo, hi = bounded(rest, "target")
-        return "met" if all(lo <= v <= hi for _n, v, _d in vals) else "missed"
+    def target(subjects, metric, bounds, field):
+        vals = numbers(subjects, metric, field)
+        return "met" if all(v in bounds for _n, v, _d in vals) else "missed"
 
-    def rising(rest):
-        named = []
-        for inner in rest.split("|"):
-            kind, sep, inner_rest = inner.partition(":")
-            if not sep:
-                raise KeyError("expected rising:<kind>:<rest>|<kind>:<rest>[|...]")
-            named += [(inner, v, d) for _n, v, d in values(p, kind, inner_rest)]
+    def rising(subjects, metric, field, during):
+        page.no_window(during, no_series)
+        named = [(s, v, d) for s in subjects for _n, v, d in values(p, metric, s, field)]
         if any(v is None for _n, v, _d in named):
             raise KeyError("a value without a number")
         decimals = max(3 if d is None else d for _n, _v, d in named)
-        return shared.check_rising([(n, v) for n, v, _d in named], rest, decimals, "values")
+        what = f"{metric} {field}"
+        return shared.check_rising([(n, v) for n, v, _d in named], what, decimals, "values")
 
-    def rulecount(rest):
-        form = "rulecount:<algorithm>/<hop|sr>/<per subflow>/<per connection>"
-        algo, routing, per_sub, per_conn = shared.split_parts(rest, 4, form)
-        try:
-            a, b = int(per_sub), int(per_conn)
-        except ValueError:
-            raise KeyError(f"expected {form} with whole numbers") from None
+    def rulecount(subjects, routing, per_subflow, per_connection):
+        a, b = per_subflow, per_connection
         rows = [
             r
             for r in p.rules
-            if fnmatch.fnmatchcase(r["algorithm"], algo) and r["routing"] == routing
+            if any(fnmatch.fnmatchcase(r["algorithm"], s) for s in subjects)
+            and r["routing"] == routing
         ]
         if not rows:
-            raise KeyError(f"no rules rows of {algo}/{routing}")
+            raise KeyError(f"no rules rows of {','.join(subjects)}/{routing}")
         off = [
             f"{r['algorithm']}/{r['client']} {r['rules']} for {r['subflows']}"
             for r in rows
@@ -1067,24 +1094,24 @@ def resolver(p):
             )
         return ""
 
-    numbers = ("opt", "tuning", "cpu", "rules", "jmh", "compare", *COMPARISONS)
-    kinds = {k: numeric(k) for k in numbers}
-    kinds.update(table=table, run=run, within=within, target=target, rising=rising)
-    kinds.update(rulecount=rulecount)
-    return shared.resolver(kinds, unknown)
-
-
-def unknown(name):
-    raise KeyError("a placeholder here is <kind>:<rest>")
+    kinds = page.Kinds()
+    kinds.shared("table", table).shared("value", value).shared("cmp", cmp)
+    kinds.shared("within", within).shared("rising", rising)
+    kinds.own("target", "subjects:list metric bounds:range field", target)
+    kinds.own("run", "name field", run)
+    kinds.own(
+        "rulecount", "subjects:list routing:hop|sr per_subflow:int per_connection:int", rulecount
+    )
+    return kinds
 
 
 def make(data):
     p = Perf(data)
-    resolve = resolver(p)
+    kinds = resolver(p)
     out = {}
-    for template, page in PAGES.items():
-        text = shared.read_template(template)
-        out[page] = shared.render(text, resolve, template, WHO, command=COMMAND)
+    for template, target in PAGES.items():
+        text = page.read_template(template)
+        out[target] = page.render(text, kinds, template, WHO, COMMAND)
     status = [
         f"{n}: {r['started_utc']}, {shared.short(r['code_version'])}" for n, r in p.runs.items()
     ]
