@@ -39,6 +39,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from mpqoe.claims import Claim, ClaimError, Register
 from mpqoe.results import ReportError
 
 # one placeholder: what lies between the braces (no brace inside)
@@ -276,6 +277,12 @@ SHARED = {
     # a trend: the subject's metric along the family's parameter (Spearman's rho): rho, p, n,
     # sig, or a check of a word (higher: a significant rise, lower: a fall, same: neither)
     "trend": ("subject metric field", "during:window"),
+    # a claim of a paper as the page tests it (mpqoe.claims): its key and short text, and its
+    # verdict: says=WORDS, words the page states and checks beside them, or verdict=PLACEHOLDER,
+    # a placeholder of the page (in quotes, without braces) that gives it; evidence=PLACEHOLDER
+    # the test's p or interval (label= the word before it); superseded=yes for a verdict a later
+    # round replaced. Gives the verdict, in bold where it stands; the index lists it
+    "claim": ("key text", "says verdict evidence label at superseded:yes|no=no"),
     # a generated table (a family's table names)
     "table": ("name", ""),
     # a generated figure (its Markdown image link)
@@ -284,10 +291,35 @@ SHARED = {
 
 
 class Kinds:
-    """The kinds of one family's pages: shared ones (SHARED's signatures) and its own."""
+    """The kinds of one family's pages: shared ones (SHARED's signatures) and its own. Every
+    family has `claim`: the claims its pages render are registered in `claims`
+    (mpqoe.claims.Register), the page being the template's name without `.in`."""
 
     def __init__(self):
         self.kinds = {}
+        self.claims = Register()
+        self.page = ""
+        self.shared("claim", self._claim)
+
+    def _nested(self, text):
+        """The text a placeholder of these kinds gives, written without its braces."""
+        kind, args, options = tokenize(text)
+        k = _kind(self.kinds, Placeholder(0, text, kind))
+        return k.fn(**k.bind(args, options))
+
+    def _claim(self, key, text, says, verdict, evidence, label, at, superseded):
+        if (says is None) == (verdict is None):
+            raise ValueError("a claim takes one of says= and verdict=")
+        words = says if says is not None else self._nested(verdict)
+        plain = words.replace("**", "").strip()
+        ev = self._nested(evidence) if evidence else ""
+        c = Claim(self.page, key, text, plain, f"{label} {ev}" if label and ev else ev,
+                  at or "", superseded == "yes")  # fmt: skip
+        try:
+            self.claims.add(c)
+        except ClaimError as e:
+            raise ValueError(str(e)) from None
+        return plain if c.superseded else f"**{plain}**"
 
     def _add(self, name, params, keys, fn):
         if not KIND_NAME.fullmatch(name) or name == "include":
@@ -407,6 +439,7 @@ def substitute(template, kinds, source):
     """The template with every placeholder replaced by its kind's text; PageError naming
     source, line and placeholder of every bad one (nothing is substituted then)."""
     if isinstance(kinds, Kinds):
+        kinds.page = os.path.basename(source).removesuffix(".in")
         kinds = kinds.kinds
     errors = []
     lines = template.split("\n")

@@ -1,0 +1,90 @@
+"""mpqoe.claims: verdict classes, the register's refusals, the index table and summary."""
+
+import unittest
+
+from mpqoe.claims import Claim, ClaimError, Register, counts, summary, table
+
+
+def claim(key="G6", verdict="disagrees on bitrate", **kw):
+    return Claim(page="ga-paper.md", key=key, text="no selection: 1728 kbit/s", verdict=verdict,
+                 **kw)  # fmt: skip
+
+
+class OutcomeTest(unittest.TestCase):
+    def test_a_verdict_is_classed_by_its_first_words(self):
+        cases = {
+            "agrees": "agrees",
+            "agrees in part": "agrees in part",
+            "Disagrees on bitrate and outage": "disagrees",
+            "not significant against the four baselines": "not significant",
+            "not testable here as stated": "not tested",
+            "untested": "not tested",
+            "pending": "not decided",
+            "met": "agrees",
+            "not met": "disagrees",
+        }
+        for verdict, outcome in cases.items():
+            with self.subTest(verdict):
+                self.assertEqual(claim(verdict=verdict).outcome, outcome)
+
+    def test_unknown_wording_is_refused_naming_the_claim(self):
+        with self.assertRaisesRegex(ClaimError, "ga-paper.md G6: verdict 'agreeable'"):
+            claim(verdict="agreeable").outcome  # noqa: B018
+
+    def test_a_word_is_matched_whole(self):
+        # "agreesome" starts with "agrees" but is not that verdict
+        with self.assertRaises(ClaimError):
+            claim(verdict="agreesome").outcome  # noqa: B018
+
+
+class RegisterTest(unittest.TestCase):
+    def test_claims_keep_their_order_and_superseded_ones_stand_apart(self):
+        r = Register()
+        r.add(claim("G1", "agrees"))
+        r.add(claim("S1", "agrees", superseded=True))
+        r.add(claim("G2", "not significant"))
+        self.assertEqual([c.key for c in r.claims()], ["G1", "G2"])
+        self.assertEqual([c.key for c in r.claims(superseded=True)], ["S1"])
+        self.assertEqual(r.pages(), ["ga-paper.md"])
+
+    def test_the_same_claim_twice_is_one_and_a_changed_one_is_refused(self):
+        r = Register()
+        r.add(claim())
+        r.add(claim())
+        self.assertEqual(len(r.claims()), 1)
+        with self.assertRaisesRegex(ClaimError, "registered twice"):
+            r.add(claim(verdict="agrees"))
+
+    def test_an_unknown_verdict_is_refused_when_registered(self):
+        with self.assertRaises(ClaimError):
+            Register().add(claim(verdict="maybe"))
+
+
+class RenderTest(unittest.TestCase):
+    def test_a_standing_verdict_is_bold_and_a_superseded_one_is_not(self):
+        text = table([claim(evidence="p 0.040", anchor="claims"),
+                      claim("S1", "agrees", superseded=True)])  # fmt: skip
+        lines = text.splitlines()
+        self.assertEqual(lines[0], "| claim | verdict | evidence | where |")
+        self.assertEqual(
+            lines[2],
+            "| G6 no selection: 1728 kbit/s | **disagrees on bitrate** | p 0.040 "
+            "| [ga-paper.md](ga-paper.md#claims) |",
+        )
+        self.assertIn("| agrees |", lines[3])
+        self.assertNotIn("**", lines[3])
+
+    def test_cells_escape_pipes_and_fold_whitespace(self):
+        text = table([Claim("p.md", "X1", "a | b\n  c", "agrees")])
+        self.assertIn("| X1 a \\| b c |", text)
+
+    def test_summary_counts_in_a_fixed_order(self):
+        cs = [claim("A", "not significant"), claim("B", "agrees"), claim("C", "disagrees"),
+              claim("D", "agrees")]  # fmt: skip
+        self.assertEqual(counts(cs), {"agrees": 2, "disagrees": 1, "not significant": 1})
+        self.assertEqual(summary(cs), "4 claims: 2 agree, 1 disagree, 1 not significant")
+        self.assertEqual(summary(cs[:1]), "1 claim: 1 not significant")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,113 @@
+"""The reproductions' claims at a glance: every results page registers the verdicts it renders,
+and the index (docs/results/README.md) and the project README's findings are made from those
+registrations, so that a verdict is decided in one place, on its page's data.
+
+A claim is a paper's statement as a results page tests it: its key on the page (G6, Q2, S1...),
+a short text, the verdict the page renders, the test's evidence as the page prints it (a p
+value or an interval), and where on the page it stands. A verdict of an earlier round that a
+later one replaced is registered as superseded: the index lists it apart and never as a
+finding.
+"""
+
+import dataclasses
+import re
+
+# How the pages word a verdict, by what it says about the paper; a verdict is matched by its
+# first words ("disagrees on bitrate and outage" is a disagreement).
+OUTCOMES = (
+    ("agrees in part", "agrees in part"),
+    ("agrees", "agrees"),
+    ("met", "agrees"),
+    ("disagrees", "disagrees"),
+    ("not met", "disagrees"),
+    ("not significant", "not significant"),
+    ("pending", "not decided"),
+    ("not run yet", "not decided"),
+    ("untested", "not tested"),
+    ("not tested", "not tested"),
+    ("not testable", "not tested"),
+)
+ORDER = ("agrees", "agrees in part", "disagrees", "not significant", "not tested", "not decided")
+
+
+class ClaimError(ValueError):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    page: str  # the page, relative to docs/results ("ga-paper.md")
+    key: str  # the claim's key on its page ("G6")
+    text: str  # what the paper claims, short
+    verdict: str  # as the page renders it, without emphasis
+    evidence: str = ""  # the test's p or interval, as the page prints it
+    anchor: str = ""  # a heading's anchor on the page, "" for the page's top
+    superseded: bool = False
+
+    @property
+    def outcome(self):
+        """The verdict's class in ORDER; ClaimError for wording OUTCOMES does not know."""
+        v = self.verdict.strip().lower()
+        for words, outcome in OUTCOMES:
+            if v == words or v.startswith(words + " ") or v.startswith(words + ":"):
+                return outcome
+        raise ClaimError(f"{self.page} {self.key}: verdict {self.verdict!r} is none of "
+                         + ", ".join(w for w, _ in OUTCOMES))  # fmt: skip
+
+    @property
+    def link(self):
+        return self.page + (f"#{self.anchor}" if self.anchor else "")
+
+
+class Register:
+    """The claims of one rendering, in the order the pages register them."""
+
+    def __init__(self):
+        self._claims = {}
+
+    def add(self, claim):
+        """Registers a claim; ClaimError for a verdict of unknown wording or a key its page
+        registered already with another verdict (the same claim rendered twice is fine)."""
+        claim.outcome  # noqa: B018 - refuses an unknown verdict now, where the page is known
+        old = self._claims.setdefault((claim.page, claim.key), claim)
+        if old != claim:
+            raise ClaimError(f"{claim.page} {claim.key}: registered twice, differently")
+        return claim
+
+    def claims(self, page=None, superseded=False):
+        return [c for c in self._claims.values()
+                if (page is None or c.page == page) and c.superseded == superseded]  # fmt: skip
+
+    def pages(self):
+        return list(dict.fromkeys(c.page for c in self._claims.values()))
+
+
+def _cell(text):
+    return re.sub(r"\s+", " ", text.replace("|", "\\|")).strip()
+
+
+def table(claims):
+    """A Markdown table of claims: claim, verdict, evidence, link; the verdict in bold only
+    when it stands (a superseded one is plain)."""
+    rows = ["| claim | verdict | evidence | where |", "|---|---|---|---|"]
+    for c in claims:
+        verdict = _cell(c.verdict) if c.superseded else f"**{_cell(c.verdict)}**"
+        rows.append(f"| {c.key} {_cell(c.text)} | {verdict} | {_cell(c.evidence)} "
+                    f"| [{c.page}]({c.link}) |")  # fmt: skip
+    return "\n".join(rows)
+
+
+def counts(claims):
+    """{outcome: n} in ORDER, outcomes with no claim left out."""
+    n = {o: 0 for o in ORDER}
+    for c in claims:
+        n[c.outcome] += 1
+    return {o: k for o, k in n.items() if k}
+
+
+def summary(claims):
+    """One line of a set of standing claims: "N claims: a agree, d disagree, ..."."""
+    words = {"agrees": "agree", "agrees in part": "agree in part", "disagrees": "disagree"}
+    n = counts(claims)
+    parts = [f"{k} {words.get(o, o)}" for o, k in n.items()]
+    return f"{len(claims)} claim{'s' if len(claims) != 1 else ''}: " + ", ".join(parts)
