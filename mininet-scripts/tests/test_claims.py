@@ -1,7 +1,10 @@
 """mpqoe.claims: verdict classes, the register's refusals, the index table and summary."""
 
+import os
+import tempfile
 import unittest
 
+from mpqoe import claims
 from mpqoe.claims import Claim, ClaimError, Register, counts, summary, table
 
 
@@ -84,6 +87,70 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(counts(cs), {"agrees": 2, "disagrees": 1, "not significant": 1})
         self.assertEqual(summary(cs), "4 claims: 2 agree, 1 disagree, 1 not significant")
         self.assertEqual(summary(cs[:1]), "1 claim: 1 not significant")
+
+
+class FileTest(unittest.TestCase):
+    def test_a_page_s_claims_round_trip_through_its_csv(self):
+        r = Register()
+        r.add(claim("G1", "agrees", evidence="p 0.01", anchor="claims"))
+        r.add(claim("G2", 'not significant, "quoted", with commas', superseded=True))
+        files = r.files("/x/docs/results")
+        self.assertEqual(list(files), ["/x/docs/results/claims/ga-paper.csv"])
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "ga-paper.csv")
+            with open(p, "w") as f:
+                f.write(files["/x/docs/results/claims/ga-paper.csv"])
+            self.assertEqual(claims.read(p), r.claims() + r.claims(superseded=True))
+
+    def test_a_foreign_or_broken_file_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "c.csv")
+            head = ",".join(claims.FIELDS)
+            for text, msg in (("a,b\n", "not a claims file"),
+                              (head + "\np,k,t,agrees,,,maybe\n", ":2:"),
+                              (head + "\np,k,t,perhaps,,,no\n", "perhaps")):  # fmt: skip
+                with self.subTest(msg), open(p, "w") as f:
+                    f.write(text)
+                with self.subTest(msg), self.assertRaisesRegex(ClaimError, msg):
+                    claims.read(p)
+
+
+class ClaimKindTest(unittest.TestCase):
+    """The claim placeholder (mpqoe.page): rendering, registration, refusals."""
+
+    def kinds(self):
+        from mpqoe import page  # noqa: PLC0415
+
+        k = page.Kinds()
+        k.own("p", "subject", lambda subject: {"a": "0.040"}[subject])
+        k.own("word", "", lambda: "**agrees** in part")
+        return page, k
+
+    def test_stated_and_derived_verdicts_render_and_register(self):
+        page, k = self.kinds()
+        text = page.substitute(
+            '{{claim G6 "no selection" says=disagrees evidence="p a" label=p at=claims}}\n'
+            '{{claim G7 "highest bitrate" verdict=word}}\n'
+            '{{claim S1 "round 1" says="agrees" superseded=yes}}',
+            k,
+            "docs/results/ga-paper.md.in",
+        )
+        self.assertEqual(text.splitlines(), ["**disagrees**", "**agrees in part**", "agrees"])
+        self.assertEqual(
+            k.claims.claims()[0],
+            Claim("ga-paper.md", "G6", "no selection", "disagrees", "p 0.040", "claims"),
+        )
+        self.assertEqual(k.claims.claims()[1].verdict, "agrees in part")
+        self.assertTrue(k.claims.claims(superseded=True)[0].superseded)
+
+    def test_a_claim_needs_exactly_one_verdict_and_known_words(self):
+        page, k = self.kinds()
+        for bad, msg in (('{{claim G1 "t"}}', "one of says= and verdict="),
+                         ('{{claim G1 "t" says=agrees verdict=word}}', "one of says="),
+                         ('{{claim G1 "t" says=maybe}}', "verdict 'maybe'"),
+                         ('{{claim G1 "t" verdict="nope x"}}', "unknown kind")):  # fmt: skip
+            with self.subTest(bad), self.assertRaisesRegex(page.PageError, msg):
+                page.substitute(bad, k, "p.md.in")
 
 
 if __name__ == "__main__":

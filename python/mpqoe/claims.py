@@ -9,7 +9,10 @@ later one replaced is registered as superseded: the index lists it apart and nev
 finding.
 """
 
+import csv
 import dataclasses
+import io
+import os
 import re
 
 # How the pages word a verdict, by what it says about the paper; a verdict is matched by its
@@ -49,7 +52,7 @@ class Claim:
         """The verdict's class in ORDER; ClaimError for wording OUTCOMES does not know."""
         v = self.verdict.strip().lower()
         for words, outcome in OUTCOMES:
-            if v == words or v.startswith(words + " ") or v.startswith(words + ":"):
+            if re.match(re.escape(words) + r"(?![\w-])", v):
                 return outcome
         raise ClaimError(f"{self.page} {self.key}: verdict {self.verdict!r} is none of "
                          + ", ".join(w for w, _ in OUTCOMES))  # fmt: skip
@@ -80,6 +83,47 @@ class Register:
 
     def pages(self):
         return list(dict.fromkeys(c.page for c in self._claims.values()))
+
+    def files(self, results_dir):
+        """{path: CSV text} of every page that registered claims (path())."""
+        return {path(results_dir, p): csv_text(c for c in self._claims.values() if c.page == p)
+                for p in self.pages()}  # fmt: skip
+
+
+FIELDS = ("page", "key", "text", "verdict", "evidence", "anchor", "superseded")
+
+
+def csv_text(claims):
+    """The claims as a CSV (FIELDS): what a family writes beside its pages, claims/<page
+    without .md>.csv under docs/results, for the index."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(FIELDS)
+    for c in claims:
+        w.writerow([c.page, c.key, c.text, c.verdict, c.evidence, c.anchor,
+                    "yes" if c.superseded else "no"])  # fmt: skip
+    return buf.getvalue()
+
+
+def path(results_dir, page):
+    """Where a page's claims CSV lies (page: its name under docs/results, e.g. ga-paper.md)."""
+    return os.path.join(results_dir, "claims", page.removesuffix(".md") + ".csv")
+
+
+def read(path_):
+    """The claims of a CSV written by csv_text; ClaimError for another header or a bad row."""
+    with open(path_, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    if not rows or tuple(rows[0]) != FIELDS:
+        raise ClaimError(f"{path_}: not a claims file (header {', '.join(FIELDS)})")
+    out = []
+    for i, r in enumerate(rows[1:], 2):
+        if len(r) != len(FIELDS) or r[6] not in ("yes", "no"):
+            raise ClaimError(f"{path_}:{i}: want {len(FIELDS)} fields, superseded yes or no")
+        c = Claim(*r[:6], superseded=r[6] == "yes")
+        c.outcome  # noqa: B018 - refuses an unknown verdict
+        out.append(c)
+    return out
 
 
 def _cell(text):
