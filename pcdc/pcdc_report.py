@@ -1378,12 +1378,13 @@ def build(where):
     """{path: bytes} of one scenario's page and its figures (an experiment.Published);
     ReportError on bad data or template (found before any figure is drawn)."""
     d = summarise(*load(where.data))
-    text = page.render(
-        page.read_template(where.template), resolver(d), where.template, WHO, COMMAND
-    )
+    kinds = resolver(d)
+    text = page.render(page.read_template(where.template), kinds, where.template, WHO, COMMAND)
     plt = debian.pyplot(WHO)
+    claims = kinds.claims.files(os.path.dirname(where.page))
     return {
         where.page: text.encode(),
+        **{path: csv.encode() for path, csv in claims.items()},
         where.figure("bulk"): bulk_figure(plt, d),
         where.figure("small"): small_figure(plt, d),
     }

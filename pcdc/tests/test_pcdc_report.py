@@ -388,6 +388,7 @@ class ImportTest(Case):
             [
                 "pcdc/uib-unis/figures/bulk.png",
                 "pcdc/uib-unis/figures/small.png",
+                "results/claims/pcdc-uib-unis.csv",
                 "results/pcdc-uib-unis.md",
             ],
         )
@@ -647,11 +648,11 @@ class VolatileScenarioTest(Case):
                   if line.startswith("| with ") or line.startswith("| the optional")}  # fmt: skip
         self.assertEqual(
             list(claims.values()),
-            ["agrees", "agrees", "same as Table IV", "same as Table IV",
-             "agrees at every size", "consistent (not significant) at every size"],
+            ["**agrees**", "**agrees**", "**same as Table IV**", "**same as Table IV**",
+             "**agrees at every size**", "**consistent (not significant) at every size**"],
         )  # fmt: skip
         self.assertIn("| 36.9 vs 77.2 Mbit/s | 40.5 vs 80.5 Mbit/s (-49.7 %", text)
-        self.assertIn("| Uninett-CERNET | Uninett-CERNET | same as Table IV |", text)
+        self.assertIn("| Uninett-CERNET | Uninett-CERNET | **same as Table IV** |", text)
         self.assertIn("| Uninett-CERNET, BKK-CERNET | Uninett-CERNET, BKK-CERNET |", text)
         # the model's parameters, and the measurement's bad time (180 of 900 s, two drops)
         self.assertIn(

@@ -19,13 +19,18 @@ import re
 # first words ("disagrees on bitrate and outage" is a disagreement).
 OUTCOMES = (
     ("agrees in part", "agrees in part"),
+    ("agrees in direction", "not significant"),
     ("agrees", "agrees"),
     ("met", "agrees"),
     ("disagrees", "disagrees"),
+    ("differs", "disagrees"),
+    ("consistent", "agrees"),
+    ("same as", "agrees"),
     ("not met", "disagrees"),
     ("not significant", "not significant"),
     ("pending", "not decided"),
     ("not run yet", "not decided"),
+    ("n/a", "not decided"),
     ("untested", "not tested"),
     ("not tested", "not tested"),
     ("not testable", "not tested"),
@@ -51,6 +56,8 @@ class Claim:
     def outcome(self):
         """The verdict's class in ORDER; ClaimError for wording OUTCOMES does not know."""
         v = self.verdict.strip().lower()
+        if re.match(r"agrees at [^;]*;", v):  # per size: agrees at some, not at others
+            return "agrees in part"
         for words, outcome in OUTCOMES:
             if re.match(re.escape(words) + r"(?![\w-])", v):
                 return outcome

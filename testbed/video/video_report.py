@@ -118,6 +118,7 @@ from dataclasses import dataclass, field
 from mpqoe import debian, page, stats
 from mpqoe import results as shared
 from mpqoe import video_record as record
+from mpqoe.claims import Register
 from mpqoe.results import ReportError, fmt, fmt_diff, fmt_p, read_csv, short
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -1498,11 +1499,13 @@ def resolve(results, text):
         raise KeyError(str(e)) from None
 
 
-def render(template, results, source):
-    """The page of a template; ReportError listing every bad placeholder."""
-    return page.render(
-        template, kinds(results), source, "testbed/video/video_report.py", "make results"
-    )
+def render(template, results, source, claims=None):
+    """The page of a template; ReportError listing every bad placeholder. Its claims are
+    registered in claims (mpqoe.claims.Register) when given."""
+    k = kinds(results)
+    if claims is not None:
+        k.claims = claims
+    return page.render(template, k, source, "testbed/video/video_report.py", "make results")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1693,10 +1696,12 @@ def build(data, newest=git_newest):
     input, found before any figure is drawn."""
     results = load(data, newest)
     out = {}
+    claims = Register()
     for paper in PAPERS:
         src = os.path.join(data, f"{paper}.md.in")
         template = page.read_template(src)
-        out[os.path.join(data, f"{paper}.md")] = render(template, results, src).encode()
+        out[os.path.join(data, f"{paper}.md")] = render(template, results, src, claims).encode()
+    out.update((path, text.encode()) for path, text in claims.files(data).items())
     figs = figures(debian.pyplot(WHO), results)
     for paper in PAPERS:
         for name, b in figs[paper].items():
