@@ -16,7 +16,10 @@ holding a cell outside its plan is malformed. It writes, per set:
                           95 % CI bars (the papers' figure style)
     <set>/subflow_throughput.png   each path's subflow throughput per scheduler and congestion
                           control (the sticky paper's Fig. 6), when the set has per-path data
-and <data>/README.md from the committed template <data>/README.md.in. Everything is made in
+and the pages <data>/scheduler-papers.md (the standing verdicts), scheduler-round1.md (round
+1's, superseded) and scheduler-regenerate.md from their committed templates <page>.in (the
+first required, the others where present), and <data>/claims/<page>.csv, the claims a page
+registers ({{claim}}: mpqoe.claims), for the results index. Everything is made in
 memory first; then only the changed files are written (each atomically) and files of a set
 folder that are no longer made (PNG, CSV, Markdown beside data/) are removed. --check writes
 nothing and exits 1 listing every file that differs from what the data give.
@@ -53,6 +56,8 @@ are comma-separated lists of those with shell patterns, all of one set
         part", "not significant" or "untested" otherwise (claim_verdict). check=WORD: nothing
         when the verdict is WORD, else an error
     {{figure <set>/<name>}}                the figure's image link, or why there is none
+    {{claim KEY TEXT verdict="verdict CLAIM" at=ANCHOR [superseded=yes]}}  a paper's claim: its
+        verdict in bold (plain when superseded), registered in <data>/claims/<page>.csv
 The family's own kinds:
     {{comparisons CLAIM}}                  the comparisons that decide the claim's verdict
     {{holds CLAIM}}                        nothing, or an error: the check behind a hand-written
@@ -141,9 +146,10 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 WHO = "experiments/sched_report.py"
 GENERATOR = "testbed/experiments/sched_report.py"
 COMMAND = "make results  # or: /usr/bin/python3 -m mpqoe.report scheduler"
-TEMPLATE = "README.md.in"
+# the pages, each rendered from <page>.in under --data: the standing findings (the one a
+# data directory must have), round 1's superseded history, the regenerate recipes
+PAGES = ("scheduler-papers.md", "scheduler-round1.md", "scheduler-regenerate.md")
 PLAN = "plan.txt"  # <set>/data/plan.txt: the cells a set is to hold (read_plan)
-PAGE = "README.md"
 LENGTHS_DIFFER = "video lengths differ"  # compare_cells: no test across lengths
 STATUSES = ("ok", "failed")
 NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -1623,14 +1629,19 @@ def build(data, newest=shared.git_newest):
     sets = load(data, newest)
     if not sets:
         raise ReportError(f"{data}: no result set (<...>/sticky|bnaware/data/runs.csv)")
-    src = os.path.join(data, TEMPLATE)
-    template = page.read_template(src)
+    srcs = [os.path.join(data, p + ".in") for p in PAGES]
+    srcs = [s for s in srcs if s == srcs[0] or os.path.exists(s)]
+    templates = [page.read_template(src) for src in srcs]
     plt = debian.pyplot(WHO)
     out = {}
     for res in sets:
         figures(plt, res)
-    text = page.render(template, resolver(sets), src, GENERATOR, "make results")
-    out[os.path.join(data, PAGE)] = text.encode()
+    kinds = resolver(sets)
+    for src, template in zip(srcs, templates, strict=True):
+        text = page.render(template, kinds, src, GENERATOR, "make results")
+        out[src.removesuffix(".in")] = text.encode()
+    for path, text in kinds.claims.files(data).items():
+        out[path] = text.encode()
     for res in sets:
         d = os.path.join(data, *res.name.split("/"))
         for stem, b in res.figures.items():
