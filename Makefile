@@ -274,7 +274,7 @@ experiments-report: py-pkg
 ## results: everything under docs/results from the committed per-run CSVs in
 ## docs/results/**/data/: the GA and QoMRA papers' video results (tables, figures, the pages
 ## rendered from docs/results/*-paper.md.in), the scheduler papers' (tables and plots of
-## every result set, docs/results/README.md rendered from README.md.in), the congestion
+## every result set, docs/results/scheduler-*.md rendered from their .md.in), the congestion
 ## controls' page, once its data are imported (pcdc/pcdc_report.py --import) the PCDC page,
 ## docs/perf.md and docs/algorithms.md from docs/perf/data, and the LLDP delay block of
 ## docs/floodlight.md (python3 -m mpqoe.report [--check] [FAMILY ...], python/mpqoe/report.py)

@@ -140,7 +140,9 @@ class DryRun(unittest.TestCase):
         jobs = dry_run(self.tmp, "reports=true", f"publish={REPO}/docs/results")
         self.assertIn("report_scheduler", jobs)
         self.assertIn("report_video", jobs)
-        self.assertIn(f"{REPO}/docs/results/README.md", jobs["report_scheduler"]["outputs"])
+        self.assertIn(
+            f"{REPO}/docs/results/scheduler-papers.md", jobs["report_scheduler"]["outputs"]
+        )
         # scheduler tables published elsewhere: no page of docs/results from them
         jobs = dry_run(self.tmp, "reports=true")
         self.assertIn("report_video", jobs)

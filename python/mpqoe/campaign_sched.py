@@ -130,7 +130,8 @@ class Scheduler(cp.Family):
         return out
 
     def pages(self, config):
-        return [os.path.join(RESULTS, "README.md")]
+        pages = ("scheduler-papers.md", "scheduler-round1.md", "scheduler-regenerate.md")
+        return [os.path.join(RESULTS, p) for p in pages]
 
     def reported(self, config):
         return cp.path(config, "publish") == RESULTS

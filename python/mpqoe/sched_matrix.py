@@ -54,8 +54,8 @@ PLANNED_RUNS = 10
 # this project's coupled congestion control modules (kernel-schedulers, docs/coupled-cc.md)
 COUPLED_CCS = ("lia", "olia", "balia")
 # The time model of a plan, one guest at a time, from round 1's batch logs (not kept; the
-# committed runs' pace is on docs/results/README.md). A batch: boot, modules, OVS, Mininet
-# build and teardown (measured 75-105 s).
+# committed runs' pace is on docs/results/scheduler-regenerate.md). A batch: boot, modules,
+# OVS, Mininet build and teardown (measured 75-105 s).
 BOOT_OVERHEAD_S = 90
 # A run beyond its video length, before any is measured: probe start, startup buffer, trailer,
 # settle (measured 5-6 s). A stored-file stream plays for its length plus its stalls, so the

@@ -14,7 +14,7 @@ A run whose JSON exists with status "ok" is skipped, and so is one named by --sk
 <cell>/failed/ and run again. Every run that is attempted leaves a JSON, "failed" with the
 reason when something went wrong (network checks, subflow count, probe error, counters).
 
-The network (documented in docs/results/README.md):
+The network (documented in docs/results/scheduler-papers.md):
 - DescriptorTopo with the scenario's link overrides (delay one-way, loss both ways, htb rate);
   netem must be available (it is in the guest), else the run fails.
 - No controller: OVS in secure fail mode with static OpenFlow 1.3 rules `ip,nw_dst=<host ip>

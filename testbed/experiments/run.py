@@ -48,8 +48,8 @@ covers every length, the longest first.
 
 --cells takes comma-separated shell patterns over cell names `<scenario>.<scheduler>.<cc>`,
 e.g. 'baseline.*' or '3p-50.gr_sty.cubic,A-1.*.bbr'. --guests > 1 runs guests concurrently:
-on a 2-core host this disturbs the emulated clocks (see docs/results/README.md); 1 is the safe
-default.
+on a 2-core host this disturbs the emulated clocks (see docs/results/scheduler-papers.md); 1 is
+the safe default.
 """
 
 import argparse

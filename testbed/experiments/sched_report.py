@@ -16,90 +16,96 @@ holding a cell outside its plan is malformed. It writes, per set:
                           95 % CI bars (the papers' figure style)
     <set>/subflow_throughput.png   each path's subflow throughput per scheduler and congestion
                           control (the sticky paper's Fig. 6), when the set has per-path data
-and <data>/README.md from the committed template <data>/README.md.in. Everything is made in
+and the pages <data>/scheduler-papers.md (the standing verdicts), scheduler-round1.md (round
+1's, superseded) and scheduler-regenerate.md from their committed templates <page>.in (the
+first required, the others where present), and <data>/claims/<page>.csv, the claims a page
+registers ({{claim}}: mpqoe.claims), for the results index. Everything is made in
 memory first; then only the changed files are written (each atomically) and files of a set
 folder that are no longer made (PNG, CSV, Markdown beside data/) are removed. --check writes
 nothing and exits 1 listing every file that differs from what the data give.
 
-Template placeholders (a set name may contain '/'; fields are split from the right):
-    {{<set>/<cell>/<metric>/<field>}}     mean, ci (half-width), lo, hi, interval ("mean [lo,
-        hi]"), n (runs), min, max
-    {{cmp:<set>/<group>/<metric>/<ref>-vs-<other>/<field>}}
-        the group's baseline against another scheduler: p (Holm-adjusted permutation p), sig
-        (yes/no/untested), diff (mean ref - mean other), p_raw (permutation p), welch
-    {{pair:<set>/<cell>/<other cell>/<metric>/<field>}}  any two cells of one code version
-        and video length, not adjusted: p, sig (p below 0.05), diff, welch
-        cmp and pair also take the fields higher, lower and same: nothing when the other
+Template placeholders: the grammar of mpqoe.page (docs/results/placeholders.md), `{{kind arg
+... key=value}}`. A CELL is `<set>/<cell>` (sticky/baseline.dft.cubic; a set name may hold
+slashes, the name after the last one is the cell), a GROUP `<set>/<group>`; CELLS and GROUPS
+are comma-separated lists of those with shell patterns, all of one set
+(round2/sticky/baseline.*.cubic,round2/sticky/3p-*.cubic); a CLAIM is one word,
+`<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>:<expectation>[,...]`. Shared kinds
+(no time series: during= is refused):
+    {{value CELL METRIC [FIELD]}}          mean (default), ci (half-width), lo, hi, interval
+        ("mean [lo, hi]"), n (runs), min, max
+    {{cmp CELL METRIC FIELD}}              the cell against its group's baseline: p
+        (Holm-adjusted permutation p), sig (yes/no/untested), diff (mean baseline - mean
+        cell), p_raw (permutation p), welch
+    {{pair CELL CELL METRIC FIELD}}        any two cells of one set, code version and video
+        length, not adjusted: p, sig (p below 0.05), diff, welch
+        cmp and pair also take the fields higher, lower and same: nothing when the second
         cell is significantly higher or lower than the first, or (same) not significantly
         different, else an error (the check behind one hand-written word; holds: for several)
-    {{range:<set>/<patterns>/<metric>}}   lowest-highest cell mean over the cells matching
-        comma-separated shell patterns (e.g. baseline.*_sty.cubic)
-    {{ref:<set>/<group>}}                 the group's baseline scheduler
-    {{status:<set>}}                      runs, cells, video length, code version(s)
-    {{kernel:<set>}}                      the guest kernel (uname -r) its runs recorded (one
+    {{within CELLS METRIC LO..HI [FIELD]}}  nothing, or an error: every matching cell's mean
+        (the default), interval end (lo, hi), half-width (ci) or run count (n) lies in
+        [lo, hi], per-path metrics included (the check behind "about a third", "busy", "10
+        runs a cell", whose bounds the sentence states; a description, not a test)
+    {{rising CELLS METRIC}}                nothing, or an error: the cells' means rise strictly
+        in the order named (the check behind "fewest", "between": a description of the
+        means, not a test)
+    {{verdict CLAIM [check=WORD]}}         a claim's verdict, "agrees", from the comparisons
+        with each group's baseline: each named scheduler higher, lower or the same (no
+        significant difference) as the baseline, in every matching group and metric;
+        "pending" until each cell the claim rests on (in every group of the plan that a
+        pattern matches, run or not) has matrix.PLANNED_RUNS runs; "disagrees", "agrees in
+        part", "not significant" or "untested" otherwise (claim_verdict). check=WORD: nothing
+        when the verdict is WORD, else an error
+    {{figure <set>/<name>}}                the figure's image link, or why there is none
+    {{claim KEY TEXT verdict="verdict CLAIM" at=ANCHOR [superseded=yes]}}  a paper's claim: its
+        verdict in bold (plain when superseded), registered in <data>/claims/<page>.csv
+The family's own kinds:
+    {{comparisons CLAIM}}                  the comparisons that decide the claim's verdict
+    {{holds CLAIM}}                        nothing, or an error: the check behind a hand-written
+        word of direction or equality ("switches more", "as steady"); the page does not render
+        unless the comparisons of the cells as they are (complete or not) give agrees
+    {{range CELLS METRIC}}                 lowest-highest cell mean over the matching cells
+    {{ref GROUP}}                          the group's baseline scheduler
+    {{status SET}}                         runs, cells, video length, code version(s)
+    {{kernel SET}}                         the guest kernel (uname -r) its runs recorded (one
         per set: a set whose runs name two is refused), "unrecorded" when none did
-    {{progress:<set>}}                    the groups of the set's plan that are complete
+    {{progress SET}}                       the groups of the set's plan that are complete
         (matrix.PLANNED_RUNS ok runs in each planned cell), under way (with the ok runs a
         cell) and not started
-    {{left:<set>}}                        the runs of the set's plan that it does not hold
+    {{left SET}}                           the runs of the set's plan that it does not hold
         ok yet, and their machine time at the pace of its own runs (plan_time)
-    {{cells:<set>}}                       the patterns of the set's plan, comma-separated
+    {{cells SET}}                          the patterns of the set's plan, comma-separated
         (run.py --cells takes them), or "*" for every cell
-    {{plan:<experiments>/<cells>/<field>}}  the full plan (matrix.PLANNED_RUNS runs a cell at
+    {{plan EXPERIMENTS SELECTOR FIELD}}    the full plan (matrix.PLANNED_RUNS runs a cell at
         its planned length) of the experiments (comma-separated, or *) over the cells
         "headline", "short", "all" or comma-separated shell patterns: cells, runs, h (machine
         time, matrix.estimate_s), length (the planned video length(s), s)
-    {{model:<name>}}                      a constant of the plan's time model (report.MODEL):
+    {{model NAME}}                         a constant of the plan's time model (MODEL):
         per_run_s, boot_s, batch_runs, planned_runs
-    {{figure:<set>/<name>}}               the figure's image link, or why there is none
-    {{pace:<set>/<patterns>}}             machine time per run, s: the mean time between the
-        starts of consecutive runs of one batch, over the cells matching the patterns (one
-        video length); runs of one batch follow each other within matrix.run_limit_s
-    {{sig:<set>/<group patterns>/<metric>}}  how many of the comparisons with the baseline in
-        the groups matching the patterns (e.g. 3p-50.lia,3p-50.olia) are significant after
+    {{pace CELLS}}                         machine time per run, s: the mean time between the
+        starts of consecutive runs of one batch, over the matching cells (one video length);
+        runs of one batch follow each other within matrix.run_limit_s
+    {{sig GROUPS METRIC}}                  how many of the comparisons with the baseline in
+        the matching groups (e.g. sticky/3p-50.lia,sticky/3p-50.olia) are significant after
         Holm, and which, with direction and p: "none of 8", "1 of 8 (gr_sty lower in
         3p-50.lia, p 0.008)", ", 2 untested" appended when some could not be tested
-    {{builds:<set>[,<set>...]}}            how many module sha256 values the kept runs of the
+    {{builds SET[,SET...]}}                how many module sha256 values the kept runs of the
         sets record per scheduler: "two values for `dft` and one value for `gr_sty`"
-    {{onebuild:<set>[,<set>...]}}          nothing, or an error: the check behind "one module
+    {{onebuild SET[,SET...]}}              nothing, or an error: the check behind "one module
         has one sha256", every scheduler's kept runs record one value
-    {{minp:<set>/<group patterns>/<metric>[,<metric>...]}}  the lowest Holm p of the tested
-        comparisons with the baseline in the matching groups and metrics (the number behind
-        "Holm p X or more"); an error when none could be tested
-    {{prange:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>[,...]|*}}  the lowest
-        to the highest Holm p of the tested comparisons of those schedulers (* for all) with
-        the baseline in the matching groups and metrics, "0.024 to 0.032", or one value when
-        both print alike (the numbers behind "Holm p X to Y", "Holm p X for each")
-    {{ccsig:<set>/<cell patterns>/<cc>-vs-<other cc>/<metric>}}  the same count for another
-        family: each cell of control <cc> matching the patterns against the cell of <other cc>
-        with its scenario and scheduler, Holm over all of them: "1 of 15 (olia lower with
-        3p-50.minrtt, p 0.003)"
-    {{claim:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>:<expectation>[,...]}}
-        a claim's verdict, "**agrees** (...)", from the comparisons with each group's baseline:
-        each named scheduler higher, lower or the same (no significant difference) as the
-        baseline, in every matching group and metric; **pending** until each cell the claim
-        rests on (in every group of the plan that a pattern matches, run or not) has
-        matrix.PLANNED_RUNS runs; **disagrees**, **agrees in part**, **not
-        significant** or **untested** otherwise (claim_verdict), with the comparisons that
-        decide it
-    {{verdict:<as claim>}}                the claim's verdict alone, "**agrees**", where the
-        page has given its comparisons already
-    {{holds:<as claim>}}                  nothing, or an error: the check behind a hand-written
-        word of direction or equality ("switches more", "as steady"); the page does not render
-        unless the comparisons of the cells as they are (complete or not) give **agrees**
-    {{zero:<set>/<cell patterns>/<metric>[,<metric>...]}}  nothing, or an error: every ok
-        run of the matching cells has 0 in each metric (the check behind "none", "clean")
-    {{below:<set>/<cell patterns>/<cell patterns>/<metric>}}  nothing, or an error: every ok
-        run of the first cells lies below every ok run of the second ("every run fewer than
-        any")
-    {{rising:<set>/<cell>,<cell>[,<cell>...]/<metric>}}  nothing, or an error: the cells'
-        means rise strictly in the order named (the check behind "fewest", "between": a
-        description of the means, not a test)
-    {{within:<set>/<cell patterns>/<metric>/<lo>..<hi>[/<field>]}}  nothing, or an error:
-        every matching cell's mean (field mean, the default), interval end (lo, hi),
-        half-width (ci) or run count (n) lies in [lo, hi], per-path metrics included (the
-        check behind "about a third", "busy", "10 runs a cell", whose bounds the sentence
-        states; a description, not a test)
+    {{minp GROUPS METRIC[,METRIC...]}}     the lowest Holm p of the tested comparisons with the
+        baseline in the matching groups and metrics (the number behind "Holm p X or more");
+        an error when none could be tested
+    {{prange GROUPS METRIC[,...] SCHEDULER[,...]|*}}  the lowest to the highest Holm p of the
+        tested comparisons of those schedulers (* for all) with the baseline in the matching
+        groups and metrics, "0.024 to 0.032", or one value when both print alike (the numbers
+        behind "Holm p X to Y", "Holm p X for each")
+    {{ccsig CELLS CC OTHER_CC METRIC}}     the same count for another family: each matching
+        cell of control CC against the cell of OTHER_CC with its scenario and scheduler, Holm
+        over all of them: "1 of 15 (olia lower with 3p-50.minrtt, p 0.003)"
+    {{zero CELLS METRIC[,METRIC...]}}      nothing, or an error: every ok run of the matching
+        cells has 0 in each metric (the check behind "none", "clean")
+    {{below CELLS CELLS METRIC}}           nothing, or an error: every ok run of the first
+        cells lies below every ok run of the second ("every run fewer than any")
 A group is a cell less its scheduler: <scenario>.<cc> (baseline.cubic). Metrics: METRICS, and
 per path k path<k>_share_pct, path<k>_mbps, path<k>_rtt_ms where the set has per-path data.
 
@@ -125,8 +131,9 @@ import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 
-from mpqoe import debian, stats
+from mpqoe import debian, page, stats
 from mpqoe import results as shared
 from mpqoe import sched_matrix as mx
 from mpqoe import sched_publish as publish
@@ -139,9 +146,10 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 WHO = "experiments/sched_report.py"
 GENERATOR = "testbed/experiments/sched_report.py"
 COMMAND = "make results  # or: /usr/bin/python3 -m mpqoe.report scheduler"
-TEMPLATE = "README.md.in"
+# the pages, each rendered from <page>.in under --data: the standing findings (the one a
+# data directory must have), round 1's superseded history, the regenerate recipes
+PAGES = ("scheduler-papers.md", "scheduler-round1.md", "scheduler-regenerate.md")
 PLAN = "plan.txt"  # <set>/data/plan.txt: the cells a set is to hold (read_plan)
-PAGE = "README.md"
 LENGTHS_DIFFER = "video lengths differ"  # compare_cells: no test across lengths
 STATUSES = ("ok", "failed")
 NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -803,9 +811,27 @@ def _split(name, n, form):
     return parts
 
 
-def _value(sets, name):
-    sname, cname, m, fld = _split(name, 3, "<set>/<cell>/<metric>/<field>")
-    res = _set(sets, sname)
+def _subject(sets, subject, what="cell"):
+    """(result set, name) of a subject `<set>/<name>` (a set name may hold slashes)."""
+    sname, name = _split(subject, 1, f"<set>/<{what}>")
+    return _set(sets, sname), name
+
+
+def _subjects(sets, subjects, what="cell"):
+    """(result set, comma-separated patterns) of a list of subjects `<set>/<pattern>`, all of
+    one set."""
+    found = [_split(s, 1, f"<set>/<{what} pattern>") for s in subjects]
+    names = {sname for sname, _ in found}
+    if len(names) > 1:
+        raise KeyError(f"the {what}s are of several result sets ({', '.join(sorted(names))})")
+    return _set(sets, names.pop()), ",".join(p for _, p in found)
+
+
+def _value(sets, subject, metric, field, during):
+    m, fld = metric, field
+    page.no_window(during, "the scheduler runs")
+    res, cname = _subject(sets, subject)
+    sname = res.name
     mt = _metric(res, m)
     fields = shared.INTERVAL_FIELDS + ("min", "max")
     if fld not in fields:
@@ -819,18 +845,21 @@ def _value(sets, name):
     return shared.interval_field(iv, fld, mt.decimals)
 
 
-def _comparison(sets, name):
-    form = "cmp:<set>/<group>/<metric>/<ref>-vs-<other>/<field>"
-    sname, gname, m, pair, fld = _split(name, 4, form)
-    res = _set(sets, sname)
+def _comparison(sets, subject, metric, field, during):
+    """The cell's test against its group's baseline (cmp <set>/<cell>)."""
+    m, fld = metric, field
+    page.no_window(during, "the scheduler runs")
+    res, cname = _subject(sets, subject)
+    sname = res.name
     mt = _metric(res, m)
     shared.check_field(fld, ("p", "sig", "diff", "p_raw", "welch"))
+    scenario, other, cc = _cell_parts(cname)
+    gname = f"{scenario}.{cc}"
     g = res.group(gname)
     if g is None:
         raise KeyError(f"{sname} has no group {gname!r}")
-    ref, _, other = pair.partition("-vs-")
-    if ref != g.ref:
-        raise KeyError(f"group {gname} of {sname} is compared against {g.ref}, not {ref}")
+    if other == g.ref:
+        raise KeyError(f"{cname} is the baseline of group {gname} of {sname}")
     c = next((c for c in g.comparisons.get(m, []) if c.other == other), None)
     if c is None:
         raise KeyError(f"group {gname} of {sname} has no {other} cell")
@@ -850,10 +879,22 @@ def compare_cells(a, b, m):
     return stats.compare(a.name, b.name, a.values[m], b.values[m])
 
 
-def _pair(sets, name):
-    form = "pair:<set>/<cell>/<other cell>/<metric>/<field>"
-    sname, a, b, m, fld = _split(name, 4, form)
-    res = _set(sets, sname)
+def _cell_parts(cname):
+    """(scenario, scheduler, congestion control) of a cell name."""
+    parts = cname.rsplit(".", 2)
+    if len(parts) != 3 or not all(parts):
+        raise KeyError(f"{cname!r} is not a cell, <scenario>.<scheduler>.<cc>")
+    return parts
+
+
+def _pair(sets, first, second, metric, field, during):
+    m, fld = metric, field
+    page.no_window(during, "the scheduler runs")
+    res, a = _subject(sets, first)
+    res2, b = _subject(sets, second)
+    sname = res.name
+    if res2 is not res:
+        raise KeyError(f"pair compares cells of one result set, not {sname} and {res2.name}")
     mt = _metric(res, m)
     shared.check_field(fld, ("p", "sig", "diff", "welch"))
     ca, cb = res.cell(a), res.cell(b)
@@ -884,9 +925,9 @@ def matching_cells(res, patterns):
     return matching(res.cells, patterns, f"cell of {res.name}")
 
 
-def _range(sets, name):
-    sname, patterns, m = _split(name, 2, "range:<set>/<patterns>/<metric>")
-    res = _set(sets, sname)
+def _range(sets, cells, metric):
+    res, patterns = _subjects(sets, cells)
+    m = metric
     mt = _metric(res, m)
     cells = matching_cells(res, patterns)
     means = [c.intervals[m].mean for c in cells if c.intervals[m].n]
@@ -915,17 +956,16 @@ def batch_gaps(res, names, length):
     return mx.start_gaps(res.starts, names, length)
 
 
-def _pace(sets, name):
-    sname, patterns = _split(name, 1, "pace:<set>/<patterns>")
-    mean, _n = pace_s(_set(sets, sname), patterns)
+def _pace(sets, cells):
+    mean, _n = pace_s(*_subjects(sets, cells))
     return "n/a (no two runs of one batch)" if mean is None else fmt(mean, 0)
 
 
 def plan_cells(experiments, selector):
-    """The matrix cells of the experiments ("*": all) that a plan placeholder selects:
-    "headline" (a headline claim rests on them), "short" (the others), "all", or
+    """The matrix cells of the experiments (a list, ["*"]: all) that a plan placeholder
+    selects: "headline" (a headline claim rests on them), "short" (the others), "all", or
     comma-separated shell patterns over cell names; KeyError when none is."""
-    names = list(mx.EXPERIMENTS) if experiments == "*" else experiments.split(",")
+    names = list(mx.EXPERIMENTS) if experiments == ["*"] else experiments
     for e in names:
         if e not in mx.EXPERIMENTS:
             raise KeyError(f"unknown experiment {e!r} ({', '.join(mx.EXPERIMENTS)})")
@@ -934,7 +974,7 @@ def plan_cells(experiments, selector):
     if selector in ("headline", "short"):
         cells = [c for c in cells if mx.headline(c) == (selector == "headline")]
     if not cells:
-        raise KeyError(f"no cell of {experiments} is {selector!r}")
+        raise KeyError(f"no cell of {','.join(experiments)} is {selector!r}")
     return cells
 
 
@@ -958,9 +998,9 @@ def plan_time(cells, done=None, pace=None):
     return runs, total
 
 
-def _plan(name):
-    exps, selector, fld = _split(name, 2, "plan:<experiments>/<cells>/<field>")
-    cells = plan_cells(exps, selector)
+def _plan(experiments, cells, field):
+    fld = field
+    cells = plan_cells(experiments, cells)
     runs, total = plan_time(cells)
     fields = {
         "cells": lambda: str(len(cells)),
@@ -970,12 +1010,10 @@ def _plan(name):
             fmt_seconds(d) for d in sorted({mx.planned_duration(c) for c in cells}, reverse=True)
         ),
     }
-    if fld not in fields:
-        raise KeyError(f"field {fld!r} is not {', '.join(fields)}")
     return fields[fld]()
 
 
-# the time model's constants a page may quote (model:<name>), so its sentences follow
+# the time model's constants a page may quote ({{model NAME}}), so its sentences follow
 # mpqoe.sched_matrix
 MODEL = {
     "per_run_s": "PER_RUN_OVERHEAD_S",
@@ -983,12 +1021,6 @@ MODEL = {
     "batch_runs": "BATCH_RUNS",
     "planned_runs": "PLANNED_RUNS",
 }
-
-
-def _model(name):
-    if name not in MODEL:
-        raise KeyError(f"model constant {name!r} is not {', '.join(MODEL)}")
-    return str(getattr(mx, MODEL[name]))
 
 
 def left_text(res):
@@ -1069,9 +1101,9 @@ def _compared_metric(res, m):
         raise KeyError(f"{m} is not compared between cells (per-path metrics are not)")
 
 
-def _sig(sets, name):
-    sname, patterns, m = _split(name, 2, "sig:<set>/<group patterns>/<metric>")
-    res = _set(sets, sname)
+def _sig(sets, groups, metric):
+    res, patterns = _subjects(sets, groups, "group")
+    m = metric
     _compared_metric(res, m)
     tested, untested, sig = significant(res, patterns, m)
     return sig_text(tested, untested, [(f"{o} {d} in {g}", p) for o, g, d, p in sig])
@@ -1085,21 +1117,21 @@ def joined(items):
     return " and ".join(filter(None, (", ".join(items[:-1]), items[-1])))
 
 
-def module_builds(sets, name):
-    """{scheduler: module sha256 values} over the kept runs of the comma-separated sets."""
+def module_builds(sets, names):
+    """{scheduler: module sha256 values} over the kept runs of the sets named."""
     builds = {}
-    for sname in name.split(","):
+    for sname in names:
         for sched, hashes in _set(sets, sname).builds.items():
             builds.setdefault(sched, set()).update(hashes)
     if not builds:
-        raise KeyError(f"no run of {name} records its module's sha256")
+        raise KeyError(f"no run of {','.join(names)} records its module's sha256")
     return builds
 
 
-def _onebuild(sets, name):
+def _onebuild(sets, names):
     """Nothing when every scheduler's kept runs in the sets record one module sha256, else
     KeyError with the counts."""
-    builds = module_builds(sets, name)
+    builds = module_builds(sets, names)
     if any(len(h) > 1 for h in builds.values()):
         raise KeyError(
             "the words it checks need one module sha256 a scheduler, the data give "
@@ -1121,13 +1153,13 @@ def builds_text(builds):
     return " and ".join(parts)
 
 
-def holm_ps(res, patterns, metrics, schedulers="*"):
+def holm_ps(res, patterns, metrics, schedulers=("*",)):
     """The Holm p values of the tested comparisons with the baseline over the groups matching
-    the patterns, the comma-separated metrics and the schedulers (comma-separated, or *);
-    KeyError when none could be tested."""
-    wanted = None if schedulers == "*" else set(schedulers.split(","))
+    the comma-separated patterns, the metrics and the schedulers (["*"]: all); KeyError when
+    none could be tested."""
+    wanted = None if list(schedulers) == ["*"] else set(schedulers)
     ps = []
-    for m in metrics.split(","):
+    for m in metrics:
         _compared_metric(res, m)
         for g in matching(res.groups, patterns, f"group of {res.name}"):
             ps += [
@@ -1136,36 +1168,31 @@ def holm_ps(res, patterns, metrics, schedulers="*"):
                 if c.tested and (wanted is None or c.other in wanted)
             ]
     if not ps:
-        what = f"no comparison of {schedulers} in {patterns} of {res.name}"
-        raise KeyError(f"{what} could be tested in {metrics}")
+        what = f"no comparison of {','.join(schedulers)} in {patterns} of {res.name}"
+        raise KeyError(f"{what} could be tested in {','.join(metrics)}")
     return ps
 
 
-def _minp(sets, name):
+def _minp(sets, groups, metrics):
     """The lowest Holm p of the tested comparisons with the baseline over the matching groups
     and the metrics: the bound in "no significant difference, Holm p X or more"."""
-    sname, patterns, metrics = _split(name, 2, "minp:<set>/<group patterns>/<metric>[,<metric>...]")
-    return fmt_p(min(holm_ps(_set(sets, sname), patterns, metrics)))
+    res, patterns = _subjects(sets, groups, "group")
+    return fmt_p(min(holm_ps(res, patterns, metrics)))
 
 
-def _prange(sets, name):
+def _prange(sets, groups, metrics, schedulers):
     """The lowest to the highest Holm p of the matching comparisons, "0.024 to 0.032", or one
     value when both print alike: the numbers behind "Holm p X to Y" and "Holm p X for each"."""
-    form = "prange:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>[,...]|*"
-    sname, patterns, metrics, schedulers = _split(name, 3, form)
-    ps = holm_ps(_set(sets, sname), patterns, metrics, schedulers)
+    res, patterns = _subjects(sets, groups, "group")
+    ps = holm_ps(res, patterns, metrics, schedulers)
     lo, hi = fmt_p(min(ps)), fmt_p(max(ps))
     return lo if lo == hi else f"{lo} to {hi}"
 
 
-def _ccsig(sets, name):
-    form = "ccsig:<set>/<cell patterns>/<cc>-vs-<other cc>/<metric>"
-    sname, patterns, ccs, m = _split(name, 3, form)
-    res = _set(sets, sname)
+def _ccsig(sets, cells, cc, other, metric):
+    res, patterns = _subjects(sets, cells)
+    ref_cc, other_cc, m = cc, other, metric
     _compared_metric(res, m)
-    ref_cc, _, other_cc = ccs.partition("-vs-")
-    if not ref_cc or not other_cc:
-        raise KeyError(f"{ccs!r} is not <cc>-vs-<other cc>")
     pairs = control_comparisons(res, patterns, ref_cc, other_cc, m)
     tested = [(label, c) for label, c in pairs if c.tested]
     hits = [
@@ -1288,13 +1315,12 @@ def _runs_of(res, patterns, m):
     return runs
 
 
-def _zero(sets, name):
+def _zero(sets, cells, metrics):
     """Nothing when every ok run of the matching cells has 0 in each metric, else KeyError:
     the check behind a hand-written "none", "clean" or "without a discard"."""
-    sname, patterns, metrics = _split(name, 2, "zero:<set>/<cell patterns>/<metric>[,<metric>...]")
-    res = _set(sets, sname)
+    res, patterns = _subjects(sets, cells)
     bad = []
-    for m in metrics.split(","):
+    for m in metrics:
         for cname, vals in _runs_of(res, patterns, m).items():
             if any(v != 0 for v in vals):
                 bad.append(f"{cname} {m} up to {fmt(max(vals), metric_of(m).decimals)}")
@@ -1303,13 +1329,15 @@ def _zero(sets, name):
     return ""
 
 
-def _below(sets, name):
+def _below(sets, low, high, metric):
     """Nothing when every ok run of the cells matching the first patterns is below every ok run
     of those matching the second, else KeyError: the check behind "every ... run made fewer
     than any ... run"."""
-    form = "below:<set>/<cell patterns>/<cell patterns>/<metric>"
-    sname, low, high, m = _split(name, 3, form)
-    res = _set(sets, sname)
+    m = metric
+    res, low = _subjects(sets, low)
+    res2, high = _subjects(sets, high)
+    if res2 is not res:
+        raise KeyError(f"below compares cells of one result set, not {res.name} and {res2.name}")
     top = max(v for vals in _runs_of(res, low, m).values() for v in vals)
     bottom = min(v for vals in _runs_of(res, high, m).values() for v in vals)
     if not top < bottom:
@@ -1321,12 +1349,16 @@ def _below(sets, name):
     return ""
 
 
-def _rising(sets, name):
+def _rising(sets, subjects, metric, field, during):
     """Nothing when the named cells' means rise strictly in the order given, else KeyError:
     the check behind a hand-written ordering of means ("fewest", "between"), which describes
     and does not test."""
-    sname, names, m = _split(name, 2, "rising:<set>/<cell>,<cell>[,<cell>...]/<metric>")
-    res = _set(sets, sname)
+    m, fld = metric, field
+    page.no_window(during, "the scheduler runs")
+    if fld != "mean":
+        raise KeyError(f"rising checks cell means, not {fld}")
+    res, names = _subjects(sets, subjects)
+    sname = res.name
     means = []
     for cname in names.split(","):
         c = res.cell(cname)
@@ -1337,20 +1369,21 @@ def _rising(sets, name):
     return shared.check_rising(means, m, metric_of(m).decimals)
 
 
-def _within(sets, name):
+def _within(sets, subjects, metric, bounds, field, runs, during):
     """Nothing when every matching cell's mean of the metric (per-path metrics too), or its
     interval end (lo, hi), half-width (ci) or run count (n), lies in [lo, hi], else KeyError:
     the check behind a hand-written "about a third", "half the video rate", "busy", whose bounds
     the sentence states; a description, not a test."""
-    form = "within:<set>/<cell patterns>/<metric>/<lo>..<hi>[/mean|lo|hi|ci|n]"
-    head, _, last = name.rpartition("/")
-    fld = "mean"
-    if last in shared.CHECKED_VALUES:  # set names hold slashes: the field is told by its name
-        name, fld = head, last
-    sname, patterns, m, bounds = _split(name, 3, form)
-    res = _set(sets, sname)
+    m, fld = metric, field
+    page.no_window(during, "the scheduler runs")
+    if runs is not None:
+        raise KeyError("runs=: the scheduler cells are checked by their intervals, not by runs")
+    if fld not in shared.CHECKED_VALUES:
+        raise KeyError(f"field {fld!r} is not {', '.join(shared.CHECKED_VALUES)}")
+    res, patterns = _subjects(sets, subjects)
+    sname = res.name
     mt = _metric(res, m)
-    lo, hi = shared.parse_bounds(bounds, form)
+    lo, hi = bounds.lo, bounds.hi
     values = [
         (c.name, shared.checked_value(c.intervals[m], fld, f"{c.name} of {sname} ({m})"))
         for c in matching_cells(res, patterns)
@@ -1359,9 +1392,13 @@ def _within(sets, name):
     return shared.check_within(values, lo, hi, m, mt.decimals, what)
 
 
-def _claim(sets, name, kind="claim"):
-    form = f"{kind}:<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>:<expectation>[,...]"
-    sname, patterns, metrics, expectations = _split(name, 3, form)
+CLAIM = "<set>/<group patterns>/<metric>[,<metric>...]/<scheduler>:<expectation>[,...]"
+
+
+def _claim(sets, claim, kind="verdict"):
+    """A claim's verdict (verdict), the comparisons that decide it (comparisons) or nothing,
+    the check that it holds on the cells as they are (holds)."""
+    sname, patterns, metrics, expectations = _split(claim, 3, CLAIM)
     res = _set(sets, sname)
     verdict, text = claim_verdict(
         res, patterns, metrics.split(","), parse_expectations(expectations), kind != "holds"
@@ -1370,20 +1407,30 @@ def _claim(sets, name, kind="claim"):
         if verdict != "agrees":
             raise KeyError(f"the words it checks need agrees, the data give {verdict} ({text})")
         return ""
-    return f"**{verdict}**" if kind == "verdict" else f"**{verdict}** ({text})"
+    return verdict if kind == "verdict" else text
 
 
-def _ref(sets, name):
-    sname, gname = _split(name, 1, "ref:<set>/<group>")
-    g = _set(sets, sname).group(gname)
+def _verdict(sets, subject, check):
+    verdict = _claim(sets, subject)
+    if check is None:
+        return verdict
+    if verdict != check:
+        raise KeyError(f"the words it checks need {check}, the data give {verdict}")
+    return ""
+
+
+def _ref(sets, group):
+    res, gname = _subject(sets, group, "group")
+    sname = res.name
+    g = res.group(gname)
     if g is None:
         raise KeyError(f"{sname} has no group {gname!r}")
     return g.ref or "none"
 
 
 def _figure(sets, name):
-    sname, stem = _split(name, 1, "figure:<set>/<name>")
-    res = _set(sets, sname)
+    res, stem = _subject(sets, name, "figure")
+    sname = res.name
     if stem not in res.figures:
         raise KeyError(f"{sname} makes no figure {stem!r} ({', '.join(res.figures)})")
     if res.figures[stem] is None:
@@ -1391,37 +1438,60 @@ def _figure(sets, name):
     return f"![{sname} {stem}]({sname}/{stem}.png)"
 
 
-def resolve(sets, name):
-    """The text of one placeholder; KeyError saying what is wrong with it."""
-    kinds = {
-        "cmp": lambda rest: _comparison(sets, rest),
-        "pair": lambda rest: _pair(sets, rest),
-        "range": lambda rest: _range(sets, rest),
-        "ref": lambda rest: _ref(sets, rest),
-        "status": lambda rest: status_text(_set(sets, rest)),
-        "kernel": lambda rest: _set(sets, rest).kernel or UNRECORDED,
-        "progress": lambda rest: progress_text(_set(sets, rest)),
-        "left": lambda rest: left_text(_set(sets, rest)),
-        "cells": lambda rest: _set(sets, rest).plan_patterns or "*",
-        "plan": _plan,
-        "model": _model,
-        "figure": lambda rest: _figure(sets, rest),
-        "pace": lambda rest: _pace(sets, rest),
-        "sig": lambda rest: _sig(sets, rest),
-        "minp": lambda rest: _minp(sets, rest),
-        "prange": lambda rest: _prange(sets, rest),
-        "builds": lambda rest: builds_text(module_builds(sets, rest)),
-        "onebuild": lambda rest: _onebuild(sets, rest),
-        "ccsig": lambda rest: _ccsig(sets, rest),
-        "claim": lambda rest: _claim(sets, rest),
-        "verdict": lambda rest: _claim(sets, rest, "verdict"),
-        "holds": lambda rest: _claim(sets, rest, "holds"),
-        "zero": lambda rest: _zero(sets, rest),
-        "below": lambda rest: _below(sets, rest),
-        "rising": lambda rest: _rising(sets, rest),
-        "within": lambda rest: _within(sets, rest),
-    }
-    return shared.resolver(kinds, lambda n: _value(sets, n))(name)
+def resolver(sets):
+    """The kinds of the page's placeholders (mpqoe.page; the module's docstring) over the
+    result sets."""
+    k = page.Kinds()
+    k.shared("value", partial(_value, sets))
+    k.shared("cmp", partial(_comparison, sets))
+    k.shared("pair", partial(_pair, sets))
+    k.shared("within", partial(_within, sets))
+    k.shared("rising", partial(_rising, sets))
+    k.shared("verdict", partial(_verdict, sets))
+    k.shared("figure", partial(_figure, sets))
+    k.own("holds", "claim", lambda claim: _claim(sets, claim, "holds"))
+    k.own("comparisons", "claim", lambda claim: _claim(sets, claim, "comparisons"))
+    k.own("range", "cells:list metric", partial(_range, sets))
+    k.own("ref", "group", partial(_ref, sets))
+    for name, fn in (
+        ("status", status_text),
+        ("kernel", lambda r: r.kernel or UNRECORDED),
+        ("progress", progress_text),
+        ("left", left_text),
+        ("cells", lambda r: r.plan_patterns or "*"),
+    ):
+        k.own(name, "result_set", lambda result_set, fn=fn: fn(_set(sets, result_set)))
+    k.own("plan", "experiments:list cells field:cells|runs|h|length", _plan)
+    k.own("model", f"name:{'|'.join(MODEL)}", lambda name: str(getattr(mx, MODEL[name])))
+    k.own("pace", "cells:list", partial(_pace, sets))
+    k.own("sig", "groups:list metric", partial(_sig, sets))
+    k.own("minp", "groups:list metrics:list", partial(_minp, sets))
+    k.own("prange", "groups:list metrics:list schedulers:list", partial(_prange, sets))
+    k.own(
+        "builds",
+        "result_sets:list",
+        lambda result_sets: builds_text(module_builds(sets, result_sets)),
+    )
+    k.own("onebuild", "result_sets:list", lambda result_sets: _onebuild(sets, result_sets))
+    k.own("ccsig", "cells:list cc other metric", partial(_ccsig, sets))
+    k.own("zero", "cells:list metrics:list", partial(_zero, sets))
+    k.own("below", "low:list high:list metric", partial(_below, sets))
+    return k
+
+
+def resolve(sets, text):
+    """The text of one placeholder written without its braces (`value sticky/<cell> switches`);
+    KeyError saying what is wrong with it (its arguments not fitting its kind included)."""
+    kinds = resolver(sets).kinds
+    try:
+        kind, args, options = page.tokenize(text)
+        if kind not in kinds:
+            raise KeyError(f"unknown kind {kind!r} ({', '.join(sorted(kinds))})")
+        k = kinds[kind]
+        bound = k.bind(args, options)
+    except ValueError as e:
+        raise KeyError(str(e)) from None
+    return k.fn(**bound)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1559,14 +1629,19 @@ def build(data, newest=shared.git_newest):
     sets = load(data, newest)
     if not sets:
         raise ReportError(f"{data}: no result set (<...>/sticky|bnaware/data/runs.csv)")
-    src = os.path.join(data, TEMPLATE)
-    template = shared.read_template(src)
+    srcs = [os.path.join(data, p + ".in") for p in PAGES]
+    srcs = [s for s in srcs if s == srcs[0] or os.path.exists(s)]
+    templates = [page.read_template(src) for src in srcs]
     plt = debian.pyplot(WHO)
     out = {}
     for res in sets:
         figures(plt, res)
-    page = shared.render(template, lambda n: resolve(sets, n), src, GENERATOR)
-    out[os.path.join(data, PAGE)] = page.encode()
+    kinds = resolver(sets)
+    for src, template in zip(srcs, templates, strict=True):
+        text = page.render(template, kinds, src, GENERATOR, "make results")
+        out[src.removesuffix(".in")] = text.encode()
+    for path, text in kinds.claims.files(data).items():
+        out[path] = text.encode()
     for res in sets:
         d = os.path.join(data, *res.name.split("/"))
         for stem, b in res.figures.items():

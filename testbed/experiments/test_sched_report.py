@@ -60,19 +60,21 @@ def fixture():
 
 
 TEMPLATE = """\
-dft {{sticky/baseline.dft.cubic/switches/mean}} ± {{sticky/baseline.dft.cubic/switches/ci}}
-dft {{sticky/baseline.dft.cubic/switches/interval}}
-n {{sticky/baseline.gr_sty.cubic/switches/n}} min {{sticky/baseline.gr_sty.cubic/switches/min}}
-p {{cmp:sticky/baseline.cubic/switches/dft-vs-gr_sty/p}} raw \
-{{cmp:sticky/baseline.cubic/switches/dft-vs-gr_sty/p_raw}} \
-sig {{cmp:sticky/baseline.cubic/switches/dft-vs-gr_sty/sig}}
-disc {{cmp:sticky/baseline.cubic/discards/dft-vs-gr_sty/p}}
-ref {{ref:sticky/3p-50.cubic}} {{cmp:sticky/3p-50.cubic/switches/minrtt-vs-dft/p}}
-pair {{pair:sticky/baseline.tp_sty.cubic/baseline.gr_sty.cubic/switches/diff}}
-range {{range:sticky/baseline.*.cubic/switches}}
-sig {{sig:sticky/*.cubic/switches}} | {{sig:sticky/3p-50.*/switches}}
-{{status:sticky}}
-{{figure:sticky/subflow_throughput}}
+dft {{value sticky/baseline.dft.cubic switches}} ± {{value sticky/baseline.dft.cubic switches ci}}
+dft {{value sticky/baseline.dft.cubic switches interval}}
+n {{value sticky/baseline.gr_sty.cubic switches n}} \
+min {{value sticky/baseline.gr_sty.cubic switches min}}
+p {{cmp sticky/baseline.gr_sty.cubic switches p}} raw \
+{{cmp sticky/baseline.gr_sty.cubic switches p_raw}} \
+sig {{cmp sticky/baseline.gr_sty.cubic switches sig}}
+disc {{cmp sticky/baseline.gr_sty.cubic discards p}}
+ref {{ref sticky/3p-50.cubic}} {{cmp sticky/3p-50.dft.cubic switches p}}
+pair {{pair sticky/baseline.tp_sty.cubic sticky/baseline.gr_sty.cubic switches diff}}
+range {{range sticky/baseline.*.cubic switches}}
+sig {{sig sticky/*.cubic switches}} | {{sig sticky/3p-50.* switches}}
+{{status sticky}}
+{{figure sticky/subflow_throughput}}
+S1 {{claim S1 "fewer switches" verdict="verdict sticky/baseline.cubic/switches/gr_sty:lower" at=a}}
 """
 
 
@@ -81,7 +83,7 @@ class Case(unittest.TestCase):
         self.tmp = tempfile.mkdtemp(prefix="sched-report-")
         self.data = os.path.join(self.tmp, "results")
         self.write_set("sticky", fixture())
-        with open(os.path.join(self.data, "README.md.in"), "w", encoding="utf-8") as f:
+        with open(os.path.join(self.data, "scheduler-papers.md.in"), "w", encoding="utf-8") as f:
             f.write(TEMPLATE)
 
     def tearDown(self):
@@ -106,11 +108,11 @@ class Case(unittest.TestCase):
         with open(os.path.join(self.data, rel), encoding="utf-8") as f:
             return f.read()
 
-    def assert_refused(self, res, prefix, names):
-        """Each placeholder prefix + name is a KeyError."""
+    def assert_refused(self, res, names):
+        """Each placeholder (written without its braces) is a KeyError."""
         for name in names:
             with self.assertRaises(KeyError, msg=name):
-                report.resolve([res], prefix + name)
+                report.resolve([res], name)
 
     def load(self):
         return {s.name: s for s in report.load(self.data, newest)}
@@ -182,8 +184,8 @@ class StatisticsTest(Case):
         self.assertEqual(report.pace_s(res, "baseline.*.cubic"), (30.0, 3))  # 20, 30, 40
         self.assertEqual(report.pace_s(res, "baseline.*.cubic,3p-50.*"), (30.0, 3))
         self.assertEqual(report.pace_s(res, "baseline.dft.cubic"), (None, 0))
-        self.assertEqual(report.resolve(sets, "pace:sticky/baseline.*.cubic"), "30")
-        self.assertEqual(report.resolve(sets, "pace:sticky/baseline.dft.cubic"),
+        self.assertEqual(report.resolve(sets, "pace sticky/baseline.*.cubic"), "30")
+        self.assertEqual(report.resolve(sets, "pace sticky/baseline.dft.cubic"),
                          "n/a (no two runs of one batch)")  # fmt: skip
         with self.assertRaisesRegex(KeyError, "no cell of sticky matches"):
             report.pace_s(res, "A-1.*")
@@ -219,29 +221,32 @@ class StatisticsTest(Case):
         self.write_set("sticky", rows)
         res = self.load()["sticky"]
         self.assertEqual(
-            report.resolve([res], "sig:sticky/3p-50.cubic/switches"),
+            report.resolve([res], "sig sticky/3p-50.cubic switches"),
             "1 of 3 (tp_sty higher in 3p-50.cubic, p 0.024)",
         )
         # the lowest Holm p over groups and metrics: tp_sty's switches in 3p-50.cubic; in
         # baseline.cubic (against dft) gr_sty and tp_sty switches each 2/252, Holm 4/252
-        self.assertEqual(report.resolve([res], "minp:sticky/3p-50.cubic/switches"), "0.024")
-        self.assertEqual(report.resolve([res], "minp:sticky/3p-50.cubic/discards"), "1.000")
-        self.assertEqual(report.resolve([res], "minp:sticky/*.cubic/discards,switches"), "0.016")
-        self.assert_refused(res, "minp:sticky/", (
-            "3p-50.cubic/nope", "nope.*/switches", "3p-50.cubic/path1_share_pct",
+        self.assertEqual(report.resolve([res], "minp sticky/3p-50.cubic switches"), "0.024")
+        self.assertEqual(report.resolve([res], "minp sticky/3p-50.cubic discards"), "1.000")
+        self.assertEqual(report.resolve([res], "minp sticky/*.cubic discards,switches"), "0.016")
+        self.assert_refused(res, (
+            "minp sticky/3p-50.cubic nope", "minp sticky/nope.* switches",
+            "minp sticky/3p-50.cubic path1_share_pct", "minp sticky/3p-50.cubic",
         ))  # fmt: skip
         # the range of them, for all schedulers or the named ones; one value when alike
         for name, want in (
-            ("3p-50.cubic/switches/*", "0.024 to 0.071"),
-            ("3p-50.cubic/switches/tp_sty", "0.024"),
-            ("3p-50.cubic/switches/dft,gr_sty", "0.071"),
-            ("*.cubic/switches/gr_sty", "0.016 to 0.071"),
-            ("baseline.cubic/switches/*", "0.016"),
+            ("3p-50.cubic switches *", "0.024 to 0.071"),
+            ("3p-50.cubic switches tp_sty", "0.024"),
+            ("3p-50.cubic switches dft,gr_sty", "0.071"),
+            ("*.cubic switches gr_sty", "0.016 to 0.071"),
+            ("baseline.cubic switches *", "0.016"),
         ):
-            self.assertEqual(report.resolve([res], "prange:sticky/" + name), want, name)
-        self.assert_refused(res, "prange:sticky/", (
-            "3p-50.cubic/switches", "3p-50.cubic/switches/nope", "3p-50.cubic/nope/*",
-            "nope.*/switches/*", "3p-50.cubic/path1_share_pct/*",
+            self.assertEqual(report.resolve([res], "prange sticky/" + name), want, name)
+        self.assert_refused(res, (
+            "prange sticky/3p-50.cubic switches", "prange sticky/3p-50.cubic switches nope",
+            "prange sticky/3p-50.cubic nope *", "prange sticky/nope.* switches *",
+            "prange sticky/3p-50.cubic path1_share_pct *",
+            "prange sticky/3p-50.cubic,old/sticky/3p-50.cubic switches *",
         ))  # fmt: skip
 
     def claim_set(self, tr_version=V1):
@@ -260,8 +265,10 @@ class StatisticsTest(Case):
     def test_a_claims_verdict_follows_the_comparisons_with_the_baseline(self):
         res = self.claim_set()
 
-        def claim(metrics, expected):
-            return report.resolve([res], f"claim:sticky/baseline.lia/{metrics}/{expected}")
+        def claim(metrics, expected, group="baseline.lia"):
+            spec = f"sticky/{group}/{metrics}/{expected}"
+            verdict = report.resolve([res], "verdict " + spec)
+            return f"**{verdict}** ({report.resolve([res], 'comparisons ' + spec)})"
 
         hits = (
             "gr_sty higher in baseline.lia discards, p 0.024; "
@@ -283,10 +290,15 @@ class StatisticsTest(Case):
                 "**agrees** (3 of 3 without a difference as expected)",
             )
             self.assertEqual(
-                report.resolve([res], "verdict:sticky/baseline.lia/discards,underflows/"
+                report.resolve([res], "verdict sticky/baseline.lia/discards,underflows/"
                                       "gr_sty:higher,tp_sty:higher,tr_sty:same"),
-                "**agrees in part**",
+                "agrees in part",
             )  # fmt: skip
+            spec = "sticky/baseline.lia/discards/gr_sty:higher,tp_sty:higher"
+            self.assertEqual(report.resolve([res], f"verdict {spec} check=agrees"), "")
+            spec = "sticky/baseline.lia/discards,underflows/gr_sty:higher,tp_sty:higher"
+            with self.assertRaisesRegex(KeyError, "the data give agrees in part"):
+                report.resolve([res], f"verdict {spec} check=agrees")
             self.assertEqual(
                 claim("discards", "tr_sty:higher"),
                 "**not significant** (none of 1 expected differences significant)",
@@ -318,28 +330,30 @@ class StatisticsTest(Case):
         # a claim rests on every planned group it names: those not run yet keep it pending
         with mock.patch.object(mx, "PLANNED_RUNS", 5):
             self.assertEqual(
-                report.resolve([res], "claim:sticky/baseline.*/discards/gr_sty:higher"),
+                claim("discards", "gr_sty:higher", "baseline.*"),
                 "**pending** (6 of 8 cells below 5 runs)",
             )
             self.assertEqual(
-                report.resolve([res], "claim:sticky/baseline-loss0p5.cubic/discards/gr_sty:lower"),
+                claim("discards", "gr_sty:lower", "baseline-loss0p5.cubic"),
                 "**pending** (2 of 2 cells below 5 runs)",
             )
-        self.assert_refused(
-            res,
-            "claim:sticky/baseline.lia/",
-            ("discards/gr_sty:bigger", "discards/gr_sty", "discards/gr_sty:higher,gr_sty:lower",
-             "discards/nope:same", "path1_share_pct/gr_sty:same", "nope/gr_sty:same",
-             "discards/bnaware:same"),
-        )  # fmt: skip
-        self.assert_refused(res, "verdict:sticky/baseline.lia/", ("discards/gr_sty:bigger",))
-        self.assert_refused(res, "claim:sticky/", ("nope.lia/discards/gr_sty:same",
-                                                   "A-1.cubic/discards/gr_sty:same"))  # fmt: skip
+        self.assert_refused(res, [
+            f"{kind} sticky/baseline.lia/{bad}" for kind in ("verdict", "comparisons")
+            for bad in ("discards/gr_sty:bigger", "discards/gr_sty",
+                        "discards/gr_sty:higher,gr_sty:lower", "discards/nope:same",
+                        "path1_share_pct/gr_sty:same", "nope/gr_sty:same",
+                        "discards/bnaware:same")
+        ])  # fmt: skip
+        self.assert_refused(res, ("verdict sticky/nope.lia/discards/gr_sty:same",
+                                  "verdict sticky/A-1.cubic/discards/gr_sty:same",
+                                  "verdict sticky/baseline.lia/discards/gr_sty:same check=x y",
+                                  "verdict sticky/baseline.lia/discards/gr_sty:same during=0..5",
+                                  ))  # fmt: skip
 
     def test_holds_checks_the_words_on_the_cells_as_they_are(self):
         # 5 runs a cell, below the plan's 10: a claim is pending, the words' check is not
         res = self.claim_set()
-        holds = "holds:sticky/baseline.lia/"
+        holds = "holds sticky/baseline.lia/"
         self.assertEqual(report.resolve([res], holds + "discards/gr_sty:higher,tr_sty:same"), "")
         self.assertEqual(report.resolve([res], holds + "underflows/gr_sty:same"), "")
         for words, verdict in (
@@ -356,7 +370,7 @@ class StatisticsTest(Case):
             report.resolve([res], holds + "discards/tr_sty:same")
         # a group of the plan not run yet, or a named cell it lacks, cannot back words either
         with self.assertRaisesRegex(KeyError, "the data give agrees in part "):
-            report.resolve([res], "holds:sticky/baseline.lia,baseline.olia/discards/gr_sty:higher")
+            report.resolve([res], "holds sticky/baseline.lia,baseline.olia/discards/gr_sty:higher")
         rows = [run_row(f"baseline.{s}.lia", k, discards=10 * (s == "gr_sty") + k)
                 for s in ("minrtt", "gr_sty") for k in range(1, 6)]  # fmt: skip
         self.write_set("sticky", rows)
@@ -364,41 +378,55 @@ class StatisticsTest(Case):
         self.assertEqual(report.resolve([res], holds + "discards/gr_sty:higher"), "")
         with self.assertRaisesRegex(KeyError, "the data give agrees in part "):
             report.resolve([res], holds + "discards/gr_sty:higher,tp_sty:same")
-        self.assert_refused(res, holds, ("discards/gr_sty:bigger", "nope/gr_sty:same"))
+        self.assert_refused(res, (holds + "discards/gr_sty:bigger", holds + "nope/gr_sty:same"))
 
     def test_zero_below_and_rising_check_hand_words_about_runs_and_means(self):
         # fixture: discards dft 0 x 5, gr_sty 1..5, tp_sty 0 x 5; switches dft 300..340,
         # gr_sty 80..120 (mean 100), tp_sty 100..104 (mean 102)
         res = self.load()["sticky"]
         ok = (
-            "zero:sticky/baseline.dft.cubic,baseline.tp_sty.cubic/discards,underflows",
-            "below:sticky/baseline.gr_sty.cubic,baseline.tp_sty.cubic/baseline.dft.cubic/switches",
-            "rising:sticky/baseline.gr_sty.cubic,baseline.tp_sty.cubic,baseline.dft.cubic/switches",
+            "zero sticky/baseline.dft.cubic,sticky/baseline.tp_sty.cubic discards,underflows",
+            "below sticky/baseline.gr_sty.cubic,sticky/baseline.tp_sty.cubic "
+            "sticky/baseline.dft.cubic switches",
+            "rising sticky/baseline.gr_sty.cubic,sticky/baseline.tp_sty.cubic,"
+            "sticky/baseline.dft.cubic switches",
         )
         for name in ok:
             self.assertEqual(report.resolve([res], name), "", name)
         for name, why in (
-            ("zero:sticky/baseline.*.cubic/discards", "baseline.gr_sty.cubic discards up to 5"),
-            ("below:sticky/baseline.tp_sty.cubic/baseline.gr_sty.cubic/switches", "104 against 80"),
-            ("below:sticky/baseline.dft.cubic/baseline.dft.cubic/switches", "340 against 300"),
-            ("rising:sticky/baseline.tp_sty.cubic,baseline.gr_sty.cubic/switches", "cubic 102, "),
+            ("zero sticky/baseline.*.cubic discards", "baseline.gr_sty.cubic discards up to 5"),
+            (
+                "below sticky/baseline.tp_sty.cubic sticky/baseline.gr_sty.cubic switches",
+                "104 against 80",
+            ),
+            (
+                "below sticky/baseline.dft.cubic sticky/baseline.dft.cubic switches",
+                "340 against 300",
+            ),
+            (
+                "rising sticky/baseline.tp_sty.cubic,sticky/baseline.gr_sty.cubic switches",
+                "cubic 102, ",
+            ),
             # equal means are not an order
-            ("rising:sticky/baseline.dft.cubic,baseline.tp_sty.cubic/discards", "rising means"),
+            (
+                "rising sticky/baseline.dft.cubic,sticky/baseline.tp_sty.cubic discards",
+                "rising means",
+            ),
         ):
             with self.assertRaisesRegex(KeyError, why, msg=name):
                 report.resolve([res], name)
-        self.assert_refused(res, "", (
-            "zero:sticky/nope.*/discards", "zero:sticky/baseline.dft.cubic/nope",
-            "rising:sticky/baseline.dft.cubic/switches", "below:sticky/baseline.dft.cubic/switches",
-            "rising:sticky/baseline.dft.cubic,baseline.nope.cubic/switches",
-            "rising:sticky/baseline.dft.cubic,baseline.*.cubic/switches",
+        self.assert_refused(res, (
+            "zero sticky/nope.* discards", "zero sticky/baseline.dft.cubic nope",
+            "rising sticky/baseline.dft.cubic switches", "below sticky/baseline.dft.cubic switches",
+            "rising sticky/baseline.dft.cubic,sticky/baseline.nope.cubic switches",
+            "rising sticky/baseline.dft.cubic,sticky/baseline.*.cubic switches",
         ))  # fmt: skip
 
     def test_within_checks_that_every_cell_mean_lies_in_the_stated_bounds(self):
         # fixture: switches means dft 320, gr_sty 100, tp_sty 102 (baseline.cubic)
         res = self.load()["sticky"]
         for bounds in ("100..320", "99.5..320.5", "100..400"):
-            name = f"within:sticky/baseline.*.cubic/switches/{bounds}"
+            name = f"within sticky/baseline.*.cubic switches {bounds}"
             self.assertEqual(report.resolve([res], name), "", name)
         for bounds, why in (
             ("101..400", "baseline.gr_sty.cubic 100'$"),
@@ -406,25 +434,27 @@ class StatisticsTest(Case):
             ("200..250", "give baseline.dft.cubic 320, baseline.gr_sty.cubic 100, baseline.tp_sty"),
         ):
             with self.assertRaisesRegex(KeyError, why, msg=bounds):
-                report.resolve([res], f"within:sticky/baseline.*.cubic/switches/{bounds}")
+                report.resolve([res], f"within sticky/baseline.*.cubic switches {bounds}")
         # the interval's ends, half-width and run count (n 5 in every fixture cell)
         self.assertEqual(
-            report.resolve([res], "within:sticky/baseline.*.cubic/switches/5..5/n"), ""
+            report.resolve([res], "within sticky/baseline.*.cubic switches 5..5 n"), ""
         )
         with self.assertRaisesRegex(KeyError, "run counts of switches in .* give baseline.dft"):
-            report.resolve([res], "within:sticky/baseline.*.cubic/switches/6..10/n")
+            report.resolve([res], "within sticky/baseline.*.cubic switches 6..10 n")
         self.assertEqual(
-            report.resolve([res], "within:sticky/baseline.dft.cubic/switches/0..320/lo"), ""
+            report.resolve([res], "within sticky/baseline.dft.cubic switches 0..320 lo"), ""
         )
         with self.assertRaisesRegex(KeyError, "upper interval ends of switches"):
-            report.resolve([res], "within:sticky/baseline.dft.cubic/switches/0..320/hi")
-        self.assert_refused(res, "within:sticky/", (
-            "baseline.*.cubic/switches/0..1/half",
-            "baseline.*.cubic/switches/10..1", "baseline.*.cubic/switches/1-10",
-            "baseline.*.cubic/switches/a..10", "baseline.*.cubic/switches",
-            "nope.*/switches/0..1", "baseline.*.cubic/nope/0..1",
-            "baseline.*.cubic/path1_share_pct/0..100",
-        ))  # fmt: skip
+            report.resolve([res], "within sticky/baseline.dft.cubic switches 0..320 hi")
+        self.assert_refused(res, [f"within sticky/{bad}" for bad in (
+            "baseline.*.cubic switches 0..1 half",
+            "baseline.*.cubic switches 10..1", "baseline.*.cubic switches 1-10",
+            "baseline.*.cubic switches a..10", "baseline.*.cubic switches",
+            "nope.* switches 0..1", "baseline.*.cubic nope 0..1",
+            "baseline.*.cubic path1_share_pct 0..100",
+            "baseline.*.cubic switches 0..400 runs=1-5",
+            "baseline.*.cubic switches 0..400 during=0..50",
+        )])  # fmt: skip
 
     def test_builds_counts_module_hashes_per_scheduler_over_sets_and_kept_runs(self):
         rows = fixture()
@@ -440,25 +470,25 @@ class StatisticsTest(Case):
                                       for k in (1, 2)])  # fmt: skip
         sets = self.load()
         self.assertEqual(
-            report.resolve([sets["sticky"]], "builds:sticky"),
+            report.resolve([sets["sticky"]], "builds sticky"),
             "two values for `dft` and one value for `minrtt` and `gr_sty`",
         )
         self.assertEqual(
-            report.resolve(list(sets.values()), "builds:sticky,old/sticky"),
+            report.resolve(list(sets.values()), "builds sticky,old/sticky"),
             "three values for `dft` and one value for `minrtt` and `gr_sty`",
         )
         self.assertEqual(
-            report.resolve([sets["old/sticky"]], "builds:old/sticky"), "two values for `dft`"
+            report.resolve([sets["old/sticky"]], "builds old/sticky"), "two values for `dft`"
         )
-        self.assert_refused(sets["sticky"], "builds:", ("nope", "sticky,nope"))
+        self.assert_refused(sets["sticky"], ("builds nope", "builds sticky,nope"))
         with self.assertRaisesRegex(
             KeyError, "one module sha256 a scheduler.*two values for `dft`"
         ):
-            report.resolve([sets["sticky"]], "onebuild:sticky")
+            report.resolve([sets["sticky"]], "onebuild sticky")
         self.write_set("sticky", [r for r in rows if r["scheduler"] != "dft"])
-        self.assertEqual(report.resolve([self.load()["sticky"]], "onebuild:sticky"), "")
+        self.assertEqual(report.resolve([self.load()["sticky"]], "onebuild sticky"), "")
         self.write_set("old/sticky", [run_row("3p-150.dft.cubic", 1)])
-        self.assert_refused(self.load()["old/sticky"], "builds:", ("old/sticky",))
+        self.assert_refused(self.load()["old/sticky"], ("builds old/sticky",))
 
     def test_progress_counts_ok_runs_in_the_planned_cells(self):
         rows = [run_row(f"baseline.{s}.lia", k) for s in ("minrtt", "dft", "gr_sty", "tp_sty",
@@ -469,13 +499,13 @@ class StatisticsTest(Case):
         self.write_set("sticky", rows)
         res = self.load()["sticky"]
         self.assertEqual(
-            report.resolve([res], "progress:sticky"),
+            report.resolve([res], "progress sticky"),
             "complete (10 runs a cell): none; under way: baseline.lia (5 runs a cell), "
             "baseline.olia (0-5 runs a cell); not started: 16 of 18 groups",
         )
         with mock.patch.object(mx, "PLANNED_RUNS", 5):
             self.assertEqual(
-                report.resolve([res], "progress:sticky"),
+                report.resolve([res], "progress sticky"),
                 "complete (5 runs a cell): baseline.lia; under way: baseline.olia (0-5 runs a "
                 "cell); not started: 16 of 18 groups",
             )
@@ -484,7 +514,7 @@ class StatisticsTest(Case):
         self.write_set("sticky", rows)
         self.assertIn(
             "3p-50.lia (1 run a cell); not started: 15 of 18",
-            report.resolve([self.load()["sticky"]], "progress:sticky"),
+            report.resolve([self.load()["sticky"]], "progress sticky"),
         )
 
     def test_a_plan_file_narrows_progress_left_and_claims_to_its_cells(self):
@@ -492,40 +522,40 @@ class StatisticsTest(Case):
                 "gr_sty", "tp_sty", "tr_sty") for k in range(1, 11)]  # fmt: skip
         self.write_set("round3/sticky", rows)
         whole = self.load()["round3/sticky"]
-        self.assertEqual(report.resolve([whole], "cells:round3/sticky"), "*")
-        progress = report.resolve([whole], "progress:round3/sticky")
+        self.assertEqual(report.resolve([whole], "cells round3/sticky"), "*")
+        progress = report.resolve([whole], "progress round3/sticky")
         self.assertIn("not started: 17 of 18 groups", progress)
         plan = os.path.join(self.data, "round3", "sticky", "data", report.PLAN)
         with open(plan, "w", encoding="utf-8") as f:
             f.write("# ours\nbaseline.*.cubic\n\n3p-50.*.bbr\n")
         res = self.load()["round3/sticky"]
-        cells = report.resolve([res], "cells:round3/sticky")
+        cells = report.resolve([res], "cells round3/sticky")
         self.assertEqual(cells, "baseline.*.cubic,3p-50.*.bbr")
         self.assertEqual(
-            report.resolve([res], "progress:round3/sticky"),
+            report.resolve([res], "progress round3/sticky"),
             "complete (10 runs a cell): baseline.cubic; not started: 1 of 2 groups",
         )
         # left: 3p-50.bbr only, 5 cells x 10 runs at the short length
-        left = report.resolve([res], "left:round3/sticky")
+        left = report.resolve([res], "left round3/sticky")
         self.assertTrue(left.startswith("50 runs, about "), left)
-        self.assertNotEqual(left, report.resolve([whole], "left:round3/sticky"))
+        self.assertNotEqual(left, report.resolve([whole], "left round3/sticky"))
         # a plan whose every group is complete says so, with nothing left
         with open(plan, "w", encoding="utf-8") as f:
             f.write("baseline.*.cubic\n")
         done = self.load()["round3/sticky"]
         self.assertEqual(
-            report.resolve([done], "progress:round3/sticky"),
+            report.resolve([done], "progress round3/sticky"),
             "complete (10 runs a cell): every planned group (baseline.cubic)",
         )
-        self.assertEqual(report.resolve([done], "left:round3/sticky"), "nothing")
+        self.assertEqual(report.resolve([done], "left round3/sticky"), "nothing")
         with open(plan, "w", encoding="utf-8") as f:
             f.write("# ours\nbaseline.*.cubic\n\n3p-50.*.bbr\n")
         # a claim over a group outside the plan names no group; one inside it waits for it
         with self.assertRaisesRegex(KeyError, "or of its plan matches"):
-            report.resolve([res], "claim:round3/sticky/3p-150.cubic/switches/gr_sty:lower")
-        self.assertIn(
-            "**pending**",
-            report.resolve([res], "claim:round3/sticky/3p-50.bbr/switches/gr_sty:lower"),
+            report.resolve([res], "verdict round3/sticky/3p-150.cubic/switches/gr_sty:lower")
+        self.assertEqual(
+            report.resolve([res], "verdict round3/sticky/3p-50.bbr/switches/gr_sty:lower"),
+            "pending",
         )
         # a set holding a cell outside its plan, or a plan naming nothing, is malformed
         for text, err in (
@@ -542,28 +572,28 @@ class StatisticsTest(Case):
         # sticky's headline: 3 scenarios x 5 schedulers at 624 s, 10 runs each; a scenario's
         # 50 runs are 2 batches (40 // 5 = 8 runs of each cell, then 2)
         head = (6 * mx.BOOT_OVERHEAD_S + 150 * (624 + mx.PER_RUN_OVERHEAD_S)) / 3600
-        got = {f: report.resolve([], f"plan:sticky/headline/{f}") for f in ("cells", "runs", "h")}
+        got = {f: report.resolve([], f"plan sticky headline {f}") for f in ("cells", "runs", "h")}
         self.assertEqual(got, {"cells": "15", "runs": "150", "h": results.fmt(head, 1)})
-        self.assertEqual(report.resolve([], "plan:sticky/headline/length"), "624")
-        self.assertEqual(report.resolve([], "plan:*/all/length"), "624, 360, 120")
+        self.assertEqual(report.resolve([], "plan sticky headline length"), "624")
+        self.assertEqual(report.resolve([], "plan * all length"), "624, 360, 120")
         lia = (2 * mx.BOOT_OVERHEAD_S + 50 * (120 + mx.PER_RUN_OVERHEAD_S)) / 3600
-        self.assertEqual(report.resolve([], "plan:sticky/baseline.*.lia/h"), results.fmt(lia, 1))
+        self.assertEqual(report.resolve([], "plan sticky baseline.*.lia h"), results.fmt(lia, 1))
         n = sum(len(mx.cells(e)) for e in mx.EXPERIMENTS)
-        self.assertEqual(report.resolve([], "plan:*/all/cells"), str(n))
-        self.assertEqual(report.resolve([], "plan:sticky,bnaware/short/runs"),
-                         report.resolve([], "plan:*/short/runs"))  # fmt: skip
-        for bad in ("nope/all/h", "sticky/A-1.*/h", "sticky/all/hours", "sticky/h"):
+        self.assertEqual(report.resolve([], "plan * all cells"), str(n))
+        self.assertEqual(report.resolve([], "plan sticky,bnaware short runs"),
+                         report.resolve([], "plan * short runs"))  # fmt: skip
+        for bad in ("nope all h", "sticky A-1.* h", "sticky all hours", "sticky h"):
             with self.assertRaises(KeyError, msg=bad):
-                report.resolve([], "plan:" + bad)
+                report.resolve([], "plan " + bad)
 
     def test_model_quotes_the_time_models_constants(self):
-        self.assertEqual(report.resolve([], "model:per_run_s"), str(mx.PER_RUN_OVERHEAD_S))
-        self.assertEqual(report.resolve([], "model:boot_s"), str(mx.BOOT_OVERHEAD_S))
-        self.assertEqual(report.resolve([], "model:batch_runs"), str(mx.BATCH_RUNS))
-        self.assertEqual(report.resolve([], "model:planned_runs"), str(mx.PLANNED_RUNS))
-        for bad in ("PER_RUN_OVERHEAD_S", "SCENARIOS", ""):
+        self.assertEqual(report.resolve([], "model per_run_s"), str(mx.PER_RUN_OVERHEAD_S))
+        self.assertEqual(report.resolve([], "model boot_s"), str(mx.BOOT_OVERHEAD_S))
+        self.assertEqual(report.resolve([], "model batch_runs"), str(mx.BATCH_RUNS))
+        self.assertEqual(report.resolve([], "model planned_runs"), str(mx.PLANNED_RUNS))
+        for bad in ("PER_RUN_OVERHEAD_S", "SCENARIOS", "", "boot_s batch_runs"):
             with self.assertRaises(KeyError, msg=bad):
-                report.resolve([], "model:" + bad)
+                report.resolve([], "model " + bad)
 
     def test_left_counts_what_the_set_lacks_at_the_planned_lengths_at_its_pace(self):
         scheds = ("minrtt", "dft", "gr_sty", "tp_sty", "tr_sty")
@@ -587,13 +617,13 @@ class StatisticsTest(Case):
         full_b120 = 5 * mx.BOOT_OVERHEAD_S + 150 * (120 + mx.PER_RUN_OVERHEAD_S)
         left_b120 = 3 * mx.BOOT_OVERHEAD_S + 96 * 300
         want = (full - full_b120 + left_b120) / 3600
-        got = report.resolve([res], "left:sticky")
+        got = report.resolve([res], "left sticky")
         self.assertEqual(got, f"{900 - 54} runs, about {results.fmt(want, 1)} h of machine time")
         with mock.patch.object(mx, "PLANNED_RUNS", 1):
             rows = [dict(run_row(c.name, 1), duration_s=mx.planned_duration(c))
                     for c in mx.cells("sticky")]  # fmt: skip
             self.write_set("sticky", rows)
-            self.assertEqual(report.resolve([self.load()["sticky"]], "left:sticky"), "nothing")
+            self.assertEqual(report.resolve([self.load()["sticky"]], "left sticky"), "nothing")
 
     def test_cells_of_two_video_lengths_are_not_compared(self):
         rows = []
@@ -605,10 +635,10 @@ class StatisticsTest(Case):
         res = self.load()["sticky"]
         a, b = (res.cell(n) for n in ("baseline.gr_sty.cubic", "baseline-q50.gr_sty.cubic"))
         self.assertEqual(report.compare_cells(a, b, "discards").reason, report.LENGTHS_DIFFER)
-        across = "pair:sticky/baseline.gr_sty.cubic/baseline-q50.gr_sty.cubic/discards/"
+        across = "pair sticky/baseline.gr_sty.cubic sticky/baseline-q50.gr_sty.cubic discards "
         self.assertEqual(report.resolve([res], across + "p"), f"n/a ({report.LENGTHS_DIFFER})")
-        self.assert_refused(res, across, ["lower", "same"])
-        within = "pair:sticky/baseline-q50.tp_sty.cubic/baseline-q50.gr_sty.cubic/discards/"
+        self.assert_refused(res, [across + "lower", across + "same"])
+        within = "pair sticky/baseline-q50.tp_sty.cubic sticky/baseline-q50.gr_sty.cubic discards "
         self.assertEqual(report.resolve([res], within + "p"), "0.008")
 
     def test_controls_are_compared_per_scheduler_as_one_family(self):
@@ -636,30 +666,28 @@ class StatisticsTest(Case):
         self.assertAlmostEqual(pairs[1][1].p_holm, 4 / 252)
         self.assertAlmostEqual(pairs[0][1].p_holm, 0.1)
         self.assertEqual(
-            report.resolve([res], "ccsig:sticky/baseline.*/lia-vs-olia/discards"),
+            report.resolve([res], "ccsig sticky/baseline.* lia olia discards"),
             "1 of 2 (olia lower with baseline.dft, p 0.016), 2 untested",
         )
         self.assertEqual(
-            report.resolve([res], "ccsig:sticky/*.dft.*/olia-vs-lia/discards"),
+            report.resolve([res], "ccsig sticky/*.dft.* olia lia discards"),
             "1 of 1 (lia higher with baseline.dft, p 0.008)",
         )
         self.assertEqual(
-            report.resolve([res], "ccsig:sticky/baseline.minrtt.*/lia-vs-olia/discards"),
+            report.resolve([res], "ccsig sticky/baseline.minrtt.* lia olia discards"),
             "none of 1",
         )
-        self.assert_refused(
-            res,
-            "ccsig:sticky/",
-            ("baseline.*/lia-vs-cubic/discards", "baseline.*/lia/discards",
-             "baseline.*/lia-vs-olia/path1_share_pct", "nope.*/lia-vs-olia/discards"),
-        )  # fmt: skip
+        self.assert_refused(res, [f"ccsig sticky/{bad}" for bad in (
+            "baseline.* lia cubic discards", "baseline.* lia discards",
+            "baseline.* lia olia path1_share_pct", "nope.* lia olia discards",
+        )])  # fmt: skip
 
 
 class PageTest(Case):
     def test_placeholders_render_the_values_worked_out_by_hand(self):
         rc, msg = self.run_report()
         self.assertEqual(rc, 0, msg)
-        page = self.read("README.md")
+        page = self.read("scheduler-papers.md")
         self.assertTrue(page.startswith("<!-- Generated by testbed/experiments/sched_report.py"))
         half = T_975_4 * math.sqrt(250) / math.sqrt(5)
         self.assertIn(f"dft 320 ± {round(half)}\n", page)
@@ -681,28 +709,52 @@ class PageTest(Case):
         # 5 + 5 (the older run dropped) + 6 (one failed) + 3 + 3
         self.assertIn("22 runs (1 failed) in 5 cells (3-6 per cell), 10 s videos", page)
         self.assertIn("subflow_throughput.png is not made", page)
+        # a claim: its verdict in bold, registered in the claims file beside the pages
+        self.assertIn("S1 **pending**\n", page)
+        self.assertEqual(
+            self.read("claims/scheduler-papers.csv").splitlines(),
+            ["page,key,text,verdict,evidence,anchor,superseded",
+             "scheduler-papers.md,S1,fewer switches,pending,,a,no"],
+        )  # fmt: skip
+        # round 1's and the regenerate pages are rendered where their templates are
+        self.assertFalse(os.path.exists(os.path.join(self.data, "scheduler-round1.md")))
+        with open(os.path.join(self.data, "scheduler-round1.md.in"), "w") as f:
+            f.write('{{claim R1 "old" verdict="verdict sticky/baseline.cubic/switches/gr_sty:lower"'
+                    " superseded=yes}}\n")  # fmt: skip
+        rc, msg = self.run_report()
+        self.assertEqual(rc, 0, msg)
+        self.assertTrue(self.read("scheduler-round1.md").endswith("\npending\n"))
+        self.assertIn(
+            "scheduler-round1.md,R1,old,pending,,,yes", self.read("claims/scheduler-round1.csv")
+        )
         tables = self.read("sticky/tables.md")
         self.assertIn("Dropped (older code version of the cell): baseline.gr_sty.cubic", tables)
         self.assertIn("against dft, upstream's default (this group has no minrtt cell", tables)
         self.assertIn("| gr_sty | cubic | 5 (0) | 100 [", tables)
         self.assertTrue(os.path.exists(os.path.join(self.data, "sticky", "switches.png")))
 
-    def test_unknown_placeholder_or_wrong_baseline_is_an_error_and_nothing_is_written(self):
+    def test_unknown_placeholder_or_the_baseline_against_itself_is_an_error_and_nothing_is_written(
+        self,
+    ):
         for bad in (
-            "{{sticky/baseline.dft.cubic/switches/median}}",
-            "{{cmp:sticky/baseline.cubic/switches/minrtt-vs-gr_sty/p}}",
-            "{{sticky/baseline.nope.cubic/switches/mean}}",
-            "{{what:sticky}}",
-            "{{sig:sticky/nope.*/switches}}",
-            "{{sig:sticky/*.cubic/nope}}",
-            "{{long120/sticky/baseline.dft.cubic/switches/mean}}",
+            "{{value sticky/baseline.dft.cubic switches median}}",
+            "{{cmp sticky/baseline.dft.cubic switches p}}",
+            "{{value sticky/baseline.nope.cubic switches}}",
+            "{{what sticky}}",
+            "{{sticky/baseline.dft.cubic/switches/mean}}",
+            "{{sig sticky/nope.* switches}}",
+            "{{sig sticky/*.cubic nope}}",
+            "{{value long120/sticky/baseline.dft.cubic switches}}",
+            "{{value sticky/baseline.dft.cubic switches during=0..50}}",
         ):
-            with open(os.path.join(self.data, "README.md.in"), "w", encoding="utf-8") as f:
+            with open(
+                os.path.join(self.data, "scheduler-papers.md.in"), "w", encoding="utf-8"
+            ) as f:
                 f.write(f"x {bad}\n")
             rc, msg = self.run_report()
             self.assertEqual(rc, 1, bad)
             self.assertIn("bad placeholder", msg)
-            self.assertFalse(os.path.exists(os.path.join(self.data, "README.md")), bad)
+            self.assertFalse(os.path.exists(os.path.join(self.data, "scheduler-papers.md")), bad)
 
     def test_check_fails_on_a_stale_or_extra_file_and_passes_after_regenerating(self):
         self.assertEqual(self.run_report()[0], 0)
@@ -725,7 +777,7 @@ class PageTest(Case):
         self.write_set("sticky", rows)
         rc, msg = self.run_report("--check")
         self.assertEqual(rc, 1)
-        self.assertIn("differs from the data: README.md", msg)
+        self.assertIn("differs from the data: scheduler-papers.md", msg)
 
 
 class ReaderTest(Case):
@@ -734,7 +786,7 @@ class ReaderTest(Case):
         rc, msg = self.run_report()
         self.assertEqual(rc, 1, msg)
         self.assertIn(message, msg)
-        self.assertFalse(os.path.exists(os.path.join(self.data, "README.md")))
+        self.assertFalse(os.path.exists(os.path.join(self.data, "scheduler-papers.md")))
 
     def test_bad_rows_are_rejected_naming_the_line(self):
         good = fixture()
@@ -778,10 +830,10 @@ class ReaderTest(Case):
             "runs of one table on two kernels: 6.12.118+deb12-amd64 (1 runs), 7.3.4+deb13-amd64",
         )
         self.write_set("sticky", [dict(r, kernel="7.3.4+deb13-amd64") for r in good])
-        self.assertEqual(report.resolve(list(self.load().values()), "kernel:sticky"),
+        self.assertEqual(report.resolve(list(self.load().values()), "kernel sticky"),
                          "7.3.4+deb13-amd64")  # fmt: skip
         self.write_set("sticky", [dict(r, kernel="") for r in good])
-        self.assertEqual(report.resolve(list(self.load().values()), "kernel:sticky"), "unrecorded")
+        self.assertEqual(report.resolve(list(self.load().values()), "kernel sticky"), "unrecorded")
 
     def test_tables_say_which_network_the_runs_had(self):
         now = report.scenario_heading("A-1", {(publish.links_text(mx.SCENARIOS["A-1"].links),
@@ -820,18 +872,18 @@ class ReaderTest(Case):
         rc, msg = self.run_report()
         self.assertEqual(rc, 0, msg)
         self.assertIn("![sticky subflow_throughput](sticky/subflow_throughput.png)",
-                      self.read("README.md"))  # fmt: skip
+                      self.read("scheduler-papers.md"))  # fmt: skip
         self.assertIn("Path 1: share of the bytes (%)", self.read("sticky/tables.md"))
         # per-path values are described, not compared: counting their tests is an error
-        self.assertEqual(report.resolve([res], "range:sticky/baseline.dft.cubic/path1_share_pct"),
+        self.assertEqual(report.resolve([res], "range sticky/baseline.dft.cubic path1_share_pct"),
                          "60.0")  # fmt: skip
         with self.assertRaisesRegex(KeyError, "not compared"):
-            report.resolve([res], "sig:sticky/baseline.cubic/path1_share_pct")
+            report.resolve([res], "sig sticky/baseline.cubic path1_share_pct")
         # but a hand word about them ("carries most of the bytes") can be held to bounds
-        self.assertEqual(report.resolve([res], "within:sticky/baseline.dft.cubic/"
-                                        "path1_share_pct/55..65"), "")  # fmt: skip
+        self.assertEqual(report.resolve([res], "within sticky/baseline.dft.cubic "
+                                        "path1_share_pct 55..65"), "")  # fmt: skip
         with self.assertRaisesRegex(KeyError, r"in \[20, 40\], the data give baseline.dft"):
-            report.resolve([res], "within:sticky/baseline.dft.cubic/path1_share_pct/20..40")
+            report.resolve([res], "within sticky/baseline.dft.cubic path1_share_pct 20..40")
 
 
 if __name__ == "__main__":
