@@ -21,7 +21,7 @@ endif
 ## players in Chromium joining 4 s apart, a 60 s video, the GA against none and fd-bw, one run
 ## each; prints the QoE table and writes build/video/demo/summary.png (docs/results/ga-paper.md)
 demo: build video-deps
-	/usr/bin/python3 testbed/video/run.py --experiment demo --retries 1
+	/usr/bin/python3 testbed/video/video_run.py --experiment demo --retries 1
 
 ## video-deps: what the video experiments need: the testbed guest, the scheduler modules (DAPS),
 ## the DASH harness (Chromium, ffmpeg, dash.js) and Debian's matplotlib and scipy
@@ -37,7 +37,7 @@ video-deps: testbed py-pkg
 ## its first or second attempt (as in the sweeps, a failed run is made again; what failed prints)
 video-e2e: build video-deps
 	rm -rf build/video-ci
-	/usr/bin/python3 testbed/video/run.py --experiment ci --retries 1 --results build/video-ci
+	/usr/bin/python3 testbed/video/video_run.py --experiment ci --retries 1 --results build/video-ci
 
 ## reproduce: the GA and QoMRA papers' sweeps at this machine's scale through the workflow
 ## (workflow/Snakefile, docs/workflow.md: plan and duration; RUNS=10 VIDEO=540 MAX_CLIENTS=30

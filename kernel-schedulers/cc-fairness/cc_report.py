@@ -3,7 +3,7 @@
 
     /usr/bin/python3 kernel-schedulers/cc-fairness/cc_report.py [--data DIR] [--check]
 
-Reads only the committed per-run CSVs of run.py (<data>/*.csv, default docs/results/cc/data)
+Reads only the committed per-run CSVs of cc_run.py (<data>/*.csv, default docs/results/cc/data)
 and writes docs/results/cc/tables.md and docs/results/cc.md from the committed template
 docs/results/cc.md.in (placeholders below), each atomically and only when changed; --check
 writes nothing and exits 1 when a file differs from what the data give.

@@ -54,7 +54,7 @@ def write(data, paths_for):
             else:
                 p = paths_for(algo, run)
                 r = row(case, algo, tcp, run, 14.0, paths=p)
-            with open(run_path(data, case, algo, run), "w") as f:  # as run.py writes a run
+            with open(run_path(data, case, algo, run), "w") as f:  # as cc_run.py writes a run
                 f.write(report.shared.csv_text([r], COLUMNS))
 
 

@@ -1,4 +1,4 @@
-"""run.py without a guest: the guest's verdicts become run CSVs, and every attempt, written or
+"""cc_run.py without a guest: the guest's verdicts become run CSVs, and every attempt, written or
 not, an attempt record with a campaign manifest beside it."""
 
 import contextlib
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-import run
+import cc_run as run
 from mpqoe import campaign
 
 
@@ -41,7 +41,7 @@ class Attempts(unittest.TestCase):
                     f.write("FAIL run disjoint lia 2: rc=1 subflows=1 cc=lia\n")
                 return subprocess.CompletedProcess(cmd, 0)
 
-            argv = ["run.py", "--runs", "3", "--data", data, "--modules", mods]
+            argv = ["cc_run.py", "--runs", "3", "--data", data, "--modules", mods]
             argv += ["--only", "disjoint/lia"]
             with (
                 mock.patch.object(sys, "argv", argv),

@@ -1,4 +1,4 @@
-"""The coupled congestion controls' fairness experiment (kernel-schedulers/cc-fairness/run.py)
+"""The coupled congestion controls' fairness experiment (kernel-schedulers/cc-fairness/cc_run.py)
 as a campaign family (mpqoe.campaign).
 
 Cells: mpqoe.cc_fairness's CELLS, `<case>/<algo>`, all in one network; a run's record is its
@@ -17,7 +17,7 @@ from mpqoe import cc_fairness as ccx
 from mpqoe.runs import chunks
 
 EXPERIMENT = "fairness"
-RUNNER = os.path.join(REPO, "kernel-schedulers", "cc-fairness", "run.py")
+RUNNER = os.path.join(REPO, "kernel-schedulers", "cc-fairness", "cc_run.py")
 DATA = os.path.join(REPO, "docs", "results", "cc", "data")
 # cc-fairness/README.md: a run about 33 s of guest time (its 30 s transfer and the checks), the
 # busybox guest's boot and initramfs a minute at most

@@ -1,4 +1,4 @@
-"""The scheduler papers' experiments (testbed/experiments/run.py) as a campaign family
+"""The scheduler papers' experiments (testbed/experiments/sched_run.py) as a campaign family
 (mpqoe.campaign).
 
 Cells: mpqoe.sched_matrix's `<scenario>.<scheduler>.<cc>`, a scenario (at one video length)
@@ -16,7 +16,7 @@ from mpqoe import sched_matrix as smx
 from mpqoe.runs import chunks
 
 RUN_SCHEMA = "mpqoe-experiment-run/1"
-RUNNER = os.path.join(REPO, "testbed", "experiments", "run.py")
+RUNNER = os.path.join(REPO, "testbed", "experiments", "sched_run.py")
 RESULTS = os.path.join(REPO, "docs", "results")
 
 
@@ -64,7 +64,7 @@ class Scheduler(cp.Family):
                 raise cp.ConfigError(f"scheduler_experiments: unknown experiment {exp!r}")
             selected = smx.select(exp, config.get("scheduler_cells"))
             for length, cells in sorted(lengths(config, selected).items(), reverse=True):
-                # --planned's layout: one store per length (testbed/experiments/run.py)
+                # --planned's layout: one store per length (testbed/experiments/sched_run.py)
                 sub = f"{length:g}s" if planned else ""
                 st = os.path.join(store, sub) if sub else store
                 out = os.path.join(runs_dir, "scheduler", sub) if sub else runs_dir + "/scheduler"

@@ -1,4 +1,4 @@
-"""The video experiments (testbed/video/run.py) as a campaign family (mpqoe.campaign).
+"""The video experiments (testbed/video/video_run.py) as a campaign family (mpqoe.campaign).
 
 Cells: mpqoe.video_matrix's, a batch (one network) each; a run's record is
 RESULTS/<experiment>/<cell>/run<k>/run.json (RUN_SCHEMA), ok when its checks passed; the
@@ -15,7 +15,7 @@ from mpqoe import video_record as vrec
 from mpqoe.runs import chunks
 
 RUN_SCHEMA = "mpqoe-video-run/1"
-RUNNER = os.path.join(REPO, "testbed", "video", "run.py")
+RUNNER = os.path.join(REPO, "testbed", "video", "video_run.py")
 # The runner's estimate of machine time: a guest boot with the network, and per run the video
 # plus start-up and records, which grow with the clients (measured here, 120 s videos: 1.5 min a
 # run with 5 clients on CompuServe, 2 min on Custom12 and Jellyfish; 60 s videos: 20 s with

@@ -1,6 +1,6 @@
 """The fairness experiment of the coupled congestion controls (kernel-schedulers/cc-fairness):
 its cells, the guest's network and timing, and the columns and paths of its per-run CSVs. The
-runner (kernel-schedulers/cc-fairness/run.py), its report and the workflow's plan read them here.
+runner (kernel-schedulers/cc-fairness/cc_run.py), its report and the workflow's plan read them here.
 """
 
 import os

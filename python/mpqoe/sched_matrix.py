@@ -1,8 +1,8 @@
 """The scheduler papers' experiment matrix: scenarios, schedulers, congestion controls, cells.
 
-Shared by the host driver (run.py), the guest runner (cellrun.py) and the report (sched_report.py);
-stdlib only. A cell is `<scenario>.<scheduler>.<cc>` (e.g. `3p-50.gr_sty.cubic`); its runs are
-`<results>/<experiment>/<cell>/run<k>.json`, k = 1..runs.
+Shared by the host driver (sched_run.py), the guest runner (cellrun.py) and the report
+(sched_report.py); stdlib only. A cell is `<scenario>.<scheduler>.<cc>` (e.g.
+`3p-50.gr_sty.cubic`); its runs are `<results>/<experiment>/<cell>/run<k>.json`, k = 1..runs.
 
 Link values are one-way: netem on a Mininet TCLink delays both directions, so a path's RTT is
 twice the sum of its links' delays (three-path "RTT 50 ms" = 25 ms per link). The bottleneck
@@ -62,7 +62,7 @@ BOOT_OVERHEAD_S = 90
 # runner takes the measured pace of a scenario once it has runs of it (run.measured_pace, or
 # the published table's, run.published_pace).
 PER_RUN_OVERHEAD_S = 7
-# the most runs one guest makes (run.py --batch-runs)
+# the most runs one guest makes (sched_run.py --batch-runs)
 BATCH_RUNS = 40
 
 

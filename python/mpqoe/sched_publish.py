@@ -1,6 +1,6 @@
 """The scheduler experiments' committed per-run data: raw run JSONs -> compact CSVs.
 
-Called by run.py (--publish, --publish-only); stdlib only. From the runs of the selected cells
+Called by sched_run.py (--publish, --publish-only); stdlib only. From the runs of the selected cells
 under a results directory (<results>/<experiment>/<cell>/run<k>.json, cellrun.py's documents)
 it writes, each file atomically:
 

@@ -1,4 +1,4 @@
-"""The video experiments as batches of cells (pure data; used by run.py, tested in
+"""The video experiments as batches of cells (pure data; used by video_run.py, tested in
 test_record.py).
 
 A batch is one emulated network (topology, clients, link draws, content): built once per guest
@@ -126,8 +126,9 @@ DEFAULT_VIDEO_S = {"ga-topo": 120.0, "ga-sched": 120.0, "ga-delay": 60.0, "qomra
 
 def ga_topo(video_s=120.0):
     """GA paper section IV.B.1: CompuServe, Custom and Jellyfish with the paper's four client
-    groups (5, 10, 20, 30; Table I/II), the six algorithms. run.py's --max-clients keeps what a
-    machine sustains; `--video 540` gives the paper's 9-minute check batches (cells *.v540)."""
+    groups (5, 10, 20, 30; Table I/II), the six algorithms. video_run.py's --max-clients keeps
+    what a machine sustains; `--video 540` gives the paper's 9-minute check batches (cells
+    *.v540)."""
     batches = [
         Batch("ga-topo", t, n, video_s)
         for n in (5, 10, 20, 30)

@@ -235,7 +235,7 @@ def failure_details(doc):
     return out
 
 
-# The committed table of attempts (run.py --publish): one row per attempt at a run, ok or
+# The committed table of attempts (video_run.py --publish): one row per attempt at a run, ok or
 # failed, so that the failure counts the docs quote can be recomputed. client_fallbacks and
 # server_fallbacks sum the FALLBACK_COUNTERS that moved on the clients and on the other hosts,
 # fallback_counters names them ("c5 MPCapableDataFallback=1; server DssFallback=1");

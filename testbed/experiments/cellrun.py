@@ -10,7 +10,7 @@ For a scenario (mpqoe.sched_matrix) it builds the topology once, then for k in r
 sets the scheduler and congestion control, streams one video with the probe (vprobe.py server on
 `server`, client on `client`), and writes /results/<experiment>/<cell>/run<k>.json atomically.
 A run whose JSON exists with status "ok" is skipped, and so is one named by --skip CELL:K,...
-(run.py names the runs it holds as published already); a failed one is moved to
+(sched_run.py names the runs it holds as published already); a failed one is moved to
 <cell>/failed/ and run again. Every run that is attempted leaves a JSON, "failed" with the
 reason when something went wrong (network checks, subflow count, probe error, counters).
 
@@ -517,7 +517,7 @@ def parse_args(argv):
         help="runs not to make, CELL:K,... (made already, e.g. published)",
     )
     p.add_argument(
-        "--code-version", default="unknown", help="the repository's version (run.py gives it)"
+        "--code-version", default="unknown", help="the repository's version (sched_run.py gives it)"
     )
     a = p.parse_args(argv)
     if a.scenario not in mx.SCENARIOS:

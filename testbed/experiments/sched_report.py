@@ -3,7 +3,7 @@
 
     /usr/bin/python3 testbed/experiments/sched_report.py --data docs/results [--check]
 
-Reads only the committed per-run CSVs that run.py --publish writes (mpqoe.sched_publish says
+Reads only the committed per-run CSVs that sched_run.py --publish writes (mpqoe.sched_publish says
 what the columns are) of every result set under --data, a set being a folder <set>/ =
 <prefix>/<experiment> with <set>/data/runs.csv (and optionally <set>/data/paths.csv), e.g.
 sticky, bnaware, long120/sticky, paper/bnaware. A set's plan, the cells it is to hold at their
@@ -74,7 +74,7 @@ The family's own kinds:
     {{left SET}}                           the runs of the set's plan that it does not hold
         ok yet, and their machine time at the pace of its own runs (plan_time)
     {{cells SET}}                          the patterns of the set's plan, comma-separated
-        (run.py --cells takes them), or "*" for every cell
+        (sched_run.py --cells takes them), or "*" for every cell
     {{plan EXPERIMENTS SELECTOR FIELD}}    the full plan (matrix.PLANNED_RUNS runs a cell at
         its planned length) of the experiments (comma-separated, or *) over the cells
         "headline", "short", "all" or comma-separated shell patterns: cells, runs, h (machine
@@ -1615,7 +1615,7 @@ def figures(plt, res):
         res.figures["subflow_throughput"] = None
         notes["subflow_throughput"] = (
             "the runs of this set have no per-path data (data/paths.csv); runs published "
-            "by run.py --publish have them"
+            "by sched_run.py --publish have them"
         )
 
 

@@ -15,8 +15,8 @@ import tempfile
 import unittest
 
 import cellrun
-import run
 import sched_report as report
+import sched_run as run
 from mpqoe import files, kernel, results
 from mpqoe import sched_matrix as mx
 from mpqoe import sched_publish as publish

@@ -6,7 +6,7 @@
         [--queue PACKETS] [--timeout S]
 
 Runs where the network is emulated: in the testbed guest (testbed/run, which forwards the
-host's ports to the agent and to the forwarders) or, with `run.py --local`, directly on a
+host's ports to the agent and to the forwarders) or, with `video_run.py --local`, directly on a
 machine whose kernel has netem. As root with Debian's python3 (Mininet). It:
 
 1. loads netem and Open vSwitch (the guest's kernel modules; on a kernel without netem it

@@ -1,7 +1,7 @@
 """Host side of one video-experiment session: the controller, the network (guest or local)
 with its agent, and one run = N dash.js players through it.
 
-Used by run.py; no command line of its own. Standard library only (the host's python3).
+Used by video_run.py; no command line of its own. Standard library only (the host's python3).
 """
 
 import json
@@ -32,7 +32,7 @@ HOST_FROM_GUEST = "10.0.2.2"  # QEMU user networking: the host's 127.0.0.1
 # Subflow rules outlive dash.js's pauses between segment requests (a few seconds with a full
 # buffer): an expired rule would end the subflow (docs/results/ga-paper.md).
 IDLE_TIMEOUT_S = 60
-# the network side stops itself after this long unless the batch asks for more (run.py)
+# the network side stops itself after this long unless the batch asks for more (video_run.py)
 NETWORK_TIMEOUT_S = 7200
 
 

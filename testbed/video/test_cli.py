@@ -1,4 +1,4 @@
-"""run.py's bad input: one line on stderr, exit 2, nothing written (no guest, no network)."""
+"""video_run.py's bad input: one line on stderr, exit 2, nothing written (no guest, no network)."""
 
 import contextlib
 import csv
@@ -14,7 +14,7 @@ import unittest
 from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RUN = os.path.join(HERE, "run.py")
+RUN = os.path.join(HERE, "video_run.py")
 
 BAD = [
     (["--topology", "nope", "--clients", "2", "--algorithms", "ga"], "unknown topology 'nope'"),
@@ -88,7 +88,7 @@ class BadInput(unittest.TestCase):
         self.assertIn("36 runs to make in 3 batches", r.stdout)
 
     def test_missing_dashjs_is_one_line_before_any_guest(self):
-        import run  # noqa: PLC0415
+        import video_run as run  # noqa: PLC0415
 
         out = os.path.join(self.tmp, "results")
         err = io.StringIO()
@@ -109,7 +109,7 @@ class BadInput(unittest.TestCase):
     def test_an_unbuilt_scheduler_module_is_one_line_before_any_guest(self):
         """ga-sched's DAPS cells load mpqoe_daps.ko in the guest: without it every one of
         them would boot and fail, so the runner refuses the plan first."""
-        import run  # noqa: PLC0415
+        import video_run as run  # noqa: PLC0415
 
         mods = os.path.join(self.tmp, "modules")
         os.makedirs(mods)
@@ -137,7 +137,7 @@ class BadInput(unittest.TestCase):
                 self.assertEqual(batch.call_count, 1, "the one ga-sched batch runs")
 
     def test_sigterm_stops_like_ctrl_c_and_leaves_a_partial_manifest(self):
-        import run  # noqa: PLC0415
+        import video_run as run  # noqa: PLC0415
 
         out = os.path.join(self.tmp, "results")
         err = io.StringIO()
@@ -170,8 +170,8 @@ class Attempts(unittest.TestCase):
     """Every attempt is recorded (mpqoe.campaign), also the runs of a batch that died first."""
 
     def test_a_batch_that_fails_records_its_runs_as_failed_attempts(self):
-        import run  # noqa: PLC0415
         import session as ss  # noqa: PLC0415
+        import video_run as run  # noqa: PLC0415
         from mpqoe import campaign  # noqa: PLC0415
 
         tmp = tempfile.mkdtemp(prefix="video-attempts-")
@@ -208,8 +208,8 @@ class Publish(unittest.TestCase):
         self.tmp = tempfile.mkdtemp(prefix="video-publish-")
         self.addCleanup(shutil.rmtree, self.tmp, True)
         self.results = os.path.join(self.tmp, "results")
-        import run  # noqa: PLC0415
         import test_record  # noqa: PLC0415
+        import video_run as run  # noqa: PLC0415
         from mpqoe import video_record as record  # noqa: PLC0415
 
         self.run, self.record, self.doc = run, record, test_record.run_doc
@@ -276,7 +276,7 @@ class DeadNetwork(unittest.TestCase):
     def test_the_batch_stops_and_the_run_names_the_cause(self):
         tmp = tempfile.mkdtemp(prefix="video-dead-")
         self.addCleanup(shutil.rmtree, tmp, True)
-        import run  # noqa: PLC0415
+        import video_run as run  # noqa: PLC0415
 
         net = mock.MagicMock(ready={"built": {}})
         net.__enter__.return_value = net
@@ -314,7 +314,7 @@ class NetworkTimeout(unittest.TestCase):
     """The network side's own time limit covers the batch it serves, retries included."""
 
     def setUp(self):
-        import run  # noqa: PLC0415
+        import video_run as run  # noqa: PLC0415
 
         self.run = run
 

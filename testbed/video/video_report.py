@@ -262,8 +262,9 @@ METRICS = {
     "guest_busy_pct": Metric(
         "Guest CPU busy during the run", "%", 0, ("guest_load",), _col("guest_load", 100.0)
     ),
-    # What the host-guest bridge does to the players' view (run.py's bridge(), mpqoe.video_record's
-    # bridge_timing); runs made before it was recorded have none, so no row needs them.
+    # What the host-guest bridge does to the players' view (video_run.py's bridge(),
+    # mpqoe.video_record's bridge_timing); runs made before it was recorded have none, so no row
+    # needs them.
     # Round trip: host to guest agent and back, median of the run's 2 s samples. Lag: per
     # client, the median over its responses of (end at the player - last byte leaving the
     # forwarder), in the host's clock (the guest's offset is known to about half a round trip).

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Fairness experiment of the coupled congestion controls, run in the QEMU TCG guest.
 
-    /usr/bin/python3 kernel-schedulers/cc-fairness/run.py [--runs N] [--data DIR]
+    /usr/bin/python3 kernel-schedulers/cc-fairness/cc_run.py [--runs N] [--data DIR]
         [--modules DIR] [--kernel SPEC] [--only CASE/ALGO,...] [--only-runs K,...] [--dry-run]
 
 Plans every run of CELLS that has no per-run CSV in --data yet (so an interrupted experiment

@@ -2,10 +2,10 @@
 """Run the GA and QoMRA papers' video experiments: the controller choosing paths in an emulated
 network with real link delays, real dash.js players, QoE per algorithm.
 
-    testbed/video/run.py [--experiment demo|ci|ga-topo|ga-sched] [--runs K] [--video S]
+    testbed/video/video_run.py [--experiment demo|ci|ga-topo|ga-sched] [--runs K] [--video S]
         [--cells PATTERNS] [--only-runs K,...] [--results DIR] [--local] [--capture] [--dry-run]
         [--publish]
-    testbed/video/run.py --topology T --clients N --algorithms A,B [--runs K] [--video S] ...
+    testbed/video/video_run.py --topology T --clients N --algorithms A,B [--runs K] [--video S] ...
 
 Per batch (a network, mpqoe.video_matrix) it writes the descriptor (`bin/mpqoe topology with-clients
 ... --links paper`: the paper's drawn link bandwidths and delays), generates the content (GA
@@ -644,7 +644,7 @@ def main(argv):
     try:
         args = parse_args(argv)
     except Usage as e:
-        print(f"run.py: {e}", file=sys.stderr)
+        print(f"video_run.py: {e}", file=sys.stderr)
         return 2
     if args.publish_only:
         return publish(args)
@@ -664,7 +664,7 @@ def main(argv):
         return 0
     missing = missing_dependency(plan)
     if missing:
-        print(f"run.py: {missing}", file=sys.stderr)
+        print(f"video_run.py: {missing}", file=sys.stderr)
         return 2
     t0, done = time.monotonic(), {"ok": 0, "failed": 0}
 

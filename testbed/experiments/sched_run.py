@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run the scheduler-paper experiments in testbed guests (host side, stdlib only).
 
-    testbed/experiments/run.py --experiment sticky|bnaware|all [--runs 5] [--duration 30]
+    testbed/experiments/sched_run.py --experiment sticky|bnaware|all [--runs 5] [--duration 30]
         [--guests 1] [--cells PATTERNS] [--only-runs K,...] [--results DIR] [--batch-runs 40]
         [--budget-min M] [--publish [DEST]] [--dry-run]
 
@@ -92,7 +92,8 @@ class Usage(Exception):
 def parse_args(argv):
     p = argparse.ArgumentParser(
         description=__doc__.split("\n")[0],
-        epilog="Example: run.py --experiment sticky --cells 'baseline.*' --runs 2 --duration 20",
+        epilog="Example: sched_run.py --experiment sticky --cells 'baseline.*' --runs 2 "
+        "--duration 20",
     )
     p.add_argument("--experiment", required=True, choices=["sticky", "bnaware", "all"])
     p.add_argument("--runs", type=int, default=5, help="runs per cell (default 5)")
@@ -570,9 +571,9 @@ def publish(args):
     done = pub.publish(args.results, args.selected, args.publish)
     for exp, (n, total) in done.items():
         dest = os.path.join(args.publish, exp, "data")
-        print(f"run.py: published {n} run(s) of {exp} into {dest} ({total} rows)", flush=True)
+        print(f"sched_run.py: published {n} run(s) of {exp} into {dest} ({total} rows)", flush=True)
     if not done:
-        print("run.py: nothing to publish", flush=True)
+        print("sched_run.py: nothing to publish", flush=True)
 
 
 # a budget left below this (minutes) is spent: no run is that short
@@ -588,10 +589,10 @@ def planned(argv, args):
         if args.budget_min is not None:
             left = args.budget_min - spent
             if left < BUDGET_FLOOR_MIN:
-                print("run.py: budget spent; the other lengths are left", flush=True)
+                print("sched_run.py: budget spent; the other lengths are left", flush=True)
                 break
             sub += ["--budget-min", f"{left:.2f}"]  # the last one counts
-        print(f"run.py: planned part: {shlex.join(sub)}", flush=True)
+        print(f"sched_run.py: planned part: {shlex.join(sub)}", flush=True)
         t0 = time.monotonic()
         est = plan_part(parse_args(sub)).est if args.dry_run else None
         worst = max(worst, main(sub))
@@ -614,22 +615,22 @@ def main(argv):
         preflight(args)
     except Usage as e:
         if str(e):
-            print(f"run.py: {e}", file=sys.stderr)
+            print(f"sched_run.py: {e}", file=sys.stderr)
         return 2
     except (RuntimeError, ReportError) as e:
-        print(f"run.py: {e}", file=sys.stderr)
+        print(f"sched_run.py: {e}", file=sys.stderr)
         return 1
     est = part.est
     if part.published:
         print(
-            f"run.py: {len(part.published)} selected run(s) are published in {args.publish} at "
-            "this code version and length: not made again",
+            f"sched_run.py: {len(part.published)} selected run(s) are published in {args.publish} "
+            "at this code version and length: not made again",
             flush=True,
         )
     beyond = part.beyond
     budget = f", {len(beyond)} left beyond --budget-min {args.budget_min:g}" if beyond else ""
     print(
-        f"run.py: {len(batches)} batch(es), {len(todo)} run(s) to do{budget}, about "
+        f"sched_run.py: {len(batches)} batch(es), {len(todo)} run(s) to do{budget}, about "
         f"{est / 60:.0f} min in one guest at a time ({part.pace_text}); results in "
         f"{args.results}",
         flush=True,
@@ -672,7 +673,10 @@ def main(argv):
             started[log] = time.time()
             p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=REPO)
             procs.append((p, (scn, cells, runs), log, time.monotonic(), f))
-            print(f"run.py: started {scn} ({len(cells)} cells x runs {runs}) -> {log}", flush=True)
+            print(
+                f"sched_run.py: started {scn} ({len(cells)} cells x runs {runs}) -> {log}",
+                flush=True,
+            )
         time.sleep(1)
         for item in list(procs):
             p, (scn, cells, runs), log, t0, f = item
@@ -688,13 +692,15 @@ def main(argv):
             hits, retried = kernel_reports(console)
             if retried:
                 print(
-                    f"run.py: {scn}: a boot died before the batch started and the guest was"
+                    f"sched_run.py: {scn}: a boot died before the batch started and the guest was"
                     f" booted again (see {console}): {retried[0]}",
                     flush=True,
                 )
                 args.boot_retries.append({"batch": os.path.basename(log), "lines": retried})
             if hits:
-                print(f"run.py: {scn}: the guest kernel reported (see {console}):", flush=True)
+                print(
+                    f"sched_run.py: {scn}: the guest kernel reported (see {console}):", flush=True
+                )
                 for line in hits:
                     print(f"  {line}", flush=True)
                 args.kernel_reports.append({"batch": os.path.basename(log), "lines": hits})
@@ -702,12 +708,12 @@ def main(argv):
             failed_batches += p.returncode != 0
             ok = {e: v["counts"]["ok"] for e, v in m["experiments"].items()}
             print(
-                f"run.py: {scn} done, exit {p.returncode}, {time.monotonic() - t0:.0f} s;"
+                f"sched_run.py: {scn} done, exit {p.returncode}, {time.monotonic() - t0:.0f} s;"
                 f" ok runs so far {ok}",
                 flush=True,
             )
     if stop:
-        print(f"run.py: signal {stop[0]}: stopping {len(procs)} guest(s)", flush=True)
+        print(f"sched_run.py: signal {stop[0]}: stopping {len(procs)} guest(s)", flush=True)
         for p, *_ in procs:
             p.terminate()
         for p, (_scn, cells, runs), log, _t0, f in procs:
@@ -727,8 +733,8 @@ def main(argv):
         publish(args)
     bad = unfinished(args, part)
     print(
-        f"run.py: finished in {(time.monotonic() - t_all) / 60:.1f} min; selected runs not ok: "
-        f"{len(bad)}{budget}; manifest {m['status']} "
+        f"sched_run.py: finished in {(time.monotonic() - t_all) / 60:.1f} min; "
+        f"selected runs not ok: {len(bad)}{budget}; manifest {m['status']} "
         f"({os.path.join(args.results, '<experiment>', 'manifest.json')})",
         flush=True,
     )
