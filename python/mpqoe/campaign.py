@@ -212,6 +212,20 @@ def read_manifest(store, experiment):
 # Published rows
 
 
+def check_run_doc(src, incomplete):
+    """(why the run document at src is not done, or None; None): "missing", its status and
+    error when not ok, or what incomplete(doc) finds missing in an ok one. A family's `check`
+    for runners whose run record is one JSON document (collect copies it as it is)."""
+    doc = files.read_json(src)
+    if not doc:
+        return "missing", None
+    if doc.get("status") != "ok":
+        why = " ".join(str(doc.get("error") or "no error recorded").split())[:200]
+        return f"{doc.get('status')} ({why})", None
+    why = incomplete(doc)
+    return (f"ok but incomplete ({why})" if why else None), None
+
+
 def publish_table(path, rows, fields, order, identity, read):
     """Join rows to the committed table at path (`mpqoe.results.merge_runs`: a run published
     again replaces itself, the others stay) and write it atomically; read(path) gives its rows

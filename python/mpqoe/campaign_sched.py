@@ -99,14 +99,7 @@ class Scheduler(cp.Family):
         return bool(doc) and str(doc.get("schema")).startswith("mpqoe-experiment-run/")
 
     def check(self, src):
-        doc = files.read_json(src)
-        if not doc:
-            return "missing", None
-        if doc.get("status") != "ok":
-            why = " ".join(str(doc.get("error") or "no error recorded").split())[:200]
-            return f"{doc.get('status')} ({why})", None
-        why = incomplete(doc)
-        return (f"ok but incomplete ({why})" if why else None), None
+        return cp.check_run_doc(src, incomplete)
 
     def preflight_args(self, job):
         return " ".join(["scheduler", *sorted({c.split(".")[1] for c in job.cells})])

@@ -8,7 +8,7 @@ published rows are mpqoe.video_record's tables.
 import os
 import shlex
 
-from mpqoe import REPO, files
+from mpqoe import REPO
 from mpqoe import campaign as cp
 from mpqoe import video_matrix as vmx
 from mpqoe import video_record as vrec
@@ -55,14 +55,7 @@ def incomplete(doc):
 
 def check_doc(src):
     """(why the run document at src is not done or None, None): collect copies it as it is."""
-    doc = files.read_json(src)
-    if not doc:
-        return "missing", None
-    if doc.get("status") != "ok":
-        why = " ".join(str(doc.get("error") or "no error recorded").split())[:200]
-        return f"{doc.get('status')} ({why})", None
-    why = incomplete(doc)
-    return (f"ok but incomplete ({why})" if why else None), None
+    return cp.check_run_doc(src, incomplete)
 
 
 class Video(cp.Family):
