@@ -303,9 +303,7 @@ class Kinds:
 
     def _nested(self, text):
         """The text a placeholder of these kinds gives, written without its braces."""
-        kind, args, options = tokenize(text)
-        k = _kind(self.kinds, Placeholder(0, text, kind))
-        return k.fn(**k.bind(args, options))
+        return _give(self.kinds, *tokenize(text))
 
     def _claim(self, key, text, says, verdict, evidence, label, at, superseded):
         if (says is None) == (verdict is None):
@@ -422,17 +420,24 @@ def check(template, kinds):
     found, errors = parse(template)
     for p in found:
         try:
-            _kind(kinds, p).bind(p.args, p.options)
+            _kind(kinds, p.kind).bind(p.args, p.options)
         except ValueError as e:
             errors.append(f"line {p.line}: {p.text}: {e}")
     return sorted(errors, key=lambda e: int(e.split(":")[0].split()[1]))
 
 
-def _kind(kinds, p):
-    k = kinds.get(p.kind)
+def _kind(kinds, name):
+    k = kinds.get(name)
     if k is None:
-        raise ValueError(f"unknown kind {p.kind!r} ({', '.join(sorted(kinds))})")
+        raise ValueError(f"unknown kind {name!r} ({', '.join(sorted(kinds))})")
     return k
+
+
+def _give(kinds, kind, args, options):
+    """What a placeholder (its kind, arguments and options) gives: its kind's function called
+    with them; ValueError when they do not fit its signature."""
+    k = _kind(kinds, kind)
+    return k.fn(**k.bind(args, options))
 
 
 def substitute(template, kinds, source):
@@ -455,8 +460,7 @@ def substitute(template, kinds, source):
             except ValueError:
                 return ""  # reported by parse
             try:
-                k = _kind(kinds, Placeholder(i, text, kind))
-                value = k.fn(**k.bind(args, options))
+                value = _give(kinds, kind, args, options)
             except (ValueError, KeyError, PageError) as e:
                 errors.append(f"line {i}: {text}: {e.args[0] if e.args else e}")
                 return ""
