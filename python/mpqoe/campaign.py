@@ -212,6 +212,26 @@ def read_manifest(store, experiment):
 # Published rows
 
 
+RUN_DOC_KEYS = ("schema", "experiment", "cell", "run", "code_version")
+
+
+def same_schema(value, schema):
+    """Whether value names schema's document kind, at any version ("mpqoe-video-run/2" and
+    "mpqoe-video-run/1")."""
+    return str(value).startswith(schema.split("/")[0] + "/")
+
+
+def run_doc_lacks(doc, schema):
+    """What every run document needs and doc lacks, or None: the first of RUN_DOC_KEYS without
+    a value, or a schema of another kind than schema."""
+    for key in RUN_DOC_KEYS:
+        if doc.get(key) in (None, ""):
+            return f"no {key}"
+    if not same_schema(doc["schema"], schema):
+        return f"unknown schema {doc['schema']!r}"
+    return None
+
+
 def check_run_doc(src, incomplete):
     """(why the run document at src is not done, or None; None): "missing", its status and
     error when not ok, or what incomplete(doc) finds missing in an ok one. A family's `check`

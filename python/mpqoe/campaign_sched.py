@@ -22,11 +22,9 @@ RESULTS = os.path.join(REPO, "docs", "results")
 
 def incomplete(doc):
     """Why an ok run document is not complete (what the report reads), or None."""
-    for key in ("schema", "experiment", "cell", "run", "code_version"):
-        if doc.get(key) in (None, ""):
-            return f"no {key}"
-    if not str(doc["schema"]).startswith("mpqoe-experiment-run/"):
-        return f"unknown schema {doc['schema']!r}"
+    lacks = cp.run_doc_lacks(doc, RUN_SCHEMA)
+    if lacks:
+        return lacks
     from mpqoe import sched_publish as publish  # noqa: PLC0415
 
     row = publish.run_row(doc)
@@ -96,7 +94,7 @@ class Scheduler(cp.Family):
 
     def owns(self, src):
         doc = files.read_json(src) if src.endswith(".json") else None
-        return bool(doc) and str(doc.get("schema")).startswith("mpqoe-experiment-run/")
+        return bool(doc) and cp.same_schema(doc.get("schema"), RUN_SCHEMA)
 
     def check(self, src):
         return cp.check_run_doc(src, incomplete)

@@ -40,11 +40,9 @@ def run_record(results, experiment, cell, k):
 
 def incomplete(doc):
     """Why an ok run document is not complete, or None."""
-    for key in ("schema", "experiment", "cell", "run", "code_version"):
-        if doc.get(key) in (None, ""):
-            return f"no {key}"
-    if not str(doc["schema"]).startswith("mpqoe-video-run/"):
-        return f"unknown schema {doc['schema']!r}"
+    lacks = cp.run_doc_lacks(doc, RUN_SCHEMA)
+    if lacks:
+        return lacks
     if not doc.get("clients"):
         return "no clients"
     bad = [k for k, ok in (doc.get("checks") or {}).items() if not ok]
