@@ -133,6 +133,21 @@ def _git(repo, *args):
     return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=False)
 
 
+class CellsAndGroups:
+    """What a report's result set of cells and groups answers (its `cells` and `groups` lists of
+    objects with a `name`, cells with a `version`): a cell or a group by name (None when it has
+    none of that name), and how many of its cells each code version made."""
+
+    def cell(self, name):
+        return next((c for c in self.cells if c.name == name), None)
+
+    def group(self, name):
+        return next((g for g in self.groups if g.name == name), None)
+
+    def versions(self):
+        return Counter(c.version for c in self.cells)
+
+
 def code_version(repo=REPO):
     """The commit, with -dirty-<hash of the diff> when the work tree differs from it (changes
     under docs/, which the reports and the benchmarks write and which runs no code, do not

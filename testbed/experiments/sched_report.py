@@ -129,7 +129,6 @@ import fnmatch
 import os
 import re
 import sys
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -437,7 +436,7 @@ class Group:
 
 
 @dataclass
-class SetResult:
+class SetResult(shared.CellsAndGroups):
     name: str
     experiment: Experiment
     cells: list = field(default_factory=list)
@@ -455,15 +454,6 @@ class SetResult:
     plan_patterns: str | None = None
     builds: dict = field(default_factory=dict)  # scheduler -> module sha256 values of kept runs
     kernel: str = ""  # uname -r of the guest kernel every run recorded ("" when none did)
-
-    def cell(self, name):
-        return next((c for c in self.cells if c.name == name), None)
-
-    def group(self, name):
-        return next((g for g in self.groups if g.name == name), None)
-
-    def versions(self):
-        return Counter(c.version for c in self.cells)
 
 
 def _sched_key(s):

@@ -542,7 +542,7 @@ class Group:
 
 
 @dataclass
-class Result:
+class Result(shared.CellsAndGroups):
     experiment: Experiment
     cells: list = field(default_factory=list)
     groups: list = field(default_factory=list)
@@ -555,15 +555,6 @@ class Result:
     @property
     def missing(self):
         return not self.cells
-
-    def cell(self, name):
-        return next((c for c in self.cells if c.name == name), None)
-
-    def group(self, name):
-        return next((g for g in self.groups if g.name == name), None)
-
-    def versions(self):
-        return Counter(c.version for c in self.cells)
 
 
 def _order_key(params):
