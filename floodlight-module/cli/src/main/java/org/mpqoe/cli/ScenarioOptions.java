@@ -57,85 +57,61 @@ final class ScenarioOptions {
       description = "Mbit/s each client adds to its paths' load (default: ${DEFAULT-VALUE}).")
   double demand;
 
-  @Option(
-      names = "--alpha",
-      defaultValue = "0.5",
-      description = "Weight of zeta (default: ${DEFAULT-VALUE}).")
-  double alpha;
+  @Option(names = "--alpha", description = "Weight of zeta (default: ${DEFAULT-VALUE}).")
+  double alpha = SelectionConfig.DEFAULTS.alpha();
 
-  @Option(
-      names = "--beta",
-      defaultValue = "0.5",
-      description = "Weight of xi (default: ${DEFAULT-VALUE}).")
-  double beta;
+  @Option(names = "--beta", description = "Weight of xi (default: ${DEFAULT-VALUE}).")
+  double beta = SelectionConfig.DEFAULTS.beta();
 
   @Option(
       names = "--thr-delay",
-      defaultValue = "300",
       description = "thr_delay in ms, eq. 4 (default: ${DEFAULT-VALUE}).")
-  double thrDelay;
+  double thrDelay = SelectionConfig.DEFAULTS.thrDelayMs();
 
-  @Option(
-      names = "--thr-cong",
-      defaultValue = "0.8",
-      description = "thr_cong, eq. 3 (default: ${DEFAULT-VALUE}).")
-  double thrCong;
+  @Option(names = "--thr-cong", description = "thr_cong, eq. 3 (default: ${DEFAULT-VALUE}).")
+  double thrCong = SelectionConfig.DEFAULTS.thrCong();
 
   @Option(
       names = "--population",
       description = "GA population (default: the paper's for the topology, else 150).")
   Integer population;
 
-  @Option(
-      names = "--generations",
-      defaultValue = "30",
-      description = "GA generations (default: ${DEFAULT-VALUE}).")
-  int generations;
+  @Option(names = "--generations", description = "GA generations (default: ${DEFAULT-VALUE}).")
+  int generations = GaConfig.DEFAULTS.generations();
 
   @Option(
       names = "--mutation",
-      defaultValue = "0.25",
       description =
           "GA mutation probability: per offspring (ga), per gene (ga-tuned) (default: ${DEFAULT-VALUE}).")
-  double mutation;
+  double mutation = GaConfig.DEFAULTS.mutationProbability();
 
   @Option(
       names = "--crossover",
-      defaultValue = "0.8",
       description =
           "ga-tuned two-point crossover probability; ga crosses every pair (default: ${DEFAULT-VALUE}).")
-  double crossover;
+  double crossover = GaConfig.DEFAULTS.crossoverProbability();
 
-  @Option(
-      names = "--elites",
-      defaultValue = "4",
-      description = "GA elitist members n_e (default: ${DEFAULT-VALUE}).")
-  int elites;
+  @Option(names = "--elites", description = "GA elitist members n_e (default: ${DEFAULT-VALUE}).")
+  int elites = GaConfig.DEFAULTS.elites();
 
-  @Option(
-      names = "--tournament",
-      defaultValue = "2",
-      description = "GA tournament size (default: ${DEFAULT-VALUE}).")
-  int tournament;
+  @Option(names = "--tournament", description = "GA tournament size (default: ${DEFAULT-VALUE}).")
+  int tournament = GaConfig.DEFAULTS.tournamentSize();
 
   @Option(
       names = "--pd-bw-reuse",
-      defaultValue = "2.0",
       description = "pd-bw: Mbit/s a shared link must have free (default: ${DEFAULT-VALUE}).")
-  double pdBwReuse;
+  double pdBwReuse = SelectionConfig.DEFAULTS.pdBwReuseMbps();
 
   @Option(
       names = "--pd-delay-reuse",
-      defaultValue = "40",
       description =
           "pd-delay: ms a shared link's latency must stay below (default: ${DEFAULT-VALUE}).")
-  double pdDelayReuse;
+  double pdDelayReuse = SelectionConfig.DEFAULTS.pdDelayReuseMs();
 
   @Option(
       names = "--fd-delay-bound",
-      defaultValue = "300",
       description = "fd-delay: upper bound on path delay, ms (default: ${DEFAULT-VALUE}).")
-  double fdDelayBound;
+  double fdDelayBound = SelectionConfig.DEFAULTS.fdDelayBoundMs();
 
   Topology loadTopology() {
     return TopologyLoader.load(topology);

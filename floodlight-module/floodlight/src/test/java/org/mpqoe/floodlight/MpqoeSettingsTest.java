@@ -203,7 +203,7 @@ class MpqoeSettingsTest {
         MpqoeSettings.parse(Map.of("topology", "compuserve", "useLldpLatency", "true")).describe();
     assertTrue(
         d.startsWith(
-            "topology compuserve (overlay on what was discovered), algorithm ga, alpha 0.5"),
+            "topology compuserve (overlay on what was discovered), algorithm ga, alpha 0.4"),
         d);
     assertTrue(d.endsWith("per-hop rules, link delays from LLDP"), d);
     String own = MpqoeSettings.parse(Map.of("topology", "compuserve")).describe();

@@ -13,8 +13,9 @@ package org.mpqoe.core.select;
  * @param crossoverProbability {@code ga-tuned} only: the probability that a member is crossed with
  *     a random mate (our default 0.8). {@code ga} crosses every pair of tournament winners
  *     (Algorithm 1, lines 16-22) and has no such parameter
- * @param elites n_e: best members copied unchanged to the next generation (Algorithm 3; our default
- *     4)
+ * @param elites n_e: best members copied unchanged to the next generation (Algorithm 3, which
+ *     leaves the number open; 1 as in the authors' framework,
+ *     GeneticAlgorithm/GeneticAlgorithm.java)
  * @param tournamentSize tournament size of the parent selection (Algorithm 1 lines 8-14 compare two
  *     members: 2)
  * @param initialAttempts Algorithm 2: how often a random member that fails the congestion check is
@@ -30,7 +31,7 @@ public record GaConfig(
     int initialAttempts) {
 
   /** Population 150 (the paper's CompuServe setting) and the defaults above. */
-  public static final GaConfig DEFAULTS = new GaConfig(150, 30, 0.25, 0.8, 4, 2, 10);
+  public static final GaConfig DEFAULTS = new GaConfig(150, 30, 0.25, 0.8, 1, 2, 10);
 
   public GaConfig {
     if (population < 2) {

@@ -21,9 +21,14 @@ public record SelectionConfig(
     double pdDelayReuseMs,
     double fdDelayBoundMs) {
 
-  /** The defaults: alpha = beta = 0.5 as in the issue; thresholds are this project's choice. */
+  /**
+   * The defaults. Weights: the paper gives eq. 7 without values; its authors' framework weighs the
+   * normalised bandwidth sum 0.6 and one minus the normalised delay difference 0.4
+   * (GeneticAlgorithm/Chromosome.java's fitness), so beta = 0.6 and alpha = 0.4. The thresholds are
+   * this project's choice (docs/algorithms.md).
+   */
   public static final SelectionConfig DEFAULTS =
-      new SelectionConfig(0.5, 0.5, 300.0, 0.8, 2.0, 40.0, 300.0);
+      new SelectionConfig(0.4, 0.6, 300.0, 0.8, 2.0, 40.0, 300.0);
 
   public SelectionConfig {
     if (!(alpha >= 0) || !(beta >= 0) || alpha + beta <= 0) {

@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.mpqoe.core.select.SelectionConfig;
 
 /** REST config writes: what is refused, with which status, and that a refusal changes nothing. */
 class RestApiConfigTest {
@@ -115,7 +116,7 @@ class RestApiConfigTest {
     assertEquals("fd-bw", c.algorithm());
     assertEquals(120.0, c.selection().thrDelayMs());
     assertEquals(0.0, c.selection().alpha());
-    assertEquals(0.5, c.selection().beta(), "untouched settings stay");
+    assertEquals(SelectionConfig.DEFAULTS.beta(), c.selection().beta(), "untouched settings stay");
     // alpha 1 and beta 0 in one body: judged together, whatever order the keys come in.
     assertEquals(200, put(JSON, "{\"beta\":0,\"alpha\":1}").status());
     assertEquals(1.0, cp.router().config().selection().alpha());
@@ -209,7 +210,7 @@ class RestApiConfigTest {
     assertEquals(1, lines.size(), lines.toString());
     String line = lines.get(0);
     assertTrue(line.startsWith("REST: configuration changed by 10.0.0.5:41000: "), line);
-    assertTrue(line.contains("alpha 0.5 -> 0.3"), line);
+    assertTrue(line.contains("alpha 0.4 -> 0.3"), line);
     assertTrue(line.contains("algorithm ga -> exact"), line);
     assertTrue(!line.contains("s3cret"), "never the token: " + line);
     request("PUT", JSON, "Bearer nope", "{\"alpha\":0.2}", guarded);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.mpqoe.core.select.SelectionConfig;
 
 class RestApiTest {
   private final MptcpControlPlane cp =
@@ -16,7 +17,10 @@ class RestApiTest {
     assertEquals(200, r.status(), r.json());
     assertEquals("fd-bw", cp.router().config().algorithm());
     assertEquals(120.0, cp.router().config().selection().thrDelayMs());
-    assertEquals(0.5, cp.router().config().selection().alpha(), "untouched fields stay");
+    assertEquals(
+        SelectionConfig.DEFAULTS.alpha(),
+        cp.router().config().selection().alpha(),
+        "untouched fields stay");
   }
 
   @Test
