@@ -19,9 +19,12 @@ endif
 ## demo: the main job on embedded defaults: CompuServe with the GA paper's drawn links in the
 ## testbed guest (netem delays, Open vSwitch), the standalone controller choosing paths, 3 dash.js
 ## players in Chromium joining 4 s apart, a 60 s video, the GA against none and fd-bw, one run
-## each; prints the QoE table and writes build/video/demo/summary.png (docs/results/ga-paper.md)
+## each, in the set-up of the paper's authors (their dash.js 2.5.0 player, 2 s segments, their
+## wiring, minRTT, 256 KB); prints both QoE metric families and writes
+## build/video/demo/summary.png (docs/results/ga-paper.md). PLAYER=modern: dash.js 5.2.1.
+PLAYER ?= paper
 demo: build video-deps
-	/usr/bin/python3 testbed/video/video_run.py --experiment demo --retries 1
+	/usr/bin/python3 testbed/video/video_run.py --experiment demo --retries 1 --player $(PLAYER)
 
 ## video-deps: what the video experiments need: the testbed guest, the scheduler modules (DAPS),
 ## the DASH harness (Chromium, ffmpeg, dash.js) and Debian's matplotlib and scipy

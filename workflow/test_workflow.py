@@ -85,7 +85,7 @@ class DryRun(unittest.TestCase):
 
     def test_one_job_per_network_lists_exactly_the_sweep(self):
         jobs = dry_run(self.tmp)
-        video = "video_ci_compuserve_c2_s1_v20_r1_2"
+        video = "video_ci_compuserve_c2_seg2_paper_s1_v20_r1_2"
         sched = "scheduler_sticky_baseline_10s_r1_2"
         self.assertEqual(
             set(jobs), {video, sched, "publish_video_ci", "publish_scheduler_sticky", "all"}

@@ -68,7 +68,7 @@ class Video(cp.Family):
             if exp not in vmx.EXPERIMENTS:
                 raise cp.ConfigError(f"video_experiments: unknown experiment {exp!r}")
             o = {**(config.get("video_overrides") or {}).get(exp, {})}
-            runs = int(o.get("runs", config["runs"]))
+            runs = int(o.get("runs", vmx.design_runs(exp) or config["runs"]))
             video = o.get("video", config["video"])
             plan = vmx.experiment_plan(exp, float(video) if video else None)
             plan = vmx.select(plan, config.get("video_cells"))
@@ -90,7 +90,8 @@ class Video(cp.Family):
             for b, cells in plan:
                 names = [c.name for c in cells]
                 size = int(config["batch_runs"])
-                for cs, ks in chunks(names, list(range(1, runs + 1)), size):
+                # a batch makes its own runs of its cells (a link draw of a design, or all)
+                for cs, ks in chunks(names, b.runs(range(1, runs + 1)), size):
                     argv = self.argv(config, exp, runs, video)
                     argv += ["--cells", ",".join(cs), "--only-runs", ",".join(map(str, ks))]
                     est = BOOT_S + run_s(b) * len(cs) * len(ks)

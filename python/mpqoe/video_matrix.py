@@ -10,9 +10,12 @@ drifts of the machine fall on every cell alike.
 
 import dataclasses
 import fnmatch
+import random
 
 GA_ALGORITHMS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none")
 JOIN_INTERVAL_S = 4.0  # the GA paper's section IV.A.1: a client joins every 4 s
+PLAYERS = ("modern", "paper")  # the player profiles (dashjs-harness/profiles.json)
+GA_SEGMENT_S = 4.0  # the ga content's segments unless a batch says otherwise
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,7 +25,7 @@ class Batch:
     clients: int
     video_s: float
     seed: int = 1
-    segment_s: float = 4.0
+    segment_s: float = GA_SEGMENT_S
     content_set: str = "ga"
     links: str = "paper"
     bandwidth_mean: float | None = None
@@ -34,14 +37,49 @@ class Batch:
     # (from host, to host, start s after the first player): one iperf3 TCP flow from then on
     background: tuple | None = None
     controller: str = "standalone"  # or "floodlight": the Floodlight module in Floodlight
+    # the player profile (dashjs-harness/profiles.json): "modern" (dash.js 5.2.1 defaults) or
+    # "paper" (dash.js 2.5.0 as the GA paper's authors set it up)
+    player: str = "modern"
+    # the run numbers this batch makes of each of its cells (None: every run of the
+    # invocation): a design with several link draws gives each draw its own runs of a cell
+    run_numbers: tuple | None = None
+    # runs of the batch in a random order drawn from (this seed, the batch's name) and recorded,
+    # instead of interleaved by run number (None)
+    order_seed: int | None = None
+    # a named attachment of the clients' and the server's interfaces (bin/mpqoe topology
+    # with-clients --attach); None: the generated placement
+    attach: str | None = None
 
     @property
     def name(self):
         d = "" if self.delay_diff_ms is None else f".d{self.delay_diff_ms}"
-        seg = "" if self.content_set == "ga" else f".seg{self.segment_s:g}"
+        plain = self.content_set == "ga" and self.segment_s == GA_SEGMENT_S
+        seg = "" if plain else f".seg{self.segment_s:g}"
         bg = ".bg" if self.background else ""
         fl = "" if self.controller == "standalone" else f".{self.controller}"
-        return f"{self.topology}.c{self.clients}{d}{seg}{bg}{fl}.s{self.seed}.v{self.video_s:g}"
+        pl = "" if self.player == "modern" else f".{self.player}"
+        return f"{self.topology}.c{self.clients}{d}{seg}{bg}{fl}{pl}.s{self.seed}.v{self.video_s:g}"
+
+    def runs(self, numbers):
+        """The run numbers of `numbers` (an invocation's) that this batch makes."""
+        if self.run_numbers is None:
+            return list(numbers)
+        return [k for k in numbers if k in self.run_numbers]
+
+    def order(self, runs):
+        """runs ([(cell, k)]) in the order the batch makes them: as given, or shuffled by
+        (order_seed, name) when the batch has an order seed, so that a resumed batch keeps
+        the relative order of what is left."""
+        if self.order_seed is None:
+            return list(runs)
+
+        # each run's place is a draw of its own (seed, batch, cell, run), so that the order of
+        # any subset of the batch's runs is the full order's restricted to it
+        def key(run):
+            cell, k = run
+            return random.Random(f"{self.order_seed}:{self.name}:{cell.name}:{k}").random()
+
+        return sorted(runs, key=key)
 
     def overrides(self):
         """{"a-b": {field: value}} for mpqoe.descriptor.override_links."""
@@ -85,7 +123,9 @@ class Cell:
             parts.append("bg")
         if b.controller != "standalone":
             parts.append(b.controller)
-        if b.video_s != DEFAULT_VIDEO_S.get(b.experiment, b.video_s):
+        if b.player != default_player(b.experiment):
+            parts.append(b.player)
+        if b.video_s != default_video_s(b.experiment, b.topology, b.video_s):
             parts.append(f"v{b.video_s:g}")
         return ".".join([*parts, self.algorithm])
 
@@ -116,12 +156,58 @@ class Cell:
             "seed": b.seed,
             "content_set": b.content_set,
             "links": b.links,
+            "player": b.player,
             "delay_diff_ms": b.delay_diff_ms,
             "controller": b.controller,
         }
 
 
-DEFAULT_VIDEO_S = {"ga-topo": 120.0, "ga-sched": 120.0, "ga-delay": 60.0, "qomra": 120.0}
+DEFAULT_VIDEO_S = {
+    "ga-topo": 120.0,
+    "ga-sched": 120.0,
+    "ga-delay": 60.0,
+    "qomra": 120.0,
+    "ga-topo-paper": 120.0,
+    "ga-delay-paper": 60.0,
+    "calibrate-paper": 60.0,
+}
+# the headline cells' video: CompuServe in ga-topo-paper plays the paper's 9 minutes
+HEADLINE_VIDEO_S = {("ga-topo-paper", "compuserve"): 540.0}
+
+
+def default_video_s(experiment, topology, otherwise=None):
+    """The video length an experiment's batches on this topology have unless asked otherwise."""
+    return HEADLINE_VIDEO_S.get((experiment, topology), DEFAULT_VIDEO_S.get(experiment, otherwise))
+
+
+# The GA paper's set-up as its authors ran it (docs/results/ga-paper.md, "Departures"): their
+# player (dash.js 2.5.0, fast switching, BOLA off), the framework's 2 s segments (its MPD,
+# BigBuckBunny_2s), its wiring (clients' interfaces on three switches, the server's links on three
+# others), and the paper's minRTT scheduler with a 256 KB client buffer (section IV.B.1).
+PAPER_SETUP = {"player": "paper", "segment_s": 2.0, "attach": "framework"}
+PAPER_CELL = {"scheduler": "minrtt", "rcvbuf_kb": 256}
+# experiments that play the paper set-up (their cells name another player when run with one)
+PAPER_EXPERIMENTS = ("ga-topo-paper", "ga-delay-paper", "calibrate-paper", "demo", "ci")
+
+
+def default_player(experiment):
+    return "paper" if experiment in PAPER_EXPERIMENTS else "modern"
+
+
+def design_runs(experiment):
+    """Runs per cell of an experiment whose design fixes them (its draws, its runs a count),
+    else None (the invocation's choice)."""
+    return {
+        "ga-topo-paper": len(DRAWS) * RUNS_PER_DRAW,
+        "ga-delay-paper": 5,
+        "calibrate-paper": 3,
+    }.get(experiment)
+
+
+# ga-topo-paper's design: link draws (seeds) per topology, each algorithm's runs on every draw
+DRAWS = (1, 2, 3, 4, 5)
+RUNS_PER_DRAW = 2
+ORDER_SEED = 1  # the seed of the run order within each batch (recorded in every run)
 
 
 def ga_topo(video_s=120.0):
@@ -186,14 +272,55 @@ def qomra(video_s=120.0, segments=(2, 4, 6, 8, 10), clients=QOMRA_CLIENTS):
     return out
 
 
+def ga_topo_paper(video_s=None, draws=DRAWS, runs_per_draw=RUNS_PER_DRAW):
+    """The GA paper's section IV.B.1 in its authors' set-up (PAPER_SETUP, PAPER_CELL), with 5
+    clients (the calibration) on CompuServe, Custom and Jellyfish: per topology, each link draw
+    (seed) is a batch that makes runs_per_draw runs of every algorithm, in a random order, so a
+    cell's runs 1..len(draws) x runs_per_draw pair by draw. CompuServe, the headline cells, plays
+    the paper's 9 minutes, the others 120 s (video_s, when given, is every batch's)."""
+    out = []
+    for t in ("compuserve", "custom12", "jellyfish20"):
+        v = video_s or default_video_s("ga-topo-paper", t)
+        for i, d in enumerate(draws):
+            runs = tuple(range(i * runs_per_draw + 1, (i + 1) * runs_per_draw + 1))
+            b = Batch("ga-topo-paper", t, 5, v, seed=d, run_numbers=runs,
+                      order_seed=ORDER_SEED, **PAPER_SETUP)  # fmt: skip
+            out.append((b, [Cell(b, a, **PAPER_CELL) for a in GA_ALGORITHMS]))
+    return out
+
+
+def ga_delay_paper(video_s=60.0, diffs=(0, 50, 100, 150, 200)):
+    """ga_delay's cells (section I's observation) in the authors' set-up: their player, 2 s
+    segments, minRTT and 256 KB (the delay pair keeps its own wiring: one path per interface)."""
+    out = []
+    for b, cells in ga_delay(video_s, diffs):
+        nb = dataclasses.replace(b, experiment="ga-delay-paper", player="paper",
+                                 segment_s=PAPER_SETUP["segment_s"])  # fmt: skip
+        out.append((nb, [dataclasses.replace(c, batch=nb, **PAPER_CELL) for c in cells]))
+    return out
+
+
+def calibrate_paper(video_s=60.0, counts=(5, 8)):
+    """calibrate's generous network in the authors' set-up: at the client count the sweeps
+    use (5) and the next the QoMRA topology needs (8), the largest count whose runs all play
+    the top bitrate without stalls, and the host CPU they took (the limit above which a sweep's
+    run is marked)."""
+    out = []
+    for n in counts:
+        b = Batch("calibrate-paper", "compuserve", n, video_s, links="descriptor",
+                  order_seed=ORDER_SEED, **PAPER_SETUP)  # fmt: skip
+        out.append((b, [Cell(b, "ga", **PAPER_CELL)]))
+    return out
+
+
 def demo():
-    b = Batch("demo", "compuserve", 3, 60.0)
-    return [(b, [Cell(b, a) for a in ("ga", "none", "fd-bw")])]
+    b = Batch("demo", "compuserve", 3, 60.0, **PAPER_SETUP)
+    return [(b, [Cell(b, a, **PAPER_CELL) for a in ("ga", "none", "fd-bw")])]
 
 
 def ci():
-    b = Batch("ci", "compuserve", 2, 20.0)
-    return [(b, [Cell(b, a) for a in ("ga", "none")])]
+    b = Batch("ci", "compuserve", 2, 20.0, **PAPER_SETUP)
+    return [(b, [Cell(b, a, **PAPER_CELL) for a in ("ga", "none")])]
 
 
 def calibrate(video_s=60.0):
@@ -211,9 +338,12 @@ EXPERIMENTS = {
     "demo": demo,
     "ci": ci,
     "calibrate": calibrate,
+    "calibrate-paper": calibrate_paper,
     "ga-topo": ga_topo,
+    "ga-topo-paper": ga_topo_paper,
     "ga-sched": ga_sched,
     "ga-delay": ga_delay,
+    "ga-delay-paper": ga_delay_paper,
     "qomra": qomra,
 }
 
@@ -228,19 +358,25 @@ def experiment_plan(experiment, video_s=None):
 def limit_clients(plan, experiment, max_clients):
     """(the plan without its batches of more than max_clients clients, their names); the
     calibration keeps every batch (it measures where the limit lies)."""
-    if experiment == "calibrate":
+    if experiment.startswith("calibrate"):
         return plan, []
     big = sorted({b.name for b, _c in plan if b.clients > max_clients})
     return [(b, c) for b, c in plan if b.clients <= max_clients], big
 
 
-def with_controller(plan, controller):
-    """The plan with every batch (and its cells) run by `controller`."""
+def with_batch(plan, **fields):
+    """The plan with every batch (and its cells) changed by `fields` (e.g. controller=...,
+    player=...)."""
     out = []
     for b, cells in plan:
-        nb = dataclasses.replace(b, controller=controller)
+        nb = dataclasses.replace(b, **fields)
         out.append((nb, [dataclasses.replace(c, batch=nb) for c in cells]))
     return out
+
+
+def with_controller(plan, controller):
+    """The plan with every batch (and its cells) run by `controller`."""
+    return with_batch(plan, controller=controller)
 
 
 def select(plan, patterns):

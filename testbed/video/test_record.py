@@ -262,14 +262,69 @@ class Bridge(unittest.TestCase):
 
 class Plan(unittest.TestCase):
     def test_cell_names_are_unique_and_selectable(self):
-        for make in mx.EXPERIMENTS.values():
-            names = [c.name for _b, cells in make() for c in cells]
-            self.assertEqual(len(names), len(set(names)), names)
+        # a cell may span batches (a design's link draws), but each of its runs is made by one
+        for exp, make in mx.EXPERIMENTS.items():
+            every = range(1, (mx.design_runs(exp) or 1) + 1)
+            runs = [(c.name, k) for b, cells in make() for c in cells for k in b.runs(every)]
+            self.assertEqual(len(runs), len(set(runs)), exp)
+            names = {c.name for _b, cells in make() for c in cells}
+            self.assertEqual(set(runs), {(n, k) for n in names for k in every}, exp)
         plan = mx.select(mx.ga_topo(), "compuserve.c5.*,*.c10.ga")
         names = sorted(c.name for _b, cells in plan for c in cells)
         self.assertEqual(len(names), 6 + 3)  # six algorithms, and ga at 10 on three topologies
         self.assertIn("jellyfish20.c10.ga", names)
         self.assertEqual(mx.select(mx.ga_topo(), "nope.*"), [])
+
+    def test_the_paper_design_runs_every_algorithm_on_every_draw(self):
+        plan = mx.ga_topo_paper()
+        for t in ("compuserve", "custom12", "jellyfish20"):
+            batches = [(b, cells) for b, cells in plan if b.topology == t]
+            self.assertEqual(sorted(b.seed for b, _c in batches), list(mx.DRAWS))
+            for b, cells in batches:
+                self.assertEqual(sorted(c.algorithm for c in cells), sorted(mx.GA_ALGORITHMS))
+                self.assertEqual(len(b.run_numbers), mx.RUNS_PER_DRAW)
+                self.assertEqual((b.player, b.attach, b.segment_s), ("paper", "framework", 2.0))
+                self.assertTrue(all((c.scheduler, c.rcvbuf_kb) == ("minrtt", 256) for c in cells))
+            self.assertEqual(
+                sorted(k for b, _c in batches for k in b.run_numbers),
+                list(range(1, mx.design_runs("ga-topo-paper") + 1)),
+            )
+        video = {b.topology: b.video_s for b, _c in plan}
+        self.assertEqual(video, {"compuserve": 540.0, "custom12": 120.0, "jellyfish20": 120.0})
+        # the headline cells are named without a video suffix at their own length
+        self.assertIn("compuserve.c5.ga", {c.name for _b, cells in plan for c in cells})
+
+    def test_a_batch_order_is_random_recorded_and_kept_on_resume(self):
+        b, cells = mx.ga_topo_paper()[0]
+        runs = [(c, k) for k in b.run_numbers for c in cells]
+        order = b.order(runs)
+        self.assertEqual(sorted(order, key=lambda r: (r[1], r[0].name)),
+                         sorted(runs, key=lambda r: (r[1], r[0].name)))  # fmt: skip
+        self.assertNotEqual(order, runs)  # 12 runs: the identity has odds 1 / 12!
+        self.assertEqual(b.order(list(reversed(runs))), order)  # from the seed, not the input
+        left = [r for r in runs if r not in order[:5]]
+        self.assertEqual(b.order(left), order[5:])
+        other, ocells = mx.ga_topo_paper()[1]
+        self.assertNotEqual(
+            [
+                (c.name, k)
+                for c, k in other.order([(c, k) for k in other.run_numbers for c in ocells])
+            ],
+            [(c.name, k - 2) for c, k in order],
+        )
+        plain = mx.ga_topo()[0][0]
+        self.assertIsNone(plain.order_seed)
+        self.assertEqual(plain.order(runs), runs)
+
+    def test_the_player_names_a_cell_only_when_it_is_not_the_experiments(self):
+        ((b, cells),) = mx.demo()
+        self.assertEqual(b.player, "paper")
+        self.assertEqual(cells[0].name, "compuserve.c3.ga")
+        ((m, mcells),) = mx.with_batch(mx.demo(), player="modern")
+        self.assertEqual(mcells[0].name, "compuserve.c3.modern.ga")
+        self.assertNotEqual(m.name, b.name)
+        self.assertEqual(mcells[0].params()["player"], "modern")
+        self.assertEqual(mx.ga_topo()[0][1][0].name, "compuserve.c5.ga")
 
     def test_sched_cells_name_scheduler_and_buffer(self):
         names = {c.name for _b, cells in mx.ga_sched() for c in cells}

@@ -66,6 +66,7 @@ BOOT_S, RUN_BASE_S, RUN_PER_CLIENT_S = 150, 20, 20
 # The calibration (docs/results/ga-paper.md): 5 clients on a generous network all played the
 # top bitrate without stalls on this 2-core machine; 10 did not.
 MAX_CLIENTS = 5  # guest boot + network build; controller, players, records
+PLAYERS = mx.PLAYERS
 ALGORITHMS = ("ga", "ga-tuned", "exact", "qomra", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none")
 
 
@@ -84,7 +85,11 @@ def parse_args(argv):
     p.add_argument("--topology", help="one batch of this topology instead of --experiment's")
     p.add_argument("--clients", type=int, help="clients of that batch")
     p.add_argument("--algorithms", help="comma-separated algorithms of that batch")
-    p.add_argument("--runs", type=int, default=1, help="runs per cell (default 1)")
+    p.add_argument(
+        "--runs", type=int,
+        help="runs per cell (default: the experiment's, 1 for most; a design with several link "
+        "draws spreads a cell's runs over them)",
+    )  # fmt: skip
     p.add_argument("--only-runs", help=ONLY_RUNS_HELP)
     p.add_argument(
         "--retries", type=int, default=0,
@@ -93,6 +98,12 @@ def parse_args(argv):
     )  # fmt: skip
     p.add_argument("--video", type=float, help="video length in s (default: the experiment's)")
     p.add_argument("--seed", type=int, default=1, help="link draws and client placement seed")
+    p.add_argument(
+        "--player", choices=PLAYERS,
+        help="the players' profile (dashjs-harness/profiles.json): paper, dash.js 2.5.0 as the GA "
+        "paper's authors ran it, or modern, dash.js 5.2.1's defaults (default: the "
+        "experiment's; demo, ci and the *-paper experiments play paper)",
+    )  # fmt: skip
     p.add_argument("--cells", help="comma-separated shell patterns over cell names")
     p.add_argument("--results", default=DEFAULT_RESULTS, help=f"(default {DEFAULT_RESULTS})")
     p.add_argument(
@@ -117,6 +128,8 @@ def parse_args(argv):
     p.add_argument("--publish", action="store_true", help="write the committed per-run table")
     p.add_argument("--publish-only", action="store_true", help="only that: run nothing")
     a = p.parse_args(argv)
+    if a.runs is None:
+        a.runs = mx.design_runs(a.experiment) or 1
     if not 1 <= a.max_clients <= 244:
         raise Usage("--max-clients: want 1..244")
     if not 1 <= a.runs <= 100:
@@ -144,9 +157,8 @@ def parse_args(argv):
             raise Usage(f"--algorithms: unknown {', '.join(bad) or '(none)'} (one of {known})")
         if not 1 <= a.clients <= 64:
             raise Usage("--clients: want 1..64")
-        b = mx.Batch(
-            a.experiment, a.topology, a.clients, a.video or 60.0, seed=a.seed, links="auto"
-        )
+        b = mx.Batch(a.experiment, a.topology, a.clients, a.video or 60.0, seed=a.seed,
+                     links="auto", player=mx.default_player(a.experiment))  # fmt: skip
         a.plan = [(b, [mx.Cell(b, x) for x in algos])]
     else:
         a.plan = mx.experiment_plan(a.experiment, a.video)
@@ -158,6 +170,8 @@ def parse_args(argv):
         a.plan = mx.with_controller(a.plan, "floodlight")
     elif a.floodlight_jar:
         raise Usage("--floodlight-jar goes with --controller floodlight")
+    if a.player:
+        a.plan = mx.with_batch(a.plan, player=a.player)
     if a.local:
         from mpqoe import topo  # noqa: PLC0415 - Mininet, only where the network runs here
 
@@ -213,13 +227,14 @@ def run_ok(path):
 
 
 def todo(args):
-    """[(batch, [(cell, k)])] of the runs still to make, interleaved by k (mpqoe.campaign's
-    resume: what is not ok)."""
+    """[(batch, [(cell, k)])] of the runs still to make (mpqoe.campaign's resume: what is not
+    ok), of each batch's run numbers, in the batch's order (interleaved by k, or its recorded
+    random order)."""
     out = []
     for b, cells in args.plan:
-        left = campaign.todo(cells, args.only, lambda c, k: run_status(args, c, k))
+        left = campaign.todo(cells, b.runs(args.only), lambda c, k: run_status(args, c, k))
         if left:
-            out.append((b, left))
+            out.append((b, b.order(left)))
     return out
 
 
@@ -318,8 +333,9 @@ def prepare_batch(b, workdir):
     return desc, r.stdout.strip()
 
 
-def one_run(args, net, cell, k, desc_path, content_dir):
-    """Runs one cell-run on a ready network; returns its document (status ok or failed)."""
+def one_run(args, net, cell, k, desc_path, content_dir, position=None):
+    """Runs one cell-run on a ready network, the position-th (from 0) of its batch's order;
+    returns its document (status ok or failed)."""
     d = run_dir(args.results, cell, k)
     if os.path.isdir(d):
         old = os.path.join(os.path.dirname(d), "failed", f"run{k}-{int(time.time())}")
@@ -333,6 +349,7 @@ def one_run(args, net, cell, k, desc_path, content_dir):
         "status": "failed", "error": None, "checks": {}, "network": net.ready,
         "descriptor": os.path.relpath(desc_path, args.results),
         "content": os.path.basename(content_dir),
+        "order": {"seed": cell.batch.order_seed, "position": position},
     }  # fmt: skip
     b = cell.batch
     try:
@@ -581,9 +598,9 @@ def run_batch(args, b, runs, progress):
     timeout = network_timeout_s(b, len(runs), args.retries)
     with ss.Network(desc, content, workdir, local=args.local, timeout=timeout) as net:
         print(f"video: network ready ({net.ready.get('built')})", flush=True)
-        for cell, k in runs:
+        for position, (cell, k) in enumerate(runs):
             for attempt in range(args.retries + 1):
-                doc = one_run(args, net, cell, k, desc, content)
+                doc = one_run(args, net, cell, k, desc, content, position)
                 gone = None
                 if doc["status"] != "ok" and not net.answers():
                     # the network side died: say why in the run's record, and stop the batch
