@@ -118,7 +118,7 @@
   const sampleMs = Number(q.get('sampleMs') || 1000);
 
   // dash.js 5: representations are objects; events name them; settings through updateSettings.
-  function adapter5(E) {
+  function adapter5() {
     const p = dashjs.MediaPlayer().create();
     p.updateSettings({ debug: { logLevel: dashjs.Debug.LOG_LEVEL_WARNING } });
     p.updateSettings(settings);
@@ -243,7 +243,7 @@
 
     const E = dashjs.MediaPlayer.events;
     t0 = Date.now();
-    dash = profile.api === 2 ? adapter2(E) : adapter5(E);
+    dash = profile.api === 2 ? adapter2(E) : adapter5();
     const p = dash.player;
 
     p.on(E.STREAM_INITIALIZED, (e) => {
