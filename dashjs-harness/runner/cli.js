@@ -8,6 +8,8 @@ const { spawn, spawnSync } = require('child_process');
 const { parseArgs } = require('util');
 const { runClients } = require('./clients');
 
+const PLAYERS = require('../player/players.json');
+
 const HOME = path.dirname(__dirname);
 const PY = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
@@ -40,7 +42,9 @@ clients:
   --netns NS[,NS...]      run client i in the (i mod k)-th namespace; pid:N means the namespace
                           of process N (a Mininet host's shell)
   --tcp                   plain TCP clients (default: MPTCP via mptcpize)
-  --settings JSON         dash.js settings object for player.updateSettings()
+  --player NAME           player profile (player/players.json; default ${PLAYERS.default}):
+${Object.entries(PLAYERS.players).map(([n, p]) => `                            ${n}: ${p.about}`).join('\n')}
+  --settings JSON         dash.js settings object for player.updateSettings() (dash.js 5 profiles)
   --timeout S             per-client limit (default: 2 x duration + 60)
   --chromium PATH         browser binary (default /usr/lib/chromium/chromium)
   --out DIR               results directory (default results/<UTC timestamp>)
@@ -66,6 +70,7 @@ const OPTIONS = {
   stagger: { type: 'string', default: '2' },
   netns: { type: 'string' },
   tcp: { type: 'boolean', default: false },
+  player: { type: 'string', default: PLAYERS.default },
   settings: { type: 'string' },
   timeout: { type: 'string' },
   chromium: { type: 'string', default: '/usr/lib/chromium/chromium' },
@@ -120,7 +125,11 @@ function parse(argv) {
     mpd: values.mpd,
     serverNetns: values['server-netns'],
     chromium: values.chromium,
+    player: values.player,
   };
+  if (!Object.hasOwn(PLAYERS.players, o.player)) {
+    throw new UsageError(`--player must be one of ${Object.keys(PLAYERS.players).join(', ')}, got ${JSON.stringify(o.player)}`);
+  }
   if (!['ga', 'qomra'].includes(o.set)) throw new UsageError(`--set must be ga or qomra, got ${JSON.stringify(o.set)}`);
   if (!['small', 'nominal'].includes(o.resolution)) throw new UsageError('--resolution must be small or nominal');
   o.duration = values.duration === undefined ? 540 : num(values.duration, 'duration', { min: 1, max: 36000 });
@@ -135,6 +144,9 @@ function parse(argv) {
     }
     if (typeof o.settings !== 'object' || o.settings === null || Array.isArray(o.settings)) {
       throw new UsageError('--settings must be a JSON object');
+    }
+    if (PLAYERS.players[o.player].api !== 5) {
+      throw new UsageError(`--settings applies to dash.js 5 profiles; --player ${o.player} is dash.js ${PLAYERS.players[o.player].version}`);
     }
   }
   o.netns = values.netns ? values.netns.split(',').map((s) => s.trim()) : [];
@@ -178,7 +190,7 @@ function startServer(o, contentRoot, logFile) {
   const args = [path.join(HOME, 'server', 'mptcp_server.py'),
     '--mount', `/content=${contentRoot}`,
     '--mount', `/player=${path.join(HOME, 'player')}`,
-    '--mount', `/dashjs=${path.join(HOME, 'node_modules', 'dashjs', 'dist', 'modern', 'umd')}`,
+    '--players',
     '--bind', o.bind, '--port', String(o.port), '--log', logFile];
   if (o.serverTcp) args.push('--tcp');
   const argvFull = o.serverNetns ? [...inNetns(o.serverNetns), PY, ...args] : [PY, ...args];
@@ -218,8 +230,10 @@ async function main(argv) {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (!fs.existsSync(path.join(HOME, 'node_modules', 'dashjs'))) {
-    process.stderr.write('run: node_modules missing: run `make -C dashjs-harness deps` (npm ci)\n');
+  const build = path.join(HOME, PLAYERS.players[o.player].build);
+  if (!fs.existsSync(build)) {
+    process.stderr.write(`run: dash.js of player ${o.player} is not installed (${path.relative(HOME, build)}): `
+      + 'run `make -C dashjs-harness deps` (npm ci)\n');
     return 2;
   }
   if (o.mptcp && spawnSync('sh', ['-c', 'command -v mptcpize']).status !== 0) {
@@ -246,7 +260,7 @@ async function main(argv) {
       process.stderr.write(`run: server ${server.proto} on ${o.bind}:${server.port}`
         + `${o.serverNetns ? ' in ' + o.serverNetns : ''}, content ${contentKey}\n`);
     }
-    const query = new URLSearchParams({ mpd, maxSeconds: String(o.timeout), label: '' });
+    const query = new URLSearchParams({ mpd, player: o.player, maxSeconds: String(o.timeout), label: '' });
     if (o.settings) query.set('settings', JSON.stringify(o.settings));
     const clients = [];
     for (let i = 0; i < o.clients; i++) {
@@ -264,6 +278,7 @@ async function main(argv) {
       meta: {
         argv, base: o.servers || base, mpd, content: contentKey, set: o.set, duration: o.duration, segment: o.segment,
         transport: o.mptcp ? 'mptcp' : 'tcp', server: server ? server.proto : 'external', stagger: o.stagger,
+        player: o.player, dashjs: PLAYERS.players[o.player].version,
       },
     }, ac.signal);
     const failed = res.records.filter((r) => r.status !== 'ok');
@@ -285,4 +300,4 @@ if (require.main === module) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 }
 
-module.exports = { parse, main, UsageError };
+module.exports = { parse, main, UsageError, PLAYERS };

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """An HTTP/1.1 server for DASH content listening with IPPROTO_MPTCP (Python standard library).
 
-    server/mptcp_server.py --mount /content=DIR [--mount /player=DIR ...] [--bind ADDR] [--port N]
-                           [--log FILE|-] [--tcp]
+    server/mptcp_server.py --mount /content=DIR [--mount /player=DIR ...] [--players]
+                           [--bind ADDR] [--port N] [--log FILE|-] [--tcp]
 
 Serves GET and HEAD from the mounted directories with single byte ranges (206/416), correct MIME
 types (.mpd application/dash+xml, .m4s video/iso.segment, .mp4 video/mp4, .js, .html, .json) and
-`Cache-Control: no-store`. Run it inside a network namespace or a Mininet host (`ip netns exec NS
-...`, `host.popen(...)`): it binds to --bind (default 0.0.0.0) in whatever namespace it starts in.
+`Cache-Control: no-store`. --players also serves each player profile's dash.js build
+(player/players.json) at /dashjs/<profile>/, every profile whose build is installed. Run it
+inside a network namespace or a Mininet host (`ip netns exec NS ...`, `host.popen(...)`): it
+binds to --bind (default 0.0.0.0) in whatever namespace it starts in.
 
 The listener is an MPTCP socket, so MPTCP clients get MPTCP and plain TCP clients fall back to TCP
 (the kernel does this by itself). A kernel without MPTCP (or with net.mptcp.enabled=0) is an error
@@ -31,7 +33,15 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from mpqoe.dash_harness import Failure, Parser, Unavailable, UsageError, run_main
+from mpqoe.dash_harness import (
+    Failure,
+    Parser,
+    Unavailable,
+    UsageError,
+    player_build,
+    players,
+    run_main,
+)
 
 IPPROTO_MPTCP = getattr(socket, "IPPROTO_MPTCP", 262)
 SOL_TCP = socket.IPPROTO_TCP
@@ -244,6 +254,17 @@ def parse_mount(s):
     return posixpath.normpath(prefix), os.path.realpath(d)
 
 
+def player_mounts():
+    """(/dashjs/<profile>, build directory) for every player profile whose build is installed;
+    the page of a profile that is not installed finds no dash.js and reports it."""
+    out = []
+    for name in players()["players"]:
+        d = player_build(name)
+        if os.path.isdir(d):
+            out.append((f"/dashjs/{name}", os.path.realpath(d)))
+    return out
+
+
 def stop_on_sigterm(*_):
     raise KeyboardInterrupt
 
@@ -251,16 +272,19 @@ def stop_on_sigterm(*_):
 def body(argv):
     ap = Parser(prog="mptcp_server", description=__doc__.split("\n\n")[0])
     ap.add_argument("--mount", action="append", default=[], help="/PREFIX=DIR (repeatable)")
+    ap.add_argument(
+        "--players", action="store_true", help="serve the player profiles' dash.js at /dashjs/NAME"
+    )
     ap.add_argument("--bind", default="0.0.0.0")
     ap.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     ap.add_argument("--log", default="", help="request log file (JSON lines), - for stdout")
     ap.add_argument("--tcp", action="store_true", help="plain TCP listener instead of MPTCP")
     args = ap.parse_args(argv)
-    if not args.mount:
-        raise UsageError("at least one --mount /PREFIX=DIR is needed")
+    if not args.mount and not args.players:
+        raise UsageError("at least one --mount /PREFIX=DIR (or --players) is needed")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port} is out of range")
-    mounts = [parse_mount(m) for m in args.mount]
+    mounts = [parse_mount(m) for m in args.mount] + (player_mounts() if args.players else [])
     try:
         log = RequestLog(args.log)
     except OSError as e:

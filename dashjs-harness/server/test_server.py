@@ -9,6 +9,7 @@ import tempfile
 import threading
 import time
 import unittest
+import unittest.mock
 
 import mptcp_server as ms
 
@@ -53,7 +54,7 @@ class LiveServer(unittest.TestCase):
         cls.tcp_only = not mptcp_available()
         cls.srv = ms.MptcpHTTPServer(
             ("127.0.0.1", 0),
-            [ms.parse_mount(f"/content={root}")],
+            [ms.parse_mount(f"/content={root}"), *ms.player_mounts()],
             ms.RequestLog(cls.log),
             tcp=cls.tcp_only,
         )
@@ -116,6 +117,18 @@ class LiveServer(unittest.TestCase):
         self.assertEqual(r.getheader("Content-Length"), str(len(self.body)))
         self.assertEqual(body, b"")
 
+    def test_every_player_profiles_dashjs(self):
+        """--players: each profile's dash.js build at /dashjs/<profile>/, as JavaScript."""
+        got = {}
+        for name, p in ms.players()["players"].items():
+            r, body = self.get(f"/dashjs/{name}/{p['script']}")
+            self.assertEqual(r.status, 200, name)
+            self.assertEqual(r.getheader("Content-Type"), "text/javascript; charset=utf-8")
+            got[name] = body
+        self.assertEqual(sorted(got), ["modern", "paper"])
+        self.assertIn(b'"2.5.0"', got["paper"])
+        self.assertNotEqual(got["paper"], got["modern"])
+
     def test_not_found_and_traversal(self):
         self.assertEqual(self.get("/content/nope.m4s")[0].status, 404)
         self.assertEqual(self.get("/other/seg-0-00001.m4s")[0].status, 404)
@@ -135,6 +148,21 @@ class LiveServer(unittest.TestCase):
         self.assertEqual((plain["bytes"], plain["mptcp"]), (len(self.body), False))
         self.assertLessEqual(plain["start"], plain["end"])
         self.assertTrue(plain["client"].startswith("127.0.0.1:"))
+
+
+class PlayerMounts(unittest.TestCase):
+    def test_installed_profiles_only(self):
+        """A profile whose build is absent is left out (its page then reports that dash.js did
+        not load); the others are served."""
+        with tempfile.TemporaryDirectory() as d:
+            fake = {"default": "a", "players": {"a": {"build": d}, "b": {"build": d + "/absent"}}}
+            with (
+                unittest.mock.patch.object(ms, "players", return_value=fake),
+                unittest.mock.patch.object(
+                    ms, "player_build", side_effect=lambda n: fake["players"][n]["build"]
+                ),
+            ):
+                self.assertEqual(ms.player_mounts(), [("/dashjs/a", os.path.realpath(d))])
 
 
 class Usage(unittest.TestCase):

@@ -33,6 +33,10 @@ const BAD = [
   [['--clients', '1', '--port', '70000'], /--port/],
   [['--clients', '1', '--chromium', '/nonexistent/chromium'], /does not exist/],
   [['--clients', '1', 'extra'], /positional/i],
+  [['--clients', '1', '--player', 'legacy'], /--player must be one of modern, paper, got "legacy"/],
+  [['--clients', '1', '--player', ''], /--player must be one of/],
+  [['--clients', '1', '--player', 'constructor'], /--player must be one of/],
+  [['--clients', '1', '--player', 'paper', '--settings', '{}'], /--settings applies to dash\.js 5 profiles; --player paper is dash\.js 2\.5\.0/],
 ];
 
 for (const [args, re] of BAD) {
@@ -71,4 +75,16 @@ test('--server with several URLs: client i uses the (i mod k)-th', () => {
   const o = parse(['--clients', '3', '--server', 'http://127.0.0.1:7100, http://127.0.0.1:7101/x', '--mpd', '/m']);
   assert.deepEqual(o.servers, ['http://127.0.0.1:7100', 'http://127.0.0.1:7101']);
   assert.equal(o.server, 'http://127.0.0.1:7100');
+});
+
+test('--player: modern by default, paper on request', () => {
+  assert.equal(parse(['--clients', '1']).player, 'modern');
+  assert.equal(parse(['--clients', '1', '--player', 'modern']).player, 'modern');
+  assert.equal(parse(['--clients', '1', '--player', 'paper']).player, 'paper');
+  assert.deepEqual(parse(['--clients', '1', '--player', 'modern', '--settings', '{"a":1}']).settings, { a: 1 });
+});
+
+test('--help lists every player profile', () => {
+  const r = run(['--help']);
+  for (const name of ['modern', 'paper']) assert.match(r.stdout, new RegExp(`^ +${name}: dash\\.js`, 'm'));
 });

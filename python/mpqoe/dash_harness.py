@@ -7,6 +7,7 @@ line with the Failure's exit_code (1 unless a subclass says otherwise).
 """
 
 import argparse
+import json
 import os
 import sys
 
@@ -15,6 +16,9 @@ from mpqoe import REPO, files
 HOME = os.path.join(REPO, "dashjs-harness")
 
 RUN = os.path.join(HOME, "run")
+# The player profiles (which dash.js build, which settings): the runner, the player page, the
+# server and the video experiments all read this one file (docs/dashjs-harness.md).
+PLAYERS_FILE = os.path.join(HOME, "player", "players.json")
 # Debian's interpreter when there is one (Mininet's Python package lives there)
 PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
@@ -60,3 +64,17 @@ def write_json_atomic(path, obj, indent=2):
     """Writes obj as JSON to path through a temporary file and a rename: readers see the old
     file or the whole new one."""
     files.write_json(path, obj, indent=indent, sort_keys=False)
+
+
+def players():
+    """The player profiles file: {"default": NAME, "players": {NAME: profile}}."""
+    with open(PLAYERS_FILE, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def player_build(name):
+    """The directory holding profile NAME's dash.js build (UsageError for an unknown name)."""
+    known = players()["players"]
+    if name not in known:
+        raise UsageError(f"unknown player {name!r} (one of {', '.join(sorted(known))})")
+    return os.path.join(HOME, known[name]["build"])

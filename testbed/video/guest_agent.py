@@ -135,11 +135,10 @@ class Agent:
         return [self.mq.host_interfaces(h)[0][1] for h in self.server_hosts()]
 
     def start_server(self):
-        dashjs = os.path.join(HARNESS, "node_modules", "dashjs", "dist", "modern", "umd")
+        # --players: every installed player profile's dash.js, at /dashjs/<profile>/
         cmd = [
             PY, SERVER, "--mount", f"/content={self.args.content}",
-            "--mount", f"/player={os.path.join(HARNESS, 'player')}",
-            "--mount", f"/dashjs={dashjs}",
+            "--mount", f"/player={os.path.join(HARNESS, 'player')}", "--players",
             "--bind", "0.0.0.0", "--port", str(self.args.server_port), "--log", self.server_log,
         ]  # fmt: skip
         # Every server host serves the same content; client i uses server i mod k (the

@@ -436,12 +436,15 @@ class Sampler(threading.Thread):
         return good, bad, idle
 
 
-def play(urls, mpd, batch, stagger, out, log_path):
-    """dashjs-harness/run with client i at urls[i]; returns its exit code."""
+def play(urls, mpd, batch, stagger, out, log_path, player=None):
+    """dashjs-harness/run with client i at urls[i] playing player profile `player` (None: the
+    harness's default, dashjs-harness/player/players.json); returns its exit code."""
     b = batch
     cmd = [HARNESS_RUN, "--clients", str(b.clients), "--server", ",".join(urls), "--mpd", mpd,
            "--set", b.content_set, "--duration", f"{b.video_s:g}", "--segment", f"{b.segment_s:g}",
            "--stagger", f"{stagger:g}", "--tcp", "--out", out, "--progress", "20"]  # fmt: skip
+    if player is not None:
+        cmd += ["--player", player]
     # --tcp: the browser's side is plain TCP to its forwarder; MPTCP (or not) is the
     # forwarder's upstream connection inside the emulated network.
     with open(log_path, "w", encoding="utf-8") as log:

@@ -93,7 +93,7 @@ class BadInput(unittest.TestCase):
         out = os.path.join(self.tmp, "results")
         err = io.StringIO()
         with (
-            mock.patch.object(run, "DASHJS", os.path.join(self.tmp, "no-dashjs")),
+            mock.patch.object(run, "DASHJS", lambda _name: os.path.join(self.tmp, "no-dashjs")),
             mock.patch.object(run, "run_batch") as batch,
             contextlib.redirect_stderr(err),
             contextlib.redirect_stdout(io.StringIO()),
@@ -105,6 +105,30 @@ class BadInput(unittest.TestCase):
         self.assertEqual(len(err.getvalue().strip().splitlines()), 1, err.getvalue())
         batch.assert_not_called()
         self.assertFalse(os.path.exists(out))
+
+    def test_the_dashjs_checked_is_the_batch_players(self):
+        """Each batch's player profile names the dash.js build that must be installed; a batch
+        without one plays the harness's default profile."""
+        import video_run as run  # noqa: PLC0415
+
+        installed = {"modern"}
+
+        def build(name):
+            run.dash_harness.player_build(name)  # unknown names fail as they would for real
+            return self.tmp if name in installed else os.path.join(self.tmp, "no-" + name)
+
+        def plan(*players):
+            return [(types.SimpleNamespace(player=p) if p else types.SimpleNamespace(), [])
+                    for p in players]  # fmt: skip
+
+        with mock.patch.object(run, "DASHJS", build):
+            self.assertIsNone(run.missing_dependency(plan(None, "modern")))
+            msg = run.missing_dependency(plan("modern", "paper"))
+            self.assertIn("dash.js is not installed for player paper", msg)
+            self.assertIn("make video-deps", msg)
+            self.assertIn("unknown player 'nope'", run.missing_dependency(plan("nope")))
+            installed.add("paper")
+            self.assertIsNone(run.missing_dependency(plan("paper")))
 
     def test_an_unbuilt_scheduler_module_is_one_line_before_any_guest(self):
         """ga-sched's DAPS cells load mpqoe_daps.ko in the guest: without it every one of
@@ -120,7 +144,7 @@ class BadInput(unittest.TestCase):
             err = io.StringIO()
             with (
                 mock.patch.object(run.kernel, "MODULES", mods),
-                mock.patch.object(run, "DASHJS", self.tmp),
+                mock.patch.object(run, "DASHJS", lambda _name: self.tmp),
                 mock.patch.object(run, "run_batch") as batch,
                 mock.patch.object(run, "summary", return_value=None),
                 contextlib.redirect_stderr(err),

@@ -266,3 +266,27 @@ class StoppedWhileBooting(unittest.TestCase):
             os.kill(child, 9)
             self.fail(f"process {child} of the network side outlived the runner")
         self.assertTrue(net.log.closed)
+
+
+class Play(unittest.TestCase):
+    """play() hands the batch and the player profile to dashjs-harness/run."""
+
+    def argv(self, **kw):
+        batch = mock.Mock(clients=2, content_set="ga", video_s=60, segment_s=4)
+        with (
+            tempfile.TemporaryDirectory() as d,
+            mock.patch.object(session.subprocess, "run") as run,
+        ):
+            run.return_value = mock.Mock(returncode=0)
+            rc = session.play(["http://a:1", "http://b:2"], "/content/x/manifest.mpd", batch, 2,
+                              d, os.path.join(d, "players.log"), **kw)  # fmt: skip
+        self.assertEqual(rc, 0)
+        return run.call_args[0][0]
+
+    def test_the_player_profile_becomes_the_player_flag(self):
+        argv = self.argv(player="paper")
+        self.assertEqual(argv[argv.index("--player") + 1], "paper")
+        self.assertEqual(argv[argv.index("--server") + 1], "http://a:1,http://b:2")
+
+    def test_no_profile_leaves_the_harness_default(self):
+        self.assertNotIn("--player", self.argv())

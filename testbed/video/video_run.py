@@ -41,7 +41,7 @@ import time
 import urllib.parse
 
 import session as ss
-from mpqoe import campaign, files, floodlight, kernel
+from mpqoe import campaign, dash_harness, files, floodlight, kernel
 from mpqoe import results as shared
 from mpqoe import video_matrix as mx
 from mpqoe import video_record as record
@@ -639,16 +639,24 @@ def collect(args, everything=False):
     return by_exp
 
 
-# What the guest's video server mounts (guest_agent.start_server); without it the server dies
-# inside the guest and the batch fails with a less helpful message.
-DASHJS = os.path.join(REPO, "dashjs-harness", "node_modules", "dashjs", "dist", "modern", "umd")
+# Where a player profile's dash.js build lives (dashjs-harness/player/players.json), which the
+# guest's video server serves (guest_agent.start_server); without it every run of a batch playing
+# that profile fails with a less helpful message.
+DASHJS = dash_harness.player_build
 
 
 def missing_dependency(plan):
     """One line naming what `make video-deps` would install or build and is absent, or None:
     checked before any guest boots, so that a missing module cannot fail every run of it."""
-    if not os.path.isdir(DASHJS):
-        return f"dash.js is not installed ({os.path.relpath(DASHJS, REPO)}): run `make video-deps`"
+    default = dash_harness.players()["default"]
+    for name in sorted({getattr(b, "player", None) or default for b, _runs in plan}):
+        try:
+            build = DASHJS(name)
+        except dash_harness.UsageError as e:
+            return str(e)
+        if not os.path.isdir(build):
+            where = os.path.relpath(build, REPO)
+            return f"dash.js is not installed for player {name} ({where}): run `make video-deps`"
     schedulers = sorted({c.scheduler for _b, runs in plan for c, _k in runs}
                         - set(kernel.BUILTIN_SCHEDULERS))  # fmt: skip
     gone = kernel.unbuilt(schedulers)
