@@ -295,7 +295,8 @@ results-check: py-pkg
 video-unit: py-pkg
 	/usr/bin/python3 -m unittest discover -s testbed/video -p 'test_*.py'
 
-## dashjs-harness: dash.js 5 in Debian's headless Chromium over two-path MPTCP between network
-## namespaces, QoE metrics unit tests (docs/dashjs-harness.md; about 1 min once installed)
+## dashjs-harness: both player profiles (dash.js 2.5.0 and 5.2.1) in Debian's headless Chromium
+## over two-path MPTCP between network namespaces, QoE metrics unit tests
+## (docs/dashjs-harness.md; about 1.5 min once installed)
 dashjs-harness: py-pkg
 	$(MAKE) -C dashjs-harness test

@@ -31,6 +31,7 @@ import socket
 import subprocess
 import sys
 
+from mpqoe import dash_harness
 from mpqoe.kernel import modules_kernel, unbuilt
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -98,9 +99,9 @@ def check_video():
         raise Missing("the controller's jar is not built (make build)")
     if not shutil.which("node"):
         raise Missing("no node (make video-deps)")
-    dashjs = os.path.join(REPO, "dashjs-harness", "node_modules", "dashjs")
-    if not os.path.isdir(dashjs):
-        raise Missing("dash.js is not installed (make video-deps)")
+    for name in sorted(dash_harness.players()["players"]):
+        if not os.path.isdir(dash_harness.player_build(name)):
+            raise Missing(f"dash.js is not installed for player {name} (make video-deps)")
     if not os.path.isfile("/usr/lib/chromium/chromium"):
         raise Missing("no /usr/lib/chromium/chromium (make video-deps)")
 

@@ -12,9 +12,12 @@ import dataclasses
 import fnmatch
 import random
 
+from mpqoe import dash_harness
+
 GA_ALGORITHMS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none")
 JOIN_INTERVAL_S = 4.0  # the GA paper's section IV.A.1: a client joins every 4 s
-PLAYERS = ("modern", "paper")  # the player profiles (dashjs-harness/profiles.json)
+# the player profiles (dashjs-harness/player/players.json)
+PLAYERS = tuple(sorted(dash_harness.players()["players"]))
 GA_SEGMENT_S = 4.0  # the ga content's segments unless a batch says otherwise
 
 
@@ -37,7 +40,7 @@ class Batch:
     # (from host, to host, start s after the first player): one iperf3 TCP flow from then on
     background: tuple | None = None
     controller: str = "standalone"  # or "floodlight": the Floodlight module in Floodlight
-    # the player profile (dashjs-harness/profiles.json): "modern" (dash.js 5.2.1 defaults) or
+    # the player profile (dashjs-harness/player/players.json): "modern" (dash.js 5.2.1) or
     # "paper" (dash.js 2.5.0 as the GA paper's authors set it up)
     player: str = "modern"
     # the run numbers this batch makes of each of its cells (None: every run of the

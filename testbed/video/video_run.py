@@ -100,9 +100,9 @@ def parse_args(argv):
     p.add_argument("--seed", type=int, default=1, help="link draws and client placement seed")
     p.add_argument(
         "--player", choices=PLAYERS,
-        help="the players' profile (dashjs-harness/profiles.json): paper, dash.js 2.5.0 as the GA "
-        "paper's authors ran it, or modern, dash.js 5.2.1's defaults (default: the "
-        "experiment's; demo, ci and the *-paper experiments play paper)",
+        help="the players' profile (dashjs-harness/player/players.json): paper, dash.js "
+        "2.5.0 as the GA paper's authors ran it, or modern, dash.js 5.2.1's defaults "
+        "(default: the experiment's; demo, ci and the *-paper experiments play paper)",
     )  # fmt: skip
     p.add_argument("--cells", help="comma-separated shell patterns over cell names")
     p.add_argument("--results", default=DEFAULT_RESULTS, help=f"(default {DEFAULT_RESULTS})")
@@ -386,7 +386,7 @@ def one_run(args, net, cell, k, desc_path, content_dir, position=None):
             mpd = f"/content/{os.path.basename(content_dir)}/manifest.mpd"
             rc = ss.play(
                 net.client_urls, mpd, b, mx.JOIN_INTERVAL_S,
-                os.path.join(d, "players"), os.path.join(d, "players.log"),
+                os.path.join(d, "players"), os.path.join(d, "players.log"), player=b.player,
             )  # fmt: skip
             if background is not None:
                 background.cancel()
@@ -649,7 +649,7 @@ def missing_dependency(plan):
     """One line naming what `make video-deps` would install or build and is absent, or None:
     checked before any guest boots, so that a missing module cannot fail every run of it."""
     default = dash_harness.players()["default"]
-    for name in sorted({getattr(b, "player", None) or default for b, _runs in plan}):
+    for name in sorted({b.player or default for b, _runs in plan}):
         try:
             build = DASHJS(name)
         except dash_harness.UsageError as e:
