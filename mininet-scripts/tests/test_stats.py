@@ -418,5 +418,132 @@ class PooledTrendTest(unittest.TestCase):
         self.assertEqual(stats.pooled_trend([(range(5), [1] * 5)]).reason, "no variation")
 
 
+def within_draw_p(strata):
+    """Two-sided p of the sum over draws of mean(a) - mean(b), listing every combination of
+    splits within each draw (independent of the function under test)."""
+    per = []
+    for a, b in strata:
+        pooled = list(a) + list(b)
+        ds = []
+        for idx in itertools.combinations(range(len(pooled)), len(a)):
+            x = [pooled[i] for i in idx]
+            y = [pooled[i] for i in range(len(pooled)) if i not in idx]
+            ds.append(sum(x) / len(x) - sum(y) / len(y))
+        per.append(ds)
+    obs = sum(sum(a) / len(a) - sum(b) / len(b) for a, b in strata)
+    totals = [sum(c) for c in itertools.product(*per)]
+    ge = sum(t >= obs - 1e-12 for t in totals) / len(totals)
+    le = sum(t <= obs + 1e-12 for t in totals) / len(totals)
+    return min(1.0, 2 * min(ge, le))
+
+
+class ByDrawTest(unittest.TestCase):
+    def test_one_run_a_draw_is_the_sign_flip_test(self):
+        # the GA higher in each of 5 draws: 2 of the 2^5 sign patterns are as extreme
+        ga = {d: [10.0 + d] for d in range(5)}
+        other = {d: [5.0 + 2 * d] for d in range(5)}
+        (c,) = stats.compare_by_draw("ga", {"ga": ga, "x": other})
+        self.assertAlmostEqual(c.p_perm, 2 / 32)
+        self.assertEqual((c.n_ref, c.n_other), (5, 5))
+        self.assertAlmostEqual(c.diff, sum(5.0 - d for d in range(5)) / 5)
+
+    def test_two_runs_a_draw_against_enumeration_and_holm_over_the_baselines(self):
+        rng = random.Random(7)
+        ga = {d: [rng.uniform(0, 10) + 3, rng.uniform(0, 10) + 3] for d in range(4)}
+        xs = {d: [rng.uniform(0, 10), rng.uniform(0, 10)] for d in range(4)}
+        ys = {d: [rng.uniform(0, 10) + 3, rng.uniform(0, 10) + 3] for d in range(4)}
+        cx, cy = stats.compare_by_draw("ga", {"ga": ga, "x": xs, "y": ys})
+        self.assertAlmostEqual(cx.p_perm, within_draw_p([(ga[d], xs[d]) for d in range(4)]))
+        self.assertAlmostEqual(cy.p_perm, within_draw_p([(ga[d], ys[d]) for d in range(4)]))
+        self.assertEqual([cx.p_holm, cy.p_holm], stats.holm([cx.p_perm, cy.p_perm]))
+
+    def test_permuting_within_draws_sees_what_pooling_hides(self):
+        # draws differ a lot, the GA is 1 higher within each: pooled the test sees nothing
+        ga = {d: [100.0 * d + 1, 100.0 * d + 1.5] for d in range(5)}
+        other = {d: [100.0 * d, 100.0 * d + 0.5] for d in range(5)}
+        (c,) = stats.compare_by_draw("ga", {"ga": ga, "x": other})
+        pooled, _ = stats.permutation_p(sum(ga.values(), []), sum(other.values(), []))
+        self.assertLess(c.p_perm, 0.05)
+        self.assertGreater(pooled, 0.5)
+
+    def test_draws_without_both_sides_are_left_out_and_too_few_runs_are_not_tested(self):
+        ga = {1: [1.0, 2.0], 2: [3.0], 3: [9.0, 9.0]}
+        other = {1: [0.0, 1.0], 2: []}
+        (c,) = stats.compare_by_draw("ga", {"ga": ga, "x": other})
+        self.assertEqual(c.reason, stats.TOO_FEW)  # draw 1 alone: 2 runs a side
+        self.assertEqual((c.n_ref, c.n_other), (2, 2))
+        self.assertEqual(stats.compare_by_draw("ga", {"x": other}), [])
+        versions = {"ga": "a", "x": "b"}
+        other = {1: [0.0, 1.0], 3: [1.0, 1.0]}
+        (c,) = stats.compare_by_draw("ga", {"ga": ga, "x": other}, versions)
+        self.assertEqual(c.reason, stats.VERSIONS_DIFFER)
+
+
+class FailedShareTest(unittest.TestCase):
+    def test_wilson_interval_against_the_formula(self):
+        z = 1.959963984540054
+        for k, n in ((2, 10), (0, 12), (12, 12), (7, 40)):
+            p = k / n
+            centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+            half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+            s = stats.share(k, n)
+            with self.subTest(k=k, n=n):
+                self.assertAlmostEqual(s.lo, max(0.0, centre - half))
+                self.assertAlmostEqual(s.hi, min(1.0, centre + half))
+                self.assertAlmostEqual(s.share, p)
+
+    def test_no_attempts_and_impossible_counts(self):
+        self.assertEqual(stats.share(0, 0), stats.Share(0, 0))
+        self.assertIsNone(stats.share(0, 0).share)
+        with self.assertRaises(ValueError):
+            stats.share(3, 2)
+
+
+class FailuresByAlgorithmTest(unittest.TestCase):
+    def test_every_failure_in_one_algorithm_by_hand(self):
+        # 3 failures among 6 attempts: 20 equally likely placements, 2 as lopsided
+        attempts = [("ga", True)] * 3 + [("pd-bw", False)] * 3
+        t = stats.failures_by_algorithm(attempts)
+        self.assertAlmostEqual(t.p, 2 / 20)
+        self.assertAlmostEqual(t.chi2, 6.0)  # (1.5^2 / 1.5) * 4
+        self.assertEqual(t.failed["ga"], stats.share(3, 3))
+        self.assertFalse(t.sig)
+
+    def test_a_lopsided_table_is_significant_and_an_even_one_is_not(self):
+        lopsided = [("ga", i < 8) for i in range(10)] + [(a, i == 0) for a in ("x", "y")
+                                                          for i in range(10)]  # fmt: skip
+        even = [(a, i < 2) for a in ("ga", "x", "y") for i in range(10)]
+        self.assertTrue(stats.failures_by_algorithm(lopsided).sig)
+        t = stats.failures_by_algorithm(even)
+        self.assertAlmostEqual(t.chi2, 0.0)
+        self.assertAlmostEqual(t.p, 1.0)
+
+    def test_untested_cases(self):
+        self.assertEqual(stats.failures_by_algorithm([("ga", True), ("ga", False)]).reason,
+                         "fewer than two algorithms")  # fmt: skip
+        t = stats.failures_by_algorithm([("ga", False), ("x", False)])
+        self.assertEqual(t.reason, "no attempt failed")
+        self.assertFalse(t.sig)
+        self.assertEqual(stats.failures_by_algorithm([("ga", True), ("x", True)]).reason,
+                         "every attempt failed")  # fmt: skip
+
+
+class CpuLimitTest(unittest.TestCase):
+    def test_the_largest_count_that_played_clean_sets_the_limit(self):
+        runs = [(3, True, 40.0), (5, True, 61.0), (5, True, 70.5), (8, False, 90.0),
+                (8, True, 85.0), (10, False, 97.0)]  # fmt: skip
+        lim = stats.cpu_limit(runs)
+        self.assertEqual(lim, stats.CpuLimit(5, 70.5))
+        self.assertTrue(lim.above(70.6))
+        self.assertFalse(lim.above(70.5))
+        self.assertFalse(lim.above(None))
+
+    def test_no_clean_count_or_no_cpu_record_gives_no_limit(self):
+        self.assertEqual(stats.cpu_limit([(5, False, 80.0)]), stats.CpuLimit(None, None))
+        lim = stats.cpu_limit([(5, True, None)])
+        self.assertEqual(lim, stats.CpuLimit(5, None))
+        self.assertFalse(lim.above(99.0))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -36,6 +36,19 @@ mininet-scripts/tests/test_stats.py. scipy and numpy come from Debian (debian.re
   absolute deviation from its median is the steadier one.
 - Families: `holm_adjusted` applies Holm-Bonferroni to any list of comparisons or spread
   tests, e.g. every test of one kind on a results page; `compare_group` uses it per group.
+- Paired by link draw (the authors' set-up: each draw of a topology's links holds a few runs
+  of every algorithm): `compare_by_draw` is the stratified test above with the draws as its
+  strata, the runs permuted only within a draw, over the draws both algorithms ran (at least
+  MIN_RUNS runs a side in all, any number per draw); Holm over the baselines as
+  `compare_group`.
+- Failed attempts: the failed share with its Wilson 95 % interval (scipy's binomtest); whether
+  some algorithm fails more often than the others: a permutation test of independence of the
+  algorithms x {failed, ok} table (the Freeman-Halton question, Fisher's exact test beyond
+  2 x 2), its statistic Pearson's chi-square, the failed flags permuted over the attempts
+  (RESAMPLES from SEED; one-sided: a larger chi-square is more dependence).
+- The calibration's CPU limit: the largest client count whose calibration runs all played
+  the top bitrate without stalls sets it, at the highest host CPU busy share among that
+  count's runs; a run busier than that is above the limit (`CpuLimit.above`).
 - Code versions: a cell's runs must come from one code version; when a cell has runs of
   several, only the newest version's are kept (the caller says which is newest).
 """
@@ -489,3 +502,141 @@ def compare_spread(ref, other, a, b):
         warnings.simplefilter("ignore")
         p = float(st.levene(a, b, center="median").pvalue)
     return replace(s, reason="no variation") if math.isnan(p) else replace(s, p=p)
+
+
+def compare_by_draw(ref, samples, versions=None):
+    """[Comparison] of ref against every other algorithm of samples ({algorithm: {draw:
+    [per-run values]}}, in the order given), runs permuted within the draws both ran
+    (stratified_p), Holm-adjusted over the tested ones. diff is the mean over those draws of
+    mean(ref) - mean(other); n_ref and n_other count their runs. With versions ({algorithm:
+    code version}) cells of another version than ref's are not tested. Empty when ref is
+    absent."""
+    if ref not in samples:
+        return []
+    cs = []
+    for alg, by_draw in samples.items():
+        if alg == ref:
+            continue
+        draws = [d for d in samples[ref] if samples[ref][d] and by_draw.get(d)]
+        strata = [(samples[ref][d], by_draw[d]) for d in draws]
+        n_ref, n_other = sum(len(a) for a, _ in strata), sum(len(b) for _, b in strata)
+        diffs = [_diff(a, b) for a, b in strata]
+        c = Comparison(ref, alg, n_ref, n_other, math.fsum(diffs) / len(diffs) if diffs else None)
+        if n_ref < MIN_RUNS or n_other < MIN_RUNS:
+            c = replace(c, reason=TOO_FEW)
+        elif versions is not None and versions[alg] != versions[ref]:
+            c = replace(c, reason=VERSIONS_DIFFER)
+        else:
+            p, exact = stratified_p(strata)
+            c = replace(c, p_perm=p, exact=exact)
+        cs.append(c)
+    return holm_adjusted(cs)
+
+
+@dataclass(frozen=True)
+class Share:
+    """k of n with its Wilson interval at LEVEL (lo, hi as fractions; None for n = 0)."""
+
+    k: int
+    n: int
+    lo: float | None = None
+    hi: float | None = None
+
+    @property
+    def share(self):
+        return self.k / self.n if self.n else None
+
+
+def share(k, n, level=LEVEL):
+    """The Share k of n, its Wilson score interval from scipy's binomtest."""
+    if not 0 <= k <= n:
+        raise ValueError(f"share: {k} of {n}")
+    if n == 0:
+        return Share(0, 0)
+    ci = st.binomtest(k, n).proportion_ci(confidence_level=level, method="wilson")
+    return Share(k, n, float(ci.low), float(ci.high))
+
+
+@dataclass(frozen=True)
+class Independence(_Test):
+    """Whether failing depends on the algorithm: {algorithm: Share of failed attempts}, the
+    chi-square statistic of the algorithms x {failed, ok} table and its permutation p; reason
+    says why there is no test."""
+
+    failed: dict
+    chi2: float | None = None
+    p: float | None = None
+    reason: str | None = None
+
+    @property
+    def _p(self):
+        return self.p
+
+
+def _chi2_rows(flags, codes, sizes):
+    """Pearson's chi-square of the algorithms x {failed, ok} table, per row of flags (failed
+    0/1 over the attempts; codes: each attempt's algorithm index; sizes: attempts per
+    algorithm, each with 0 < expected failures < size)."""
+    onehot = np.eye(len(sizes))[codes]
+    failed = flags @ onehot
+    expected = sizes * flags.sum(axis=-1, keepdims=True) / sizes.sum()
+    return np.sum((failed - expected) ** 2 * (1 / expected + 1 / (sizes - expected)), axis=-1)
+
+
+def failures_by_algorithm(attempts):
+    """Independence of failing and algorithm over attempts [(algorithm, failed)]: the module
+    docstring's permutation test, untested with fewer than two algorithms or when no attempt
+    (or every one) failed."""
+    algs = list(dict.fromkeys(a for a, _ in attempts))
+    counts = {a: [0, 0] for a in algs}
+    for a, failed in attempts:
+        counts[a][0] += bool(failed)
+        counts[a][1] += 1
+    result = Independence({a: share(k, n) for a, (k, n) in counts.items()})
+    total = sum(bool(f) for _, f in attempts)
+    if len(algs) < 2:
+        return replace(result, reason="fewer than two algorithms")
+    if total in (0, len(attempts)):
+        return replace(result, reason="no attempt failed" if total == 0 else "every attempt failed")
+    codes = np.array([algs.index(a) for a, _ in attempts])
+    sizes = np.array([counts[a][1] for a in algs], float)
+    flags = np.array([float(bool(f)) for _, f in attempts])
+    res = st.permutation_test(
+        (flags,),
+        lambda f, axis: _chi2_rows(np.moveaxis(f, axis, -1), codes, sizes),
+        permutation_type="pairings",
+        vectorized=True,
+        n_resamples=RESAMPLES,
+        alternative="greater",
+        random_state=SEED,
+    )
+    return replace(result, chi2=float(res.statistic), p=float(res.pvalue))
+
+
+@dataclass(frozen=True)
+class CpuLimit:
+    """The calibration's limit: the largest client count whose runs all played the top bitrate
+    without stalls (None when no count did) and the highest host CPU busy share (%) among its
+    runs (None when they recorded none)."""
+
+    clients: int | None
+    busy_pct: float | None
+
+    def above(self, busy_pct):
+        """Whether a run with this host busy share (%) was busier than the limit; False when
+        either is unknown."""
+        return self.busy_pct is not None and busy_pct is not None and busy_pct > self.busy_pct
+
+
+def cpu_limit(runs):
+    """The CpuLimit of calibration runs [(clients, sustained, host busy %)], sustained: the run
+    played the top bitrate without stalls (its caller decides how)."""
+    by_count = {}
+    for clients, sustained, busy in runs:
+        by_count.setdefault(clients, []).append((sustained, busy))
+    good = [c for c, rs in by_count.items() if all(ok for ok, _ in rs)]
+    if not good:
+        return CpuLimit(None, None)
+    best = max(good)
+    busy = [b for _, b in by_count[best] if b is not None]
+    return CpuLimit(best, max(busy) if busy else None)
