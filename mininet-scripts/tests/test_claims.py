@@ -22,7 +22,9 @@ class OutcomeTest(unittest.TestCase):
             "not significant against the four baselines": "not significant",
             "not testable here as stated": "not tested",
             "untested": "not tested",
-            "pending": "not decided",
+            "pending (3 of 10 runs)": "pending",
+            "not run yet": "not run yet",
+            "n/a": "not decided",
             "met": "agrees",
             "not met": "disagrees",
         }
@@ -58,6 +60,22 @@ class RegisterTest(unittest.TestCase):
         with self.assertRaisesRegex(ClaimError, "registered twice"):
             r.add(claim(verdict="agrees"))
 
+    def test_a_claim_has_one_verdict_per_set_up(self):
+        r = Register()
+        r.add(claim("G7", "not run yet", setup="paper"))
+        r.add(claim("G7", "not significant", setup="modern"))
+        self.assertEqual([c.setup for c in r.claims()], ["paper", "modern"])
+        with self.assertRaisesRegex(ClaimError, "registered twice"):
+            r.add(claim("G7", "agrees", setup="modern"))
+
+    def test_an_unknown_set_up_and_a_page_naming_set_ups_in_part_are_refused(self):
+        with self.assertRaisesRegex(ClaimError, "set-up 'lab' is none of paper, modern"):
+            Register().add(claim(setup="lab"))
+        r = Register()
+        r.add(claim("G1", "agrees", setup="modern"))
+        with self.assertRaisesRegex(ClaimError, "set-up all or none"):
+            r.add(claim("G2", "agrees"))
+
     def test_an_unknown_verdict_is_refused_when_registered(self):
         with self.assertRaises(ClaimError):
             Register().add(claim(verdict="maybe"))
@@ -88,6 +106,32 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(summary(cs), "4 claims: 2 agree, 1 disagree, 1 not significant")
         self.assertEqual(summary(cs[:1]), "1 claim: 1 not significant")
 
+    def test_claims_of_set_ups_get_a_verdict_column_each(self):
+        cs = [claim("G7", "pending (4 of 10 runs)", setup="paper"),
+              claim("G7", "not significant", evidence="p 0.190", setup="modern", anchor="v"),
+              claim("G8", "disagrees", setup="modern")]  # fmt: skip
+        lines = table(cs).splitlines()
+        self.assertEqual(lines[0], "| claim | the authors' set-up | the modern set-up | where |")
+        self.assertEqual(lines[1], "|---|---|---|---|")
+        self.assertEqual(
+            lines[2],
+            "| G7 no selection: 1728 kbit/s | **pending (4 of 10 runs)** "
+            "| **not significant** (p 0.190) | [ga-paper.md](ga-paper.md) |",
+        )
+        self.assertEqual(lines[3], "| G8 no selection: 1728 kbit/s | - | **disagrees** "
+                                   "| [ga-paper.md](ga-paper.md) |")  # fmt: skip
+        self.assertEqual(len(lines), 4)
+
+    def test_summary_counts_each_set_up_apart(self):
+        cs = [claim("A", "not run yet", setup="paper"), claim("B", "pending (2 of 10 runs)",
+              setup="paper"), claim("A", "agrees", setup="modern"),
+              claim("B", "disagrees", setup="modern")]  # fmt: skip
+        self.assertEqual(
+            summary(cs),
+            "the authors' set-up: 2 claims: 1 pending, 1 not run yet; "
+            "the modern set-up: 2 claims: 1 agree, 1 disagree",
+        )
+
 
 class FileTest(unittest.TestCase):
     def test_a_page_s_claims_round_trip_through_its_csv(self):
@@ -102,13 +146,25 @@ class FileTest(unittest.TestCase):
                 f.write(files["/x/docs/results/claims/ga-paper.csv"])
             self.assertEqual(claims.read(p), r.claims() + r.claims(superseded=True))
 
+    def test_set_ups_round_trip_through_the_csv(self):
+        r = Register()
+        r.add(claim("G7", "not run yet", setup="paper"))
+        r.add(claim("G7", "agrees", evidence="p 0.01", setup="modern"))
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "ga-paper.csv")
+            with open(p, "w") as f:
+                f.write(next(iter(r.files(d).values())))
+            self.assertEqual(claims.read(p), r.claims())
+
     def test_a_foreign_or_broken_file_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
             p = os.path.join(d, "c.csv")
             head = ",".join(claims.FIELDS)
             for text, msg in (("a,b\n", "not a claims file"),
-                              (head + "\np,k,t,agrees,,,maybe\n", ":2:"),
-                              (head + "\np,k,t,perhaps,,,no\n", "perhaps")):  # fmt: skip
+                              (head + "\np,k,t,agrees,,,maybe,\n", ":2:"),
+                              (head + "\np,k,t,agrees,,,no\n", ":2:"),
+                              (head + "\np,k,t,agrees,,,no,lab\n", ":2:.*set-up"),
+                              (head + "\np,k,t,perhaps,,,no,\n", "perhaps")):  # fmt: skip
                 with self.subTest(msg), open(p, "w") as f:
                     f.write(text)
                 with self.subTest(msg), self.assertRaisesRegex(ClaimError, msg):
@@ -142,6 +198,20 @@ class ClaimKindTest(unittest.TestCase):
         )
         self.assertEqual(k.claims.claims()[1].verdict, "agrees in part")
         self.assertTrue(k.claims.claims(superseded=True)[0].superseded)
+
+    def test_a_claim_names_its_set_up(self):
+        page, k = self.kinds()
+        text = page.substitute(
+            '{{claim G7 "highest" says="not run yet" setup=paper}} '
+            '{{claim G7 "highest" says=agrees setup=modern}}',
+            k,
+            "docs/results/ga-paper.md.in",
+        )
+        self.assertEqual(text, "**not run yet** **agrees**")
+        self.assertEqual([(c.setup, c.verdict) for c in k.claims.claims()],
+                         [("paper", "not run yet"), ("modern", "agrees")])  # fmt: skip
+        with self.assertRaisesRegex(page.PageError, "'lab' is not paper|modern"):
+            page.substitute('{{claim G7 "t" says=agrees setup=lab}}', k, "p.md.in")
 
     def test_a_claim_needs_exactly_one_verdict_and_known_words(self):
         page, k = self.kinds()

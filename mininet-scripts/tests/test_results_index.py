@@ -63,6 +63,31 @@ class IndexTest(unittest.TestCase):
             readme,
         )
 
+    def test_a_page_of_set_ups_gets_a_column_and_a_count_per_set_up(self):
+        r = Register()
+        r.add(Claim("c.md", "G7", "highest", "pending (4 of 10 runs)", setup="paper"))
+        r.add(Claim("c.md", "G7", "highest", "not significant", "p 0.190", setup="modern"))
+        r.add(Claim("c.md", "G8", "range", "not run yet", setup="paper"))
+        r.add(Claim("c.md", "G8", "range", "disagrees", setup="modern"))
+        for path, text in r.files(self.data).items():
+            with open(path, "w") as f:
+                f.write(text)
+        self.write("index.md.in", INDEX + "{{summary c.md}}.\n\n{{claims c.md}}\n")
+        out, *_ = ri.make(self.data, self.readme)
+        index = out[os.path.join(self.data, "README.md")].decode()
+        self.assertIn(
+            "the authors' set-up: 2 claims: 1 pending, 1 not run yet; "
+            "the modern set-up: 2 claims: 1 disagree, 1 not significant.",
+            index,
+        )
+        self.assertIn("| claim | the authors' set-up | the modern set-up | where |", index)
+        self.assertIn(
+            "| G7 highest | **pending (4 of 10 runs)** | **not significant** (p 0.190) "
+            "| [c.md](c.md) |",
+            index,
+        )
+        self.assertIn("| G8 range | **not run yet** | **disagrees** | [c.md](c.md) |", index)
+
     def test_a_page_the_index_leaves_out_is_an_error(self):
         self.write("index.md.in", "{{claims a.md}}\n")
         self.write("findings.md.in", "{{summary a.md}}\n")

@@ -7,6 +7,11 @@ a short text, the verdict the page renders, the test's evidence as the page prin
 value or an interval), and where on the page it stands. A verdict of an earlier round that a
 later one replaced is registered as superseded: the index lists it apart and never as a
 finding.
+
+A page that tests a paper in more than one set-up (SETUPS: the authors' set-up rebuilt, and
+the modern one) registers each claim once per set-up, with that set-up's verdict; the index
+then gives each set-up a verdict column and a count of its own. A set-up whose runs are
+missing gives its claims "not run yet" or "pending (k of n runs)", counted as such.
 """
 
 import csv
@@ -28,14 +33,19 @@ OUTCOMES = (
     ("same as", "agrees"),
     ("not met", "disagrees"),
     ("not significant", "not significant"),
-    ("pending", "not decided"),
-    ("not run yet", "not decided"),
+    ("pending", "pending"),
+    ("not run yet", "not run yet"),
     ("n/a", "not decided"),
     ("untested", "not tested"),
     ("not tested", "not tested"),
     ("not testable", "not tested"),
 )
-ORDER = ("agrees", "agrees in part", "disagrees", "not significant", "not tested", "not decided")
+ORDER = ("agrees", "agrees in part", "disagrees", "not significant", "not tested", "pending",
+         "not run yet", "not decided")  # fmt: skip
+
+# The set-ups a claim's verdict may be for ({{claim ... setup=NAME}}), in the index's column
+# order, with the heading of their column.
+SETUPS = {"paper": "the authors' set-up", "modern": "the modern set-up"}
 
 
 class ClaimError(ValueError):
@@ -51,6 +61,7 @@ class Claim:
     evidence: str = ""  # the test's p or interval, as the page prints it
     anchor: str = ""  # a heading's anchor on the page, "" for the page's top
     superseded: bool = False
+    setup: str = ""  # the set-up the verdict is for (a key of SETUPS), "" for a page's only one
 
     @property
     def outcome(self):
@@ -76,10 +87,17 @@ class Register:
         self._claims = {}
 
     def add(self, claim):
-        """Registers a claim; ClaimError for a verdict of unknown wording or a key its page
-        registered already with another verdict (the same claim rendered twice is fine)."""
+        """Registers a claim; ClaimError for a verdict of unknown wording, an unknown set-up, a
+        page whose claims name a set-up only in part, or a key its page registered already
+        for the same set-up with another verdict (the same claim rendered twice is fine)."""
         claim.outcome  # noqa: B018 - refuses an unknown verdict now, where the page is known
-        old = self._claims.setdefault((claim.page, claim.key), claim)
+        if claim.setup and claim.setup not in SETUPS:
+            raise ClaimError(f"{claim.page} {claim.key}: set-up {claim.setup!r} is none of "
+                             + ", ".join(SETUPS))  # fmt: skip
+        if any(c.page == claim.page and bool(c.setup) != bool(claim.setup)
+               for c in self._claims.values()):  # fmt: skip
+            raise ClaimError(f"{claim.page} {claim.key}: a page's claims name a set-up all or none")
+        old = self._claims.setdefault((claim.page, claim.key, claim.setup), claim)
         if old != claim:
             raise ClaimError(f"{claim.page} {claim.key}: registered twice, differently")
         return claim
@@ -97,7 +115,7 @@ class Register:
                 for p in self.pages()}  # fmt: skip
 
 
-FIELDS = ("page", "key", "text", "verdict", "evidence", "anchor", "superseded")
+FIELDS = ("page", "key", "text", "verdict", "evidence", "anchor", "superseded", "setup")
 
 
 def csv_text(claims):
@@ -108,7 +126,7 @@ def csv_text(claims):
     w.writerow(FIELDS)
     for c in claims:
         w.writerow([c.page, c.key, c.text, c.verdict, c.evidence, c.anchor,
-                    "yes" if c.superseded else "no"])  # fmt: skip
+                    "yes" if c.superseded else "no", c.setup])  # fmt: skip
     return buf.getvalue()
 
 
@@ -125,9 +143,10 @@ def read(path_):
         raise ClaimError(f"{path_}: not a claims file (header {', '.join(FIELDS)})")
     out = []
     for i, r in enumerate(rows[1:], 2):
-        if len(r) != len(FIELDS) or r[6] not in ("yes", "no"):
-            raise ClaimError(f"{path_}:{i}: want {len(FIELDS)} fields, superseded yes or no")
-        c = Claim(*r[:6], superseded=r[6] == "yes")
+        if len(r) != len(FIELDS) or r[6] not in ("yes", "no") or r[7] not in ("", *SETUPS):
+            raise ClaimError(f"{path_}:{i}: want {len(FIELDS)} fields, superseded yes or no, "
+                             f"set-up empty or one of {', '.join(SETUPS)}")  # fmt: skip
+        c = Claim(*r[:6], superseded=r[6] == "yes", setup=r[7])
         c.outcome  # noqa: B018 - refuses an unknown verdict
         out.append(c)
     return out
@@ -137,14 +156,44 @@ def _cell(text):
     return re.sub(r"\s+", " ", text.replace("|", "\\|")).strip()
 
 
+def setups(claims):
+    """The set-ups the claims are for, in SETUPS' order; [] when none names one."""
+    named = {c.setup for c in claims}
+    return [s for s in SETUPS if s in named]
+
+
+def _verdict_cell(c):
+    verdict = _cell(c.verdict) if c.superseded else f"**{_cell(c.verdict)}**"
+    return f"{verdict} ({_cell(c.evidence)})" if c.evidence else verdict
+
+
 def table(claims):
     """A Markdown table of claims: claim, verdict, evidence, link; the verdict in bold only
-    when it stands (a superseded one is plain)."""
+    when it stands (a superseded one is plain). Claims for set-ups give one row per key with a
+    verdict column per set-up (the evidence beside each verdict; "-" where a set-up has no
+    verdict for the key)."""
+    claims = list(claims)
+    named = setups(claims)
+    if named:
+        return _setup_table(claims, named)
     rows = ["| claim | verdict | evidence | where |", "|---|---|---|---|"]
     for c in claims:
         verdict = _cell(c.verdict) if c.superseded else f"**{_cell(c.verdict)}**"
         rows.append(f"| {c.key} {_cell(c.text)} | {verdict} | {_cell(c.evidence)} "
                     f"| [{c.page}]({c.link}) |")  # fmt: skip
+    return "\n".join(rows)
+
+
+def _setup_table(claims, named):
+    by_key = {}
+    for c in claims:
+        by_key.setdefault((c.page, c.key), {})[c.setup] = c
+    head = " | ".join(SETUPS[s] for s in named)
+    rows = [f"| claim | {head} | where |", "|---" * (len(named) + 2) + "|"]
+    for per in by_key.values():
+        first = next(iter(per.values()))
+        cells = " | ".join(_verdict_cell(per[s]) if s in per else "-" for s in named)
+        rows.append(f"| {first.key} {_cell(first.text)} | {cells} | [{first.page}]({first.link}) |")
     return "\n".join(rows)
 
 
@@ -156,9 +205,20 @@ def counts(claims):
     return {o: k for o, k in n.items() if k}
 
 
-def summary(claims):
-    """One line of a set of standing claims: "N claims: a agree, d disagree, ..."."""
+def _summary(claims):
     words = {"agrees": "agree", "agrees in part": "agree in part", "disagrees": "disagree"}
     n = counts(claims)
     parts = [f"{k} {words.get(o, o)}" for o, k in n.items()]
     return f"{len(claims)} claim{'s' if len(claims) != 1 else ''}: " + ", ".join(parts)
+
+
+def summary(claims):
+    """One line of a set of standing claims: "N claims: a agree, d disagree, ..."; for claims
+    of set-ups one such count per set-up, "the authors' set-up: N claims: ...; the modern
+    set-up: ..."."""
+    claims = list(claims)
+    named = setups(claims)
+    if not named:
+        return _summary(claims)
+    return "; ".join(f"{SETUPS[s]}: {_summary([c for c in claims if c.setup == s])}"
+                     for s in named)  # fmt: skip

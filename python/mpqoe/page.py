@@ -39,7 +39,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from mpqoe.claims import Claim, ClaimError, Register
+from mpqoe.claims import SETUPS, Claim, ClaimError, Register
 from mpqoe.results import ReportError
 
 # one placeholder: what lies between the braces (no brace inside)
@@ -281,8 +281,13 @@ SHARED = {
     # verdict: says=WORDS, words the page states and checks beside them, or verdict=PLACEHOLDER,
     # a placeholder of the page (in quotes, without braces) that gives it; evidence=PLACEHOLDER
     # the test's p or interval (label= the word before it); superseded=yes for a verdict a later
-    # round replaced. Gives the verdict, in bold where it stands; the index lists it
-    "claim": ("key text", "says verdict evidence label at superseded:yes|no=no"),
+    # round replaced; setup=NAME the set-up the verdict is for (mpqoe.claims.SETUPS: a claim
+    # tested in several set-ups is registered once in each). Gives the verdict, in bold where
+    # it stands; the index lists it
+    "claim": (
+        "key text",
+        f"says verdict evidence label at setup:{'|'.join(SETUPS)} superseded:yes|no=no",
+    ),
     # a generated table (a family's table names)
     "table": ("name", ""),
     # a generated figure (its Markdown image link)
@@ -305,14 +310,14 @@ class Kinds:
         """The text a placeholder of these kinds gives, written without its braces."""
         return _give(self.kinds, *tokenize(text))
 
-    def _claim(self, key, text, says, verdict, evidence, label, at, superseded):
+    def _claim(self, key, text, says, verdict, evidence, label, at, setup, superseded):
         if (says is None) == (verdict is None):
             raise ValueError("a claim takes one of says= and verdict=")
         words = says if says is not None else self._nested(verdict)
         plain = words.replace("**", "").strip()
         ev = self._nested(evidence) if evidence else ""
         c = Claim(self.page, key, text, plain, f"{label} {ev}" if label and ev else ev,
-                  at or "", superseded == "yes")  # fmt: skip
+                  at or "", superseded == "yes", setup or "")  # fmt: skip
         try:
             self.claims.add(c)
         except ClaimError as e:

@@ -14,6 +14,9 @@ Their placeholders (docs/results/placeholders.md) are this family's own:
     {{summary PAGES [keys=PATTERN]}}   "N claims: a agree, d disagree, ..." over the standing
                                        claims of the pages (a comma list)
 
+For a page whose claims are for set-ups (mpqoe.claims.SETUPS), the table has one verdict column
+per set-up and the summary one count per set-up.
+
 A page named by a placeholder must have a claims file; a claims file no placeholder names is an
 error too, so that no page's verdicts are left out of the index.
 """
