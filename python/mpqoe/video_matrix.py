@@ -34,6 +34,8 @@ class Batch:
     # (from host, to host, start s after the first player): one iperf3 TCP flow from then on
     background: tuple | None = None
     controller: str = "standalone"  # or "floodlight": the Floodlight module in Floodlight
+    # a named attachment of the topology (topologies/attachments/), e.g. "framework"
+    attach: str | None = None
 
     @property
     def name(self):
@@ -41,7 +43,8 @@ class Batch:
         seg = "" if self.content_set == "ga" else f".seg{self.segment_s:g}"
         bg = ".bg" if self.background else ""
         fl = "" if self.controller == "standalone" else f".{self.controller}"
-        return f"{self.topology}.c{self.clients}{d}{seg}{bg}{fl}.s{self.seed}.v{self.video_s:g}"
+        at = "" if self.attach is None else f".{self.attach}"
+        return f"{self.topology}.c{self.clients}{d}{seg}{bg}{fl}{at}.s{self.seed}.v{self.video_s:g}"
 
     def overrides(self):
         """{"a-b": {field: value}} for mpqoe.descriptor.override_links."""
@@ -60,6 +63,8 @@ class Batch:
             a += ["--bandwidth-std", f"{self.bandwidth_std:g}"]
         if self.access_mbps is not None:
             a += ["--access-capacity", f"{self.access_mbps:g}"]
+        if self.attach is not None:
+            a += ["--attach", self.attach]
         return a
 
 

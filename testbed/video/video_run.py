@@ -84,6 +84,11 @@ def parse_args(argv):
     p.add_argument("--topology", help="one batch of this topology instead of --experiment's")
     p.add_argument("--clients", type=int, help="clients of that batch")
     p.add_argument("--algorithms", help="comma-separated algorithms of that batch")
+    p.add_argument(
+        "--attach", metavar="NAME",
+        help="that batch's hosts as the topology's named attachment says (e.g. framework: the "
+        "GA paper's authors' wiring; topologies/attachments/)",
+    )  # fmt: skip
     p.add_argument("--runs", type=int, default=1, help="runs per cell (default 1)")
     p.add_argument("--only-runs", help=ONLY_RUNS_HELP)
     p.add_argument(
@@ -129,6 +134,8 @@ def parse_args(argv):
         raise Usage(str(e)) from None
     if a.video is not None and not 8 <= a.video <= 3600:
         raise Usage("--video: want 8..3600 s")
+    if a.attach is not None and not a.topology:
+        raise Usage("--attach goes with --topology")
     if a.topology or a.clients or a.algorithms:
         if not (a.topology and a.clients and a.algorithms):
             raise Usage("--topology, --clients and --algorithms go together")
@@ -145,8 +152,9 @@ def parse_args(argv):
         if not 1 <= a.clients <= 64:
             raise Usage("--clients: want 1..64")
         b = mx.Batch(
-            a.experiment, a.topology, a.clients, a.video or 60.0, seed=a.seed, links="auto"
-        )
+            a.experiment, a.topology, a.clients, a.video or 60.0, seed=a.seed, links="auto",
+            attach=a.attach,
+        )  # fmt: skip
         a.plan = [(b, [mx.Cell(b, x) for x in algos])]
     else:
         a.plan = mx.experiment_plan(a.experiment, a.video)
