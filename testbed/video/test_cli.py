@@ -35,6 +35,11 @@ BAD = [
     (["--bogus"], "unrecognized arguments"),
     (["--runs", "2", "--only-runs", "3"], "--only-runs: want numbers of 1..2"),
     (["--only-runs", "x"], "--only-runs: want run numbers"),
+    (["--attach", "framework"], "--attach goes with --topology"),
+    (
+        ["--topology", "compuserve", "--clients", "2", "--algorithms", "ga", "--attach", "x"],
+        "compuserve has no attachment 'x'",
+    ),
 ]
 
 
