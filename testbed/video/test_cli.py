@@ -35,6 +35,11 @@ BAD = [
     (["--bogus"], "unrecognized arguments"),
     (["--runs", "2", "--only-runs", "3"], "--only-runs: want numbers of 1..2"),
     (["--only-runs", "x"], "--only-runs: want run numbers"),
+    (["--attach", "framework"], "--attach goes with --topology"),
+    (
+        ["--topology", "compuserve", "--clients", "2", "--algorithms", "ga", "--attach", "x"],
+        "compuserve has no attachment 'x'",
+    ),
 ]
 
 
@@ -108,7 +113,7 @@ class BadInput(unittest.TestCase):
 
     def test_the_dashjs_checked_is_the_batch_players(self):
         """Each batch's player profile names the dash.js build that must be installed; a batch
-        without one plays the harness's default profile."""
+        whose player is None plays the harness's default profile."""
         import video_run as run  # noqa: PLC0415
 
         installed = {"modern"}
@@ -118,8 +123,7 @@ class BadInput(unittest.TestCase):
             return self.tmp if name in installed else os.path.join(self.tmp, "no-" + name)
 
         def plan(*players):
-            return [(types.SimpleNamespace(player=p) if p else types.SimpleNamespace(), [])
-                    for p in players]  # fmt: skip
+            return [(types.SimpleNamespace(player=p), []) for p in players]
 
         with mock.patch.object(run, "DASHJS", build):
             self.assertIsNone(run.missing_dependency(plan(None, "modern")))

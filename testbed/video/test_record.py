@@ -1,5 +1,6 @@
 """Unit tests of the video experiments' records and plan (no guest, no network)."""
 
+import dataclasses
 import unittest
 
 from mpqoe import video_matrix as mx
@@ -366,6 +367,14 @@ class Plan(unittest.TestCase):
             ["compuserve", "--clients", "5", "--seed", "1", "--links", "PAPER",
              "--bandwidth-mean", "1.6", "--access-capacity", "20"],
         )  # fmt: skip
+
+    def test_an_attachment_is_passed_and_named(self):
+        plain = mx.Batch("demo", "compuserve", 2, 30.0)
+        fw = dataclasses.replace(plain, attach="framework")
+        self.assertNotIn("--attach", plain.with_clients_args())
+        self.assertEqual(fw.with_clients_args()[-2:], ["--attach", "framework"])
+        self.assertEqual(plain.name, "compuserve.c2.s1.v30")
+        self.assertEqual(fw.name, "compuserve.c2.framework.s1.v30")
 
 
 if __name__ == "__main__":

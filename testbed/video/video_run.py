@@ -86,6 +86,11 @@ def parse_args(argv):
     p.add_argument("--clients", type=int, help="clients of that batch")
     p.add_argument("--algorithms", help="comma-separated algorithms of that batch")
     p.add_argument(
+        "--attach", metavar="NAME",
+        help="that batch's hosts as the topology's named attachment says (e.g. framework: the "
+        "GA paper's authors' wiring; topologies/attachments/)",
+    )  # fmt: skip
+    p.add_argument(
         "--runs", type=int,
         help="runs per cell (default: the experiment's, 1 for most; a design with several link "
         "draws spreads a cell's runs over them)",
@@ -142,6 +147,8 @@ def parse_args(argv):
         raise Usage(str(e)) from None
     if a.video is not None and not 8 <= a.video <= 3600:
         raise Usage("--video: want 8..3600 s")
+    if a.attach is not None and not a.topology:
+        raise Usage("--attach goes with --topology")
     if a.topology or a.clients or a.algorithms:
         if not (a.topology and a.clients and a.algorithms):
             raise Usage("--topology, --clients and --algorithms go together")
@@ -158,7 +165,8 @@ def parse_args(argv):
         if not 1 <= a.clients <= 64:
             raise Usage("--clients: want 1..64")
         b = mx.Batch(a.experiment, a.topology, a.clients, a.video or 60.0, seed=a.seed,
-                     links="auto", player=mx.default_player(a.experiment))  # fmt: skip
+                     links="auto", player=mx.default_player(a.experiment),
+                     attach=a.attach)  # fmt: skip
         a.plan = [(b, [mx.Cell(b, x) for x in algos])]
     else:
         a.plan = mx.experiment_plan(a.experiment, a.video)
