@@ -377,7 +377,8 @@ class BadInputTest(ReportCase):
                 "ga-topo,custom12.c5.nothing,",
                 "differ only in the algorithm",
             ),
-            (topo, ok_row, ok_row + "x,", f"fields, expected {len(report.HEADER)}"),
+            # the fixture's tables predate the framework's columns: read as grown, 4 fewer
+            (topo, ok_row, ok_row + "x,", f"fields, expected {len(report.HEADER) - 4}"),
             (
                 "ga-paper/data/ga-delay.csv",
                 "ga-delay,d0.none",
