@@ -845,9 +845,10 @@ def experiment_md(res):
 
 
 def framework_md(res):
-    """The framework's metrics per cell (mean +- CI over runs), when any run has them."""
+    """The framework's metrics (mean +- CI over runs) of the cells whose runs have them."""
     ex = res.experiment
-    if not any(c.intervals[m].n for c in res.cells for m in ex.framework):
+    cells = [c for c in res.cells if any(c.intervals[m].n for m in ex.framework)]
+    if not cells:
         return []
     lines = [
         "### The GA paper's authors' metric (their framework, from the players' 1 s samples)",
@@ -855,12 +856,12 @@ def framework_md(res):
         "Recomputed from the players' sample logs in `data/samples/` ([Two QoE metrics]"
         "(../../video-experiments.md#two-qoe-metrics)): the mean sampled bitrate and the "
         f"underruns over the first {WINDOW} samples (or all), quality switches over all "
-        "samples; runs: those with sample logs.",
+        "samples; the cells and runs that have them.",
         "",
     ]
     head = ["cell", "runs"] + [metric_label(m) for m in ex.framework]
     rows = []
-    for c in res.cells:
+    for c in cells:
         n = max(c.intervals[m].n for m in ex.framework)
         r = [f"`{c.name}`", str(n)]
         r += [fmt_plus_minus(c.intervals[m], METRICS[m].decimals) for m in ex.framework]
