@@ -20,7 +20,9 @@ time, flow counters, versions, seed, machine load, and the checks of the run.
 Resumable: a run whose run.json says "ok" is skipped; a failed one is moved to failed/ and run
 again (at once with --retries). RESULTS/<experiment>/manifest.json says what is ok, failed or
 missing, and is "partial" until every selected run is ok. --publish writes the ok runs'
-compact table (record.COLUMNS) to docs/results/ga-paper/data/<experiment>.csv, joined to the
+compact table (record.COLUMNS) to docs/results/ga-paper/data/<experiment>.csv, with the
+players' 1 s sample logs under its samples/ (docs/video-experiments.md, "Two QoE metrics"),
+joined to the
 runs the table has (a run published again replaces itself): so a sweep too long for one
 machine's time is made in parts, from checkouts of one commit, each part published after it.
 Exit 0 when every selected run is ok, 1 otherwise, 2 on bad arguments (one line).
@@ -792,7 +794,9 @@ def publish(args, results=PUBLISHED):
     table of every attempt, ok or failed (record.ATTEMPT_COLUMNS). The rows join those the
     tables have already (results.merge_runs): a run or attempt published again replaces
     itself, the others stay, so a sweep can be made in parts on several machines (each part
-    from a checkout of the same commit) and published after each."""
+    from a checkout of the same commit) and published after each. Before the tables, the
+    players' sample logs of the runs with the framework's numbers (sample_logs). Malformed
+    samples: one line, exit 1, nothing written."""
     by_run = (lambda r: (r["cell"], int(r["run"])), shared.run_key)
     by_attempt = (
         lambda r: (r["cell"], int(r["run"]), r["attempt"]),
@@ -803,14 +807,21 @@ def publish(args, results=PUBLISHED):
     try:
         runs = collect_runs(args, everything=True)
         by_exp = {exp: [(d, s, run_rows(d, s)) for d, s in rs] for exp, rs in runs.items()}
-    except ValueError as e:
+        for made in by_exp.values():
+            logs.update(sample_logs(made, results))
+    except ValueError as e:  # malformed samples: nothing is written
         print(f"video_run.py: cannot publish: {e}", file=sys.stderr)
         return 1
+    # the sample logs first: a table never has framework numbers without their log
+    for path, data in logs.items():
+        files.write_atomic(path, data)
+    for top in sorted({os.path.dirname(os.path.dirname(p)) for p in logs}):
+        n = sum(os.path.dirname(os.path.dirname(p)) == top for p in logs)
+        print(f"video: wrote {n} sample logs under {os.path.relpath(top, REPO)}/")
     for exp, made in by_exp.items():
         out = record.published(exp, results)
         rows = [r for _d, _s, rs in made for r in rs]
         tables.append((out[exp], rows, record.COLUMNS, by_run))
-        logs.update(sample_logs(made, results))
         if exp == "qomra":
             for name, series in zip(record.SERIES, qomra_series(args), strict=True):
                 tables.append((out[name], series, record.SERIES[name], by_run))
@@ -829,11 +840,6 @@ def publish(args, results=PUBLISHED):
         n, kept = campaign.publish_table(out, rows, fields, order, identity, read)
         print(f"video: wrote {os.path.relpath(out, REPO)} ({n} rows published, "
               f"{kept} kept)")  # fmt: skip
-    for path, data in logs.items():
-        files.write_atomic(path, data)
-    for top in sorted({os.path.dirname(os.path.dirname(p)) for p in logs}):
-        n = sum(os.path.dirname(os.path.dirname(p)) == top for p in logs)
-        print(f"video: wrote {n} sample logs under {os.path.relpath(top, REPO)}/")
     return 0
 
 
