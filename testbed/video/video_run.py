@@ -22,9 +22,9 @@ again (at once with --retries). RESULTS/<experiment>/manifest.json says what is 
 missing, and is "partial" until every selected run is ok. --publish writes the ok runs'
 compact table (record.COLUMNS) to docs/results/ga-paper/data/<experiment>.csv, with the
 players' 1 s sample logs under its samples/ (docs/video-experiments.md, "Two QoE metrics"),
-joined to the
-runs the table has (a run published again replaces itself): so a sweep too long for one
-machine's time is made in parts, from checkouts of one commit, each part published after it.
+joined to the runs the table has (a run published again replaces itself): so a sweep too long
+for one machine's time is made in parts, from checkouts of one commit, each part published
+after it.
 Exit 0 when every selected run is ok, 1 otherwise, 2 on bad arguments (one line).
 """
 
