@@ -1,6 +1,8 @@
 """mpqoe.topo's pure functions (descriptors, port plan, flow parsing), no root, no network."""
 
+import os
 import unittest
+from unittest import mock
 
 from mpqoe import topo as mq
 
@@ -132,3 +134,38 @@ class ParseFlowsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class EnableMptcpTest(unittest.TestCase):
+    """The sysctls that keep a kernel from dropping MP_CAPABLE from a slow handshake's SYN."""
+
+    class Host:
+        def __init__(self):
+            self.cmds = []
+
+        def cmd(self, line):
+            self.cmds.append(line)
+            return ""
+
+    def sysctls(self, present):
+        """The sysctl lines enable_mptcp runs on a kernel whose /proc/sys/net/mptcp has the
+        files in present."""
+        host = self.Host()
+        exists = lambda p: os.path.basename(p) in present  # noqa: E731
+        with mock.patch.object(mq.os.path, "exists", side_effect=exists):
+            mq.enable_mptcp(host, endpoints=[])
+        return [c for c in host.cmds if c.startswith("sysctl")]
+
+    def test_linux_6_12_backs_off_exponentially(self):
+        # two retransmissions 1 s apart would drop MP_CAPABLE 3 s after the SYN; 7 s this way
+        self.assertIn(
+            "sysctl -w net.ipv4.tcp_syn_linear_timeouts=0", self.sysctls({"blackhole_timeout"})
+        )
+
+    def test_later_kernels_set_the_fallback_itself(self):
+        got = self.sysctls({"blackhole_timeout", "syn_retrans_before_tcp_fallback"})
+        self.assertIn("sysctl -w net.mptcp.syn_retrans_before_tcp_fallback=10", got)
+        self.assertFalse([c for c in got if "linear_timeouts" in c])
+
+    def test_kernels_without_the_fallback_keep_their_timeouts(self):
+        self.assertEqual(self.sysctls(set()), ["sysctl -w net.mptcp.enabled=1"])

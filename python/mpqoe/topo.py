@@ -691,7 +691,8 @@ def enable_mptcp(host, subflows=8, add_addr_accepted=8, endpoints=None):
     """Turn MPTCP on in a host and give its path manager the client's extra interfaces.
 
     Sets net.mptcp.enabled=1 (and syn_retrans_before_tcp_fallback=10 and
-    blackhole_timeout=0 where they exist),
+    blackhole_timeout=0 where they exist; exponential SYN backoff, tcp_syn_linear_timeouts=0,
+    where the fallback after two SYN retransmissions has no sysctl),
     `ip mptcp limits set subflow N add_addr_accepted N` (8 is the kernel's maximum) and, for a
     client (role param) unless `endpoints` is given, one
     `ip mptcp endpoint add IP dev INTF subflow` per non-first interface. endpoints: [(intf,
@@ -703,6 +704,12 @@ def enable_mptcp(host, subflows=8, add_addr_accepted=8, endpoints=None):
     # which can take seconds on a loaded machine; nothing in these networks strips options.
     if os.path.exists("/proc/sys/net/mptcp/syn_retrans_before_tcp_fallback"):
         host.cmd("sysctl -w net.mptcp.syn_retrans_before_tcp_fallback=10")
+    elif os.path.exists("/proc/sys/net/mptcp/blackhole_timeout"):
+        # 6.12 and 6.13 fall back after two retransmissions, a number without a sysctl; with
+        # the linear SYN timeouts these kernels default to (tcp_syn_linear_timeouts=4, since
+        # 6.5: retransmissions 1 s apart) that is 3 s after the SYN. Exponential backoff, as
+        # in the papers' 5.15 kernel, makes it 7 s (SYNs at 0, 1 and 3 s).
+        host.cmd("sysctl -w net.ipv4.tcp_syn_linear_timeouts=0")
     # From 6.12 on, a connection whose MP_CAPABLE SYN went unanswered twice and then worked as
     # plain TCP turns active MPTCP off in the namespace for blackhole_timeout s (3600): one
     # slow rule installation would make every later connection of that host plain TCP.

@@ -49,8 +49,7 @@ class Batch:
     # runs of the batch in a random order drawn from (this seed, the batch's name) and recorded,
     # instead of interleaved by run number (None)
     order_seed: int | None = None
-    # a named attachment of the clients' and the server's interfaces (bin/mpqoe topology
-    # with-clients --attach); None: the generated placement
+    # a named attachment of the topology (topologies/attachments/), e.g. "framework"
     attach: str | None = None
 
     @property
@@ -60,8 +59,12 @@ class Batch:
         seg = "" if plain else f".seg{self.segment_s:g}"
         bg = ".bg" if self.background else ""
         fl = "" if self.controller == "standalone" else f".{self.controller}"
+        at = "" if self.attach is None else f".{self.attach}"
         pl = "" if self.player == "modern" else f".{self.player}"
-        return f"{self.topology}.c{self.clients}{d}{seg}{bg}{fl}{pl}.s{self.seed}.v{self.video_s:g}"
+        return (
+            f"{self.topology}.c{self.clients}{d}{seg}{bg}{fl}{at}{pl}.s{self.seed}"
+            f".v{self.video_s:g}"
+        )
 
     def runs(self, numbers):
         """The run numbers of `numbers` (an invocation's) that this batch makes."""
@@ -101,6 +104,8 @@ class Batch:
             a += ["--bandwidth-std", f"{self.bandwidth_std:g}"]
         if self.access_mbps is not None:
             a += ["--access-capacity", f"{self.access_mbps:g}"]
+        if self.attach is not None:
+            a += ["--attach", self.attach]
         return a
 
 

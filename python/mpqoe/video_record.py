@@ -3,10 +3,13 @@ docs/results/. Pure functions over plain data (unit-tested in test_record.py).
 """
 
 import csv
+import gzip
 import io
 import os
 import re
 import statistics
+
+from mpqoe.framework_qoe import framework_qoe
 
 # The committed per-run table: one row per client per run (testbed/video/video_report.py reads it).
 COLUMNS = (
@@ -14,7 +17,8 @@ COLUMNS = (
     "video_s,run,seed,code_version,client,status,avg_bitrate_kbps,avg_rendered_kbps,switches_ga,"
     "switches_count,outage_s,stalls,startup_s,success_rate,mean_throughput_kbps,n_paths,"
     "path_delays_ms,path_bw_mbps,shared_links,host_load,guest_load,bridge_rtt_ms,bridge_lag_ms,"
-    "bridge_ratio,redownloads,redownload_share,controller,estimate_error,background"
+    "bridge_ratio,redownloads,redownload_share,controller,estimate_error,background,"
+    "fw_bitrate_kbps,fw_switches,fw_underruns,fw_underrun_s"
 ).split(",")
 
 # The time series of QoMRA's 6 s segment cells (throughput_rows, link_rows): table -> columns.
@@ -127,8 +131,103 @@ def background_text(bg):
     return f"{bg['from']}>{bg['to']}@{bg['start_s']:g}" if bg else ""
 
 
-def csv_rows(doc):
-    """The committed rows of one run document (run.json)."""
+# The GA paper's authors' QoE metric (mpqoe.framework_qoe) of a client: committed column ->
+# FrameworkQoE field. Empty for a client that did not finish, for one whose samples never had
+# quality and bitrate known, and in rows published before the players logged them.
+FRAMEWORK = {
+    "fw_bitrate_kbps": "bitrate_kbps",
+    "fw_switches": "switches",
+    "fw_underruns": "underruns",
+    "fw_underrun_s": "underrun_s",
+}
+
+
+def framework_columns(samples):
+    """{FRAMEWORK column: value} of one client's samples (t, buffer, quality, bitrate), the
+    values as committed (the bitrate to 0.1 kbit/s), "" when nothing is known; what publish
+    writes and what the report recomputes from the committed sample log."""
+    q = framework_qoe(samples)
+    if q is None:
+        return dict.fromkeys(FRAMEWORK, "")
+    out = {col: getattr(q, f) for col, f in FRAMEWORK.items()}
+    out["fw_bitrate_kbps"] = round(out["fw_bitrate_kbps"], 1)
+    return out
+
+
+# The players' 1 s samples of a run, one gzip CSV per run beside the per-run table, from which
+# the FRAMEWORK columns recompute: <data>/samples/<experiment>/<cell>/run<k>-<code version>.csv.gz
+# (a run is its cell, number and code version, as in the table). buffer_s, quality (0 = lowest)
+# and bitrate_kbps are empty where the player had none.
+SAMPLE_COLUMNS = ("client", "t", "buffer_s", "quality", "bitrate_kbps")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def samples_path(results, experiment, cell, run, code_version):
+    """Where a run's sample log is committed under results (docs/results); ValueError when a
+    name would leave that directory."""
+    for what, v in (("experiment", experiment), ("cell", cell), ("code version", code_version)):
+        if not _NAME.fullmatch(str(v)):
+            raise ValueError(f"{what} {v!r}: not a name for a sample log")
+    d = os.path.join(results, paper(experiment), "data", "samples", experiment, cell)
+    return os.path.join(d, f"run{int(run)}-{code_version}.csv.gz")
+
+
+def player_samples(events):
+    """[(t, buffer, quality, bitrate_kbps)] of a player's `sample` events (player/player.js),
+    None where the event has no value (a player that did not log quality and bitrate has them
+    None throughout)."""
+    return [
+        (e.get("t"), e.get("buffer"), e.get("quality"), e.get("bitrateKbps"))
+        for e in events
+        if e.get("type") == "sample"
+    ]
+
+
+def samples_bytes(samples_by_client):
+    """The gzip CSV (SAMPLE_COLUMNS) of {client: samples}; byte for byte the same for the same
+    samples (no time stamp in the gzip header), so a run published again changes nothing."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(SAMPLE_COLUMNS)
+    for name, samples in samples_by_client.items():
+        for s in samples:
+            w.writerow([name, *("" if v is None else v for v in s)])
+    return gzip.compress(buf.getvalue().encode(), mtime=0)
+
+
+def read_samples(data, where="sample log"):
+    """{client: [(t, buffer, quality, bitrate_kbps)]} of samples_bytes' output, numbers as
+    written (int where the text is one), None where empty; ValueError naming the line when the
+    data is not such a log."""
+    try:
+        text = gzip.decompress(data).decode()
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        raise ValueError(f"{where}: not a gzip CSV: {e}") from None
+    reader = csv.reader(io.StringIO(text))
+    if next(reader, None) != list(SAMPLE_COLUMNS):
+        raise ValueError(f"{where}: header must be {','.join(SAMPLE_COLUMNS)}")
+    out = {}
+    for line in reader:
+        if len(line) != len(SAMPLE_COLUMNS) or not line[0]:
+            raise ValueError(f"{where}:{reader.line_num}: want {len(SAMPLE_COLUMNS)} fields")
+        try:
+            values = tuple(None if v == "" else _text_number(v) for v in line[1:])
+        except ValueError:
+            raise ValueError(f"{where}:{reader.line_num}: a field is not a number") from None
+        out.setdefault(line[0], []).append(values)
+    return out
+
+
+def _text_number(text):
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def csv_rows(doc, samples=None):
+    """The committed rows of one run document (run.json); samples: {client name: its samples}
+    (player_samples), for the FRAMEWORK columns of the clients that finished."""
     p = doc["params"]
     base = {
         "experiment": doc["experiment"],
@@ -163,6 +262,9 @@ def csv_rows(doc):
         row["path_delays_ms"] = ";".join(f"{x:g}" for x in a.get("delays_ms", []))
         row["path_bw_mbps"] = ";".join("" if x is None else f"{x:g}" for x in a.get("bw_mbps", []))
         row["shared_links"] = a.get("shared_links", "")
+        own = (samples or {}).get(c["name"])
+        if c["status"] == "ok" and own:
+            row.update(framework_columns(own))
         b = timing.get(c["name"]) or {}
         row["bridge_lag_ms"] = _median(b.get("end_lag_ms"), 2)
         row["bridge_ratio"] = _median(b.get("duration_ratio"), 3)

@@ -17,10 +17,12 @@ buffer of its own: what the browser receives follows what the MPTCP connection d
 the client namespace's net.ipv4.tcp_rmem maximum, which guest_agent.py sets).
 A connection that the kernel made plain TCP during its handshake is closed before any byte
 goes over it and made again, up to --reconnects times (default 2). After two unanswered
-retransmissions of an MP_CAPABLE SYN (about 7 s), Linux 6.12 sends the next one without the
-option (a defence against middleboxes that drop MPTCP options; a sysctl only from 6.14 on).
-Here nothing drops options: the SYN waits for the controller's rules and the SYN/ACK behind
-queued video, which on a loaded machine can take that long. The papers' kernels kept
+retransmissions of an MP_CAPABLE SYN, Linux 6.12 sends the next one without the option (a
+defence against middleboxes that drop MPTCP options; a sysctl only from 6.14 on): 7 s after
+the SYN with the exponential backoff the hosts are given (mpqoe.topo.enable_mptcp), 3 s with
+the kernel's default linear SYN timeouts. Here nothing drops options: the SYN waits for the
+controller's rules and the SYN/ACK behind queued video, which on a loaded machine can take
+that long. The papers' kernels kept
 MP_CAPABLE on every retransmission; a new connection gets MPTCP too, at the cost of one more
 handshake, which the player sees as a slower connect (docs/video-experiments.md).
 

@@ -35,6 +35,11 @@ BAD = [
     (["--bogus"], "unrecognized arguments"),
     (["--runs", "2", "--only-runs", "3"], "--only-runs: want numbers of 1..2"),
     (["--only-runs", "x"], "--only-runs: want run numbers"),
+    (["--attach", "framework"], "--attach goes with --topology"),
+    (
+        ["--topology", "compuserve", "--clients", "2", "--algorithms", "ga", "--attach", "x"],
+        "compuserve has no attachment 'x'",
+    ),
 ]
 
 
@@ -108,7 +113,7 @@ class BadInput(unittest.TestCase):
 
     def test_the_dashjs_checked_is_the_batch_players(self):
         """Each batch's player profile names the dash.js build that must be installed; a batch
-        without one plays the harness's default profile."""
+        whose player is None plays the harness's default profile."""
         import video_run as run  # noqa: PLC0415
 
         installed = {"modern"}
@@ -118,8 +123,7 @@ class BadInput(unittest.TestCase):
             return self.tmp if name in installed else os.path.join(self.tmp, "no-" + name)
 
         def plan(*players):
-            return [(types.SimpleNamespace(player=p) if p else types.SimpleNamespace(), [])
-                    for p in players]  # fmt: skip
+            return [(types.SimpleNamespace(player=p), []) for p in players]
 
         with mock.patch.object(run, "DASHJS", build):
             self.assertIsNone(run.missing_dependency(plan(None, "modern")))
@@ -237,25 +241,69 @@ class Publish(unittest.TestCase):
         from mpqoe import video_record as record  # noqa: PLC0415
 
         self.run, self.record, self.doc = run, record, test_record.run_doc
+        self.err = io.StringIO()
 
-    def publish(self, store, runs, bitrate=2400.0):
-        """Publishes a store holding runs of one cell, each client at bitrate; its table."""
+    def publish(self, store, runs, bitrate=2400.0, events=None, rc=0):
+        """Publishes a store holding runs of one cell, each client at bitrate, and with events
+        ({client index: the player's events}) its players' logs; its table."""
         for k in runs:
             doc = self.doc()
             doc["run"] = k
             doc["status"] = "ok"
             doc["clients"][0]["qoe"]["avg_bitrate_kbps"] = bitrate
+            doc["network"] = {"clients": [{"name": "c1"}, {"name": "c2"}]}
             d = os.path.join(self.tmp, store, doc["experiment"], doc["cell"], f"run{k}")
-            os.makedirs(d)
+            os.makedirs(os.path.join(d, "players"))
             with open(os.path.join(d, "run.json"), "w") as f:
                 json.dump(doc, f)
+            for i, evs in (events or {}).items():
+                with open(os.path.join(d, "players", f"client-{i}.json"), "w") as f:
+                    json.dump({"qoe": {"meta": {}, "events": evs}}, f)
         batch = mock.Mock(experiment="ga-topo")
         args = mock.Mock(plan=[(batch, [])], results=os.path.join(self.tmp, store))
-        with contextlib.redirect_stdout(io.StringIO()):
-            self.assertEqual(self.run.publish(args, self.results), 0)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(self.err):
+            self.assertEqual(self.run.publish(args, self.results), rc)
         path = self.record.published("ga-topo", self.results)["ga-topo"]
+        if not os.path.exists(path):
+            return None
         with open(path) as f:
             return [line.split(",") for line in f.read().splitlines()[1:]]
+
+    def test_the_players_samples_are_committed_and_give_the_framework_columns(self):
+        import test_record  # noqa: PLC0415
+
+        events = {0: test_record.C1_EVENTS, 1: test_record.C2_EVENTS}
+        rows = self.publish("a", [1], events=events)
+        cols = self.record.COLUMNS
+        fw = [[r[cols.index(k)] for k in self.record.FRAMEWORK] for r in rows]
+        self.assertEqual(fw, [["2300.0", "4", "1", "2"], ["", "", "", ""]])
+        path = self.record.samples_path(self.results, "ga-topo", "compuserve.c2.ga", 1, "abc123")
+        with open(path, "rb") as f:
+            first = f.read()
+        got = self.record.read_samples(first)
+        self.assertEqual(sorted(got), ["c1", "c2"])
+        self.assertEqual(got["c1"][1], (2.0, 2.5, 0, 1500))
+        self.publish("b", [1], events=events)  # the same run published again
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(), first)
+
+    def test_no_sample_log_for_a_run_without_the_framework_numbers(self):
+        import test_record  # noqa: PLC0415
+
+        self.publish("a", [1], events={1: test_record.C2_EVENTS})
+        self.assertFalse(os.path.exists(os.path.join(self.results, "ga-paper", "data", "samples")))
+
+    def test_malformed_samples_stop_the_publish_with_one_line_and_write_nothing(self):
+        import test_record  # noqa: PLC0415
+
+        bad = [dict(e, bitrateKbps="x") for e in test_record.C1_EVENTS]
+        self.assertIsNone(self.publish("a", [1], events={0: bad}, rc=1))
+        self.assertEqual(
+            self.err.getvalue().strip(),
+            "video_run.py: cannot publish: ga-topo compuserve.c2.ga run1: sample at t=2.0: "
+            "bitrate 'x' is not a finite number",
+        )
+        self.assertFalse(os.path.exists(self.results))
 
     def test_runs_of_another_store_join_and_a_run_published_again_replaces_itself(self):
         cols = self.record.COLUMNS
@@ -291,6 +339,29 @@ class Publish(unittest.TestCase):
             got,
             [("run1", "ok", "", "0"), ("run2-1700000000", "failed", "every client finished", "1")],
         )
+
+
+class Summary(unittest.TestCase):
+    """The printed summary: both metric families per cell, under their own headings."""
+
+    def test_both_families_in_columns_that_line_up(self):
+        import video_run as run  # noqa: PLC0415
+
+        means = {k: 1.0 for _h, cols in run.SUMMARY for k, _l in cols}
+        table = [("compuserve.c3.ga", 3, 3, dict(means, fw_underruns=None)),
+                 ("compuserve.c3.none", 2, 3, dict(means, avg_bitrate_kbps=2612.25))]  # fmt: skip
+        heads, labels, ga, none, *notes = run.summary_lines(table)
+        self.assertEqual(notes, list(run.SUMMARY_NOTE))
+        self.assertEqual(len({len(heads), len(labels), len(ga), len(none)}), 1)
+        # each family's heading ends where its last column does
+        self.assertTrue(labels.endswith("underruns  underrun s"))
+        project = labels.index("startup s") + len("startup s")
+        self.assertEqual(heads.index("project (player events)") + 23, project)
+        self.assertEqual(labels.split()[2:], ["ok", "bitrate", "switches", "outage", "s",
+                                              "startup", "s", "bitrate", "switches",
+                                              "underruns", "underrun", "s"])  # fmt: skip
+        self.assertEqual(ga.split()[1:], ["3/3"] + ["1.0"] * 6 + ["-", "1.0"])
+        self.assertEqual(none.split()[2], "2612.2")
 
 
 class DeadNetwork(unittest.TestCase):

@@ -1,5 +1,7 @@
 """Unit tests of the video experiments' records and plan (no guest, no network)."""
 
+import dataclasses
+import gzip
 import unittest
 
 from mpqoe import video_matrix as mx
@@ -156,6 +158,79 @@ class CsvRows(unittest.TestCase):
     def test_a_client_that_did_not_finish_has_no_metrics(self):
         r = record.csv_rows(run_doc(status="timeout"))[1]
         self.assertEqual((r["status"], r["avg_bitrate_kbps"], r["n_paths"]), ("timeout", "", 0))
+
+
+# Two clients' samples as a player logs them: c1 starts before it knows its representation,
+# stalls once with its buffer in (0, 1) and switches 0 -> 3 -> 2; c2 never knew one.
+C1_EVENTS = [
+    {"t": 1.0, "type": "sample", "buffer": None, "quality": None, "bitrateKbps": None},
+    {"t": 1.5, "type": "request", "bytes": 10},
+    {"t": 2.0, "type": "sample", "buffer": 2.5, "quality": 0, "bitrateKbps": 1500},
+    {"t": 3.0, "type": "sample", "buffer": 0.25, "quality": 3, "bitrateKbps": 2600},
+    {"t": 4.0, "type": "sample", "buffer": 0.125, "quality": 3, "bitrateKbps": 2600},
+    {"t": 5.0, "type": "sample", "buffer": 4, "quality": 2, "bitrateKbps": 2500},
+]
+C2_EVENTS = [{"t": 1.0, "type": "sample", "buffer": 3.0, "level": 1}]  # no quality, no bitrate
+
+
+class FrameworkColumns(unittest.TestCase):
+    def samples(self):
+        return {"c1": record.player_samples(C1_EVENTS), "c2": record.player_samples(C2_EVENTS)}
+
+    def test_player_samples(self):
+        s = self.samples()
+        self.assertEqual(s["c1"][0], (1.0, None, None, None))
+        self.assertEqual(s["c1"][1], (2.0, 2.5, 0, 1500))
+        self.assertEqual(len(s["c1"]), 5)  # the request is not a sample
+        self.assertEqual(s["c2"], [(1.0, 3.0, None, None)])
+
+    def test_rows_carry_the_framework_numbers_of_clients_that_finished(self):
+        c1, c2 = record.csv_rows(run_doc(), self.samples())
+        self.assertEqual(
+            [c1[k] for k in record.FRAMEWORK], [round((1500 + 2600 * 2 + 2500) / 4, 1), 4, 1, 2]
+        )
+        self.assertEqual([c2[k] for k in record.FRAMEWORK], ["", "", "", ""])  # nothing known
+        samples = self.samples()
+        samples["c2"] = samples["c1"]
+        _c1, c2 = record.csv_rows(run_doc(status="timeout"), samples)
+        self.assertEqual([c2[k] for k in record.FRAMEWORK], ["", "", "", ""])  # not finished
+        # a run recorded without samples (or before the players logged them): empty, not zero
+        self.assertEqual([record.csv_rows(run_doc())[0][k] for k in record.FRAMEWORK], [""] * 4)
+
+    def test_malformed_samples_are_an_error(self):
+        bad = [dict(C1_EVENTS[2], quality="high")]
+        with self.assertRaisesRegex(ValueError, "quality 'high' is not a finite number"):
+            record.csv_rows(run_doc(), {"c1": record.player_samples(bad)})
+
+    def test_the_sample_log_gives_back_the_same_samples_and_numbers(self):
+        s = self.samples()
+        data = record.samples_bytes(s)
+        self.assertEqual(data, record.samples_bytes(s))  # the same bytes every time
+        back = record.read_samples(data)
+        self.assertEqual(back, s)
+        self.assertEqual(record.framework_columns(back["c1"]),
+                         record.framework_columns(s["c1"]))  # fmt: skip
+        self.assertIsInstance(back["c1"][1][2], int)
+
+    def test_a_sample_log_that_is_not_one(self):
+        with self.assertRaisesRegex(ValueError, "x.csv.gz: not a gzip CSV"):
+            record.read_samples(b"client,t", "x.csv.gz")
+        cases = [
+            (b"client,t\n", "header must be client,t,buffer_s,quality,bitrate_kbps"),
+            (b"client,t,buffer_s,quality,bitrate_kbps\nc1,1.0,2\n", "x:2: want 5 fields"),
+            (b"client,t,buffer_s,quality,bitrate_kbps\nc1,1.0,2,one,1500\n", "x:2: a field is"),
+        ]
+        for text, words in cases:
+            with self.assertRaisesRegex(ValueError, words):
+                record.read_samples(gzip.compress(text), "x")
+
+    def test_path(self):
+        got = record.samples_path("/r", "ga-topo", "compuserve.c5.ga", 3, "abc-dirty-12")
+        want = "/r/ga-paper/data/samples/ga-topo/compuserve.c5.ga/run3-abc-dirty-12.csv.gz"
+        self.assertEqual(got, want)
+        for cell, version in (("../x", "abc"), ("c", "a/b"), ("c", "")):
+            with self.assertRaises(ValueError):
+                record.samples_path("/r", "ga-topo", cell, 1, version)
 
 
 class ServerLog(unittest.TestCase):
@@ -366,6 +441,14 @@ class Plan(unittest.TestCase):
             ["compuserve", "--clients", "5", "--seed", "1", "--links", "PAPER",
              "--bandwidth-mean", "1.6", "--access-capacity", "20"],
         )  # fmt: skip
+
+    def test_an_attachment_is_passed_and_named(self):
+        plain = mx.Batch("demo", "compuserve", 2, 30.0)
+        fw = dataclasses.replace(plain, attach="framework")
+        self.assertNotIn("--attach", plain.with_clients_args())
+        self.assertEqual(fw.with_clients_args()[-2:], ["--attach", "framework"])
+        self.assertEqual(plain.name, "compuserve.c2.s1.v30")
+        self.assertEqual(fw.name, "compuserve.c2.framework.s1.v30")
 
 
 if __name__ == "__main__":

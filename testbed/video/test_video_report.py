@@ -13,12 +13,14 @@ import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import tempfile
 import unittest
 
 import video_report as report
 from mpqoe import stats
+from mpqoe import video_record as record
 
 FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "results")
 OLD = "a0343fa68917ec1ca483e0ba137bdd4cde0bd688"  # an ancestor of NEW in this repository
@@ -375,7 +377,8 @@ class BadInputTest(ReportCase):
                 "ga-topo,custom12.c5.nothing,",
                 "differ only in the algorithm",
             ),
-            (topo, ok_row, ok_row + "x,", f"fields, expected {len(report.HEADER)}"),
+            # the fixture's tables predate the framework's columns: read as grown, 4 fewer
+            (topo, ok_row, ok_row + "x,", f"fields, expected {len(report.HEADER) - 4}"),
             (
                 "ga-paper/data/ga-delay.csv",
                 "ga-delay,d0.none",
@@ -413,6 +416,78 @@ class BadInputTest(ReportCase):
             rc = report.main(["--data", os.path.join(self.tmp, "absent")])
         self.assertEqual(rc, 2)
         self.assertIn("no directory", err.getvalue())
+
+
+class FrameworkTest(ReportCase):
+    """The framework's metric: its columns recompute from the committed sample logs, and
+    tables published before it (the fixture's) stay valid."""
+
+    FW = {1: "2166.7,2,1,1", 2: "2300.0,2,2,2", 3: "2357.1,2,3,3"}  # d0.none's runs
+
+    def setUp(self):
+        super().setUp()
+        rel = "ga-paper/data/ga-delay.csv"
+        lines = self.read(rel).splitlines()
+        out = [lines[0] + "," + ",".join(record.FRAMEWORK)]
+        for line in lines[1:]:
+            cell, run = line.split(",")[1], int(line.split(",")[10])
+            out.append(line + "," + (self.FW[run] if cell == "d0.none" else ",,,"))
+        with open(self.path(rel), "w", encoding="utf-8") as f:
+            f.write("\n".join(out) + "\n")
+        for k in self.FW:
+            self.write_log(k, self.samples(k))
+
+    @staticmethod
+    def samples(k):
+        """Run k's samples: one unknown, then quality 0 at 1500, then k times a sample in (0, 1)
+        and one above at quality 2, 2500 kbit/s: k underruns of 1 s, switches 2, bitrate
+        (1500 + 2500 * 2k) / (1 + 2k)."""
+        out = [(1.0, None, None, None), (2.0, 4.0, 0, 1500)]
+        for i in range(k):
+            out += [(3.0 + 2 * i, 0.5, 2, 2500), (4.0 + 2 * i, 4.0, 2, 2500)]
+        return out
+
+    def write_log(self, k, samples):
+        path = record.samples_path(self.data, "ga-delay", "d0.none", k, NEW)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(record.samples_bytes({"h1": samples}))
+
+    def test_a_table_of_the_framework_numbers_per_cell(self):
+        rc, msg = self.run_report()
+        self.assertEqual(rc, 0, msg)
+        tables = self.read("ga-paper/tables.md")
+        self.assertIn("### The GA paper's authors' metric", tables)
+        # bitrates 2166.7, 2300, 2357.1: mean 2274.6, s = 97.7; underruns 1, 2, 3: s = 1
+        rate = T_975_2 * statistics.stdev([2166.7, 2300.0, 2357.1]) / math.sqrt(3)
+        self.assertEqual(round(rate), 243)
+        half = T_975_2 / math.sqrt(3)
+        row = f"| `d0.none` | 3 | 2275 ± 243 | 2.0 ± 0.0 | 2.0 ± {half:.1f} | 2.0 ± {half:.1f} |"
+        self.assertIn(row, tables)
+        self.assertNotIn("| `d100.none` | 0", tables)  # cells without them are left out
+        # the fixture's other experiments have no framework numbers: no such table
+        self.assertEqual(tables.count("### The GA paper's authors' metric"), 1)
+
+    def test_a_number_its_sample_log_does_not_give_is_refused(self):
+        self.write_log(2, self.samples(3))
+        self.assert_fails_and_writes_nothing(
+            "d0.none run2", "client h1: fw_bitrate_kbps 2300, its sample log gives 2357.1"
+        )
+
+    def test_a_number_without_its_sample_log_is_refused(self):
+        os.remove(record.samples_path(self.data, "ga-delay", "d0.none", 3, NEW))
+        self.assert_fails_and_writes_nothing(
+            "d0.none run3", "the framework's numbers without their sample log",
+            "samples/ga-delay/d0.none/run3-573171e00d06",
+        )  # fmt: skip
+
+    def test_a_malformed_sample_log_is_refused(self):
+        path = record.samples_path(self.data, "ga-delay", "d0.none", 1, NEW)
+        with open(path, "wb") as f:
+            f.write(b"not gzip")
+        self.assert_fails_and_writes_nothing("d0.none run1", "not a gzip CSV")
+        self.write_log(1, [(1.0, 4.0, 0, 1500), (0.5, 4.0, 0, 1500)])
+        self.assert_fails_and_writes_nothing("client h1: sample at t=0.5: earlier than")
 
 
 class GitVersionTest(unittest.TestCase):

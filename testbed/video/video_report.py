@@ -10,6 +10,10 @@ Reads the committed per-client CSVs (one row per client per run, header HEADER):
     <data>/qomra-paper/data/qomra-links.csv        cell,run,link,second,utilisation (optional)
     <data>/<paper>/data/<experiment>-attempts.csv  one row per attempt at a run, ok or failed
                                                    (record.ATTEMPT_COLUMNS; optional)
+    <data>/<paper>/data/samples/<experiment>/<cell>/run<k>-<code version>.csv.gz
+                 the players' 1 s samples of a run (record.samples_path), from which every
+                 framework number (record.FRAMEWORK columns) must recompute (check_framework);
+                 tables published before those columns existed lack them and stay valid
 and writes, per paper (ga-paper, qomra-paper):
     <data>/<paper>/tables.md         per cell mean +- 95 % CI, comparisons with p-values
     <data>/<paper>/figures/*.png     the papers' figures' shapes (matplotlib Agg)
@@ -119,6 +123,7 @@ from mpqoe import debian, page, stats
 from mpqoe import results as shared
 from mpqoe import video_record as record
 from mpqoe.claims import Register
+from mpqoe.framework_qoe import WINDOW
 from mpqoe.results import ReportError, fmt, fmt_diff, fmt_p, read_csv, short
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -147,6 +152,7 @@ METRIC_COLS = (
     "redownloads",
     "redownload_share",
     "estimate_error",
+    *record.FRAMEWORK,
 )
 # Can be negative: the player's clock and the guest's differ by an offset measured to about
 # half the bridge's round trip.
@@ -275,6 +281,15 @@ METRICS = {
     "bridge_ratio": Metric(
         "Transfer duration, player / forwarder", "", 3, (), _col("bridge_ratio")
     ),
+    # The GA paper's authors' metric (mpqoe.framework_qoe), from the players' 1 s samples,
+    # which the committed sample logs hold (recomputed from them: check_framework); runs made
+    # before the players logged quality and bitrate have none, so no row needs them.
+    "fw_bitrate_kbps": Metric(
+        "Sampled bitrate (framework)", "kbit/s", 0, (), _col("fw_bitrate_kbps")
+    ),
+    "fw_switches": Metric("Quality switches (framework)", "", 1, (), _col("fw_switches")),
+    "fw_underruns": Metric("Underruns (framework)", "", 1, (), _col("fw_underruns")),
+    "fw_underrun_s": Metric("Underrun duration (framework)", "s", 1, (), _col("fw_underrun_s")),
 }
 # What the set-up itself does during a run, beside every experiment's metrics.
 MACHINE_METRICS = (
@@ -284,6 +299,10 @@ MACHINE_METRICS = (
     "bridge_lag_ms",
     "bridge_ratio",
 )
+
+# The framework's four numbers: tabulated in a table of their own when the runs have them,
+# never compared.
+FRAMEWORK_METRICS = tuple(record.FRAMEWORK)
 
 GA_METRICS = (
     "avg_bitrate_kbps",
@@ -309,10 +328,16 @@ class Experiment:
     needs: tuple  # parameters every row must have
     context: tuple = ()  # tabulated beside them, never compared (machine load, the bridge)
     trend: str | None = None  # a numeric parameter each metric is tested for a trend along
+    framework: tuple = ()  # the framework's metrics, in their own table when runs have them
 
     @property
     def tabulated(self):
         return self.metrics + self.context
+
+    @property
+    def reported(self):
+        """Every metric with values per cell: the tabulated ones and the framework's."""
+        return self.tabulated + self.framework
 
 
 EXPERIMENTS = {
@@ -326,6 +351,7 @@ EXPERIMENTS = {
             GA_METRICS,
             ("topology", "clients", "algorithm"),
             MACHINE_METRICS,
+            framework=FRAMEWORK_METRICS,
         ),
         Experiment(
             "ga-sched",
@@ -336,6 +362,7 @@ EXPERIMENTS = {
             GA_METRICS,
             ("scheduler", "rcvbuf_kb", "algorithm"),
             MACHINE_METRICS,
+            framework=FRAMEWORK_METRICS,
         ),
         Experiment(
             "calibrate",
@@ -351,6 +378,7 @@ EXPERIMENTS = {
             ),
             ("clients",),
             MACHINE_METRICS,
+            framework=FRAMEWORK_METRICS,
         ),
         Experiment(
             "ga-delay",
@@ -370,6 +398,7 @@ EXPERIMENTS = {
             ("delay_diff_ms",),
             MACHINE_METRICS,
             trend="delay_diff_ms",
+            framework=FRAMEWORK_METRICS,
         ),
         Experiment(
             "qomra",
@@ -489,6 +518,42 @@ def parse_rows(experiment, path, raw):
     return rows
 
 
+def check_framework(data, path, rows):
+    """Every framework number (record.FRAMEWORK) of the typed rows of the table at path must be
+    what mpqoe.framework_qoe gives on the run's committed sample log (record.samples_path under
+    data); ReportError naming the row otherwise, or when the log is missing or malformed."""
+    runs = {}
+    for r in rows:
+        if any(r[c] is not None for c in record.FRAMEWORK):
+            runs.setdefault((r["experiment"], r["cell"], r["run"], r["code_version"]), []).append(r)
+    for (exp, cell, run, version), rs in runs.items():
+        what = f"{path}: {cell} run{run} ({short(version)})"
+        try:
+            log = record.samples_path(data, exp, cell, run, version)
+            with open(log, "rb") as f:
+                samples = record.read_samples(f.read(), os.path.relpath(log, data))
+        except FileNotFoundError:
+            raise ReportError(f"{what}: the framework's numbers without their sample log "
+                              f"{os.path.relpath(log, data)}") from None  # fmt: skip
+        except (OSError, ValueError) as e:
+            raise ReportError(f"{what}: {e}") from None
+        for r in rs:
+            try:
+                want = record.framework_columns(samples.get(r["client"], []))
+            except ValueError as e:
+                raise ReportError(f"{what} client {r['client']}: {e}") from None
+            for col, v in want.items():
+                if (None if v == "" else float(v)) != r[col]:
+                    raise ReportError(
+                        f"{what} client {r['client']}: {col} {fmt_value(r[col])}, its sample "
+                        f"log gives {fmt_value(v)}"
+                    )
+
+
+def fmt_value(v):
+    return "empty" if v in ("", None) else f"{v:g}"
+
+
 def parse_series(name, path, raw, runs):
     """{(cell, run): {second: [values]}} of a time-series CSV; rows of runs not kept are left
     out, cells unknown to the experiment are an error."""
@@ -601,10 +666,10 @@ def summarize(experiment, path, rows, newest):
         runs.setdefault(r["cell"], set()).add(r["run"])
         res.runs.add((r["cell"], r["run"]))
     not_ok = stats.not_ok(rows)
-    values = {m: stats.per_run(rows, METRICS[m].value) for m in ex.tabulated}
+    values = {m: stats.per_run(rows, METRICS[m].value) for m in ex.reported}
     version = {r["cell"]: r["code_version"] for r in rows}
     for name in sorted(params, key=lambda c: (_order_key(params[c]), c)):
-        vals = {m: list(values[m].get(name, {}).values()) for m in ex.tabulated}
+        vals = {m: list(values[m].get(name, {}).values()) for m in ex.reported}
         res.cells.append(
             Cell(
                 name,
@@ -653,8 +718,11 @@ def load(data, newest):
     out = {}
     for name, ex in EXPERIMENTS.items():
         path = os.path.join(data, ex.paper, "data", f"{name}.csv")
-        raw = read_csv(path, HEADER)
-        res = summarize(name, path, parse_rows(name, path, raw or []), newest)
+        # grown: tables published before the framework's columns were added lack them
+        raw = read_csv(path, HEADER, grown=True)
+        rows = parse_rows(name, path, raw or [])
+        check_framework(data, path, rows)
+        res = summarize(name, path, rows, newest)
         for sname in SERIES:
             if not sname.startswith(f"{name}-"):
                 continue
@@ -766,6 +834,7 @@ def experiment_md(res):
             r.append(f"`{short(c.version)}`")
         rows.append(r)
     lines += table(head, rows) + [""]
+    lines += framework_md(res)
     if ex.trend:
         lines += trends_md(res)
     if ex.name == "qomra":
@@ -773,6 +842,31 @@ def experiment_md(res):
     if ex.ref:
         lines += comparisons_md(res)
     return lines
+
+
+def framework_md(res):
+    """The framework's metrics (mean +- CI over runs) of the cells whose runs have them."""
+    ex = res.experiment
+    cells = [c for c in res.cells if any(c.intervals[m].n for m in ex.framework)]
+    if not cells:
+        return []
+    lines = [
+        "### The GA paper's authors' metric (their framework, from the players' 1 s samples)",
+        "",
+        "Recomputed from the players' sample logs in `data/samples/` ([Two QoE metrics]"
+        "(../../video-experiments.md#two-qoe-metrics)): the mean sampled bitrate and the "
+        f"underruns over the first {WINDOW} samples (or all), quality switches over all "
+        "samples; the cells and runs that have them.",
+        "",
+    ]
+    head = ["cell", "runs"] + [metric_label(m) for m in ex.framework]
+    rows = []
+    for c in cells:
+        n = max(c.intervals[m].n for m in ex.framework)
+        r = [f"`{c.name}`", str(n)]
+        r += [fmt_plus_minus(c.intervals[m], METRICS[m].decimals) for m in ex.framework]
+        rows.append(r)
+    return lines + table(head, rows) + [""]
 
 
 def trends_md(res):
@@ -931,8 +1025,8 @@ def _experiment(results, exp, metric=None):
     if exp not in results:
         raise KeyError(f"unknown experiment {exp!r}")
     res = results[exp]
-    if metric is not None and metric not in res.experiment.tabulated:
-        raise KeyError(f"{exp} has no metric {metric!r} ({', '.join(res.experiment.tabulated)})")
+    if metric is not None and metric not in res.experiment.reported:
+        raise KeyError(f"{exp} has no metric {metric!r} ({', '.join(res.experiment.reported)})")
     return res
 
 

@@ -20,9 +20,11 @@ time, flow counters, versions, seed, machine load, and the checks of the run.
 Resumable: a run whose run.json says "ok" is skipped; a failed one is moved to failed/ and run
 again (at once with --retries). RESULTS/<experiment>/manifest.json says what is ok, failed or
 missing, and is "partial" until every selected run is ok. --publish writes the ok runs'
-compact table (record.COLUMNS) to docs/results/ga-paper/data/<experiment>.csv, joined to the
-runs the table has (a run published again replaces itself): so a sweep too long for one
-machine's time is made in parts, from checkouts of one commit, each part published after it.
+compact table (record.COLUMNS) to docs/results/ga-paper/data/<experiment>.csv, with the
+players' 1 s sample logs under its samples/ (docs/video-experiments.md, "Two QoE metrics"),
+joined to the runs the table has (a run published again replaces itself): so a sweep too long
+for one machine's time is made in parts, from checkouts of one commit, each part published
+after it.
 Exit 0 when every selected run is ok, 1 otherwise, 2 on bad arguments (one line).
 """
 
@@ -86,6 +88,11 @@ def parse_args(argv):
     p.add_argument("--clients", type=int, help="clients of that batch")
     p.add_argument("--algorithms", help="comma-separated algorithms of that batch")
     p.add_argument(
+        "--attach", metavar="NAME",
+        help="that batch's hosts as the topology's named attachment says (e.g. framework: the "
+        "GA paper's authors' wiring; topologies/attachments/)",
+    )  # fmt: skip
+    p.add_argument(
         "--runs", type=int,
         help="runs per cell (default: the experiment's, 1 for most; a design with several link "
         "draws spreads a cell's runs over them)",
@@ -142,6 +149,8 @@ def parse_args(argv):
         raise Usage(str(e)) from None
     if a.video is not None and not 8 <= a.video <= 3600:
         raise Usage("--video: want 8..3600 s")
+    if a.attach is not None and not a.topology:
+        raise Usage("--attach goes with --topology")
     if a.topology or a.clients or a.algorithms:
         if not (a.topology and a.clients and a.algorithms):
             raise Usage("--topology, --clients and --algorithms go together")
@@ -158,7 +167,8 @@ def parse_args(argv):
         if not 1 <= a.clients <= 64:
             raise Usage("--clients: want 1..64")
         b = mx.Batch(a.experiment, a.topology, a.clients, a.video or 60.0, seed=a.seed,
-                     links="auto", player=mx.default_player(a.experiment))  # fmt: skip
+                     links="auto", player=mx.default_player(a.experiment),
+                     attach=a.attach)  # fmt: skip
         a.plan = [(b, [mx.Cell(b, x) for x in algos])]
     else:
         a.plan = mx.experiment_plan(a.experiment, a.video)
@@ -616,10 +626,11 @@ def run_batch(args, b, runs, progress):
                     break
 
 
-def collect(args, everything=False):
-    """The ok runs' rows (record.COLUMNS) of each experiment of the plan: of the plan's cells
-    and runs, or with everything, of every cell and run under RESULTS/<experiment>/ (what the
-    committed table holds: runs made by other invocations, e.g. through Floodlight, too)."""
+def collect_runs(args, everything=False):
+    """{experiment: [(run document, {client name: samples})]} of the ok runs of each experiment
+    of the plan: of the plan's cells and runs, or with everything, of every cell and run under
+    RESULTS/<experiment>/ (what the committed table holds: runs made by other invocations, e.g.
+    through Floodlight, too)."""
     by_exp = {}
     for exp in sorted({b.experiment for b, _c in args.plan}):
         if everything:
@@ -634,9 +645,37 @@ def collect(args, everything=False):
             ]
         for d in dirs:
             if run_ok(d):
-                rows = record.csv_rows(files.read_json(os.path.join(d, "run.json")))
-                by_exp.setdefault(exp, []).extend(rows)
+                doc = files.read_json(os.path.join(d, "run.json"))
+                by_exp.setdefault(exp, []).append((doc, run_samples(d, doc)))
     return by_exp
+
+
+def run_samples(d, doc):
+    """{client name: [(t, buffer, quality, bitrate)]} of a run's players' 1 s samples
+    (players/client-<i>.json of the network's i-th client, record.player_samples)."""
+    out = {}
+    for i, c in enumerate((doc.get("network") or {}).get("clients") or []):
+        cj = files.read_json(os.path.join(d, "players", f"client-{i}.json")) or {}
+        samples = record.player_samples((cj.get("qoe") or {}).get("events") or [])
+        if samples:
+            out[c["name"]] = samples
+    return out
+
+
+def run_rows(doc, samples):
+    """record.csv_rows of a run; ValueError naming the run when its samples are malformed."""
+    try:
+        return record.csv_rows(doc, samples)
+    except ValueError as e:
+        raise ValueError(f"{doc['experiment']} {doc['cell']} run{doc['run']}: {e}") from None
+
+
+def collect(args, everything=False):
+    """The ok runs' rows (record.COLUMNS) of each experiment of the plan (collect_runs)."""
+    return {
+        exp: [r for doc, samples in runs for r in run_rows(doc, samples)]
+        for exp, runs in collect_runs(args, everything).items()
+    }
 
 
 # Where a player profile's dash.js build lives (dashjs-harness/player/players.json), which the
@@ -763,15 +802,33 @@ def publish(args, results=PUBLISHED):
     table of every attempt, ok or failed (record.ATTEMPT_COLUMNS). The rows join those the
     tables have already (results.merge_runs): a run or attempt published again replaces
     itself, the others stay, so a sweep can be made in parts on several machines (each part
-    from a checkout of the same commit) and published after each."""
+    from a checkout of the same commit) and published after each. Before the tables, the
+    players' sample logs of the runs with the framework's numbers (sample_logs). Malformed
+    samples: one line, exit 1, nothing written."""
     by_run = (lambda r: (r["cell"], int(r["run"])), shared.run_key)
     by_attempt = (
         lambda r: (r["cell"], int(r["run"]), r["attempt"]),
         lambda r: (r["cell"], r["attempt"], r["code_version"]),
     )
     tables = []  # (path, rows, fields, (sort key, identity))
-    for exp, rows in collect(args, everything=True).items():
+    logs = {}  # sample log path -> bytes
+    try:
+        runs = collect_runs(args, everything=True)
+        by_exp = {exp: [(d, s, run_rows(d, s)) for d, s in rs] for exp, rs in runs.items()}
+        for made in by_exp.values():
+            logs.update(sample_logs(made, results))
+    except ValueError as e:  # malformed samples: nothing is written
+        print(f"video_run.py: cannot publish: {e}", file=sys.stderr)
+        return 1
+    # the sample logs first: a table never has framework numbers without their log
+    for path, data in logs.items():
+        files.write_atomic(path, data)
+    for top in sorted({os.path.dirname(os.path.dirname(p)) for p in logs}):
+        n = sum(os.path.dirname(os.path.dirname(p)) == top for p in logs)
+        print(f"video: wrote {n} sample logs under {os.path.relpath(top, REPO)}/")
+    for exp, made in by_exp.items():
         out = record.published(exp, results)
+        rows = [r for _d, _s, rs in made for r in rs]
         tables.append((out[exp], rows, record.COLUMNS, by_run))
         if exp == "qomra":
             for name, series in zip(record.SERIES, qomra_series(args), strict=True):
@@ -792,6 +849,20 @@ def publish(args, results=PUBLISHED):
         print(f"video: wrote {os.path.relpath(out, REPO)} ({n} rows published, "
               f"{kept} kept)")  # fmt: skip
     return 0
+
+
+def sample_logs(made, results):
+    """{path: gzip CSV} of the sample logs (record.samples_path) of the runs in made,
+    [(doc, samples, rows)]: those with the framework's numbers for a client, which the report
+    recomputes from them."""
+    out = {}
+    for doc, samples, rows in made:
+        if any(r["fw_switches"] != "" for r in rows):
+            path = record.samples_path(
+                results, doc["experiment"], doc["cell"], doc["run"], doc["code_version"]
+            )
+            out[path] = record.samples_bytes(samples)
+    return out
 
 
 def stored_runs(results, exp, failed=False):
@@ -851,47 +922,85 @@ def qomra_series(args):
     return tput, links
 
 
+# The printed summary, two families side by side (docs/video-experiments.md, "Two QoE
+# metrics"): the project's, from the players' events, and the GA paper's authors'
+# (mpqoe.framework_qoe), from their 1 s samples. (heading, ((column, label), ...))
 SUMMARY = (
-    ("avg_bitrate_kbps", "bitrate kbit/s"),
-    ("switches_ga", "switches (sum of level steps)"),
-    ("switches_count", "switches (count)"),
-    ("outage_s", "outage s"),
-    ("startup_s", "startup s"),
+    (
+        "project (player events)",
+        (
+            ("avg_bitrate_kbps", "bitrate"),
+            ("switches_ga", "switches"),
+            ("outage_s", "outage s"),
+            ("startup_s", "startup s"),
+        ),
+    ),
+    (
+        "framework (1 s samples)",
+        (
+            ("fw_bitrate_kbps", "bitrate"),
+            ("fw_switches", "switches"),
+            ("fw_underruns", "underruns"),
+            ("fw_underrun_s", "underrun s"),
+        ),
+    ),
+)
+SUMMARY_NOTE = (
+    "bitrate: kbit/s; switches: sum of quality level steps; outage: time stalled after the start",
+    "underruns: episodes of 0 < buffer < 1 s, and their 1 s samples (the framework's main.java)",
 )
 
 
 def summary(args):
     """Per cell: the mean over its ok runs' clients of each SUMMARY metric, and how many
     clients finished; printed as a table, drawn as bars when matplotlib is there."""
-    rows = []
-    for exp_rows in collect(args).values():
-        rows += exp_rows
+    try:
+        rows = [r for exp_rows in collect(args).values() for r in exp_rows]
+    except ValueError as e:
+        print(f"video: no summary: {e}", file=sys.stderr)
+        return []
     cells = {}
     for r in rows:
         cells.setdefault(r["cell"], []).append(r)
+    columns = [c for _h, cols in SUMMARY for c in cols]
     table = []
     for cell, rs in cells.items():
         ok = [r for r in rs if r["status"] == "ok"]
         means = {}
-        for key, _label in SUMMARY:
+        for key, _label in columns:
             vals = [float(r[key]) for r in ok if r[key] not in ("", None)]
             means[key] = sum(vals) / len(vals) if vals else None
         table.append((cell, len(ok), len(rs), means))
-    # each column as wide as its label plus two spaces, so that labels never run together
-    widths = [len(lab) + 2 for _k, lab in SUMMARY]
-    head = f"{'cell':<34}{'clients ok':>12}"
-    print(head + "".join(f"{lab:>{w}}" for (_k, lab), w in zip(SUMMARY, widths, strict=True)))
-    for cell, n_ok, n, means in table:
-        vals = "".join(
-            f"{'-' if means[k] is None else f'{means[k]:.1f}':>{w}}"
-            for (k, _l), w in zip(SUMMARY, widths, strict=True)
-        )
-        print(f"{cell:<34}{f'{n_ok}/{n}':>12}{vals}")
+    for line in summary_lines(table):
+        print(line)
     return table
 
 
+def summary_lines(table):
+    """The summary's text: a heading per family over its columns, each column as wide as its
+    label plus two spaces, so that labels never run together, then a line of definitions."""
+    lead = 34 + 12
+    widths = [[len(lab) + 2 for _k, lab in cols] for _h, cols in SUMMARY]
+    heads = "".join(f"{h:>{sum(w)}}" for (h, _c), w in zip(SUMMARY, widths, strict=True))
+    labels = "".join(
+        f"{lab:>{w}}"
+        for (_h, cols), ws in zip(SUMMARY, widths, strict=True)
+        for (_k, lab), w in zip(cols, ws, strict=True)
+    )
+    out = [" " * lead + heads, f"{'cell':<34}{'clients ok':>12}" + labels]
+    for cell, n_ok, n, means in table:
+        vals = "".join(
+            f"{'-' if means[k] is None else f'{means[k]:.1f}':>{w}}"
+            for (_h, cols), ws in zip(SUMMARY, widths, strict=True)
+            for (k, _l), w in zip(cols, ws, strict=True)
+        )
+        out.append(f"{cell:<34}{f'{n_ok}/{n}':>12}{vals}")
+    return out + list(SUMMARY_NOTE)
+
+
 def plot_summary(table, path):
-    """Bars per cell for each SUMMARY metric (skipped, with a note, without matplotlib)."""
+    """Bars per cell for each of the project's SUMMARY metrics (skipped, with a note, without
+    matplotlib)."""
     try:
         import matplotlib
 
@@ -900,15 +1009,17 @@ def plot_summary(table, path):
     except ImportError:
         print("video: no plot: matplotlib missing (apt-get install python3-matplotlib)")
         return None
-    keys = [k for k, _l in SUMMARY if k != "switches_count"]
+    _head, cols = SUMMARY[0]  # the project's metrics
+    keys, labels = [k for k, _l in cols], dict(cols)
     fig, axes = plt.subplots(1, len(keys), figsize=(4 * len(keys), 3.6))
     names = [c.rsplit(".", 1)[-1] for c, *_ in table]
     for ax, key in zip(axes, keys, strict=True):
         vals = [m[key] if m[key] is not None else 0 for *_x, m in table]
         ax.bar(names, vals, color="0.45")
-        ax.set_title(dict(SUMMARY)[key], fontsize=10)
+        ax.set_title(labels[key], fontsize=10)
         ax.tick_params(axis="x", rotation=45)
-    fig.suptitle(table[0][0].rsplit(".", 1)[0] + ": mean over clients")
+    fig.suptitle(table[0][0].rsplit(".", 1)[0] + ": the project's metrics, mean over clients "
+                 "(bitrate in kbit/s, outage and startup in s)")  # fmt: skip
     fig.tight_layout()
     tmp = path + ".tmp.png"
     fig.savefig(tmp, dpi=110)

@@ -15,11 +15,14 @@ import org.mpqoe.core.control.ControlConfig;
 import org.mpqoe.core.path.CandidatePaths;
 import org.mpqoe.core.path.Routes;
 import org.mpqoe.core.scenario.ScenarioGenerator;
+import org.mpqoe.core.topology.Attachment;
 import org.mpqoe.core.topology.Descriptor;
+import org.mpqoe.core.topology.FrameworkWiring;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.HostInterface;
 import org.mpqoe.core.topology.JellyfishGenerator;
 import org.mpqoe.core.topology.Link;
+import org.mpqoe.core.topology.SwitchGraphMatch;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyLoader;
@@ -43,7 +46,9 @@ import picocli.CommandLine.Spec;
       TopologyCommand.Validate.class,
       TopologyCommand.Jellyfish.class,
       TopologyCommand.WithClients.class,
-      TopologyCommand.Routing.class
+      TopologyCommand.Routing.class,
+      TopologyCommand.Match.class,
+      TopologyCommand.Wiring.class
     })
 final class TopologyCommand implements Runnable {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -52,7 +57,8 @@ final class TopologyCommand implements Runnable {
   public void run() {
     throw new picocli.CommandLine.ParameterException(
         spec.commandLine(),
-        "topology needs a subcommand: list, show, validate, jellyfish, with-clients, routes");
+        "topology needs a subcommand: list, show, validate, jellyfish, with-clients, routes, match,"
+            + " wiring");
   }
 
   @Command(name = "list", description = "Names of the embedded descriptors.")
@@ -257,6 +263,24 @@ final class TopologyCommand implements Runnable {
     String interfaceSwitches;
 
     @Option(
+        names = "--server-switches",
+        paramLabel = "SWITCHES",
+        description =
+            "Attach interface k of the topology's one server to the k-th switch, names separated"
+                + " by ';' (its addresses stay, one per interface); e.g. 'Houston;Washington"
+                + " DC;Boston' (default: where the descriptor puts them).")
+    String serverSwitches;
+
+    @Option(
+        names = "--attach",
+        paramLabel = "NAME",
+        description =
+            "Attach client and server interfaces as the topology's named attachment says"
+                + " (topologies/attachments/; 'framework': the GA paper's authors' wiring);"
+                + " excludes --interface-switches and --server-switches.")
+    String attach;
+
+    @Option(
         names = {"-o", "--out"},
         description = "Write here (atomically) instead of stdout.")
     Path out;
@@ -267,14 +291,18 @@ final class TopologyCommand implements Runnable {
     public Integer call() throws IOException {
       var linkSpec =
           new ScenarioGenerator.LinkSpec(links, bandwidthMean, bandwidthStd, accessCapacity);
-      Descriptor d =
-          ScenarioGenerator.withClients(
-              TopologyLoader.load(topology),
-              clients,
-              interfaces,
-              seed,
-              linkSpec,
-              ScenarioGenerator.Placement.parse(interfaceSwitches));
+      Topology t = TopologyLoader.load(topology);
+      ScenarioGenerator.Placement where;
+      if (attach != null) {
+        if (interfaceSwitches != null || serverSwitches != null) {
+          throw new picocli.CommandLine.ParameterException(
+              spec.commandLine(), "--attach excludes --interface-switches and --server-switches");
+        }
+        where = ScenarioGenerator.Placement.of(Attachment.named(t, attach));
+      } else {
+        where = ScenarioGenerator.Placement.parse(interfaceSwitches, serverSwitches);
+      }
+      Descriptor d = ScenarioGenerator.withClients(t, clients, interfaces, seed, linkSpec, where);
       String text = TopologyLoader.write(d);
       TopologyLoader.parse(text, "generated " + d.name());
       writeOut(text, out, spec);
@@ -355,6 +383,65 @@ final class TopologyCommand implements Runnable {
       return doc;
     }
   }
+
+  @Command(
+      name = "match",
+      description = {
+        "Print as JSON every isomorphism between two topologies' switch graphs (switches and"
+            + " links; hosts and link values play no part), found by JGraphT's VF2 inspector: each"
+            + " maps every switch of A to a switch of B. None when the graphs differ.",
+        "E.g. `topology match topologies/framework/compuserve.json compuserve`: the GA paper's"
+            + " authors' network onto CompuServe."
+      })
+  static final class Match implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "A")
+    String from;
+
+    @Parameters(index = "1", paramLabel = "B")
+    String to;
+
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+      Topology a = TopologyLoader.load(from);
+      Topology b = TopologyLoader.load(to);
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("from", a.name());
+      doc.put("to", b.name());
+      doc.put("mappings", SwitchGraphMatch.isomorphisms(a, b));
+      writeOut(JSON.writeValueAsString(doc) + "\n", null, spec);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "wiring",
+      description =
+          "Print as JSON a topology's named attachments (topologies/attachments/) and what the"
+              + " framework rule yields on it: the GA paper's authors' wiring carried over (clients"
+              + " on a chain of three switches, the server three switch-disjoint two-hop routes"
+              + " away, as far as such routes allow; docs/video-experiments.md).")
+  static final class Wiring implements Callable<Integer> {
+    @Parameters(paramLabel = "NAME|FILE")
+    String topology;
+
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+      Topology t = TopologyLoader.load(topology);
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("topology", t.name());
+      doc.put("attachments", Attachment.of(t));
+      doc.put("rule", FrameworkWiring.rule(t));
+      writeOut(JSON.writeValueAsString(doc) + "\n", null, spec);
+      return 0;
+    }
+  }
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** Prints {@code text}, or writes it to {@code out} through a temporary file and a rename. */
   static void writeOut(String text, Path out, picocli.CommandLine.Model.CommandSpec spec)

@@ -152,6 +152,13 @@ class WithClientsCommandTest {
         "no clients|compuserve -c 0|mpqoe: the number of clients must be at least 1",
         "access on listed clients|qomra-dc --access-capacity 5|mpqoe: qomra-dc lists its clients; an access capacity applies to generated clients only",
         "unknown topology|nowhere|mpqoe: unknown topology 'nowhere'",
+        "unknown attachment|compuserve --attach nowhere|mpqoe: compuserve has no attachment 'nowhere' (known: framework)",
+        "attachment and groups|compuserve --attach framework --interface-switches Dallas;Dallas;Dallas|mpqoe: --attach excludes --interface-switches and --server-switches",
+        "attachment, two interfaces|compuserve --attach framework -n 2|mpqoe: interface switches: 3 group(s) for 2 interfaces",
+        "server switches, too few|custom12 --server-switches s1;s2|mpqoe: server switches: 2 switch(es) for 3 server interfaces",
+        "server switches, unknown|custom12 --server-switches s1;s2;s99|mpqoe: server switches: custom12 has no switch 's99'",
+        "server switches, a group|custom12 --server-switches s1,s2;s3;s4|mpqoe: server switches: want one switch name per server interface",
+        "server switches, two servers|qomra-dc --server-switches s1|mpqoe: server switches: qomra-dc has",
       })
   void badInputIsOneLineExitTwoAndWritesNothing(String why, String args, String message)
       throws IOException {
@@ -171,5 +178,86 @@ class WithClientsCommandTest {
     try (var left = Files.list(dir)) {
       assertEquals(1, left.count(), "no temporary file left: " + why);
     }
+  }
+
+  @Test
+  void theFrameworkAttachmentPutsClientsAndServerOnItsSwitches() throws IOException {
+    Path file = dir.resolve("fw.json");
+    MainTest.Run w =
+        run(
+            "topology",
+            "with-clients",
+            "compuserve",
+            "-c",
+            "3",
+            "--links",
+            "paper",
+            "--attach",
+            "framework",
+            "-o",
+            file.toString());
+    assertEquals(0, w.code(), w.err());
+    Topology t = TopologyLoader.load(file);
+    var clients = java.util.List.of("Seattle", "San Francisco", "Los Angeles");
+    var server = java.util.List.of("Houston", "Washington DC", "Boston");
+    for (var h : t.clients()) {
+      assertEquals(
+          clients, h.interfaces().stream().map(f -> f.attachment().name()).toList(), h.name());
+    }
+    var s = t.servers().get(0);
+    assertEquals(server, s.interfaces().stream().map(f -> f.attachment().name()).toList());
+    assertEquals("10.0.1.1", s.interfaces().get(0).ip(), "the first address sits on Houston");
+    JsonNode draw = JSON.readTree(file.toFile()).get("draw");
+    assertEquals("framework", draw.get("attach").asText());
+    assertEquals("Houston", draw.at("/serverSwitches/0").asText());
+    // --server-switches and --interface-switches spelled out give the same file.
+    Path spelled = dir.resolve("spelled.json");
+    String[] argv = {
+      "topology",
+      "with-clients",
+      "compuserve",
+      "-c",
+      "3",
+      "--links",
+      "paper",
+      "--interface-switches",
+      String.join(";", clients),
+      "--server-switches",
+      String.join(";", server),
+      "-o",
+      spelled.toString()
+    };
+    assertEquals(0, run(argv).code());
+    ObjectNode a = (ObjectNode) JSON.readTree(file.toFile());
+    ObjectNode b = (ObjectNode) JSON.readTree(spelled.toFile());
+    ((ObjectNode) a.get("draw")).remove("attach");
+    assertEquals(a, b);
+  }
+
+  @Test
+  void matchPrintsBothMappingsOfTheFrameworkNetworkOntoCompuserve() throws IOException {
+    MainTest.Run r =
+        run("topology", "match", "../../topologies/framework/compuserve.json", "compuserve");
+    assertEquals(0, r.code(), r.err());
+    JsonNode doc = JSON.readTree(r.out());
+    assertEquals("framework-compuserve", doc.get("from").asText());
+    assertEquals(2, doc.get("mappings").size());
+    assertEquals("Houston", doc.at("/mappings/0/s5").asText());
+    assertEquals("Boston", doc.at("/mappings/1/s5").asText());
+    MainTest.Run none = run("topology", "match", "compuserve", "custom12");
+    assertEquals(0, none.code(), none.err());
+    assertEquals(0, JSON.readTree(none.out()).get("mappings").size());
+    MainTest.Run bad = run("topology", "match", "compuserve", "nowhere");
+    assertEquals(2, bad.code());
+    assertTrue(bad.err().startsWith("mpqoe: unknown topology 'nowhere'"), bad.err());
+  }
+
+  @Test
+  void wiringPrintsTheAttachmentsAndTheRule() throws IOException {
+    MainTest.Run r = run("topology", "wiring", "custom12");
+    assertEquals(0, r.code(), r.err());
+    JsonNode doc = JSON.readTree(r.out());
+    assertEquals(doc.at("/attachments/framework/server"), doc.at("/rule/server"));
+    assertEquals("s12", doc.at("/rule/server/0").asText());
   }
 }

@@ -7,6 +7,7 @@ import java.util.Set;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.mpqoe.core.path.LinkState;
+import org.mpqoe.core.topology.Attachment;
 import org.mpqoe.core.topology.Descriptor;
 import org.mpqoe.core.topology.Host;
 import org.mpqoe.core.topology.HostInterface;
@@ -14,6 +15,7 @@ import org.mpqoe.core.topology.LinkModel;
 import org.mpqoe.core.topology.SwitchNode;
 import org.mpqoe.core.topology.Topology;
 import org.mpqoe.core.topology.TopologyException;
+import org.mpqoe.core.topology.TopologyLoader;
 
 /**
  * Makes {@link Scenario}s as the GA paper did: link bandwidth and delay drawn per link (see {@link
@@ -101,16 +103,21 @@ public final class ScenarioGenerator {
   }
 
   /**
-   * Where a generated client's interfaces attach.
+   * Where a generated client's interfaces and the server's interfaces attach.
    *
    * @param interfaceSwitches null: all of a client's interfaces on one switch drawn from the
    *     topology's client switches; else one group of switch names per interface, interface k on a
    *     switch drawn from group k (e.g. {@code [[s1], [s2], [s3]]}: every client's interfaces on
    *     s1, s2 and s3, as in the GA paper's own framework)
+   * @param serverSwitches null: the server's interfaces where the descriptor puts them; else one
+   *     switch name per interface of the topology's one server, interface k on switch k (its
+   *     addresses stay: one per interface)
+   * @param attach the name of the {@link Attachment} this placement comes from, or null
    */
-  public record Placement(List<List<String>> interfaceSwitches) {
-    /** Every client's interfaces on one drawn client switch. */
-    public static final Placement ONE_SWITCH = new Placement(null);
+  public record Placement(
+      List<List<String>> interfaceSwitches, List<String> serverSwitches, String attach) {
+    /** Every client's interfaces on one drawn client switch, the server where it is. */
+    public static final Placement ONE_SWITCH = new Placement(null, null, null);
 
     public Placement {
       if (interfaceSwitches != null) {
@@ -122,6 +129,14 @@ public final class ScenarioGenerator {
           }
         }
       }
+      if (serverSwitches != null) {
+        serverSwitches = List.copyOf(serverSwitches);
+      }
+    }
+
+    /** Client interface groups only. */
+    public Placement(List<List<String>> interfaceSwitches) {
+      this(interfaceSwitches, null, null);
     }
 
     /**
@@ -144,6 +159,97 @@ public final class ScenarioGenerator {
       }
       return new Placement(out);
     }
+
+    /**
+     * Parses client groups as {@link #parse} and server switches {@code "a;b;c"} (one name per
+     * server interface; null or blank: where the descriptor puts them).
+     */
+    public static Placement parse(String groups, String serverSwitches) {
+      Placement p = parse(groups);
+      if (serverSwitches == null || serverSwitches.isBlank()) {
+        return p;
+      }
+      List<String> names = new ArrayList<>();
+      for (String s : serverSwitches.split(";", -1)) {
+        if (s.isBlank() || s.contains(",")) {
+          throw new IllegalArgumentException(
+              "server switches: want one switch name per server interface, separated by ';', got '"
+                  + serverSwitches
+                  + "'");
+        }
+        names.add(s.strip());
+      }
+      return new Placement(p.interfaceSwitches(), names, null);
+    }
+
+    /** Interface k of every client on {@code a.clients()[k]}, of the server on its server[k]. */
+    public static Placement of(Attachment a) {
+      return new Placement(a.clients().stream().map(List::of).toList(), a.server(), a.name());
+    }
+  }
+
+  /**
+   * {@code topology} with its one server's interface k moved to {@code switches[k]} (same
+   * addresses); {@code topology} itself for null.
+   */
+  static Topology serverOn(Topology topology, List<String> switches) {
+    if (switches == null) {
+      return topology;
+    }
+    List<Host> servers = topology.servers();
+    if (servers.size() != 1) {
+      throw new IllegalArgumentException(
+          "server switches: "
+              + topology.name()
+              + " has "
+              + servers.size()
+              + " servers; they apply to a topology with one");
+    }
+    int n = servers.get(0).interfaces().size();
+    if (switches.size() != n) {
+      throw new IllegalArgumentException(
+          "server switches: "
+              + switches.size()
+              + " switch(es) for "
+              + n
+              + " server interfaces; give one per interface");
+    }
+    for (String name : switches) {
+      if (topology.switchNamed(name).isEmpty()) {
+        throw new TopologyException(
+            "server switches: " + topology.name() + " has no switch '" + name + "'");
+      }
+    }
+    Descriptor d = topology.descriptor();
+    List<Descriptor.HostJson> hosts = new ArrayList<>();
+    for (Descriptor.HostJson h : d.hosts()) {
+      if (!h.name().equals(servers.get(0).name())) {
+        hosts.add(h);
+        continue;
+      }
+      List<Descriptor.InterfaceJson> ifaces = new ArrayList<>();
+      for (int k = 0; k < n; k++) {
+        Descriptor.InterfaceJson f = h.interfaces().get(k);
+        ifaces.add(
+            new Descriptor.InterfaceJson(
+                f.ip(), f.mac(), switches.get(k), f.capacityMbps(), f.delayMs(), f.lossPct()));
+      }
+      hosts.add(new Descriptor.HostJson(h.name(), h.role(), ifaces));
+    }
+    Descriptor moved =
+        new Descriptor(
+            d.schema(),
+            d.name(),
+            d.description(),
+            d.approximation(),
+            d.switches(),
+            d.links(),
+            hosts,
+            d.clientSwitches(),
+            d.generator(),
+            d.scenario(),
+            d.draw());
+    return TopologyLoader.parse(TopologyLoader.write(moved), topology.name());
   }
 
   private static boolean positive(double x) {
@@ -171,6 +277,7 @@ public final class ScenarioGenerator {
   /** As {@link #generate(Topology, int, int, long, LinkSpec)}, placing clients by {@code where}. */
   public static Scenario generate(
       Topology topology, int clients, int interfaces, long seed, LinkSpec spec, Placement where) {
+    topology = serverOn(topology, where.serverSwitches());
     if (clients < 1) {
       throw new IllegalArgumentException("the number of clients must be at least 1");
     }
@@ -353,6 +460,7 @@ public final class ScenarioGenerator {
   public static Descriptor withClients(
       Topology topology, int clients, int interfaces, long seed, LinkSpec spec, Placement where) {
     Scenario s = generate(topology, clients, interfaces, seed, spec, where);
+    topology = s.topology();
     Descriptor d = topology.descriptor();
     boolean drawn = s.target() != null;
     List<Descriptor.LinkJson> links = d.links() == null ? List.of() : d.links();
@@ -407,7 +515,9 @@ public final class ScenarioGenerator {
               new Descriptor.RangeJson(model.delayMinMs(), model.delayMaxMs()),
               new Descriptor.MomentsJson(s.realised().mean(), s.realised().std()),
               spec.accessCapacityMbps(),
-              where.interfaceSwitches());
+              where.interfaceSwitches(),
+              where.serverSwitches(),
+              where.attach());
     } else {
       draw =
           new Descriptor.DrawJson(
@@ -419,7 +529,9 @@ public final class ScenarioGenerator {
               null,
               null,
               spec.accessCapacityMbps(),
-              where.interfaceSwitches());
+              where.interfaceSwitches(),
+              where.serverSwitches(),
+              where.attach());
     }
     return new Descriptor(
         d.schema(),

@@ -71,8 +71,9 @@ public record Descriptor(
 
   /**
    * How a descriptor written by {@code mpqoe topology with-clients} was made: placement seed,
-   * clients and interfaces each, where the link values come from ({@code "paper"}: drawn with
-   * {@code bandwidthMbps} and {@code delayMs}, realised moments in {@code realisedMbps}; {@code
+   * clients and interfaces each, where client and server interfaces attach (the named attachment
+   * they come from, if any), where the link values come from ({@code "paper"}: drawn with {@code
+   * bandwidthMbps} and {@code delayMs}, realised moments in {@code realisedMbps}; {@code
    * "descriptor"}: the nominal values), and the capacity given to generated client interfaces.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -85,7 +86,9 @@ public record Descriptor(
     "delayMs",
     "realisedMbps",
     "accessCapacityMbps",
-    "interfaceSwitches"
+    "interfaceSwitches",
+    "serverSwitches",
+    "attach"
   })
   public record DrawJson(
       Long seed,
@@ -96,7 +99,9 @@ public record Descriptor(
       RangeJson delayMs,
       MomentsJson realisedMbps,
       Double accessCapacityMbps,
-      List<List<String>> interfaceSwitches) {}
+      List<List<String>> interfaceSwitches,
+      List<String> serverSwitches,
+      String attach) {}
 
   /** A closed range. */
   public record RangeJson(Double min, Double max) {}

@@ -76,7 +76,7 @@ class WithClientsTest {
         nominal,
         ScenarioGenerator.withClients(compuserve, 5, 3, 1, LinkSpec.of(LinkSource.DESCRIPTOR)));
     assertEquals(
-        new Descriptor.DrawJson(1L, 5, 3, "descriptor", null, null, null, null, null),
+        new Descriptor.DrawJson(1L, 5, 3, "descriptor", null, null, null, null, null, null, null),
         nominal.draw());
   }
 
