@@ -8,6 +8,7 @@ hand from the values the fixture was made with (see the comments).
 """
 
 import contextlib
+import csv
 import io
 import math
 import os
@@ -276,9 +277,7 @@ class MissingDataTest(ReportCase):
         )
         rc, msg = self.run_report()
         self.assertEqual(rc, 0, msg)
-        self.assertIn(
-            "Delay sweep: no runs yet; d200: n/a (no runs yet).", self.read("ga-paper.md")
-        )
+        self.assertIn("Delay sweep: no runs yet; d200: not run yet.", self.read("ga-paper.md"))
         t = self.read("ga-paper/tables.md")
         self.assertIn("No runs yet (`data/ga-delay.csv` is absent or empty).", t)
         self.assertFalse(os.path.exists(self.path("ga-paper/figures/ga-delay-outage.png")))
@@ -294,7 +293,7 @@ class MissingDataTest(ReportCase):
         self.assertEqual(rc, 0, msg)
         q = self.read("qomra-paper.md")
         self.assertIn("no runs yet.", q)
-        self.assertIn("success rate was n/a (no runs yet) %", q)
+        self.assertIn("success rate was not run yet %", q)
         self.assertFalse(os.path.exists(self.path("qomra-paper/figures")))
 
     def test_missing_time_series_make_no_time_series_figure(self):
@@ -488,6 +487,156 @@ class FrameworkTest(ReportCase):
         self.assert_fails_and_writes_nothing("d0.none run1", "not a gzip CSV")
         self.write_log(1, [(1.0, 4.0, 0, 1500), (0.5, 4.0, 0, 1500)])
         self.assert_fails_and_writes_nothing("client h1: sample at t=0.5: earlier than")
+
+
+class PaperSetupTest(ReportCase):
+    """The authors' set-up's experiments: comparisons paired by link draw, the verdict of a
+    claim whose runs are to come, the calibration's CPU limit and the failed attempts."""
+
+    def setUp(self):
+        super().setUp()
+        with open(self.path("ga-paper/data/ga-topo.csv"), newline="") as f:
+            self.header, self.template = next(csv.reader(f)), None
+            f.seek(0)
+            self.template = next(csv.DictReader(f))
+
+    def write(self, name, rows, header=None):
+        header = header or self.header
+        with open(self.path(f"ga-paper/data/{name}.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, header, extrasaction="ignore")
+            w.writeheader()
+            w.writerows(rows)
+
+    def row(self, exp, cell, run, seed, **kw):
+        topo, clients, alg = cell.split(".")
+        r = dict(self.template, experiment=exp, cell=cell, topology=topo,
+                 clients=clients[1:], algorithm=alg, scheduler="minrtt", run=run, seed=seed,
+                 code_version=NEW, client="h1", status="ok")  # fmt: skip
+        r.update({k: str(v) for k, v in kw.items()})
+        return r
+
+    def resolve(self, text):
+        return report.resolve(report.load(self.data, newest=fake_newest), text)
+
+    def sweep(self, busy=0.5):
+        # per draw d, base 2000 + 100 d: the GA's two runs base + 10 and + 12, none's base and
+        # base + 2; the GA is 10 higher within every draw, while the draws differ by 100
+        rows = []
+        for d in range(1, 6):
+            for i, (ga, none) in enumerate(((10, 0), (12, 2))):
+                run = 2 * (d - 1) + i + 1
+                base = 2000 + 100 * d
+                rows.append(self.row("ga-topo-paper", "compuserve.c5.ga", run, d,
+                                     avg_bitrate_kbps=base + ga, host_load=busy))  # fmt: skip
+                rows.append(self.row("ga-topo-paper", "compuserve.c5.none", run, d,
+                                     avg_bitrate_kbps=base + none, host_load=0.5))  # fmt: skip
+        self.write("ga-topo-paper", rows)
+
+    def test_without_runs_every_number_says_not_run_yet(self):
+        self.assertEqual(self.resolve("awaiting ga-topo-paper"), "not run yet")
+        self.assertEqual(self.resolve("table ga-topo-paper/compuserve.c5"),
+                         "not run yet (0 of 60 runs)")  # fmt: skip
+        self.assertEqual(self.resolve("value ga-topo-paper/compuserve.c5.ga fw_switches"),
+                         "not run yet")  # fmt: skip
+        for text in ("cpu-limit calibrate-paper busy", "above-limit calibrate-paper ga-topo-paper",
+                     "failures ga-topo-paper share", "failures ga-topo-paper p"):  # fmt: skip
+            self.assertEqual(self.resolve(text), "not run yet", text)
+
+    def test_the_ga_is_compared_within_each_draw(self):
+        self.sweep()
+        # each draw: 6 splits of its 4 runs, the observed +10 the most extreme of them (1 of
+        # 6); all five draws at once: 2 * (1/6)^5 = 0.00026, two-sided. Pooled over the draws
+        # the runs 100 apart would hide it.
+        results = report.load(self.data, newest=fake_newest)
+        g = results["ga-topo-paper"].group("compuserve.c5")
+        (c,) = g.comparisons["avg_bitrate_kbps"]
+        self.assertAlmostEqual(c.p_perm, 2 / 6**5)
+        self.assertAlmostEqual(c.diff, 10.0)
+        table = self.resolve("table ga-topo-paper/compuserve.c5").splitlines()
+        self.assertTrue(
+            table[0].startswith("| algorithm | runs | Average received bitrate"), table[0]
+        )
+        self.assertIn("(framework)", table[0])
+        self.assertTrue(table[2].startswith("| ga | 10 | 2311 ± "), table[2])
+        self.assertTrue(table[3].startswith("| none | 10 | 2301 ± "), table[3])
+        self.assertIn(" | <0.001 | ", table[3])
+        self.assertEqual(self.resolve("cmp ga-topo-paper/compuserve.c5/none avg_bitrate_kbps p"),
+                         "<0.001")  # fmt: skip
+
+    def test_a_claim_waits_for_its_runs(self):
+        self.sweep()
+        self.assertEqual(self.resolve("awaiting ga-topo-paper cells=compuserve.*"),
+                         "pending (20 of 60 runs)")  # fmt: skip
+        self.assertEqual(self.resolve("awaiting ga-topo-paper"), "pending (20 of 180 runs)")
+        assert_refused(self, lambda t: self.resolve("awaiting " + t), [
+            ("ga-topo-paper cells=compuserve.c5.ga", "all 10 runs"),
+            ("ga-topo-paper cells=nothing.*", "no cell matching"),
+            ("ga-topo", "no design fixes its runs"),
+        ])  # fmt: skip
+
+    def test_the_cpu_limit_of_the_calibration_marks_busier_runs(self):
+        rows = [self.row("calibrate-paper", "compuserve.c5.ga", k, 1, avg_bitrate_kbps=2526.7,
+                         outage_s=0.001, host_load=busy)
+                for k, busy in ((1, 0.6), (2, 0.7), (3, 0.65))]  # fmt: skip
+        rows += [self.row("calibrate-paper", "compuserve.c8.ga", k, 1, avg_bitrate_kbps=kbps,
+                          outage_s=0.0, host_load=0.9)
+                 for k, kbps in ((1, 2526.7), (2, 2300), (3, 2526.7))]  # fmt: skip
+        self.write("calibrate-paper", rows)
+        self.assertEqual(self.resolve("cpu-limit calibrate-paper clients"), "5")
+        self.assertEqual(self.resolve("cpu-limit calibrate-paper busy"), "70")
+        self.sweep(busy=0.75)  # the GA's 10 runs at 75 %, none's 10 at 50 %
+        self.assertEqual(self.resolve("above-limit calibrate-paper ga-topo-paper"), "10 of 20")
+
+    def test_failed_attempts_their_share_test_and_causes(self):
+        rows = []
+        for alg, failed in (("ga", 0), ("none", 3), ("fd-bw", 1)):
+            for k in range(1, 11):
+                bad = k <= failed
+                rows.append({"experiment": "ga-topo-paper", "cell": f"compuserve.c5.{alg}",
+                             "run": k, "attempt": "run1", "status": "failed" if bad else "ok",
+                             "failed_checks": "every client finished" if bad and k == 1 else "",
+                             "error": "guest gone" if bad and k > 1 else ""})  # fmt: skip
+        self.write("ga-topo-paper-attempts", rows, record.ATTEMPT_COLUMNS)
+        share = stats.share(4, 30)
+        self.assertEqual(
+            self.resolve("failures ga-topo-paper share"),
+            f"4 of 30 (13.3 %, interval {100 * share.lo:.1f}-{100 * share.hi:.1f} %)",
+        )
+        p = stats.failures_by_algorithm(
+            [(a, k <= f) for a, f in (("ga", 0), ("none", 3), ("fd-bw", 1)) for k in range(1, 11)]
+        ).p
+        self.assertEqual(self.resolve("failures ga-topo-paper p"), report.fmt_p(p))
+        table = self.resolve("failures ga-topo-paper table").splitlines()
+        self.assertEqual(table[0], "| algorithm | attempts | failed | 95 % interval |")
+        self.assertTrue(table[3].startswith("| none | 10 | 3 | 30.0 %, interval "), table[3])
+        causes = self.resolve("failures ga-topo-paper causes")
+        self.assertIn(
+            "ga-topo-paper compuserve.c5.none run 1 (run1): every client finished", causes
+        )
+        self.assertIn("compuserve.c5.none run 3 (run1): guest gone", causes)
+        self.assertEqual(causes.count("; ") + 1, 4)
+
+    def test_the_comparison_as_ended_counts_failed_attempts_whose_players_finished(self):
+        self.sweep()
+        ended = [dict(self.row("ga-topo-paper", "compuserve.c5.none", 1, 1,
+                               avg_bitrate_kbps=1001), attempt="run1-1"),
+                 dict(self.row("ga-topo-paper", "compuserve.c5.none", 1, 1,
+                               avg_bitrate_kbps=1003, client="h2"), attempt="run1-1"),
+                 dict(self.row("ga-topo-paper", "compuserve.c5.none", 1, 1, status="failed",
+                               avg_bitrate_kbps=""), attempt="run1-2")]  # fmt: skip
+        self.write("ga-topo-paper-ended", ended, [*report.HEADER, "attempt"])
+        plain = self.resolve("table ga-topo-paper/compuserve.c5").splitlines()
+        as_ended = self.resolve("table ga-topo-paper/compuserve.c5/ended").splitlines()
+        self.assertEqual(plain[2], as_ended[2])  # the GA: no failed attempt
+        self.assertTrue(plain[3].startswith("| none | 10 | 2301 ± "), plain[3])
+        # none's 10 ok runs (mean 2301) and the first attempt's run (1002): 11 runs, the
+        # second attempt's player never finished
+        mean = round((2301 * 10 + 1002) / 11)
+        self.assertTrue(as_ended[3].startswith(f"| none | 11 | {mean} ± "), as_ended[3])
+        with open(self.path("ga-paper/data/ga-topo-paper-ended.csv"), "a") as f:
+            f.write(",".join(["ga-topo-paper"] + [""] * len(report.HEADER)) + "\n")
+        with self.assertRaises(report.ReportError):
+            report.load(self.data, newest=fake_newest)
 
 
 class GitVersionTest(unittest.TestCase):

@@ -90,6 +90,21 @@ Template placeholders (docs/results/placeholders.md; EXP an experiment, a subjec
                  every other cell matching the second patterns (the check behind "switch the
                  most", "stalls least"; not a test)
     {{status EXP}}                      runs, cells and code version(s), or "no runs yet"
+    {{table EXP/GROUP[/ended]}}  an experiment compared by link draw (Experiment.pair_by, the
+                 authors' set-up): per algorithm the mean +- 95 % CI of both metric families
+                 (PAPER_TABLE) and the reference's Holm p against it, runs permuted within draws;
+                 /ended: over the ok runs and the failed attempts whose players finished
+                 (<experiment>-ended.csv, ENDED); "not run yet (0 of n runs)" without runs
+    {{awaiting EXP [cells=PATTERN]}}    the verdict of a claim whose runs are to come: "not run
+                 yet", "pending (k of n runs)" (n: the design's runs of the matching cells,
+                 video_matrix.design_runs); an error once all are in
+    {{cpu-limit CALIBRATION clients|busy}}   the calibration's limit (stats.cpu_limit): the
+                 largest client count whose runs all played the top bitrate without stalls
+                 (SUSTAINED_KBPS, SUSTAINED_OUTAGE_S), and the highest host CPU busy % of its runs
+    {{above-limit CALIBRATION EXP[,EXP...]}}  "k of n" runs of the experiments busier than it
+    {{failures EXP[,EXP...] share|p|table|causes}}   the failed attempts: their share with its
+                 Wilson interval, the permutation test that failing does not depend on the
+                 algorithm (p), a table per algorithm, each failed attempt's cause
     {{attempts EXP[,EXP...] [COLUMN=FILTER ...]}}
                  how many attempts at runs, ok or failed (<data>/ga-paper/data/
                  <experiment>-attempts.csv, record.ATTEMPT_COLUMNS), pass every filter: a shell
@@ -97,7 +112,7 @@ Template placeholders (docs/results/placeholders.md; EXP an experiment, a subjec
 A group is a cell name without its algorithm component (compuserve.c5.ga -> compuserve.c5).
 Metrics: the keys of METRICS that the experiment reports (e.g. avg_bitrate_kbps, switches_ga,
 outage_pct). Numbers are printed as in the tables. An experiment without a CSV renders its
-placeholders as "n/a (no runs yet)"; a cell or group missing from an experiment that has data is
+placeholders as "not run yet"; a cell or group missing from an experiment that has data is
 an error.
 
 Statistics: stats.py, i.e. the shared python/mpqoe/stats.py (its docstring and
@@ -112,6 +127,7 @@ template, or (--check) a difference; nothing is written on an error. 2 on usage 
 Debian's python3-scipy and python3-matplotlib (installed when missing and run as root).
 """
 
+import dataclasses
 import fnmatch
 import math
 import os
@@ -119,7 +135,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mpqoe import debian, page, stats
+from mpqoe import debian, page, stats, video_matrix
 from mpqoe import results as shared
 from mpqoe import video_record as record
 from mpqoe.claims import Register
@@ -172,7 +188,8 @@ PARAMS = (
     "algorithm",
 )
 ALGORITHMS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none", "qomra", "tcp")
-SCHEDULERS = ("default", "daps")  # the kernel's built-in scheduler and this project's DAPS
+# the kernel's built-in scheduler, this project's DAPS, and minRTT (the authors' set-up)
+SCHEDULERS = ("default", "daps", "minrtt")
 CONTROLLERS = ("standalone", "floodlight")  # the runtime that hosted the controller core
 STATUSES = ("ok", "failed", "timeout")
 SERIES = record.SERIES  # the time-series tables and their columns
@@ -329,6 +346,14 @@ class Experiment:
     context: tuple = ()  # tabulated beside them, never compared (machine load, the bridge)
     trend: str | None = None  # a numeric parameter each metric is tested for a trend along
     framework: tuple = ()  # the framework's metrics, in their own table when runs have them
+    # a column whose value pairs runs across a group's cells (the authors' set-up's link draw,
+    # `seed`): the reference is compared with each algorithm within it (stats.compare_by_draw),
+    # on the framework's metrics too
+    pair_by: str | None = None
+
+    @property
+    def compared(self):
+        return self.metrics + (self.framework if self.pair_by else ())
 
     @property
     def tabulated(self):
@@ -423,6 +448,43 @@ EXPERIMENTS = {
         ),
     )
 }
+EXPERIMENTS.update(
+    {
+        e.name: e
+        for e in (
+            Experiment(
+                "ga-topo-paper",
+                "ga-paper",
+                "the authors' set-up: topology x algorithm, 5 clients, five link draws with two "
+                "runs of every algorithm on each (GA paper section IV.B.1, Fig. 4-6)",
+                "ga",
+                GA_METRICS,
+                ("topology", "clients", "algorithm"),
+                MACHINE_METRICS,
+                framework=FRAMEWORK_METRICS,
+                pair_by="seed",
+            ),
+            dataclasses.replace(
+                EXPERIMENTS["ga-delay"],
+                name="ga-delay-paper",
+                title="the authors' set-up: two paths of equal bandwidth, delay difference "
+                "0-200 ms (GA paper section I)",
+            ),
+            dataclasses.replace(
+                EXPERIMENTS["calibrate"],
+                name="calibrate-paper",
+                title="the authors' set-up's calibration: N clients on CompuServe's nominal "
+                "links, which must all play the top bitrate without stalls",
+            ),
+        )
+    }
+)
+# The calibration's test of a run (stats.cpu_limit): its clients played the top bitrate
+# (2600 kbit/s, less the first segments at a lower one: a run mean of at least this) without
+# stalls (a mean outage under this: the few ms a client's buffer touches 0 while the bridge
+# hands over a segment are no stall a viewer sees).
+SUSTAINED_KBPS = 2500.0
+SUSTAINED_OUTAGE_S = 0.01
 PAPERS = {
     "ga-paper": "GA paper (Bikas & Sayit): generated tables",
     "qomra-paper": "QoMRA paper (Barakabitze et al.): generated tables",
@@ -450,6 +512,9 @@ How the numbers are made (python/mpqoe/stats.py):
   value, two-sided permutation test over pairings (exact up to {stats.EXACT_LIMIT} orderings,
   else {stats.RESAMPLES} from a fixed seed, marked MC); `*` marks p below {stats.ALPHA}; no test
   with fewer than {stats.MIN_TREND} runs or runs of different code versions.
+- Link draws (the authors' set-up, ga-topo-paper): each draw holds runs of every algorithm,
+  so the comparisons permute runs only within a draw (the sum over the draws of the difference
+  of means), on both metric families, Holm over the algorithms as above; no Welch p.
 - Code versions: each cell keeps the runs of its newest code version (git ancestry; `-dirty`
   counts as newer than its commit); the runs dropped are listed under each experiment.
 """
@@ -554,6 +619,29 @@ def fmt_value(v):
     return "empty" if v in ("", None) else f"{v:g}"
 
 
+# An experiment compared by draw may have <experiment>-ended.csv beside its table: the client
+# rows (HEADER, then the attempt's name in <experiment>-attempts) of its failed attempts, as
+# they ended. A client whose player finished is `ok` there; the comparison "as ended" counts
+# those runs beside the ok ones, so that an attempt a check dropped (a controller-caused
+# fallback, say) cannot bias the comparison by its absence.
+ENDED = "ended"
+
+
+def parse_ended(experiment, path, raw):
+    """Typed rows of an ENDED table, each attempt's rows checked as a run's, their run
+    (run, attempt) so that several attempts at one run stay apart."""
+    by_attempt = {}
+    for line, r in raw:
+        if not r["attempt"]:
+            raise ReportError(f"{path}:{line}: attempt is empty")
+        by_attempt.setdefault(r["attempt"], []).append((line, r))
+    out = []
+    for attempt, lines in by_attempt.items():
+        for t in parse_rows(experiment, path, lines):
+            out.append(dict(t, run=(t["run"], attempt)))
+    return out
+
+
 def parse_series(name, path, raw, runs):
     """{(cell, run): {second: [values]}} of a time-series CSV; rows of runs not kept are left
     out, cells unknown to the experiment are an error."""
@@ -596,6 +684,13 @@ class Cell:
     not_ok: tuple  # (clients not ok, clients)
     values: dict  # metric -> [per-run values]
     intervals: dict  # metric -> stats.Interval
+    draws: dict = field(default_factory=dict)  # metric -> {pair_by value: [per-run values]}
+    by_run: dict = field(default_factory=dict)  # metric -> {run: value}
+
+    @property
+    def busy(self):
+        """{run: host CPU busy %} of the cell's runs that recorded it."""
+        return self.by_run.get("host_busy_pct", {})
 
 
 @dataclass
@@ -616,6 +711,8 @@ class Result(shared.CellsAndGroups):
     series: dict = field(default_factory=dict)  # name -> {(cell, run): {second: [values]}}
     trends: dict = field(default_factory=dict)  # metric -> stats.Trend (experiments with one)
     attempts: list = field(default_factory=list)  # record.ATTEMPT_COLUMNS rows, ok or failed
+    rows: list = field(default_factory=list)  # the kept typed rows
+    ended: list = field(default_factory=list)  # typed rows of failed attempts (ENDED), run (k, a)
 
     @property
     def missing(self):
@@ -655,6 +752,7 @@ def summarize(experiment, path, rows, newest):
         rows, res.dropped = stats.keep_newest(rows, newest)
     except ValueError as e:
         raise ReportError(f"{path}: {e}") from e
+    res.rows = rows
     params = {}
     for r in rows:
         p = {k: None if r[k] in ("", None) else r[k] for k in PARAMS}
@@ -668,8 +766,13 @@ def summarize(experiment, path, rows, newest):
     not_ok = stats.not_ok(rows)
     values = {m: stats.per_run(rows, METRICS[m].value) for m in ex.reported}
     version = {r["cell"]: r["code_version"] for r in rows}
+    draw = {(r["cell"], r["run"]): r[ex.pair_by] for r in rows} if ex.pair_by else {}
     for name in sorted(params, key=lambda c: (_order_key(params[c]), c)):
         vals = {m: list(values[m].get(name, {}).values()) for m in ex.reported}
+        draws = {}
+        for m in ex.reported if ex.pair_by else ():
+            for run, v in values[m].get(name, {}).items():
+                draws.setdefault(m, {}).setdefault(draw[(name, run)], []).append(v)
         res.cells.append(
             Cell(
                 name,
@@ -679,6 +782,8 @@ def summarize(experiment, path, rows, newest):
                 not_ok[name],
                 vals,
                 {m: stats.mean_ci(v) for m, v in vals.items()},
+                draws,
+                {m: values[m].get(name, {}) for m in ex.reported},
             )
         )
     by_key = {}
@@ -707,9 +812,13 @@ def summarize(experiment, path, rows, newest):
     if ex.ref:
         for g in res.groups:
             versions = {a: c.version for a, c in g.cells.items()}
-            for m in ex.metrics:
-                samples = {a: c.values[m] for a, c in g.cells.items()}
-                g.comparisons[m] = stats.compare_group(ex.ref, samples, versions)
+            for m in ex.compared:
+                if ex.pair_by:
+                    by_draw = {a: c.draws.get(m, {}) for a, c in g.cells.items()}
+                    g.comparisons[m] = stats.compare_by_draw(ex.ref, by_draw, versions)
+                else:
+                    samples = {a: c.values[m] for a, c in g.cells.items()}
+                    g.comparisons[m] = stats.compare_group(ex.ref, samples, versions)
     return res
 
 
@@ -730,6 +839,9 @@ def load(data, newest):
             sraw = read_csv(spath, SERIES[sname])
             if sraw is not None:
                 res.series[sname] = parse_series(sname, spath, sraw, res.runs)
+        if ex.pair_by:
+            epath = os.path.join(data, ex.paper, "data", f"{name}-{ENDED}.csv")
+            res.ended = parse_ended(name, epath, read_csv(epath, [*HEADER, "attempt"]) or [])
         apath = os.path.join(data, ex.paper, "data", f"{record.attempts_table(name)}.csv")
         res.attempts = [
             row for _line, row in read_csv(apath, record.ATTEMPT_COLUMNS, grown=True) or []
@@ -898,11 +1010,12 @@ def comparisons_md(res):
             f"### Comparisons in `{g.name}` ({group_label(g)}): {ex.ref} against each",
             "",
             f"difference = mean({ex.ref}) - mean(other); p: permutation test, "
-            "Holm: adjusted over the metric's comparisons, Welch: unadjusted.",
+            + (f"runs permuted within each {ex.pair_by} (link draw), " if ex.pair_by else "")
+            + "Holm: adjusted over the metric's comparisons, Welch: unadjusted.",
             "",
         ]
         rows = []
-        for m in ex.metrics:
+        for m in ex.compared:
             d = METRICS[m].decimals
             for c in g.comparisons[m]:
                 if c.tested:
@@ -973,7 +1086,7 @@ def tables_md(paper, results, figures):
 # ---------------------------------------------------------------------------------------------
 # Placeholders
 
-NO_RUNS = "n/a (no runs yet)"
+NO_RUNS = "not run yet"
 
 
 def _subject(subject, what="<experiment>/<cell>"):
@@ -1494,6 +1607,182 @@ def _attempts(results, exps, filters):
     return str(sum(all(t(r) for t in tests) for r in rows))
 
 
+def _design_runs(exp, pattern):
+    """Runs an experiment's design makes in the cells matching pattern (video_matrix)."""
+    per = video_matrix.design_runs(exp)
+    if per is None or exp not in video_matrix.EXPERIMENTS:
+        raise KeyError(f"{exp}: no design fixes its runs (video_matrix.design_runs)")
+    names = {c.name for _b, cells in video_matrix.EXPERIMENTS[exp]() for c in cells}
+    cells = [n for n in names if fnmatch.fnmatchcase(n, pattern or "*")]
+    if not cells:
+        raise KeyError(f"{exp} has no cell matching {pattern!r}")
+    return cells, per * len(cells)
+
+
+def _awaiting(results, exp, pattern):
+    """{{awaiting EXP [cells=PATTERN]}}: the verdict of a claim whose runs are still to come:
+    "not run yet", "pending (k of n runs)"; an error once all n are in (the page's verdict is
+    then to be written from its test)."""
+    res = _experiment(results, exp)
+    cells, n = _design_runs(exp, pattern)
+    k = sum(c.runs for c in res.cells if c.name in cells)
+    if k == 0:
+        return "not run yet"
+    if k < n:
+        return f"pending ({k} of {n} runs)"
+    raise KeyError(
+        f"all {n} runs of {exp} {pattern or ''} are in: state the verdict its test gives"
+    )
+
+
+def _run_busy(res):
+    """{(cell, run): host busy %} of an experiment's kept runs (the first client's row: one
+    value per run)."""
+    return {(c.name, r): v for c in res.cells for r, v in c.busy.items()}
+
+
+def _calibration(results, exp):
+    res = _experiment(results, exp, "host_busy_pct")
+    if res.missing:
+        return None
+    runs = []
+    for c in res.cells:
+        for run, busy in c.busy.items():
+            kbps, out = c.by_run["avg_bitrate_kbps"].get(run), c.by_run["outage_s"].get(run)
+            ok = kbps is not None and out is not None
+            ok = ok and kbps >= SUSTAINED_KBPS and out < SUSTAINED_OUTAGE_S
+            runs.append((c.params["clients"], ok, busy))
+    return stats.cpu_limit(runs)
+
+
+def _cpu_limit(results, exp, fld):
+    """{{cpu-limit CALIBRATION clients|busy}}: the calibration's client count and CPU limit."""
+    lim = _calibration(results, exp)
+    if lim is None:
+        return NO_RUNS
+    if lim.clients is None:
+        return "none: no client count played the top bitrate without stalls"
+    if fld == "clients":
+        return str(lim.clients)
+    return "-" if lim.busy_pct is None else fmt(lim.busy_pct, METRICS["host_busy_pct"].decimals)
+
+
+def _above_limit(results, calibration, exps):
+    """{{above-limit CALIBRATION EXP[,EXP]}}: "k of n" runs of the experiments whose host was
+    busier than the calibration's limit."""
+    lim = _calibration(results, calibration)
+    runs = {}
+    for exp in exps:
+        runs.update({(exp, *k): v for k, v in _run_busy(_experiment(results, exp)).items()})
+    if lim is None or not runs:
+        return NO_RUNS
+    return f"{sum(lim.above(v) for v in runs.values())} of {len(runs)}"
+
+
+def _failed(row):
+    return row["status"] != "ok"
+
+
+def _cause(row):
+    return row["error"] or row["failed_checks"] or row["status"]
+
+
+def _failures(results, exps, fld):
+    """{{failures EXP[,EXP] share|p|table|causes}}: the experiments' failed attempts: the
+    failed share with its 95 % interval, the test that failing does not depend on the
+    algorithm (its p), a table per algorithm, or each failed attempt's cause."""
+    rows = [r for exp in exps for r in _experiment(results, exp).attempts]
+    if not rows:
+        return NO_RUNS
+    alg = {r["cell"]: r["cell"].rsplit(".", 1)[-1] for r in rows}
+    test = stats.failures_by_algorithm([(alg[r["cell"]], _failed(r)) for r in rows])
+    if fld == "share":
+        return _share_text(stats.share(sum(_failed(r) for r in rows), len(rows)))
+    if fld == "p":
+        return fmt_p(test.p) if test.tested else f"untested ({test.reason})"
+    if fld == "table":
+        out = table(["algorithm", "attempts", "failed", "95 % interval"],
+                    [[a, str(s.n), str(s.k), _share_text(s, counts=False)]
+                     for a, s in test.failed.items()])  # fmt: skip
+        return "\n".join(out)
+    failed = [r for r in rows if _failed(r)]
+    if not failed:
+        return "none failed"
+    return "; ".join(f"{r['experiment']} {r['cell']} run {r['run']} ({r['attempt']}): {_cause(r)}"
+                     for r in failed)  # fmt: skip
+
+
+def _share_text(s, counts=True):
+    if not s.n:
+        return NO_RUNS
+    pct = f"{100 * s.share:.1f} %, interval {100 * s.lo:.1f}-{100 * s.hi:.1f} %"
+    return f"{s.k} of {s.n} ({pct})" if counts else pct
+
+
+PAPER_TABLE = ("avg_bitrate_kbps", "switches_ga", "outage_s", *FRAMEWORK_METRICS)
+
+
+def _as_ended(res, g):
+    """{algorithm: ({metric: {draw: [per-run values]}}, runs)} of a group's cells over their ok
+    runs and their failed attempts whose players finished (ENDED rows of the cell's code
+    version), each such attempt a run of its own."""
+    ex = res.experiment
+    versions = {c.name: c.version for c in g.cells.values()}
+    rows = [dict(r, run=(r["run"], "")) for r in res.rows if r["cell"] in versions]
+    rows += [r for r in res.ended if versions.get(r["cell"]) == r["code_version"]]
+    draw = {(r["cell"], r["run"]): r[ex.pair_by] for r in rows}
+    values = {m: stats.per_run(rows, METRICS[m].value) for m in PAPER_TABLE}
+    out = {}
+    for alg, c in g.cells.items():
+        draws = {}
+        for m in PAPER_TABLE:
+            for run, v in values[m].get(c.name, {}).items():
+                draws.setdefault(m, {}).setdefault(draw[(c.name, run)], []).append(v)
+        runs = {run for m in PAPER_TABLE for run in values[m].get(c.name, {})}
+        out[alg] = (draws, len(runs))
+    return out
+
+
+def _paper_table(results, name):
+    """{{table EXP/GROUP[/ended]}}: per algorithm of a group of an experiment compared by draw,
+    the mean +- 95 % CI of both metric families with the reference's p against each (Holm over
+    the algorithms, runs permuted within draws); with /ended, over the ok runs and the failed
+    attempts whose players finished (ENDED); "not run yet" (k of n runs) without runs."""
+    name, ended = (name[: -len("/ended")], True) if name.endswith("/ended") else (name, False)
+    exp, gname = _subject(name, "<experiment>/<group>")
+    res = _experiment(results, exp)
+    if not res.experiment.pair_by:
+        raise KeyError(f"{exp} does not compare by draw: no such table")
+    if res.missing:
+        _cells, n = _design_runs(exp, gname + ".*")
+        return f"not run yet (0 of {n} runs)"
+    g = res.group(gname)
+    if g is None:
+        raise KeyError(f"{exp} has no group {gname!r}")
+    if ended:
+        cells = _as_ended(res, g)
+        versions = {a: c.version for a, c in g.cells.items()}
+        comparisons = {m: stats.compare_by_draw(res.experiment.ref, {a: d.get(m, {}) for a, (d,
+                       _n) in cells.items()}, versions) for m in PAPER_TABLE}  # fmt: skip
+        cells = {a: ({m: stats.mean_ci([v for vs in d.get(m, {}).values() for v in vs])
+                      for m in PAPER_TABLE}, n) for a, (d, n) in cells.items()}  # fmt: skip
+    else:
+        comparisons = g.comparisons
+        cells = {a: (c.intervals, c.runs) for a, c in g.cells.items()}
+    head = ["algorithm", "runs"]
+    for m in PAPER_TABLE:
+        head += [metric_label(m), "p"]
+    rows = []
+    for alg, (intervals, n) in cells.items():
+        r = [alg, str(n)]
+        for m in PAPER_TABLE:
+            r.append(fmt_plus_minus(intervals[m], METRICS[m].decimals))
+            cmp = next((x for x in comparisons.get(m, []) if x.other == alg), None)
+            r.append("" if cmp is None else fmt_p(cmp.p_holm) if cmp.tested else cmp.reason)
+        rows.append(r)
+    return "\n".join(table(head, rows))
+
+
 def kinds(results):
     """The kinds of the pages' placeholders (mpqoe.page; the module's docstring) over results
     {experiment: Result}."""
@@ -1572,6 +1861,15 @@ def kinds(results):
             ),
         )
     k.own("status", "experiment", lambda experiment: status_text(_experiment(results, experiment)))
+    k.own("awaiting", "experiment", lambda experiment, cells: _awaiting(results, experiment,
+          cells), keys="cells")  # fmt: skip
+    k.own("cpu-limit", "experiment field:clients|busy", lambda experiment, field: _cpu_limit(
+        results, experiment, field))  # fmt: skip
+    k.own("above-limit", "calibration experiments:list", lambda calibration, experiments:
+          _above_limit(results, calibration, experiments))  # fmt: skip
+    k.own("failures", "experiments:list field:share|p|table|causes", lambda experiments, field:
+          _failures(results, experiments, field))  # fmt: skip
+    k.shared("table", lambda name: _paper_table(results, name))
     k.own("attempts", "experiments:list", attempts, keys=" ".join(record.ATTEMPT_COLUMNS))
     return k
 
