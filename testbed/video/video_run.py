@@ -998,9 +998,28 @@ def summary_lines(table):
     return out + list(SUMMARY_NOTE)
 
 
+def run_timelines(exp_dir, cells):
+    """{cell: {client: [(t, buffer_s, quality)]}} of the first ok run of each cell (its lowest
+    run<k>/ under exp_dir, RESULTS/<experiment>/), from its players' 1 s samples (run_samples);
+    cells without an ok run are left out."""
+    out = {}
+    for cell in cells:
+        d = os.path.join(exp_dir, cell)
+        names = os.listdir(d) if os.path.isdir(d) else []
+        runs = sorted((int(n[3:]), n) for n in names if re.fullmatch(r"run\d+", n))
+        for _k, n in runs:
+            run = os.path.join(d, n)
+            if run_ok(run):
+                samples = run_samples(run, files.read_json(os.path.join(run, "run.json")))
+                out[cell] = {c: [(t, b, q) for t, b, q, _kbps in ss] for c, ss in samples.items()}
+                break
+    return out
+
+
 def plot_summary(table, path):
-    """Bars per cell for each of the project's SUMMARY metrics (skipped, with a note, without
-    matplotlib)."""
+    """Bars per cell for each of the project's SUMMARY metrics and, below, per cell the buffer
+    (s) and the quality (level) of each client over time in its first ok run, where the stalls
+    show as the buffer at 0 (skipped, with a note, without matplotlib)."""
     try:
         import matplotlib
 
@@ -1011,18 +1030,40 @@ def plot_summary(table, path):
         return None
     _head, cols = SUMMARY[0]  # the project's metrics
     keys, labels = [k for k, _l in cols], dict(cols)
-    fig, axes = plt.subplots(1, len(keys), figsize=(4 * len(keys), 3.6))
-    names = [c.rsplit(".", 1)[-1] for c, *_ in table]
-    for ax, key in zip(axes, keys, strict=True):
+    cells = [c for c, *_ in table]
+    lines = run_timelines(os.path.dirname(path), cells)
+    width = max(len(keys), len(lines))
+    fig = plt.figure(figsize=(4 * width, 7.4 if lines else 3.6))
+    rows = 2 if lines else 1
+    names = [c.rsplit(".", 1)[-1] for c in cells]
+    for i, key in enumerate(keys):
+        ax = fig.add_subplot(rows, len(keys), i + 1)
         vals = [m[key] if m[key] is not None else 0 for *_x, m in table]
         ax.bar(names, vals, color="0.45")
         ax.set_title(labels[key], fontsize=10)
         ax.tick_params(axis="x", rotation=45)
+    for j, (cell, clients) in enumerate(lines.items()):
+        ax = fig.add_subplot(rows, len(lines), len(lines) + j + 1)
+        q = ax.twinx()
+        for client, samples in clients.items():
+            t = [x[0] for x in samples]
+            (line,) = ax.plot(t, [x[1] if x[1] is not None else 0 for x in samples], lw=1,
+                              label=client)  # fmt: skip
+            levels = [float("nan") if x[2] is None else x[2] for x in samples]
+            q.step(t, levels, where="post", lw=0.8, ls=":", color=line.get_color())
+        ax.set_title(f"{cell.rsplit('.', 1)[-1]}: buffer (solid), quality (dotted)", fontsize=9)
+        ax.set_xlabel("s", fontsize=8)
+        ax.set_ylabel("buffer (s)", fontsize=8)
+        q.set_ylabel("quality level", fontsize=8)
+        if j == 0:
+            ax.legend(fontsize=7, loc="upper left")
     fig.suptitle(table[0][0].rsplit(".", 1)[0] + ": the project's metrics, mean over clients "
-                 "(bitrate in kbit/s, outage and startup in s)")  # fmt: skip
+                 "(bitrate in kbit/s, outage and startup in s); below, each client in the "
+                 "cell's first ok run")  # fmt: skip
     fig.tight_layout()
     tmp = path + ".tmp.png"
     fig.savefig(tmp, dpi=110)
+    plt.close(fig)
     os.replace(tmp, path)
     return path
 
