@@ -586,6 +586,16 @@ class PaperSetupTest(ReportCase):
         self.assertEqual(self.resolve("cpu-limit calibrate-paper busy"), "70")
         self.sweep(busy=0.75)  # the GA's 10 runs at 75 %, none's 10 at 50 %
         self.assertEqual(self.resolve("above-limit calibrate-paper ga-topo-paper"), "10 of 20")
+        results = report.load(self.data, newest=fake_newest)
+        md = report.above_limit_md(results["ga-topo-paper"], results)
+        self.assertIn("The limit: 70 % host CPU busy, the highest of the 5-client", md[2])
+        self.assertIn("10 of 20 runs were busier.", md[2])
+        self.assertEqual(md[4:6], ["| cell | run | host CPU busy (%) |", "|---|---|---|"])
+        self.assertEqual(md[6], "| `compuserve.c5.ga` | 1 | 75 |")
+        self.assertEqual(len(md), 4 + 2 + 10 + 1)
+        os.unlink(self.path("ga-paper/data/calibrate-paper.csv"))
+        results = report.load(self.data, newest=fake_newest)
+        self.assertIn("No limit yet", report.above_limit_md(results["ga-topo-paper"], results)[2])
 
     def test_failed_attempts_their_share_test_and_causes(self):
         rows = []

@@ -350,6 +350,8 @@ class Experiment:
     # `seed`): the reference is compared with each algorithm within it (stats.compare_by_draw),
     # on the framework's metrics too
     pair_by: str | None = None
+    # the calibration whose CPU limit marks this experiment's busier runs (tables.md)
+    calibration: str | None = None
 
     @property
     def compared(self):
@@ -463,6 +465,7 @@ EXPERIMENTS.update(
                 MACHINE_METRICS,
                 framework=FRAMEWORK_METRICS,
                 pair_by="seed",
+                calibration="calibrate-paper",
             ),
             dataclasses.replace(
                 EXPERIMENTS["ga-delay"],
@@ -1061,6 +1064,24 @@ def table_ii(res):
     ] + (table(head, rows) + [""])
 
 
+def above_limit_md(res, results):
+    """The runs of an experiment whose host was busier than its calibration's CPU limit."""
+    cal = res.experiment.calibration
+    lim = _calibration(results, cal)
+    lines = [f"### Runs above the CPU limit of {cal}", ""]
+    if lim is None or lim.busy_pct is None:
+        return lines + [f"No limit yet: {cal} has no runs that set one.", ""]
+    d = METRICS["host_busy_pct"].decimals
+    above = [(c, r, v) for (c, r), v in _run_busy(res).items() if lim.above(v)]
+    lines.append(
+        f"The limit: {fmt(lim.busy_pct, d)} % host CPU busy, the highest of the {lim.clients}-"
+        f"client calibration runs that all played the top bitrate without stalls; "
+        f"{len(above)} of {len(_run_busy(res))} runs were busier."
+    )
+    rows = [[f"`{c}`", str(r), fmt(v, d)] for c, r, v in sorted(above)]
+    return lines + [""] + (table(["cell", "run", "host CPU busy (%)"], rows) + [""] if rows else [])
+
+
 def tables_md(paper, results, figures):
     lines = [
         f"# {PAPERS[paper]}",
@@ -1076,6 +1097,8 @@ def tables_md(paper, results, figures):
     for res in results.values():
         if res.experiment.paper == paper:
             lines += experiment_md(res)
+            if res.experiment.calibration and not res.missing:
+                lines += above_limit_md(res, results)
     if figures:
         lines += ["## Figures", ""]
         lines += [f"![{name}](figures/{name})" for name in sorted(figures)]
