@@ -9,6 +9,7 @@ import os
 import re
 import statistics
 
+from mpqoe import video_matrix as vmx
 from mpqoe.framework_qoe import framework_qoe
 
 # The committed per-run table: one row per client per run (testbed/video/video_report.py reads it).
@@ -35,14 +36,41 @@ def paper(experiment):
 
 def published(experiment, results):
     """{table: path} of an experiment's committed tables under results (docs/results): its
-    per-client table, its attempts (<experiment>-attempts), and for QoMRA the time series."""
+    per-client table, its attempts (<experiment>-attempts), for a design with link draws its
+    failed attempts as they ended (<experiment>-ended), and for QoMRA the time series."""
     names = [experiment, attempts_table(experiment)]
+    names += [ended_table(experiment)] if has_ended(experiment) else []
     names += list(SERIES) if experiment == "qomra" else []
     return {n: os.path.join(results, paper(experiment), "data", f"{n}.csv") for n in names}
 
 
 def attempts_table(experiment):
     return f"{experiment}-attempts"
+
+
+# The client rows (COLUMNS, then ENDED_COLUMNS) of an experiment's failed attempts as they
+# ended: its report compares the algorithms over the ok runs and, apart, over these beside them,
+# because a check that drops an attempt (a fallback the controller caused, say) could bias a
+# comparison of the ok runs alone by its absence. Published for the designs with link draws.
+ENDED_COLUMNS = ("attempt",)
+
+
+def ended_table(experiment):
+    return f"{experiment}-ended"
+
+
+def has_ended(experiment):
+    """Whether the experiment's design has link draws (its batches make their own runs)."""
+    plan = vmx.EXPERIMENTS[experiment]() if experiment in vmx.EXPERIMENTS else []
+    return any(b.run_numbers is not None for b, _cells in plan)
+
+
+def ended_rows(doc, samples, attempt):
+    """The ended table's rows of one failed attempt (its run document, its players' samples,
+    its name in the attempts table); none when it ended before its players did."""
+    if not doc.get("clients"):
+        return []
+    return [dict(r, attempt=attempt) for r in csv_rows(doc, samples)]
 
 
 # Harness clients.csv column -> committed column (the rest keep their names).

@@ -340,6 +340,35 @@ class Publish(unittest.TestCase):
             [("run1", "ok", "", "0"), ("run2-1700000000", "failed", "every client finished", "1")],
         )
 
+    def test_failed_attempts_as_they_ended_are_published_for_a_design_with_draws(self):
+        exp, cell = "ga-topo-paper", "compuserve.c5.ga"
+        store = os.path.join(self.tmp, "a")
+
+        def attempt(where, status, clients=True):
+            doc = self.doc()
+            doc.update(experiment=exp, cell=cell, run=1, status=status)
+            if not clients:
+                doc.pop("clients")
+            d = os.path.join(store, exp, cell, *where)
+            os.makedirs(d)
+            with open(os.path.join(d, "run.json"), "w") as f:
+                json.dump(doc, f)
+
+        attempt(["run1"], "ok")
+        attempt(["failed", "run1-1700000000"], "failed")  # its players played to the end
+        attempt(["failed", "run1-1700000500"], "failed", clients=False)  # died before them
+        args = mock.Mock(plan=[(mock.Mock(experiment=exp), [])], results=store)
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(self.run.publish(args, self.results), 0)
+        path = self.record.published(exp, self.results)[self.record.ended_table(exp)]
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(list(rows[0]), [*self.record.COLUMNS, *self.record.ENDED_COLUMNS])
+        self.assertEqual({r["attempt"] for r in rows}, {"run1-1700000000"})
+        self.assertEqual([r["client"] for r in rows], [c["name"] for c in self.doc()["clients"]])
+        # the modern sweeps have no draws: no such table
+        self.assertNotIn(self.record.ended_table("ga-topo"), self.record.published("ga-topo", "x"))
+
 
 class Summary(unittest.TestCase):
     """The printed summary: both metric families per cell, under their own headings."""

@@ -94,7 +94,7 @@ Template placeholders (docs/results/placeholders.md; EXP an experiment, a subjec
                  authors' set-up): per algorithm the mean +- 95 % CI of both metric families
                  (PAPER_TABLE) and the reference's Holm p against it, runs permuted within draws;
                  /ended: over the ok runs and the failed attempts whose players finished
-                 (<experiment>-ended.csv, ENDED); "not run yet (0 of n runs)" without runs
+                 (record.ended_table); "not run yet (0 of n runs)" without runs
     {{awaiting EXP [cells=PATTERN]}}    the verdict of a claim whose runs are to come: "not run
                  yet", "pending (k of n runs)" (n: the design's runs of the matching cells,
                  video_matrix.design_runs); an error once all are in
@@ -622,16 +622,15 @@ def fmt_value(v):
     return "empty" if v in ("", None) else f"{v:g}"
 
 
-# An experiment compared by draw may have <experiment>-ended.csv beside its table: the client
-# rows (HEADER, then the attempt's name in <experiment>-attempts) of its failed attempts, as
-# they ended. A client whose player finished is `ok` there; the comparison "as ended" counts
-# those runs beside the ok ones, so that an attempt a check dropped (a controller-caused
-# fallback, say) cannot bias the comparison by its absence.
-ENDED = "ended"
+# An experiment compared by draw may have its ended table (record.ended_table) beside its
+# table: the client rows (HEADER, then the attempt's name in <experiment>-attempts) of its failed
+# attempts, as they ended. A client whose player finished is `ok` there; the comparison "as
+# ended" counts those runs beside the ok ones, so that an attempt a check dropped (a
+# controller-caused fallback, say) cannot bias the comparison by its absence.
 
 
 def parse_ended(experiment, path, raw):
-    """Typed rows of an ENDED table, each attempt's rows checked as a run's, their run
+    """Typed rows of an ended table, each attempt's rows checked as a run's, their run
     (run, attempt) so that several attempts at one run stay apart."""
     by_attempt = {}
     for line, r in raw:
@@ -715,7 +714,7 @@ class Result(shared.CellsAndGroups):
     trends: dict = field(default_factory=dict)  # metric -> stats.Trend (experiments with one)
     attempts: list = field(default_factory=list)  # record.ATTEMPT_COLUMNS rows, ok or failed
     rows: list = field(default_factory=list)  # the kept typed rows
-    ended: list = field(default_factory=list)  # typed rows of failed attempts (ENDED), run (k, a)
+    ended: list = field(default_factory=list)  # failed attempts as ended: typed rows, run (k, a)
 
     @property
     def missing(self):
@@ -843,8 +842,10 @@ def load(data, newest):
             if sraw is not None:
                 res.series[sname] = parse_series(sname, spath, sraw, res.runs)
         if ex.pair_by:
-            epath = os.path.join(data, ex.paper, "data", f"{name}-{ENDED}.csv")
-            res.ended = parse_ended(name, epath, read_csv(epath, [*HEADER, "attempt"]) or [])
+            epath = os.path.join(data, ex.paper, "data", f"{record.ended_table(name)}.csv")
+            res.ended = parse_ended(
+                name, epath, read_csv(epath, [*HEADER, *record.ENDED_COLUMNS]) or []
+            )
         apath = os.path.join(data, ex.paper, "data", f"{record.attempts_table(name)}.csv")
         res.attempts = [
             row for _line, row in read_csv(apath, record.ATTEMPT_COLUMNS, grown=True) or []
@@ -1747,7 +1748,7 @@ PAPER_TABLE = ("avg_bitrate_kbps", "switches_ga", "outage_s", *FRAMEWORK_METRICS
 
 def _as_ended(res, g):
     """{algorithm: ({metric: {draw: [per-run values]}}, runs)} of a group's cells over their ok
-    runs and their failed attempts whose players finished (ENDED rows of the cell's code
+    runs and their failed attempts whose players finished (ended rows of the cell's code
     version), each such attempt a run of its own."""
     ex = res.experiment
     versions = {c.name: c.version for c in g.cells.values()}
@@ -1770,7 +1771,7 @@ def _paper_table(results, name):
     """{{table EXP/GROUP[/ended]}}: per algorithm of a group of an experiment compared by draw,
     the mean +- 95 % CI of both metric families with the reference's p against each (Holm over
     the algorithms, runs permuted within draws); with /ended, over the ok runs and the failed
-    attempts whose players finished (ENDED); "not run yet" (k of n runs) without runs."""
+    attempts whose players finished (ended table); "not run yet" (k of n runs) without runs."""
     name, ended = (name[: -len("/ended")], True) if name.endswith("/ended") else (name, False)
     exp, gname = _subject(name, "<experiment>/<group>")
     res = _experiment(results, exp)

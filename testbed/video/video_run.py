@@ -836,6 +836,12 @@ def publish(args, results=PUBLISHED):
     for exp, rows in attempts(args).items():
         out = record.published(exp, results)[record.attempts_table(exp)]
         tables.append((out, rows, record.ATTEMPT_COLUMNS, by_attempt))
+    for exp in sorted({b.experiment for b, _c in args.plan}):
+        name = record.ended_table(exp)
+        out = record.published(exp, results).get(name)
+        if out is not None:
+            tables.append((out, ended(args, exp), [*record.COLUMNS, *record.ENDED_COLUMNS],
+                           by_attempt))  # fmt: skip
     for out, rows, fields, (order, identity) in tables:
 
         def read(path, fields=fields):
@@ -898,6 +904,17 @@ def attempts(args):
             except OSError:
                 log = ""
             out.setdefault(exp, []).append(record.attempt_row(doc, os.path.basename(d), log))
+    return out
+
+
+def ended(args, exp):
+    """The ended table's rows (record.ended_rows) of the experiment's failed attempts kept
+    under its cells' failed/, each named as in the attempts table."""
+    out = []
+    for d in stored_runs(args.results, exp, failed=True):
+        doc = files.read_json(os.path.join(d, "run.json"))
+        if doc and doc.get("status") != "ok":
+            out += record.ended_rows(doc, run_samples(d, doc), os.path.basename(d))
     return out
 
 
