@@ -85,7 +85,7 @@ class DryRun(unittest.TestCase):
 
     def test_one_job_per_network_lists_exactly_the_sweep(self):
         jobs = dry_run(self.tmp)
-        video = "video_ci_compuserve_c2_seg2_paper_s1_v20_r1_2"
+        video = "video_ci_compuserve_c2_seg2_framework_paper_s1_v20_r1_2"
         sched = "scheduler_sticky_baseline_10s_r1_2"
         self.assertEqual(
             set(jobs), {video, sched, "publish_video_ci", "publish_scheduler_sticky", "all"}
@@ -776,7 +776,7 @@ class CostTable(unittest.TestCase):
         with open(self.PAGE) as f:
             self.assertIn(printed.stdout, f.read())
         # the default sweep's row carries plan.summary's own figures
-        self.assertIn("| 301 | 18 jobs, about 21 h |", printed.stdout)
+        self.assertIn("| 512 | 40 jobs, about 43 h |", printed.stdout)
 
     def test_a_stale_table_is_found_and_rewritten(self):
         with open(self.PAGE) as f:
