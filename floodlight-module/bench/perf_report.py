@@ -656,7 +656,7 @@ def table_tuning(p, n):
         rows.append(row)
     note = (
         f"{n} instances per topology; Wilcoxon signed-rank of each setting against the default on"
-        " the same instances, Holm over the four settings of a topology."
+        f" the same instances, Holm over the {len(TUNINGS) - 1} other settings of a topology."
     )
     return md_table(head, rows, len(head) - 1) + "\n\n" + note
 

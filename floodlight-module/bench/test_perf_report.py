@@ -227,20 +227,26 @@ class PageTest(unittest.TestCase):
             render(self.d, "{{cmp 6/custom12 opt lower}}")
 
     def test_tuning_against_the_default(self):
+        # the fixture's k-th setting reaches 100 - k % of the optimum; the default is the last
+        default, k = report.TUNINGS[-1], len(report.TUNINGS) - 1
         page = render(
             self.d,
             "{{cmp 4/custom12/0.6,2,3 tuning diff}} {{cmp 4/custom12/0.6,2,3 tuning p_raw}}"
-            " {{cmp 4/custom12/0.6,2,3 tuning same}}x {{value 4/custom12/0.8,4,2 tuning mean}}",
+            f" {{{{cmp 4/custom12/0.6,2,3 tuning same}}}}x {{{{value 4/custom12/{default} tuning"
+            " mean}}",
         )
-        # four instances, each 4 points better than the default: Wilcoxon's smallest p, 0.125
-        self.assertIn("-4.000 0.125 x 96.000", page)
+        # four instances, each k points better than the default: Wilcoxon's smallest p, 0.125
+        self.assertIn(f"-{k:.3f} 0.125 x {100 - k:.3f}", page)
         with self.assertRaisesRegex(shared.ReportError, "need higher, the data give same"):
             render(self.d, "{{cmp 4/custom12/0.6,2,3 tuning higher}}")
-        with self.assertRaisesRegex(shared.ReportError, "no comparison '0.8,4,2'"):
-            render(self.d, "{{cmp 4/custom12/0.8,4,2 tuning same}}")
+        with self.assertRaisesRegex(shared.ReportError, f"no comparison '{default}'"):
+            render(self.d, f"{{{{cmp 4/custom12/{default} tuning same}}}}")
         table = render(self.d, "{{table tuning/4}}")
-        self.assertIn("| 0.8, 4, 2 (default) | 96.000 [96.000, 96.000] |  |", table)
-        self.assertIn("Holm over the four settings", table)
+        shown = default.replace(",", ", ")
+        self.assertIn(
+            f"| {shown} (default) | {100 - k:.3f} [{100 - k:.3f}, {100 - k:.3f}] |  |", table
+        )
+        self.assertIn(f"Holm over the {k} other settings", table)
 
     def test_cpu_summary_and_paired_test(self):
         page = render(
