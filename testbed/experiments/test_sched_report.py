@@ -713,8 +713,8 @@ class PageTest(Case):
         self.assertIn("S1 **pending**\n", page)
         self.assertEqual(
             self.read("claims/scheduler-papers.csv").splitlines(),
-            ["page,key,text,verdict,evidence,anchor,superseded",
-             "scheduler-papers.md,S1,fewer switches,pending,,a,no"],
+            ["page,key,text,verdict,evidence,anchor,superseded,setup",
+             "scheduler-papers.md,S1,fewer switches,pending,,a,no,"],
         )  # fmt: skip
         # round 1's and the regenerate pages are rendered where their templates are
         self.assertFalse(os.path.exists(os.path.join(self.data, "scheduler-round1.md")))
