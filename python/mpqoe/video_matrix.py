@@ -46,7 +46,7 @@ class Batch:
     # the run numbers this batch makes of each of its cells (None: every run of the
     # invocation): a design with several link draws gives each draw its own runs of a cell
     run_numbers: tuple | None = None
-    # runs of the batch in a random order drawn from (this seed, the batch's name) and recorded,
+    # runs of the batch in a random order drawn per run from this seed (recorded in run.json),
     # instead of interleaved by run number (None)
     order_seed: int | None = None
     # a named attachment of the topology (topologies/attachments/), e.g. "framework"
@@ -73,9 +73,9 @@ class Batch:
         return [k for k in numbers if k in self.run_numbers]
 
     def order(self, runs):
-        """runs ([(cell, k)]) in the order the batch makes them: as given, or shuffled by
-        (order_seed, name) when the batch has an order seed, so that a resumed batch keeps
-        the relative order of what is left."""
+        """runs ([(cell, k)]) in the order the batch makes them: as given, or, when the batch
+        has an order seed, sorted by a pseudo-random draw of each run's own (seed, batch, cell,
+        run), so that a resumed batch keeps the relative order of what is left."""
         if self.order_seed is None:
             return list(runs)
 
