@@ -776,7 +776,7 @@ class CostTable(unittest.TestCase):
         with open(self.PAGE) as f:
             self.assertIn(printed.stdout, f.read())
         # the default sweep's row carries plan.summary's own figures
-        self.assertIn("| 512 | 40 jobs, about 43 h |", printed.stdout)
+        self.assertIn("| 518 | 42 jobs, about 43 h |", printed.stdout)
 
     def test_a_stale_table_is_found_and_rewritten(self):
         with open(self.PAGE) as f:
