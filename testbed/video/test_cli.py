@@ -4,6 +4,7 @@ import contextlib
 import csv
 import io
 import json
+import math
 import os
 import shutil
 import signal
@@ -454,6 +455,19 @@ class NetworkTimeout(unittest.TestCase):
         self.assertEqual(got, 2 * (150 + 12 * (540 + 4 * 4 + 20 + 5 * 20)))
         self.assertGreater(got, 7500)
         self.assertLess(self.run.network_timeout_s(self.batch(540), 6, 0), got)
+
+    def test_the_limit_is_whole_seconds_as_testbed_run_takes_them(self):
+        # a batch's length is a float (540.0): "16524.0" made testbed/run refuse every
+        # 9-minute batch before its guest booted
+        got = self.run.network_timeout_s(self.batch(540.0), 12, 0)
+        self.assertIsInstance(got, int)
+        self.assertRegex(str(got), r"^[1-9][0-9]*$")
+        self.assertGreater(got, 7200)
+        self.assertEqual(self.run.network_timeout_s(self.batch(540.5), 1, 0), 7200)
+        self.assertEqual(
+            self.run.network_timeout_s(self.batch(4000.25), 1, 0),
+            math.ceil(2 * (150 + 4000.25 + 4 * 4 + 20 + 5 * 20)),
+        )
 
     def test_the_batch_starts_its_network_with_it(self):
         net = mock.MagicMock(ready={"built": {}})

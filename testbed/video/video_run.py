@@ -31,6 +31,7 @@ Exit 0 when every selected run is ok, 1 otherwise, 2 on bad arguments (one line)
 import argparse
 import datetime
 import json
+import math
 import os
 import re
 import shutil
@@ -261,8 +262,10 @@ def network_timeout_s(batch, n_runs, retries):
     """The network side's own time limit (it stops itself after this, should the runner be
     lost): twice the estimate of the batch with every run retried as often as allowed, and
     at least the two hours a short batch always had. A fixed two hours cut off the last run
-    of a batch of six 540 s runs that had needed one retry."""
-    return max(ss.NETWORK_TIMEOUT_S, 2 * estimate_s([(batch, range(n_runs * (retries + 1)))]))
+    of a batch of six 540 s runs that had needed one retry. Whole seconds: testbed/run takes
+    no fraction (a batch's lengths are floats)."""
+    est = 2 * estimate_s([(batch, range(n_runs * (retries + 1)))])
+    return max(ss.NETWORK_TIMEOUT_S, math.ceil(est))
 
 
 def fmt_s(s):
