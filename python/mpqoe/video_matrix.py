@@ -202,6 +202,14 @@ def default_player(experiment):
     return "paper" if experiment in PAPER_EXPERIMENTS else "modern"
 
 
+def paired_by(experiment):
+    """The run column that pairs an experiment's runs across the algorithms, "seed" for a
+    design with link draws (its batches make their own runs of a cell), else None: the report
+    compares by it, and the publisher keeps the failed attempts as they ended for it."""
+    plan = EXPERIMENTS[experiment]() if experiment in EXPERIMENTS else []
+    return "seed" if any(b.run_numbers is not None for b, _cells in plan) else None
+
+
 def design_runs(experiment):
     """Runs per cell of an experiment whose design fixes them (its draws, its runs a count),
     else None (the invocation's choice)."""

@@ -60,9 +60,9 @@ def ended_table(experiment):
 
 
 def has_ended(experiment):
-    """Whether the experiment's design has link draws (its batches make their own runs)."""
-    plan = vmx.EXPERIMENTS[experiment]() if experiment in vmx.EXPERIMENTS else []
-    return any(b.run_numbers is not None for b, _cells in plan)
+    """Whether the experiment's failed attempts are published as they ended: a design whose
+    runs pair by link draw (video_matrix.paired_by)."""
+    return vmx.paired_by(experiment) is not None
 
 
 def ended_rows(doc, samples, attempt):

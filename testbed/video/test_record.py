@@ -369,6 +369,15 @@ class Plan(unittest.TestCase):
         # the headline cells are named without a video suffix at their own length
         self.assertIn("compuserve.c5.ga", {c.name for _b, cells in plan for c in cells})
 
+    def test_only_a_design_with_draws_pairs_its_runs_by_draw(self):
+        paired = {e for e in mx.EXPERIMENTS if mx.paired_by(e)}
+        self.assertEqual(paired, {"ga-topo-paper"})
+        self.assertEqual(mx.paired_by("ga-topo-paper"), "seed")
+        self.assertIsNone(mx.paired_by("no-such-experiment"))
+        # the publisher's ended table and the report's pairing follow the one decision
+        self.assertTrue(record.has_ended("ga-topo-paper"))
+        self.assertFalse(record.has_ended("ga-topo"))
+
     def test_a_batch_order_is_random_recorded_and_kept_on_resume(self):
         b, cells = mx.ga_topo_paper()[0]
         runs = [(c, k) for k in b.run_numbers for c in cells]

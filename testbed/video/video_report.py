@@ -346,9 +346,9 @@ class Experiment:
     context: tuple = ()  # tabulated beside them, never compared (machine load, the bridge)
     trend: str | None = None  # a numeric parameter each metric is tested for a trend along
     framework: tuple = ()  # the framework's metrics, in their own table when runs have them
-    # a column whose value pairs runs across a group's cells (the authors' set-up's link draw,
-    # `seed`): the reference is compared with each algorithm within it (stats.compare_by_draw),
-    # on the framework's metrics too
+    # a column whose value pairs runs across a group's cells (video_matrix.paired_by: the
+    # authors' set-up's link draw, `seed`): the reference is compared with each algorithm
+    # within it (stats.compare_by_draw), on the framework's metrics too
     pair_by: str | None = None
     # the calibration whose CPU limit marks this experiment's busier runs (tables.md)
     calibration: str | None = None
@@ -464,7 +464,7 @@ EXPERIMENTS.update(
                 ("topology", "clients", "algorithm"),
                 MACHINE_METRICS,
                 framework=FRAMEWORK_METRICS,
-                pair_by="seed",
+                pair_by=video_matrix.paired_by("ga-topo-paper"),
                 calibration="calibrate-paper",
             ),
             dataclasses.replace(
