@@ -1777,12 +1777,12 @@ def _paper_table(results, name):
     res = _experiment(results, exp)
     if not res.experiment.pair_by:
         raise KeyError(f"{exp} does not compare by draw: no such table")
-    if res.missing:
+    g = None if res.missing else res.group(gname)
+    if g is None:
+        # a group of the design without runs yet (a design's draws come batch by batch);
+        # KeyError when the design has no such group
         _cells, n = _design_runs(exp, gname + ".*")
         return f"not run yet (0 of {n} runs)"
-    g = res.group(gname)
-    if g is None:
-        raise KeyError(f"{exp} has no group {gname!r}")
     if ended:
         cells = _as_ended(res, g)
         versions = {a: c.version for a, c in g.cells.items()}
