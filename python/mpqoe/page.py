@@ -324,7 +324,7 @@ class Kinds:
         """The text a placeholder of these kinds gives, written without its braces (a verdict:
         the data's, stale or not)."""
         kind, args, options = tokenize(text)
-        if kind == "verdict" and kind in self._data:
+        if kind in self._data:
             k = self.kinds[kind]
             return self._data[kind](**k.bind(args, options))
         return _give(self.kinds, kind, args, options)

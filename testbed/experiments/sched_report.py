@@ -150,7 +150,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 
 from mpqoe import claims, debian, page, sched_changes, stats
 from mpqoe import results as shared
@@ -1578,7 +1578,7 @@ def resolver(sets, changes=(), contains=shared.git_contains):
     result sets; changes: the record of decision-affecting changes (mpqoe.sched_changes),
     contains: whether a code version includes a commit (mpqoe.results.git_contains)."""
     k = page.Kinds()
-    k.basis = partial(_basis, sets, changes, contains)
+    k.basis = partial(_basis, sets, changes, cache(contains))  # git, once per pair
     k.shared("value", partial(_value, sets))
     k.shared("cmp", partial(_comparison, sets))
     k.shared("pair", partial(_pair, sets))
