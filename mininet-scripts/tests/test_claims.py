@@ -27,6 +27,9 @@ class OutcomeTest(unittest.TestCase):
             "n/a": "not decided",
             "met": "agrees",
             "not met": "disagrees",
+            "rests on 3ea5f3257aee, before 5ab5311dca56: rerun pending; its runs give agrees": (
+                "rerun pending"
+            ),
         }
         for verdict, outcome in cases.items():
             with self.subTest(verdict):
@@ -95,6 +98,17 @@ class RenderTest(unittest.TestCase):
         self.assertIn("| agrees |", lines[3])
         self.assertNotIn("**", lines[3])
 
+    def test_a_code_column_appears_when_a_claim_names_its_code_and_pending_is_plain(self):
+        self.assertNotIn("code", table([claim()]).splitlines()[0])
+        pending = claims.Basis(("v1",), ("c1",)).pending("agrees")
+        text = table([claim("S1", "agrees", code="v1 v2"), claim("S2", pending, code="v1")])
+        lines = text.splitlines()
+        self.assertEqual(lines[0], "| claim | verdict | evidence | code | where |")
+        self.assertIn("| **agrees** |  | `v1` `v2` |", lines[2])
+        self.assertIn(f"| {pending} |  | `v1` |", lines[3])
+        self.assertEqual(pending, "rests on v1, before c1: rerun pending; its runs give agrees")
+        self.assertEqual(counts([claim(verdict=pending)]), {"rerun pending": 1})
+
     def test_cells_escape_pipes_and_fold_whitespace(self):
         text = table([Claim("p.md", "X1", "a | b\n  c", "agrees")])
         self.assertIn("| X1 a \\| b c |", text)
@@ -137,6 +151,7 @@ class FileTest(unittest.TestCase):
     def test_a_page_s_claims_round_trip_through_its_csv(self):
         r = Register()
         r.add(claim("G1", "agrees", evidence="p 0.01", anchor="claims"))
+        r.add(claim("G3", "agrees", code="3ea5f3257aee 6c6982ca0140"))
         r.add(claim("G2", 'not significant, "quoted", with commas', superseded=True))
         files = r.files("/x/docs/results")
         self.assertEqual(list(files), ["/x/docs/results/claims/ga-paper.csv"])
@@ -161,10 +176,10 @@ class FileTest(unittest.TestCase):
             p = os.path.join(d, "c.csv")
             head = ",".join(claims.FIELDS)
             for text, msg in (("a,b\n", "not a claims file"),
-                              (head + "\np,k,t,agrees,,,maybe,\n", ":2:"),
-                              (head + "\np,k,t,agrees,,,no\n", ":2:"),
-                              (head + "\np,k,t,agrees,,,no,lab\n", ":2:.*set-up"),
-                              (head + "\np,k,t,perhaps,,,no,\n", "perhaps")):  # fmt: skip
+                              (head + "\np,k,t,agrees,,,maybe,,\n", ":2:"),
+                              (head + "\np,k,t,agrees,,,no,\n", ":2:"),
+                              (head + "\np,k,t,agrees,,,no,lab,\n", ":2:.*set-up"),
+                              (head + "\np,k,t,perhaps,,,no,,\n", "perhaps")):  # fmt: skip
                 with self.subTest(msg), open(p, "w") as f:
                     f.write(text)
                 with self.subTest(msg), self.assertRaisesRegex(ClaimError, msg):
@@ -212,6 +227,43 @@ class ClaimKindTest(unittest.TestCase):
                          [("paper", "not run yet"), ("modern", "agrees")])  # fmt: skip
         with self.assertRaisesRegex(page.PageError, "'lab' is not paper|modern"):
             page.substitute('{{claim G7 "t" says=agrees setup=lab}}', k, "p.md.in")
+
+    def based(self, lacking):
+        """Kinds whose verdict kind gives "agrees" and whose basis says the runs are of v1 and
+        lack the changes `lacking`."""
+        page, k = self.kinds()
+        k.shared("verdict", lambda subject, check: "agrees")
+        k.basis = lambda text: (
+            claims.Basis(("v1",), lacking) if text.startswith("verdict") else None
+        )
+        return page, k
+
+    def test_a_verdict_names_its_code_and_a_stale_one_must_be_marked(self):
+        page, k = self.based(())
+        text = page.substitute('{{claim S1 "t" verdict="verdict x"}}', k, "p.md.in")
+        self.assertEqual(text, "**agrees** at code `v1`")
+        self.assertEqual(k.claims.claims()[0].code, "v1")
+        with self.assertRaisesRegex(page.PageError, "S1: marked stale=yes.*remove the mark"):
+            page.substitute('{{claim S1 "t" verdict="verdict x" stale=yes}}', k, "p.md.in")
+        page, k = self.based(("c1",))
+        with self.assertRaisesRegex(page.PageError, "S1: its runs .v1. were made before .*c1"):
+            page.substitute('{{claim S1 "t" verdict="verdict x"}}', k, "p.md.in")
+        text = page.substitute(
+            '{{claim S1 "t" verdict="verdict x" stale=yes}} | {{verdict x}} | '
+            '{{claim S0 "t" verdict="verdict x" superseded=yes}}',
+            k,
+            "p.md.in",
+        )
+        pending = "rests on v1, before c1: rerun pending; its runs give agrees"
+        self.assertEqual(text, f"{pending} | {pending} | agrees at code `v1`")
+        self.assertEqual(k.claims.claims()[0].verdict, pending)
+        self.assertEqual(k.claims.claims()[0].outcome, "rerun pending")
+        self.assertEqual(k.pending, ["verdict x"])
+        # a mark where the family knows no code, or on a superseded claim, is refused
+        for bad in ('{{claim S2 "t" says=agrees stale=yes}}',
+                    '{{claim S2 "t" verdict="verdict x" superseded=yes stale=yes}}'):  # fmt: skip
+            with self.subTest(bad), self.assertRaisesRegex(page.PageError, "stale=yes marks"):
+                page.substitute(bad, k, "p.md.in")
 
     def test_a_claim_needs_exactly_one_verdict_and_known_words(self):
         page, k = self.kinds()

@@ -236,6 +236,15 @@ class VersionTest(unittest.TestCase):
         self.assertEqual(results.git_newest({results.UNRECORDED, OLD}), OLD)
         self.assertEqual(results.git_newest({results.UNRECORDED}), results.UNRECORDED)
 
+    def test_a_version_contains_its_commit_and_its_ancestors(self):
+        self.assertTrue(results.git_contains(NEW, OLD))
+        self.assertTrue(results.git_contains(NEW + "-dirty-0a1b2c3d", NEW))
+        self.assertFalse(results.git_contains(OLD, NEW))
+        self.assertFalse(results.git_contains(OLD + "-dirty-0a1b2c3d", NEW))
+        self.assertFalse(results.git_contains(results.UNRECORDED, OLD))
+        with self.assertRaisesRegex(ValueError, "not a commit of this repository"):
+            results.git_contains(NEW, "0" * 12)
+
     def test_what_cannot_be_ordered(self):
         with self.assertRaisesRegex(ValueError, "not a commit of this repository"):
             results.git_newest({NEW, "0" * 40})

@@ -12,6 +12,12 @@ A page that tests a paper in more than one set-up (SETUPS: the authors' set-up r
 the modern one) registers each claim once per set-up, with that set-up's verdict; the index
 then gives each set-up a verdict column and a count of its own. A set-up whose runs are
 missing gives its claims "not run yet" or "pending (k of n runs)", counted as such.
+
+A family that knows which code its runs are (the scheduler papers') registers with each claim
+the code version(s) of the runs its verdict rests on (`code`), and a claim whose runs were made
+before a recorded change to the code its cells ran is registered as awaiting its rerun
+("rests on V, before C: rerun pending; its runs give W"; Basis), counted as such and never
+as a finding.
 """
 
 import csv
@@ -35,13 +41,14 @@ OUTCOMES = (
     ("not significant", "not significant"),
     ("pending", "pending"),
     ("not run yet", "not run yet"),
+    ("rests on", "rerun pending"),
     ("n/a", "not decided"),
     ("untested", "not tested"),
     ("not tested", "not tested"),
     ("not testable", "not tested"),
 )
 ORDER = ("agrees", "agrees in part", "disagrees", "not significant", "not tested", "pending",
-         "not run yet", "not decided")  # fmt: skip
+         "not run yet", "rerun pending", "not decided")  # fmt: skip
 
 # The set-ups a claim's verdict may be for ({{claim ... setup=NAME}}), in the index's column
 # order, with the heading of their column.
@@ -62,6 +69,7 @@ class Claim:
     anchor: str = ""  # a heading's anchor on the page, "" for the page's top
     superseded: bool = False
     setup: str = ""  # the set-up the verdict is for (a key of SETUPS), "" for a page's only one
+    code: str = ""  # the code version(s) of the runs the verdict rests on, space-separated
 
     @property
     def outcome(self):
@@ -78,6 +86,32 @@ class Claim:
     @property
     def link(self):
         return self.page + (f"#{self.anchor}" if self.anchor else "")
+
+
+@dataclasses.dataclass(frozen=True)
+class Basis:
+    """What a verdict rests on, as its family knows it: the code versions of the runs of the
+    cells its comparisons use, and the recorded changes to those cells' modules (their
+    commits) that the runs were made before. A standing verdict with such changes is not a
+    finding: its claim must say that it awaits a rerun (Basis.pending), and say so no longer
+    once the runs it rests on include every change."""
+
+    versions: tuple
+    lacking: tuple = ()
+
+    @property
+    def stale(self):
+        return bool(self.lacking)
+
+    @property
+    def code(self):
+        return " ".join(self.versions)
+
+    def pending(self, word):
+        """The verdict of a claim awaiting its rerun, with the word its runs give: "rests on V,
+        before C: rerun pending; its runs give W"."""
+        return (f"rests on {', '.join(self.versions)}, before {', '.join(self.lacking)}: "
+                f"rerun pending; its runs give {word}")  # fmt: skip
 
 
 class Register:
@@ -115,7 +149,7 @@ class Register:
                 for p in self.pages()}  # fmt: skip
 
 
-FIELDS = ("page", "key", "text", "verdict", "evidence", "anchor", "superseded", "setup")
+FIELDS = ("page", "key", "text", "verdict", "evidence", "anchor", "superseded", "setup", "code")
 
 
 def csv_text(claims):
@@ -126,7 +160,7 @@ def csv_text(claims):
     w.writerow(FIELDS)
     for c in claims:
         w.writerow([c.page, c.key, c.text, c.verdict, c.evidence, c.anchor,
-                    "yes" if c.superseded else "no", c.setup])  # fmt: skip
+                    "yes" if c.superseded else "no", c.setup, c.code])  # fmt: skip
     return buf.getvalue()
 
 
@@ -146,7 +180,7 @@ def read(path_):
         if len(r) != len(FIELDS) or r[6] not in ("yes", "no") or r[7] not in ("", *SETUPS):
             raise ClaimError(f"{path_}:{i}: want {len(FIELDS)} fields, superseded yes or no, "
                              f"set-up empty or one of {', '.join(SETUPS)}")  # fmt: skip
-        c = Claim(*r[:6], superseded=r[6] == "yes", setup=r[7])
+        c = Claim(*r[:6], superseded=r[6] == "yes", setup=r[7], code=r[8])
         c.outcome  # noqa: B018 - refuses an unknown verdict
         out.append(c)
     return out
@@ -162,25 +196,35 @@ def setups(claims):
     return [s for s in SETUPS if s in named]
 
 
+def _verdict_word(c):
+    """A claim's verdict as a table shows it: in bold where it stands (plain when superseded
+    or awaiting a rerun)."""
+    plain = c.superseded or c.outcome == "rerun pending"
+    return _cell(c.verdict) if plain else f"**{_cell(c.verdict)}**"
+
+
 def _verdict_cell(c):
-    verdict = _cell(c.verdict) if c.superseded else f"**{_cell(c.verdict)}**"
+    verdict = _verdict_word(c)
     return f"{verdict} ({_cell(c.evidence)})" if c.evidence else verdict
 
 
 def table(claims):
-    """A Markdown table of claims: claim, verdict, evidence, link; the verdict in bold only
-    when it stands (a superseded one is plain). Claims for set-ups give one row per key with a
-    verdict column per set-up (the evidence beside each verdict; "-" where a set-up has no
-    verdict for the key)."""
+    """A Markdown table of claims: claim, verdict, evidence, the code version(s) of the runs
+    the verdicts rest on (when a claim names one), link; the verdict in bold only when it
+    stands (a superseded one, or one awaiting a rerun, is plain). Claims for set-ups give one
+    row per key with a verdict column per set-up (the evidence beside each verdict; "-" where
+    a set-up has no verdict for the key)."""
     claims = list(claims)
     named = setups(claims)
     if named:
         return _setup_table(claims, named)
-    rows = ["| claim | verdict | evidence | where |", "|---|---|---|---|"]
+    code = any(c.code for c in claims)
+    head = ["claim", "verdict", "evidence", *(["code"] if code else []), "where"]
+    rows = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
     for c in claims:
-        verdict = _cell(c.verdict) if c.superseded else f"**{_cell(c.verdict)}**"
-        rows.append(f"| {c.key} {_cell(c.text)} | {verdict} | {_cell(c.evidence)} "
-                    f"| [{c.page}]({c.link}) |")  # fmt: skip
+        cells = [f"{c.key} {_cell(c.text)}", _verdict_word(c), _cell(c.evidence)]
+        cells += [" ".join(f"`{v}`" for v in c.code.split())] if code else []
+        rows.append("| " + " | ".join(cells) + f" | [{c.page}]({c.link}) |")
     return "\n".join(rows)
 
 

@@ -38,6 +38,7 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
+from functools import partial
 
 from mpqoe.claims import SETUPS, Claim, ClaimError, Register
 from mpqoe.results import ReportError
@@ -272,7 +273,9 @@ SHARED = {
     # in the order named, else an error
     "rising": ("subjects:list metric field=mean", "during:window"),
     # a verdict the data make (a claim's or a target's): its word; with check=WORD the check
-    # behind words that state it (nothing when the verdict is WORD, else an error)
+    # behind words that state it (nothing when the verdict is WORD, else an error). Where the
+    # family's basis (Kinds.basis) finds the runs lacking a recorded change of their code, the
+    # word is "rests on V, before C: rerun pending; its runs give W" (checks check W)
     "verdict": ("subject", "check"),
     # a trend: the subject's metric along the family's parameter (Spearman's rho): rho, p, n,
     # sig, or a check of a word (higher: a significant rise, lower: a fall, same: neither)
@@ -283,10 +286,14 @@ SHARED = {
     # the test's p or interval (label= the word before it); superseded=yes for a verdict a later
     # round replaced; setup=NAME the set-up the verdict is for (mpqoe.claims.SETUPS: a claim
     # tested in several set-ups is registered once in each). Gives the verdict, in bold where
-    # it stands; the index lists it
+    # it stands; the index lists it. In a family that knows the code of its runs (Kinds.basis)
+    # the verdict names the code version(s) it rests on, and a standing verdict whose runs
+    # lack a recorded change of their code must be marked stale=yes (and only such a one): it
+    # then reads "rests on V, before C: rerun pending; its runs give W", plain
     "claim": (
         "key text",
-        f"says verdict evidence label at setup:{'|'.join(SETUPS)} superseded:yes|no=no",
+        f"says verdict evidence label at setup:{'|'.join(SETUPS)} superseded:yes|no=no "
+        "stale:yes|no=no",
     ),
     # a generated table (a family's table names)
     "table": ("name", ""),
@@ -304,25 +311,74 @@ class Kinds:
         self.kinds = {}
         self.claims = Register()
         self.page = ""
+        # a family's basis(verdict placeholder text) -> mpqoe.claims.Basis: the code its
+        # verdicts rest on (None: the family's verdicts name none)
+        self.basis = None
+        self._data = {}  # the family's own functions of kinds wrapped here (verdict)
+        # the verdict placeholders (text without braces) of the claims rendered so far that
+        # await a rerun (stale=yes), for a family's plan of the reruns
+        self.pending = []
         self.shared("claim", self._claim)
 
     def _nested(self, text):
-        """The text a placeholder of these kinds gives, written without its braces."""
-        return _give(self.kinds, *tokenize(text))
+        """The text a placeholder of these kinds gives, written without its braces (a verdict:
+        the data's, stale or not)."""
+        kind, args, options = tokenize(text)
+        if kind in self._data:
+            k = self.kinds[kind]
+            return self._data[kind](**k.bind(args, options))
+        return _give(self.kinds, kind, args, options)
 
-    def _claim(self, key, text, says, verdict, evidence, label, at, setup, superseded):
+    def _verdict(self, fn, subject, check):
+        """The shared verdict kind over a family's fn: the data's verdict, or, where the
+        family's basis finds its runs lacking a recorded change of their code (and no words
+        are checked), "rests on V, before C: rerun pending; its runs give W"."""
+        word = fn(subject=subject, check=check)
+        basis = self.basis(f"verdict {subject}") if self.basis and check is None else None
+        return basis.pending(word) if basis is not None and basis.stale else word
+
+    def _claim(self, key, text, says, verdict, evidence, label, at, setup, superseded, stale):
         if (says is None) == (verdict is None):
             raise ValueError("a claim takes one of says= and verdict=")
         words = says if says is not None else self._nested(verdict)
         plain = words.replace("**", "").strip()
+        basis = self.basis(verdict) if verdict is not None and self.basis else None
+        pending = self._stale(key, basis, superseded == "yes", stale == "yes")
         ev = self._nested(evidence) if evidence else ""
-        c = Claim(self.page, key, text, plain, f"{label} {ev}" if label and ev else ev,
-                  at or "", superseded == "yes", setup or "")  # fmt: skip
+        c = Claim(self.page, key, text, basis.pending(plain) if pending else plain,
+                  f"{label} {ev}" if label and ev else ev, at or "", superseded == "yes",
+                  setup or "", basis.code if basis else "")  # fmt: skip
         try:
             self.claims.add(c)
         except ClaimError as e:
             raise ValueError(str(e)) from None
-        return plain if c.superseded else f"**{plain}**"
+        if pending:
+            self.pending.append(verdict)
+            return c.verdict
+        shown = plain if c.superseded else f"**{plain}**"
+        return shown + (" at code " + ", ".join(f"`{v}`" for v in basis.versions) if basis else "")
+
+    @staticmethod
+    def _stale(key, basis, superseded, marked):
+        """Whether the claim's verdict awaits a rerun; ValueError for a standing verdict on
+        runs that lack a recorded change of their code but is not marked stale=yes, and for a
+        mark where there is no such change (the mark goes once the reruns land)."""
+        if marked and (basis is None or superseded):
+            raise ValueError(f"{key}: stale=yes marks only a standing verdict on known code")
+        if basis is None or superseded:
+            return False
+        if basis.stale and not marked:
+            raise ValueError(
+                f"{key}: its runs ({', '.join(basis.versions)}) were made before recorded "
+                f"change(s) {', '.join(basis.lacking)} of their code: rerun its cells, or mark "
+                "the claim stale=yes until then"
+            )
+        if marked and not basis.stale:
+            raise ValueError(
+                f"{key}: marked stale=yes, but its runs ({', '.join(basis.versions)}) include "
+                "every recorded change of their code: remove the mark"
+            )
+        return marked
 
     def _add(self, name, params, keys, fn):
         if not KIND_NAME.fullmatch(name) or name == "include":
@@ -336,6 +392,9 @@ class Kinds:
         if name not in SHARED:
             raise ValueError(f"kind {name!r} is not shared ({', '.join(SHARED)})")
         params, keys = SHARED[name]
+        if name == "verdict":
+            self._data[name] = fn
+            fn = partial(self._verdict, fn)
         self._add(name, params, keys, fn)
         return self
 

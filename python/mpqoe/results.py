@@ -194,6 +194,19 @@ def git_newest(versions, repo=REPO):
     return top[0]
 
 
+def git_contains(version, commit, repo=REPO):
+    """Whether the code of a version (commit, optionally `-dirty...`) includes a commit, by git
+    ancestry: the commit is the version's or one of its ancestors. UNRECORDED includes none;
+    ValueError when either is not a commit here."""
+    if version == UNRECORDED:
+        return False
+    base = version.partition("-dirty")[0]
+    for v in (base, commit):
+        if _git(repo, "cat-file", "-e", f"{v}^{{commit}}").returncode != 0:
+            raise ValueError(f"code version {v} is not a commit of this repository")
+    return _git(repo, "merge-base", "--is-ancestor", commit, base).returncode == 0
+
+
 def short(version):
     """A version as printed: the commit's first 10 digits, `-dirty` kept, UNRECORDED as is."""
     if version == UNRECORDED:

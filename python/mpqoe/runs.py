@@ -1,9 +1,11 @@
-"""The run numbers a runner makes: every run of its --runs, or the workflow's --only-runs; and
-how cells x runs are cut into guest batches or workflow jobs.
+"""The run numbers a runner makes: every run of its --runs, or the workflow's --only-runs; how
+cells x runs are cut into guest batches or workflow jobs; and the random order of a batch's runs.
 
 A job of the workflow (workflow/plan.py, docs/workflow.md) makes some run numbers of its
 cells; every runner takes them as `--only-runs K,...` and leaves the other runs as they are.
 """
+
+import random
 
 ONLY_RUNS_HELP = (
     "comma-separated run numbers (of 1..--runs) to make, e.g. 3 or 1,2: what one job of the "
@@ -40,3 +42,17 @@ def chunks(cells, runs, size):
         for i in range(0, len(runs), per):
             out.append((tuple(group), tuple(runs[i : i + per])))
     return out
+
+
+def drawn_order(runs, seed, batch, key):
+    """runs sorted by a pseudo-random draw of each run's own (seed, batch, cell, run), key(run)
+    giving its cell's name and its run number: the order of any subset of a batch's runs is
+    the full order's restricted to it, so a batch resumed (or cut differently) keeps the
+    relative order of what is left. How the video and the scheduler runners order the runs of
+    a batch (each records the seed and the run's place in its run document)."""
+
+    def draw(run):
+        cell, k = key(run)
+        return random.Random(f"{seed}:{batch}:{cell}:{k}").random()
+
+    return sorted(runs, key=draw)

@@ -28,7 +28,9 @@ this one model.
 
 import datetime
 import fnmatch
+import hashlib
 import itertools
+import os
 from dataclasses import dataclass, field
 
 from mpqoe.runs import chunks
@@ -64,6 +66,9 @@ BOOT_OVERHEAD_S = 90
 PER_RUN_OVERHEAD_S = 7
 # the most runs one guest makes (sched_run.py --batch-runs)
 BATCH_RUNS = 40
+# the seed of the run order within each guest batch (cellrun.py --order-seed, recorded in
+# every run): each run's place is drawn from (seed, scenario, cell, run), mpqoe.runs.drawn_order
+ORDER_SEED = 1
 
 
 @dataclass(frozen=True)
@@ -346,6 +351,27 @@ def run_config(scn, duration):
         "expected_subflows": scn.subflows,
         "queue_packets": scn.queue or NETEM_LIMIT,
     }
+
+
+# the run document's fields of the sha256 of the modules a run loads (module_builds)
+BUILD_FIELDS = ("module_sha256", "cc_module_sha256")
+
+
+def module_builds(modules, cell):
+    """{BUILD_FIELDS: sha256} of the modules a cell's run loads from the directory `modules`:
+    the scheduler's mpqoe_<scheduler>.ko and the coupled control's (None for the kernel's own
+    cubic and bbr, and for a module that is missing). What a run records (cellrun.py) and what
+    the driver compares a cell's runs with (sched_run.py)."""
+
+    def sha256(name):
+        try:
+            with open(os.path.join(modules, f"mpqoe_{name}.ko"), "rb") as f:
+                return hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            return None
+
+    cc = sha256(cell.cc) if cell.cc in COUPLED_CCS else None
+    return {"module_sha256": sha256(cell.scheduler), "cc_module_sha256": cc}
 
 
 def run_path(results, cell, k):

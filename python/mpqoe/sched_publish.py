@@ -11,7 +11,9 @@ it writes, each file atomically:
 docs/results/long120). Rows already in the files are kept, except those of a run published
 again: a run is (cell, run, code_version), so runs of another code version stay beside the new
 ones and the report keeps each cell's newest version. A failed attempt never replaces an ok row
-of its run (one made elsewhere, e.g. by another machine of a sweep in parts).
+of its run (one made elsewhere, e.g. by another machine of a sweep in parts). A publish that
+would leave a cell with ok runs of one code version naming two sha256 values of its scheduler's
+or its control's module is refused, nothing written (check_builds).
 testbed/experiments/sched_report.py reads only these files.
 
 runs.csv: the cell and its parts, the outcome (status ok/failed, error), the video length, the
@@ -40,7 +42,7 @@ import statistics
 
 from mpqoe import campaign, files, kernel
 from mpqoe import sched_matrix as mx
-from mpqoe.results import UNRECORDED, merge_runs, read_csv, run_key
+from mpqoe.results import UNRECORDED, ReportError, merge_runs, read_csv, run_key
 
 RUN_COLUMNS = (
     "cell",
@@ -254,18 +256,48 @@ def merge(old, new, experiment):
     return merge_runs(old, new, _order(experiment))
 
 
+def check_builds(rows, cells, where):
+    """ReportError (one line) when a cell of `cells` ({(cell, code version)}) has ok rows that
+    name two values of a module's sha256 (matrix.BUILD_FIELDS; empty, not recorded, counts for
+    nothing): a cell's runs of one code version load one build."""
+    seen = {}
+    for r in rows:
+        key = (r["cell"], r["code_version"])
+        if key in cells and r["status"] == "ok":
+            for col in mx.BUILD_FIELDS:
+                if r[col]:
+                    seen.setdefault((key, col), {}).setdefault(str(r[col]), []).append(r["run"])
+    for ((cell, version), col), values in seen.items():
+        if len(values) > 1:
+            named = "; ".join(f"{h} (runs {', '.join(map(str, sorted(map(int, ks))))})"
+                              for h, ks in sorted(values.items()))  # fmt: skip
+            raise ReportError(
+                f"{where}: {cell} at {version} would hold ok runs of two {col} values, "
+                f"{named}: a cell's runs load one build; nothing published"
+            )
+
+
 def publish(results, cells, dest):
     """Writes <dest>/<experiment>/data/{runs,paths}.csv from the runs of cells under results;
-    returns {experiment: (runs published, rows in runs.csv)}."""
-    done = {}
+    returns {experiment: (runs published, rows in runs.csv)}. ReportError, with nothing
+    written, when a cell published to would hold ok runs of one code version that loaded
+    two builds of a module (check_builds)."""
+    made_by = {}
     for experiment in dict.fromkeys(c.experiment for c in cells):
         docs = run_docs(results, [c for c in cells if c.experiment == experiment])
         d = os.path.join(dest, experiment, "data")
         old_runs = [r for _l, r in read_csv(os.path.join(d, "runs.csv"), RUN_COLUMNS) or []]
-        old_paths = [r for _l, r in read_csv(os.path.join(d, "paths.csv"), PATH_COLUMNS) or []]
         ok = {run_key(r) for r in old_runs if r["status"] == "ok"}
         made = [(doc, run_row(doc)) for doc in docs]
         made = [(doc, r) for doc, r in made if r["status"] == "ok" or run_key(r) not in ok]
+        published = {run_key(r) for _doc, r in made}
+        kept = [r for r in old_runs if run_key(r) not in published]
+        touched = {(r["cell"], r["code_version"]) for _doc, r in made}
+        check_builds(kept + [r for _doc, r in made], touched, os.path.join(d, "runs.csv"))
+        made_by[experiment] = (d, old_runs, made)
+    done = {}
+    for experiment, (d, old_runs, made) in made_by.items():
+        old_paths = [r for _l, r in read_csv(os.path.join(d, "paths.csv"), PATH_COLUMNS) or []]
         # both tables through the campaign's publish (mpqoe.campaign.publish_table): a run
         # published again replaces its rows, and a run's paths go with its run row
         published = {run_key(r) for _doc, r in made}

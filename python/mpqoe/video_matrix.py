@@ -10,9 +10,9 @@ drifts of the machine fall on every cell alike.
 
 import dataclasses
 import fnmatch
-import random
 
 from mpqoe import dash_harness
+from mpqoe.runs import drawn_order
 
 GA_ALGORITHMS = ("ga", "pd-bw", "pd-delay", "fd-bw", "fd-delay", "none")
 JOIN_INTERVAL_S = 4.0  # the GA paper's section IV.A.1: a client joins every 4 s
@@ -78,14 +78,7 @@ class Batch:
         run), so that a resumed batch keeps the relative order of what is left."""
         if self.order_seed is None:
             return list(runs)
-
-        # each run's place is a draw of its own (seed, batch, cell, run), so that the order of
-        # any subset of the batch's runs is the full order's restricted to it
-        def key(run):
-            cell, k = run
-            return random.Random(f"{self.order_seed}:{self.name}:{cell.name}:{k}").random()
-
-        return sorted(runs, key=key)
+        return drawn_order(runs, self.order_seed, self.name, lambda run: (run[0].name, run[1]))
 
     def overrides(self):
         """{"a-b": {field: value}} for mpqoe.descriptor.override_links."""

@@ -6,9 +6,12 @@ Run inside the testbed guest (testbed/run) as root with Debian's /usr/bin/python
     /usr/bin/python3 testbed/experiments/cellrun.py --scenario 3p-50 \
         --cells 3p-50.gr_sty.cubic,3p-50.dft.bbr --runs 1-5 [--duration 30] [--results /results]
 
-For a scenario (mpqoe.sched_matrix) it builds the topology once, then for k in runs, for each cell:
-sets the scheduler and congestion control, streams one video with the probe (vprobe.py server on
-`server`, client on `client`), and writes /results/<experiment>/<cell>/run<k>.json atomically.
+For a scenario (mpqoe.sched_matrix) it builds the topology once, then for each run to make, in
+a random order drawn per run from (--order-seed, scenario, cell, run) (mpqoe.runs.drawn_order:
+a batch started again keeps the order of what is left; seed and place go into every run's
+JSON as "order"): sets the scheduler and congestion control, streams one video with the probe
+(vprobe.py server on `server`, client on `client`), and writes
+/results/<experiment>/<cell>/run<k>.json atomically.
 A run whose JSON exists with status "ok" is skipped, and so is one named by --skip CELL:K,...
 (sched_run.py names the runs it holds as published already); a failed one is moved to
 <cell>/failed/ and run again. Every run that is attempted leaves a JSON, "failed" with the
@@ -45,7 +48,6 @@ The network (documented in docs/results/scheduler-papers.md):
 import argparse
 import contextlib
 import datetime
-import hashlib
 import json
 import os
 import re
@@ -56,6 +58,7 @@ import time
 from mpqoe import descriptor, files, kernel, network
 from mpqoe import sched_matrix as mx
 from mpqoe.results import tree_sha256
+from mpqoe.runs import drawn_order
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -519,6 +522,12 @@ def parse_args(argv):
     p.add_argument(
         "--code-version", default="unknown", help="the repository's version (sched_run.py gives it)"
     )
+    p.add_argument(
+        "--order-seed",
+        type=int,
+        default=mx.ORDER_SEED,
+        help=f"the seed of the runs' random order (default {mx.ORDER_SEED})",
+    )
     a = p.parse_args(argv)
     if a.scenario not in mx.SCENARIOS:
         raise Usage(f"--scenario: unknown {a.scenario!r} (one of {', '.join(mx.SCENARIOS)})")
@@ -577,22 +586,14 @@ def base_doc(args, cell, k):
             "probe_sha256": args.probe_sha256,
         },
         "code_version": args.code_version,
-        "module_sha256": module_sha256(cell.scheduler),
-        # the coupled congestion control's module (None for the kernel's own cubic and bbr)
-        "cc_module_sha256": module_sha256(cell.cc) if cell.cc in mx.COUPLED_CCS else None,
+        # the scheduler's module and the coupled congestion control's (None for the kernel's
+        # own cubic and bbr), as loaded
+        **mx.module_builds(MODULES, cell),
     }
 
 
-def module_sha256(name):
-    """sha256 of this project's module mpqoe_<name>.ko as loaded (None when it is missing)."""
-    try:
-        with open(os.path.join(MODULES, f"mpqoe_{name}.ko"), "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
-    except OSError:
-        return None
-
-
 def pending(args):
+    """[(cell, k, path, old document)] of the runs to make, in the batch's random order."""
     todo = []
     for k in args.run_list:
         for cell in args.cell_list:
@@ -603,7 +604,7 @@ def pending(args):
             if doc and doc.get("status") == "ok":
                 continue
             todo.append((cell, k, path, doc))
-    return todo
+    return drawn_order(todo, args.order_seed, args.scenario, lambda t: (t[0].name, t[1]))
 
 
 def retire(path, doc):
@@ -694,6 +695,7 @@ def run_one(args, cell, k, path, old, n, server, client, mq, netinfo):
     retire(path, old)
     doc = base_doc(args, cell, k)
     doc["network"] = netinfo
+    doc["order"] = {"seed": args.order_seed, "position": n}  # its place in this batch's order
     doc["started_utc"] = now_utc()
     t0 = time.monotonic()
     port = BASE_PORT + n

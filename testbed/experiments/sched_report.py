@@ -53,11 +53,18 @@ are comma-separated lists of those with shell patterns, all of one set
         significant difference) as the baseline, in every matching group and metric;
         "pending" until each cell the claim rests on (in every group of the plan that a
         pattern matches, run or not) has matrix.PLANNED_RUNS runs; "disagrees", "agrees in
-        part", "not significant" or "untested" otherwise (claim_verdict). check=WORD: nothing
-        when the verdict is WORD, else an error
+        part", "not significant" or "untested" otherwise (claim_verdict); "rests on V,
+        before C: rerun pending" when the runs of a cell it rests on (their code version V)
+        lack a recorded change C of the cell's scheduler or congestion control (below).
+        check=WORD: nothing when the data's verdict is WORD, else an error
     {{figure <set>/<name>}}                the figure's image link, or why there is none
-    {{claim KEY TEXT verdict="verdict CLAIM" at=ANCHOR [superseded=yes]}}  a paper's claim: its
-        verdict in bold (plain when superseded), registered in <data>/claims/<page>.csv
+    {{claim KEY TEXT verdict="verdict CLAIM" at=ANCHOR [superseded=yes] [stale=yes]}}  a
+        paper's claim: its verdict in bold (plain when superseded) and the code version(s)
+        of the runs it rests on ("**agrees** at code `6c6982ca0140`"), registered with them
+        in <data>/claims/<page>.csv. A standing claim whose runs lack a recorded change must
+        say stale=yes and reads "rests on V, before C: rerun pending" (plain, counted as
+        such); the page is not made while such a claim lacks the mark, or while a claim with
+        the mark rests on runs that include every recorded change of their code
 The family's own kinds:
     {{comparisons CLAIM}}                  the comparisons that decide the claim's verdict
     {{holds CLAIM}}                        nothing, or an error: the check behind a hand-written
@@ -79,6 +86,11 @@ The family's own kinds:
         its planned length) of the experiments (comma-separated, or *) over the cells
         "headline", "short", "all" or comma-separated shell patterns: cells, runs, h (machine
         time, matrix.estimate_s), length (the planned video length(s), s)
+    {{rerun EXPERIMENT FIELD}}             the reruns of the experiment's cells that the
+        claims marked stale=yes on the pages rendered before (PAGES order) rest on: every
+        planned cell of their groups, matrix.PLANNED_RUNS runs a cell at its planned length;
+        groups (as --cells patterns), cells, runs, h (machine time, matrix.estimate_s),
+        length (the planned video length(s), s)
     {{model NAME}}                         a constant of the plan's time model (MODEL):
         per_run_s, boot_s, batch_runs, planned_runs
     {{pace CELLS}}                         machine time per run, s: the mean time between the
@@ -92,6 +104,10 @@ The family's own kinds:
         sets record per scheduler: "two values for `dft` and one value for `gr_sty`"
     {{onebuild SET[,SET...]}}              nothing, or an error: the check behind "one module
         has one sha256", every scheduler's kept runs record one value
+    {{mixedbuilds SET[,SET...]}}           the cells whose kept ok runs loaded two builds of
+        their modules (scheduler or congestion control), counted per set, and the first
+        one's runs by build: "8 cells of round2/bnaware; A-1.dft.lia of round2/bnaware: runs
+        1-4 one build, 5-10 another"
     {{minp GROUPS METRIC[,METRIC...]}}     the lowest Holm p of the tested comparisons with the
         baseline in the matching groups and metrics (the number behind "Holm p X or more");
         an error when none could be tested
@@ -119,6 +135,10 @@ it, Holm over the group's comparisons of that metric. Baselines: sticky compares
 version's runs (git ancestry; `unrecorded`, the runs published before versions were recorded,
 is the oldest); comparisons across versions, or across video lengths, are not made.
 
+Recorded changes: <data>/scheduler-changes.csv (mpqoe.sched_changes) lists every change that
+alters a scheduler's or a coupled control's decisions; a cell's runs lack one when its commit
+is not an ancestor of their code version (git; `unrecorded` lacks every one).
+
 Exit 0 when done (or nothing differs), 1 on malformed data, an unknown placeholder, a missing
 template or (--check) a difference, with nothing written; 2 on usage errors. Needs Debian's
 python3-scipy and python3-matplotlib (installed when missing and run as root).
@@ -130,9 +150,9 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 
-from mpqoe import debian, page, stats
+from mpqoe import claims, debian, page, sched_changes, stats
 from mpqoe import results as shared
 from mpqoe import sched_matrix as mx
 from mpqoe import sched_publish as publish
@@ -453,6 +473,8 @@ class SetResult(shared.CellsAndGroups):
     plan: list = field(default_factory=list)
     plan_patterns: str | None = None
     builds: dict = field(default_factory=dict)  # scheduler -> module sha256 values of kept runs
+    # cell -> {(module sha256, cc module sha256): [run numbers]} of its kept ok runs
+    cell_builds: dict = field(default_factory=dict)
     kernel: str = ""  # uname -r of the guest kernel every run recorded ("" when none did)
 
 
@@ -483,6 +505,9 @@ def summarize(name, experiment, path, rows, paths, newest):
     for r in rows:
         if r.get("module_sha256"):
             res.builds.setdefault(r["scheduler"], set()).add(r["module_sha256"])
+        if r["status"] == "ok":
+            build = (r.get("module_sha256") or "", r.get("cc_module_sha256") or "")
+            res.cell_builds.setdefault(r["cell"], {}).setdefault(build, []).append(r["run"])
     for r in rows:
         if r["status"] == "ok":
             r.update(path_values(paths.get((r["cell"], r["run"], r["code_version"]), {})))
@@ -1130,6 +1155,47 @@ def _onebuild(sets, names):
     return ""
 
 
+def mixed_builds(sets, names):
+    """[(set name, cell name, {(module sha256, cc module sha256): [runs]})] of the cells of the
+    sets named whose kept ok runs loaded more than one build of their modules, in set and
+    cell order."""
+    out = []
+    for sname in names:
+        res = _set(sets, sname)
+        for c in res.cells:
+            builds = res.cell_builds.get(c.name, {})
+            if len(builds) > 1:
+                out.append((sname, c.name, builds))
+    return out
+
+
+def _runs_text(runs):
+    """Run numbers as spans: [1, 2, 3, 5] -> "1-3, 5"."""
+    runs, spans = sorted(runs), []
+    for k in runs:
+        if spans and k == spans[-1][1] + 1:
+            spans[-1][1] = k
+        else:
+            spans.append([k, k])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def mixedbuilds_text(mixed):
+    """How many cells of each set mix module builds, and the first one's runs by build:
+    "8 cells of round2/bnaware and 15 of round2/sticky; A-1.dft.lia of round2/bnaware: runs
+    1-4 one build, 5-10 another" ("no cell" when none does)."""
+    if not mixed:
+        return "no cell"
+    per = {}
+    for sname, _cell, _b in mixed:
+        per[sname] = per.get(sname, 0) + 1
+    counts = [f"{n} cell{'s' if n > 1 else ''} of {s}" for s, n in per.items()]
+    sname, cell, builds = mixed[0]
+    spans = [_runs_text(runs) for runs in sorted(builds.values(), key=min)]
+    return (f"{joined(counts)}; {cell} of {sname}: runs {spans[0]} one build, "
+            f"{', '.join(spans[1:])} another")  # fmt: skip
+
+
 def builds_text(builds):
     """{scheduler: sha256 values} as words, most values first: "two values for `minrtt` and
     `dft` and one value for `tr_sty`"."""
@@ -1208,6 +1274,48 @@ def parse_expectations(text):
     return expected
 
 
+def claim_cells(res, patterns, expected):
+    """(group names, [(cell name, Cell or None when not run)]) of a claim: every group of the
+    set's plan that one of the comma-separated patterns matches, run or not (and any other
+    group of the set that one matches), and in each the baseline's cell and those of the
+    schedulers named in expected. KeyError for patterns that match no group of the set or its
+    plan, and for a named scheduler that a group has neither run nor planned."""
+    plan = planned_groups(res)
+    planned = {n for cells in plan.values() for n in cells}
+    names = sorted(n for n in set(plan) | {g.name for g in res.groups} if name_matches(n, patterns))
+    if not names:
+        raise KeyError(f"no group of {res.name} or of its plan matches {patterns!r}")
+    rests = []
+    for name in names:
+        g = res.group(name)
+        ref = g.ref if g is not None and g.ref else res.experiment.refs[0]
+        scenario, cc = name.rsplit(".", 1)
+        for s in [ref, *expected]:
+            cell = g.cells.get(s) if g is not None else None
+            cname = f"{scenario}.{s}.{cc}"
+            if cell is None and cname not in planned:
+                raise KeyError(f"group {name} of {res.name} has no {s} cell, run or planned")
+            rests.append((cname, cell))
+    return names, rests
+
+
+def claim_basis(sets, claim, changes, contains):
+    """mpqoe.claims.Basis of a claim (CLAIM): the code versions of the runs of the cells its
+    comparisons use, and the commits of the recorded changes (mpqoe.sched_changes) to those
+    cells' schedulers and congestion controls that a cell's version does not include, in the
+    record's order. Cells not run yet add nothing."""
+    sname, patterns, _metrics, expectations = _split(claim, 3, CLAIM)
+    res = _set(sets, sname)
+    _names, rests = claim_cells(res, patterns, parse_expectations(expectations))
+    cells = [c for _n, c in rests if c is not None]
+    lacking = []
+    for c in cells:
+        for ch in sched_changes.lacking(changes, c.version, (c.scheduler, c.cc), contains):
+            lacking.append(ch.commit)
+    versions = tuple(sorted({c.version for c in cells}))
+    return claims.Basis(versions, tuple(dict.fromkeys(lacking)))
+
+
 def claim_verdict(res, patterns, metrics, expected, complete=True):
     """The verdict on a claim about schedulers against the baseline: over the groups matching
     the comma-separated patterns and each of the metrics, each scheduler named in expected
@@ -1228,24 +1336,13 @@ def claim_verdict(res, patterns, metrics, expected, complete=True):
     named scheduler that a group has neither run nor planned."""
     for m in metrics:
         _compared_metric(res, m)
-    plan = planned_groups(res)
-    planned = {n for cells in plan.values() for n in cells}
-    names = sorted(n for n in set(plan) | {g.name for g in res.groups} if name_matches(n, patterns))
-    if not names:
-        raise KeyError(f"no group of {res.name} or of its plan matches {patterns!r}")
-    short, cells = 0, 0
-    for name in names:
-        g = res.group(name)
-        ref = g.ref if g is not None and g.ref else res.experiment.refs[0]
-        scenario, cc = name.rsplit(".", 1)
-        for s in [ref, *expected]:
-            cell = g.cells.get(s) if g is not None else None
-            if cell is None and f"{scenario}.{s}.{cc}" not in planned:
-                raise KeyError(f"group {name} of {res.name} has no {s} cell, run or planned")
-            cells += 1
-            short += cell is None or min(cell.intervals[m].n for m in metrics) < mx.PLANNED_RUNS
+    names, rests = claim_cells(res, patterns, expected)
+    short = sum(
+        cell is None or min(cell.intervals[m].n for m in metrics) < mx.PLANNED_RUNS
+        for _name, cell in rests
+    )
     if short and complete:
-        return "pending", f"{short} of {cells} cells below {mx.PLANNED_RUNS} runs"
+        return "pending", f"{short} of {len(rests)} cells below {mx.PLANNED_RUNS} runs"
     hits, against = [], []
     missing, same, same_against, diffs, untested = 0, 0, 0, 0, 0
     for g in map(res.group, names):
@@ -1428,10 +1525,60 @@ def _figure(sets, name):
     return f"![{sname} {stem}]({sname}/{stem}.png)"
 
 
-def resolver(sets):
+RERUN_FIELDS = ("groups", "cells", "runs", "h", "length")
+
+
+def rerun_cells(sets, pending, experiment):
+    """The matrix cells of an experiment to run again for the claims that await a rerun
+    (pending: their verdict placeholders' texts, `verdict CLAIM`): every planned cell of each
+    group such a claim rests on (the whole group, as its comparisons are adjusted over all of
+    it), in matrix order; KeyError when none of them is of the experiment."""
+    groups = set()
+    for text in pending:
+        _kind, args, _options = page.tokenize(text)
+        sname, patterns, _m, expectations = _split(args[0], 3, CLAIM)
+        res = _set(sets, sname)
+        if res.experiment.name == experiment:
+            names, _rests = claim_cells(res, patterns, parse_expectations(expectations))
+            groups.update(names)
+    cells = [c for c in mx.cells(experiment) if f"{c.scenario}.{c.cc}" in groups]
+    if not cells:
+        raise KeyError(f"no claim rendered so far awaits a rerun of {experiment} cells")
+    return cells
+
+
+def _rerun(sets, kinds, experiment, field):
+    """A field of the rerun plan of an experiment (rerun_cells): its groups as --cells
+    patterns (`<scenario>.*.<cc>`, comma-separated), cells, runs, h (machine time at the
+    model's pace, matrix.estimate_s, as the runner plans) or length (the planned video
+    lengths, s)."""
+    cells = rerun_cells(sets, kinds.pending, experiment)
+    runs, total = plan_time(cells)
+    groups = dict.fromkeys(f"{c.scenario}.*.{c.cc}" for c in cells)
+    lengths = sorted({mx.planned_duration(c) for c in cells}, reverse=True)
+    return {
+        "groups": lambda: ",".join(groups),
+        "cells": lambda: str(len(cells)),
+        "runs": lambda: str(runs),
+        "h": lambda: fmt(total / 3600, 1),
+        "length": lambda: ", ".join(fmt_seconds(d) for d in lengths),
+    }[field]()
+
+
+def _basis(sets, changes, contains, text):
+    """The Basis of a verdict placeholder's text (`verdict CLAIM`), None for another kind."""
+    kind, args, _options = page.tokenize(text)
+    if kind != "verdict" or not args:
+        return None
+    return claim_basis(sets, args[0], changes, contains)
+
+
+def resolver(sets, changes=(), contains=shared.git_contains):
     """The kinds of the page's placeholders (mpqoe.page; the module's docstring) over the
-    result sets."""
+    result sets; changes: the record of decision-affecting changes (mpqoe.sched_changes),
+    contains: whether a code version includes a commit (mpqoe.results.git_contains)."""
     k = page.Kinds()
+    k.basis = partial(_basis, sets, changes, cache(contains))  # git, once per pair
     k.shared("value", partial(_value, sets))
     k.shared("cmp", partial(_comparison, sets))
     k.shared("pair", partial(_pair, sets))
@@ -1453,6 +1600,11 @@ def resolver(sets):
         k.own(name, "result_set", lambda result_set, fn=fn: fn(_set(sets, result_set)))
     k.own("plan", "experiments:list cells field:cells|runs|h|length", _plan)
     k.own("model", f"name:{'|'.join(MODEL)}", lambda name: str(getattr(mx, MODEL[name])))
+    k.own(
+        "rerun",
+        f"experiment:sticky|bnaware field:{'|'.join(RERUN_FIELDS)}",
+        partial(_rerun, sets, k),
+    )
     k.own("pace", "cells:list", partial(_pace, sets))
     k.own("sig", "groups:list metric", partial(_sig, sets))
     k.own("minp", "groups:list metrics:list", partial(_minp, sets))
@@ -1463,6 +1615,11 @@ def resolver(sets):
         lambda result_sets: builds_text(module_builds(sets, result_sets)),
     )
     k.own("onebuild", "result_sets:list", lambda result_sets: _onebuild(sets, result_sets))
+    k.own(
+        "mixedbuilds",
+        "result_sets:list",
+        lambda result_sets: mixedbuilds_text(mixed_builds(sets, result_sets)),
+    )
     k.own("ccsig", "cells:list cc other metric", partial(_ccsig, sets))
     k.own("zero", "cells:list metrics:list", partial(_zero, sets))
     k.own("below", "low:list high:list metric", partial(_below, sets))
@@ -1613,10 +1770,11 @@ def figures(plt, res):
 # The whole output
 
 
-def build(data, newest=shared.git_newest):
+def build(data, newest=shared.git_newest, contains=shared.git_contains):
     """({path: bytes} of every file the report makes under data, sets); ReportError on bad
     input, found before any figure is drawn."""
     sets = load(data, newest)
+    changes = sched_changes.read(os.path.join(data, sched_changes.NAME))
     if not sets:
         raise ReportError(f"{data}: no result set (<...>/sticky|bnaware/data/runs.csv)")
     srcs = [os.path.join(data, p + ".in") for p in PAGES]
@@ -1626,7 +1784,7 @@ def build(data, newest=shared.git_newest):
     out = {}
     for res in sets:
         figures(plt, res)
-    kinds = resolver(sets)
+    kinds = resolver(sets, changes, contains)
     for src, template in zip(srcs, templates, strict=True):
         text = page.render(template, kinds, src, GENERATOR, "make results")
         out[src.removesuffix(".in")] = text.encode()
@@ -1653,9 +1811,9 @@ def stale(data, sets, out):
     return found
 
 
-def main(argv, newest=shared.git_newest):
+def main(argv, newest=shared.git_newest, contains=shared.git_contains):
     def make(data):
-        out, sets = build(data, newest)
+        out, sets = build(data, newest, contains)
         dropped = [
             f"{res.name}: dropped {n} run(s) of {cell} at older code version {shared.short(v)}"
             for res in sets

@@ -22,7 +22,11 @@ missing, and is "partial" until each of them has --runs ok runs.
 Batch logs: DIR/logs/ (the guest's output, and its kernel console as <batch>.console.log).
 Every run records the code version of this checkout (commit, `-dirty-<hash>` when the work
 tree differs, taken when this command started and passed to the guest), the sha256 of the
-scheduler module it loaded and of the probe's sources (cellrun.py).
+scheduler module it loaded (and of the coupled control's) and of the probe's sources, and its
+place in its batch's random order (seed mpqoe.sched_matrix.ORDER_SEED; cellrun.py). A cell's
+runs load one build of its modules: the command refuses (exit 2, before any run) to add a run
+to a cell whose ok runs here, or published in --publish's DEST at this code version, loaded
+another, and publishing refuses a cell whose ok runs of one code version name two.
 Before it starts it prints the plan's machine time in one guest at a time: per batch about
 90 s of boot, per run the median wall time of the ok runs of its scenario and video length
 that DIR holds, else the mean time between the starts of one batch's runs of that scenario in
@@ -406,7 +410,8 @@ def within_budget(args, todo, pace):
 class Part:
     """What one invocation (one video length) makes: the runs to do, those left beyond the
     budget, the selected runs published already, the pace (measured here, else in the
-    published table), the batches and their estimate, s, and where the pace comes from."""
+    published table), the batches and their estimate, s, where the pace comes from, and the
+    published rows of this code version and length (published_rows)."""
 
     todo: set
     beyond: set
@@ -415,6 +420,7 @@ class Part:
     batches: list
     est: float
     pace_text: str
+    rows: list
 
 
 def plan_part(args):
@@ -429,7 +435,39 @@ def plan_part(args):
     batches = mx.batches(args.selected, kept, args.batch_runs)
     est = mx.estimate_s(batches, kept, args.duration, pace)
     text = pace_text(batches, here, there)
-    return Part(kept, todo - kept, published, pace, batches, est, text)
+    return Part(kept, todo - kept, published, pace, batches, est, text, rows)
+
+
+def check_builds(args, todo, rows, builds=None):
+    """Usage (one line) when a cell with runs to do (todo) has ok runs, in the results
+    directory or published in --publish's DEST at this code version and length (rows:
+    published_rows), that loaded another build of its scheduler's or congestion control's
+    module than the one here (builds: {cell name: matrix.module_builds}, read from MODULES
+    when None; a module not built yet is not compared): the runs of a cell load one build,
+    so its comparisons never mix two binaries."""
+    names = {n for n, _k in todo}
+    for c in args.selected:
+        if c.name not in names:
+            continue
+        now = mx.module_builds(MODULES, c) if builds is None else builds[c.name]
+        held = []  # (which run, the build fields it recorded)
+        for k in range(1, args.runs + 1):
+            path = mx.run_path(args.results, c, k)
+            doc = files.read_json(path)
+            if doc and doc.get("status") == "ok":
+                held.append((path, doc))
+        held += [(f"run {r['run']} published in {args.publish}", r) for _e, r in rows
+                 if r["cell"] == c.name and r["status"] == "ok"]  # fmt: skip
+        for where, doc in held:
+            for fld in mx.BUILD_FIELDS:
+                old = (doc.get(fld) or "")[: pub.HASH_DIGITS]
+                new = (now.get(fld) or "")[: pub.HASH_DIGITS]
+                if old and new and old != new:
+                    raise Usage(
+                        f"{c.name}: {where} loaded {fld} {old}, the module here is {new}: the "
+                        "runs of a cell load one build (build the modules at the cell's commit, "
+                        "which is reproducible, or use another --results and --publish DEST)"
+                    )
 
 
 def unfinished(args, part):
@@ -500,6 +538,8 @@ def guest_command(args, scn, cells, runs, todo):
         "/results",
         "--code-version",
         args.code_version,
+        "--order-seed",
+        str(mx.ORDER_SEED),
     ] + (["--skip", ",".join(skip)] if skip else [])
 
 
@@ -613,6 +653,7 @@ def main(argv):
         part = plan_part(args)
         todo, batches = part.todo, part.batches
         preflight(args)
+        check_builds(args, todo, part.rows)
     except Usage as e:
         if str(e):
             print(f"sched_run.py: {e}", file=sys.stderr)
@@ -730,7 +771,11 @@ def main(argv):
         return 130
     m = write_manifest(args, "")
     if args.publish:
-        publish(args)
+        try:
+            publish(args)
+        except ReportError as e:
+            print(f"sched_run.py: {e}", file=sys.stderr)
+            return 1
     bad = unfinished(args, part)
     print(
         f"sched_run.py: finished in {(time.monotonic() - t_all) / 60:.1f} min; "

@@ -11,8 +11,10 @@ import contextlib
 import io
 import json
 import os
+import random
 import tempfile
 import unittest
+from unittest import mock
 
 import cellrun
 import sched_report as report
@@ -496,6 +498,133 @@ class PublishTest(unittest.TestCase):
             self.assertEqual(len(paths), 5)
 
 
+class BuildsTest(unittest.TestCase):
+    """A cell's runs load one build of its modules: the driver refuses to add a run to a cell
+    whose ok runs loaded another, and publishing refuses a cell whose ok runs name two."""
+
+    def doc(self, k, module="a", cc_module=None, cell="A-1.dft.lia", status="ok"):
+        c = mx.parse_cell(cell)
+        doc = cellrun_doc(status)
+        doc.update(cell=c.name, scheduler=c.scheduler, cc=c.cc, run=k, code_version="v1",
+                   module_sha256=module * 64,
+                   cc_module_sha256=cc_module and cc_module * 64)  # fmt: skip
+        return doc
+
+    def write(self, results, doc):
+        path = mx.run_path(results, mx.parse_cell(doc["cell"]), doc["run"])
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+
+    def test_the_driver_refuses_a_run_of_another_build_and_changes_nothing(self):
+        with tempfile.TemporaryDirectory() as d:
+            res, modules = os.path.join(d, "res"), os.path.join(d, "modules")
+            os.makedirs(modules)
+            for name in ("dft", "lia"):
+                with open(os.path.join(modules, f"mpqoe_{name}.ko"), "wb") as f:
+                    f.write(name.encode())
+            c = mx.parse_cell("A-1.dft.lia")
+            here = mx.module_builds(modules, c)
+            self.assertEqual(here["cc_module_sha256"][:8], "bc86396b")  # sha256(b"lia")
+            argv = ["--experiment", "bnaware", "--cells", c.name, "--runs", "3"]
+            argv += ["--duration", "10", "--results", res, "--no-build", "--dry-run"]
+            args = run.parse_args(argv)
+            self.write(res, dict(self.doc(1, "a"), code_version=args.code_version,
+                                 **here))  # fmt: skip
+            self.write(res, dict(self.doc(2, "a"), code_version=args.code_version,
+                                 status="failed"))  # fmt: skip
+            todo = {(c.name, 2), (c.name, 3)}
+            run.check_builds(args, todo, [], {c.name: here})  # the same build: fine
+            run.check_builds(args, set(), [], {c.name: {"module_sha256": "b" * 64}})
+            with self.assertRaisesRegex(run.Usage, r"^A-1.dft.lia: .*run1.json loaded "
+                                        r"module_sha256 9e4f1681de656e22, the module here is "
+                                        r"b{16}: the runs of a cell load one build"):  # fmt: skip
+                run.check_builds(args, todo, [], {c.name: dict(here, module_sha256="b" * 64)})
+            # published at this version: the control's module counts too
+            row = publish.run_row({**self.doc(4), **here, "cc_module_sha256": "e" * 64})
+            args.publish = "DEST"
+            with self.assertRaisesRegex(
+                run.Usage, "run 4 published in DEST loaded cc_module_sha256 e{16},"
+            ):
+                run.check_builds(args, todo, [("bnaware", row)], {c.name: here})
+            # the command: exit 2 with the one line, the results directory as it was
+            before = sorted(os.listdir(os.path.dirname(mx.run_path(res, c, 1))))
+            with open(os.path.join(modules, "mpqoe_dft.ko"), "wb") as f:
+                f.write(b"rebuilt")
+            err = io.StringIO()
+            with (mock.patch.object(run, "MODULES", modules), contextlib.redirect_stderr(err),
+                  contextlib.redirect_stdout(io.StringIO())):  # fmt: skip
+                self.assertEqual(run.main(argv), 2)
+            self.assertRegex(err.getvalue(), r"^sched_run.py: A-1.dft.lia: .* loaded module_sha256")
+            self.assertEqual(len(err.getvalue().splitlines()), 1)
+            self.assertEqual(sorted(os.listdir(os.path.dirname(mx.run_path(res, c, 1)))), before)
+
+    def test_publishing_refuses_a_cell_of_two_builds_and_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as d:
+            res, dest = os.path.join(d, "res"), os.path.join(d, "docs")
+            cells = [mx.parse_cell("A-1.dft.lia"), mx.parse_cell("A-1.bnaware.lia")]
+            self.write(res, self.doc(1, "a", "c", cell="A-1.bnaware.lia"))
+            self.write(res, self.doc(1, "a", "c"))
+            self.write(res, self.doc(2, "a", "c"))
+            self.write(res, self.doc(3, "b", "c", status="failed"))  # failed: counts for nothing
+            self.assertEqual(publish.publish(res, cells, dest), {"bnaware": (4, 4)})
+            runs_csv = os.path.join(dest, "bnaware", "data", "runs.csv")
+            with open(runs_csv) as f:
+                published = f.read()
+            self.write(res, self.doc(3, "a", "e"))  # the control's module of another build
+            with self.assertRaisesRegex(results.ReportError, r"A-1.dft.lia at v1 would hold ok "
+                                        r"runs of two cc_module_sha256 values, c{16} \(runs 1, "
+                                        r"2\); e{16} \(runs 3\)"):  # fmt: skip
+                publish.publish(res, cells, dest)
+            with open(runs_csv) as f:
+                self.assertEqual(f.read(), published)
+            self.assertEqual(len(results.read_csv(runs_csv, publish.RUN_COLUMNS)), 4)
+            # a run published again with the cell's build replaces its row
+            self.write(res, self.doc(3, "a", "c"))
+            self.assertEqual(publish.publish(res, cells, dest), {"bnaware": (4, 4)})
+
+
+class OrderTest(unittest.TestCase):
+    """The runs of a guest batch in a random order, drawn per run (mpqoe.runs.drawn_order)."""
+
+    def test_a_batch_runs_in_the_drawn_order_and_a_resumed_one_keeps_it(self):
+        with tempfile.TemporaryDirectory() as d:
+            names = "baseline.minrtt.cubic,baseline.dft.cubic,baseline.gr_sty.cubic"
+            argv = ["--scenario", "baseline", "--cells", names, "--runs", "1-4", "--results", d]
+            g = cellrun.parse_args(argv)
+            self.assertEqual(g.order_seed, mx.ORDER_SEED)
+            got = [(c.name, k) for c, k, _p, _d in cellrun.pending(g)]
+            interleaved = [(n, k) for k in range(1, 5) for n in names.split(",")]
+            self.assertEqual(sorted(got), sorted(interleaved))
+            self.assertNotEqual(got, interleaved)
+            # each run's own draw: (seed, scenario, cell, run)
+            draw = {r: random.Random(f"1:baseline:{r[0]}:{r[1]}").random() for r in got}
+            self.assertEqual(got, sorted(interleaved, key=draw.__getitem__))
+            # resumed: the runs left keep their relative order
+            done = got[::2]
+            for name, k in done:
+                c = mx.parse_cell(name)
+                os.makedirs(os.path.dirname(mx.run_path(d, c, k)), exist_ok=True)
+                files.write_json(mx.run_path(d, c, k), {"status": "ok"})
+            left = [(c.name, k) for c, k, _p, _d in cellrun.pending(g)]
+            self.assertEqual(left, [r for r in got if r not in done])
+            other = cellrun.parse_args([*argv, "--order-seed", "2"])
+            self.assertNotEqual([(c.name, k) for c, k, _p, _d in cellrun.pending(other)], left)
+
+    def test_the_driver_passes_the_seed_and_the_video_runner_draws_the_same_way(self):
+        args = run.parse_args(["--experiment", "sticky", "--cells", "baseline.dft.cubic"])
+        cmd = run.guest_command(args, "baseline", args.selected, [1], {("baseline.dft.cubic", 1)})
+        self.assertEqual(cmd[cmd.index("--order-seed") + 1], str(mx.ORDER_SEED))
+        from mpqoe import video_matrix  # noqa: PLC0415
+
+        b = video_matrix.Batch("x", "compuserve", 3, 60.0, order_seed=7)
+        cells = [mock.Mock(), mock.Mock()]
+        cells[0].name, cells[1].name = "ga", "none"
+        runs = [(c, k) for k in (1, 2, 3) for c in cells]
+        want = sorted(runs, key=lambda r: random.Random(f"7:{b.name}:{r[0].name}:{r[1]}").random())
+        self.assertEqual(b.order(runs), want)
+
+
 class PlanTest(unittest.TestCase):
     def test_resume_skips_ok_runs_and_checks_duration(self):
         with tempfile.TemporaryDirectory() as d:
@@ -734,7 +863,7 @@ class PlanTest(unittest.TestCase):
                                     "--runs", "1-2", "--results", os.path.join(d, "g"),
                                     "--skip", f"{bn.name}:1"])  # fmt: skip
             got = [(c.name, k) for c, k, _p, _d in cellrun.pending(g)]
-            self.assertEqual(got, [(dft.name, 1), (dft.name, 2), (bn.name, 2)])
+            self.assertEqual(sorted(got), sorted([(dft.name, 1), (dft.name, 2), (bn.name, 2)]))
             for bad in (f"{bn.name}", "3p-50.dft.cubic:1", f"{bn.name}:x"):
                 with self.assertRaisesRegex(cellrun.Usage, "--skip"):
                     cellrun.parse_args(["--scenario", "A-1", "--cells", bn.name, "--skip", bad])

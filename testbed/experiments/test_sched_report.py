@@ -11,12 +11,13 @@ import io
 import math
 import os
 import shutil
+import subprocess
 import tempfile
 import unittest
 from unittest import mock
 
 import sched_report as report
-from mpqoe import results, stats
+from mpqoe import results, sched_changes, stats
 from mpqoe import sched_matrix as mx
 from mpqoe import sched_publish as publish
 
@@ -490,6 +491,21 @@ class StatisticsTest(Case):
         self.write_set("old/sticky", [run_row("3p-150.dft.cubic", 1)])
         self.assert_refused(self.load()["old/sticky"], ("builds old/sticky",))
 
+    def test_mixedbuilds_names_the_cells_whose_runs_loaded_two_builds(self):
+        rows = fixture()
+        for r in rows:
+            if r["cell"] == "baseline.dft.cubic":
+                r["module_sha256"] = "d1" if r["run"] in (1, 2, 5) else "d2"
+            if r["cell"] == "3p-50.minrtt.cubic":  # one scheduler build, two of the control
+                r["module_sha256"], r["cc_module_sha256"] = "m1", f"c{r['run'] % 2}"
+        self.write_set("sticky", rows)
+        self.assertEqual(
+            report.resolve([self.load()["sticky"]], "mixedbuilds sticky"),
+            "2 cells of sticky; baseline.dft.cubic of sticky: runs 1-2, 5 one build, 3-4 another",
+        )
+        self.write_set("sticky", fixture())
+        self.assertEqual(report.resolve([self.load()["sticky"]], "mixedbuilds sticky"), "no cell")
+
     def test_progress_counts_ok_runs_in_the_planned_cells(self):
         rows = [run_row(f"baseline.{s}.lia", k) for s in ("minrtt", "dft", "gr_sty", "tp_sty",
                 "tr_sty") for k in range(1, 6)]  # fmt: skip
@@ -710,11 +726,11 @@ class PageTest(Case):
         self.assertIn("22 runs (1 failed) in 5 cells (3-6 per cell), 10 s videos", page)
         self.assertIn("subflow_throughput.png is not made", page)
         # a claim: its verdict in bold, registered in the claims file beside the pages
-        self.assertIn("S1 **pending**\n", page)
+        self.assertIn("S1 **pending** at code `v1`\n", page)
         self.assertEqual(
             self.read("claims/scheduler-papers.csv").splitlines(),
-            ["page,key,text,verdict,evidence,anchor,superseded,setup",
-             "scheduler-papers.md,S1,fewer switches,pending,,a,no,"],
+            ["page,key,text,verdict,evidence,anchor,superseded,setup,code",
+             "scheduler-papers.md,S1,fewer switches,pending,,a,no,,v1"],
         )  # fmt: skip
         # round 1's and the regenerate pages are rendered where their templates are
         self.assertFalse(os.path.exists(os.path.join(self.data, "scheduler-round1.md")))
@@ -723,9 +739,9 @@ class PageTest(Case):
                     " superseded=yes}}\n")  # fmt: skip
         rc, msg = self.run_report()
         self.assertEqual(rc, 0, msg)
-        self.assertTrue(self.read("scheduler-round1.md").endswith("\npending\n"))
+        self.assertTrue(self.read("scheduler-round1.md").endswith("\npending at code `v1`\n"))
         self.assertIn(
-            "scheduler-round1.md,R1,old,pending,,,yes", self.read("claims/scheduler-round1.csv")
+            "scheduler-round1.md,R1,old,pending,,,yes,,v1", self.read("claims/scheduler-round1.csv")
         )
         tables = self.read("sticky/tables.md")
         self.assertIn("Dropped (older code version of the cell): baseline.gr_sty.cubic", tables)
@@ -778,6 +794,110 @@ class PageTest(Case):
         rc, msg = self.run_report("--check")
         self.assertEqual(rc, 1)
         self.assertIn("differs from the data: scheduler-papers.md", msg)
+
+
+CHANGE = "0123456789ab"  # a recorded change of gr_sty, in v2 and not in v1
+
+
+def contains(version, commit):
+    """The fixture's git ancestry: v2 includes CHANGE, v1 and unrecorded do not."""
+    return version == "v2" and commit == CHANGE
+
+
+class StaleTest(Case):
+    """A verdict on runs older than a recorded change of their code (scheduler-changes.csv)."""
+
+    def setUp(self):
+        super().setUp()
+        self.record(CHANGE, "gr_sty")
+
+    def record(self, commit, modules):
+        with open(os.path.join(self.data, "scheduler-changes.csv"), "w") as f:
+            f.write(f"commit,date,modules,change\n{commit},2026-11-29,{modules},a rule\n")
+
+    def render(self, claim, *args):
+        with open(os.path.join(self.data, "scheduler-papers.md.in"), "w") as f:
+            f.write(claim + "\n")
+        err, out = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            rc = report.main(["--data", self.data, *args], newest=newest, contains=contains)
+        return rc, out.getvalue() + err.getvalue()
+
+    CLAIM = '{{claim S1 "fewer" verdict="verdict sticky/baseline.cubic/switches/gr_sty:lower"'
+
+    def test_an_unmarked_stale_verdict_fails_and_a_marked_one_says_so_plainly(self):
+        rc, msg = self.render(self.CLAIM + "}}")
+        self.assertEqual(rc, 1, msg)
+        self.assertIn(f"S1: its runs (v1) were made before recorded change(s) {CHANGE}", msg)
+        self.assertFalse(os.path.exists(os.path.join(self.data, "scheduler-papers.md")))
+        marked = self.CLAIM + " stale=yes}} {{verdict sticky/baseline.cubic/switches/gr_sty:lower}}"
+        rc, msg = self.render(marked)
+        self.assertEqual(rc, 0, msg)
+        pending = f"rests on v1, before {CHANGE}: rerun pending; its runs give pending"
+        self.assertIn(f"\n{pending} {pending}\n", self.read("scheduler-papers.md"))
+        self.assertIn(
+            f'scheduler-papers.md,S1,fewer,"{pending}",,,no,,v1',
+            self.read("claims/scheduler-papers.csv"),
+        )
+        self.assertEqual(self.render(marked, "--check")[0], 0)
+
+    def test_a_mark_on_runs_that_include_every_change_fails(self):
+        rows = [dict(r, code_version="v2") for r in fixture() if r["code_version"] == V1]
+        self.write_set("sticky", rows)
+        rc, msg = self.render(self.CLAIM + " stale=yes}}")
+        self.assertEqual(rc, 1, msg)
+        self.assertIn("S1: marked stale=yes, but its runs (v2) include every recorded", msg)
+        rc, msg = self.render(self.CLAIM + "}}")
+        self.assertEqual(rc, 0, msg)
+        self.assertIn("**pending** at code `v2`", self.read("scheduler-papers.md"))
+
+    def test_a_change_of_another_module_leaves_the_verdict_standing(self):
+        self.record(CHANGE, "bnaware tr_sty")
+        rc, msg = self.render(self.CLAIM + "}}")
+        self.assertEqual(rc, 0, msg)
+        self.assertIn("**pending** at code `v1`", self.read("scheduler-papers.md"))
+        # the baseline's own module counts: dft is the group's baseline here
+        self.record(CHANGE, "dft")
+        self.assertEqual(self.render(self.CLAIM + "}}")[0], 1)
+
+    def test_the_rerun_plan_is_every_planned_cell_of_the_stale_claims_groups(self):
+        with open(os.path.join(self.data, "scheduler-regenerate.md.in"), "w") as f:
+            f.write("{{rerun sticky groups}} {{rerun sticky cells}} {{rerun sticky runs}} "
+                    "{{rerun sticky length}} {{rerun sticky h}}\n")  # fmt: skip
+        rc, msg = self.render(self.CLAIM + " stale=yes}}")
+        self.assertEqual(rc, 0, msg)
+        # baseline.cubic: minrtt, dft and the three sticky schedulers, 10 runs each at the
+        # paper's 624 s: two guest batches (40 + 10 runs), 2 x 90 s + 50 x 631 s = 8.81 h
+        self.assertTrue(
+            self.read("scheduler-regenerate.md").endswith("\nbaseline.*.cubic 5 50 624 8.8\n")
+        )
+        with open(os.path.join(self.data, "scheduler-regenerate.md.in"), "w") as f:
+            f.write("{{rerun bnaware cells}}\n")
+        rc, msg = self.render(self.CLAIM + " stale=yes}}")
+        self.assertEqual(rc, 1)
+        self.assertIn("no claim rendered so far awaits a rerun of bnaware cells", msg)
+
+    def test_the_committed_record_names_commits_of_this_repository_on_their_dates(self):
+        path = os.path.join(report.REPO, "docs", "results", sched_changes.NAME)
+        changes = sched_changes.read(path)
+        self.assertIn("5ab5311dca56", [c.commit for c in changes])
+        for c in changes:
+            got = subprocess.run(
+                ["git", "-C", report.REPO, "log", "-1", "--format=%ad", "--date=short", c.commit],
+                capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            if got.returncode:
+                self.skipTest("not in a git clone of the project")
+            self.assertEqual(got.stdout.strip(), c.date, c.commit)
+
+    def test_a_bad_record_is_refused_naming_the_line(self):
+        for commit, modules, msg in (("0123", "gr_sty", ":2: commit"),
+                                     (CHANGE, "nope", ":2: modules 'nope'"),
+                                     (CHANGE, "", ":2: modules")):  # fmt: skip
+            self.record(commit, modules)
+            rc, out = self.render(self.CLAIM + "}}")
+            self.assertEqual(rc, 1, commit)
+            self.assertIn(msg, out)
 
 
 class ReaderTest(Case):
