@@ -23,7 +23,6 @@ verdict, the changes its runs were made before (`lacking`): a standing verdict w
 a change of one of its cells' schedulers or controls must be marked as awaiting its rerun.
 """
 
-import csv
 import dataclasses
 import datetime
 import glob
@@ -31,7 +30,7 @@ import os
 import re
 
 from mpqoe import REPO
-from mpqoe.results import ReportError
+from mpqoe.results import ReportError, read_csv
 
 COLUMNS = ("commit", "date", "modules", "change")
 NAME = "scheduler-changes.csv"  # under docs/results, beside the pages that use it
@@ -61,19 +60,14 @@ def read(path, known=None):
     """[Change] of a record, [] when the file is absent; ReportError naming the line for
     another header, a commit that is not 12 hex digits, a bad date, an unknown module or an
     empty change."""
-    if not os.path.exists(path):
+    rows = read_csv(path, COLUMNS)
+    if rows is None:
         return []
     known = module_names() if known is None else set(known)
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
-    if not rows or tuple(rows[0]) != COLUMNS:
-        raise ReportError(f"{path}: header must be exactly {','.join(COLUMNS)}")
     out = []
-    for i, r in enumerate(rows[1:], 2):
+    for i, r in rows:
         where = f"{path}:{i}"
-        if len(r) != len(COLUMNS):
-            raise ReportError(f"{where}: {len(r)} fields, expected {len(COLUMNS)}")
-        commit, date, modules, change = r
+        commit, date, modules, change = (r[c] for c in COLUMNS)
         if not COMMIT.match(commit):
             raise ReportError(f"{where}: commit {commit!r} is not 12 hex digits")
         try:
