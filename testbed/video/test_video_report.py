@@ -574,6 +574,39 @@ class PaperSetupTest(ReportCase):
             ("ga-topo", "no design fixes its runs"),
         ])  # fmt: skip
 
+    def test_the_measured_pace_times_the_missing_runs(self):
+        self.sweep()  # 20 runs in of CompuServe's 60
+        # the 20 ok attempts take 10 or 14 minutes, one failed attempt 6: every minute spent,
+        # 246, over the 20 ok runs is 12.3 a run, so 40 missing runs take 8.2 h
+        rows = [{"experiment": "ga-topo-paper", "cell": f"compuserve.c5.{alg}", "run": k,
+                 "attempt": "run1", "status": "ok", "started": "2026-12-07T10:00:00+00:00",
+                 "ended": f"2026-12-07T10:{10 if k % 2 else 14}:00+00:00"}
+                for alg in ("ga", "none") for k in range(1, 11)]  # fmt: skip
+        rows.append(dict(rows[0], attempt="run1-2", status="failed",
+                         ended="2026-12-07T10:06:00+00:00"))  # fmt: skip
+        self.write("ga-topo-paper-attempts", rows, record.ATTEMPT_COLUMNS)
+        ci = stats.mean_ci([10, 14] * 10 + [6])
+        self.assertEqual(
+            self.resolve("pace ga-topo-paper cells=compuserve.*"),
+            f"{ci.mean:.1f} [{ci.lo:.1f}, {ci.hi:.1f}] min an attempt over 21 attempts, so "
+            "about 8.2 h for the 40 missing runs",
+        )
+        # the whole design: 160 missing runs, the patterns joined by a comma: 40
+        self.assertIn("about 32.8 h for the 160 missing runs", self.resolve("pace ga-topo-paper"))
+        self.assertEqual(
+            self.resolve("pace ga-topo-paper cells=custom12.*,jellyfish20.*"), "not run yet"
+        )
+        self.assertEqual(
+            self.resolve("awaiting ga-topo-paper cells=compuserve.*,custom12.*"),
+            "pending (20 of 120 runs)",
+        )
+        rows[3]["ended"] = "2026-12-07T09:59:00+00:00"
+        self.write("ga-topo-paper-attempts", rows, record.ATTEMPT_COLUMNS)
+        assert_refused(self, lambda t: self.resolve("pace " + t), [
+            ("ga-topo-paper", "ended before it started"),
+            ("ga-topo-paper cells=nothing.*", "no cell matching"),
+        ])  # fmt: skip
+
     def test_the_cpu_limit_of_the_calibration_marks_busier_runs(self):
         rows = [self.row("calibrate-paper", "compuserve.c5.ga", k, 1, avg_bitrate_kbps=2526.7,
                          outage_s=0.001, host_load=busy)

@@ -95,9 +95,14 @@ Template placeholders (docs/results/placeholders.md; EXP an experiment, a subjec
                  (PAPER_TABLE) and the reference's Holm p against it, runs permuted within draws;
                  /ended: over the ok runs and the failed attempts whose players finished
                  (record.ended_table); "not run yet (0 of n runs)" without runs
-    {{awaiting EXP [cells=PATTERN]}}    the verdict of a claim whose runs are to come: "not run
-                 yet", "pending (k of n runs)" (n: the design's runs of the matching cells,
+    {{awaiting EXP [cells=PATTERN[,PATTERN]]}}
+                 the verdict of a claim whose runs are to come: "not run yet", "pending (k of
+                 n runs)" (n: the design's runs of the matching cells,
                  video_matrix.design_runs); an error once all are in
+    {{pace EXP [cells=PATTERN[,PATTERN]]}}   the measured pace of the attempts (started to
+                 ended): mean minutes an attempt with its 95 % interval, and the hours the
+                 design's missing runs take at the measured minutes per ok run (failed
+                 attempts' time included; batch boots not); "not run yet" without attempts
     {{cpu-limit CALIBRATION clients|busy}}   the calibration's limit (stats.cpu_limit): the
                  largest client count whose runs all played the top bitrate without stalls
                  (SUSTAINED_KBPS, SUSTAINED_OUTAGE_S), and the highest host CPU busy % of its runs
@@ -128,6 +133,7 @@ Debian's python3-scipy and python3-matplotlib (installed when missing and run as
 """
 
 import dataclasses
+import datetime
 import fnmatch
 import math
 import os
@@ -1637,16 +1643,17 @@ def _design_runs(exp, pattern):
     if per is None or exp not in video_matrix.EXPERIMENTS:
         raise KeyError(f"{exp}: no design fixes its runs (video_matrix.design_runs)")
     names = {c.name for _b, cells in video_matrix.EXPERIMENTS[exp]() for c in cells}
-    cells = [n for n in names if fnmatch.fnmatchcase(n, pattern or "*")]
+    pats = (pattern or "*").split(",")
+    cells = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in pats)]
     if not cells:
         raise KeyError(f"{exp} has no cell matching {pattern!r}")
     return cells, per * len(cells)
 
 
 def _awaiting(results, exp, pattern):
-    """{{awaiting EXP [cells=PATTERN]}}: the verdict of a claim whose runs are still to come:
-    "not run yet", "pending (k of n runs)"; an error once all n are in (the page's verdict is
-    then to be written from its test)."""
+    """{{awaiting EXP [cells=PATTERN[,PATTERN]]}}: the verdict of a claim whose runs are still
+    to come: "not run yet", "pending (k of n runs)"; an error once all n are in (the page's
+    verdict is then to be written from its test)."""
     res = _experiment(results, exp)
     cells, n = _design_runs(exp, pattern)
     k = sum(c.runs for c in res.cells if c.name in cells)
@@ -1656,6 +1663,46 @@ def _awaiting(results, exp, pattern):
         return f"pending ({k} of {n} runs)"
     raise KeyError(
         f"all {n} runs of {exp} {pattern or ''} are in: state the verdict its test gives"
+    )
+
+
+def _minutes(row):
+    """An attempt's wall time in minutes (started to ended); ValueError for a malformed or
+    reversed pair."""
+    started = datetime.datetime.fromisoformat(row["started"])
+    ended = datetime.datetime.fromisoformat(row["ended"])
+    if ended < started:
+        raise ValueError(f"{row['cell']} run {row['run']}: ended before it started")
+    return (ended - started).total_seconds() / 60
+
+
+def _pace(results, exp, pattern):
+    """{{pace EXP [cells=PATTERN[,PATTERN]]}}: the measured pace of an experiment's attempts
+    in the matching cells (their started and ended columns): the mean minutes an attempt took
+    with its 95 % interval, and the hours the design's missing runs take at the measured
+    minutes per ok run (every attempt's time, failed ones included, over the ok runs; a
+    batch's boot is not in it); "not run yet" without attempts."""
+    res = _experiment(results, exp)
+    cells, n = _design_runs(exp, pattern)
+    rows = [r for r in res.attempts if r["cell"] in cells]
+    if not rows:
+        return NO_RUNS
+    try:
+        minutes = [_minutes(r) for r in rows]
+    except (KeyError, ValueError) as e:
+        raise KeyError(f"{exp} attempts: {e}") from None
+    ci = stats.mean_ci(minutes)
+    interval = "" if ci.half is None else f" [{fmt(ci.lo, 1)}, {fmt(ci.hi, 1)}]"
+    text = f"{fmt(ci.mean, 1)}{interval} min an attempt over {len(rows)} attempts"
+    ok = sum(1 for r in rows if not _failed(r))
+    missing = max(n - sum(c.runs for c in res.cells if c.name in cells), 0)
+    if not missing:
+        return text + ", all runs in"
+    if not ok:
+        return text + f", none ok: the {missing} missing runs cannot be timed yet"
+    return (
+        text + f", so about {fmt(missing * math.fsum(minutes) / ok / 60, 1)} h for the "
+        f"{missing} missing runs"
     )
 
 
@@ -1887,6 +1934,8 @@ def kinds(results):
     k.own("status", "experiment", lambda experiment: status_text(_experiment(results, experiment)))
     k.own("awaiting", "experiment", lambda experiment, cells: _awaiting(results, experiment,
           cells), keys="cells")  # fmt: skip
+    k.own("pace", "experiment", lambda experiment, cells: _pace(results, experiment, cells),
+          keys="cells")  # fmt: skip
     k.own("cpu-limit", "experiment field:clients|busy", lambda experiment, field: _cpu_limit(
         results, experiment, field))  # fmt: skip
     k.own("above-limit", "calibration experiments:list", lambda calibration, experiments:
