@@ -37,9 +37,11 @@ def paper(experiment):
 def published(experiment, results):
     """{table: path} of an experiment's committed tables under results (docs/results): its
     per-client table, its attempts (<experiment>-attempts), for a design with link draws its
-    failed attempts as they ended (<experiment>-ended), and for QoMRA the time series."""
+    failed attempts as they ended (<experiment>-ended), its ok runs' paths (<experiment>-paths)
+    and its draws' links (<experiment>-draws), and for QoMRA the time series."""
     names = [experiment, attempts_table(experiment)]
-    names += [ended_table(experiment)] if has_ended(experiment) else []
+    if has_ended(experiment):
+        names += [ended_table(experiment), paths_table(experiment), draws_table(experiment)]
     names += list(SERIES) if experiment == "qomra" else []
     return {n: os.path.join(results, paper(experiment), "data", f"{n}.csv") for n in names}
 
@@ -57,6 +59,55 @@ ENDED_COLUMNS = ("attempt",)
 
 def ended_table(experiment):
     return f"{experiment}-ended"
+
+
+# The switches of every path the controller assigned to a client in an ok run (a design with
+# link draws): path_text per path, joined by ";" in the assignment's order.
+PATH_COLUMNS = ("cell", "run", "code_version", "client", "paths")
+# The links of each link draw of such a design (a network: topology, clients and seed), from the
+# descriptor its runs were made on: what the report's capacities are computed over.
+DRAW_COLUMNS = ("topology", "clients", "seed", "a", "b", "capacity_mbps", "delay_ms")
+
+
+def paths_table(experiment):
+    return f"{experiment}-paths"
+
+
+def draws_table(experiment):
+    return f"{experiment}-draws"
+
+
+def path_text(path):
+    """A path as committed: its switches joined by ">" (switch names hold no ">" or ";")."""
+    for name in path:
+        if ">" in name or ";" in name:
+            raise ValueError(f"switch name {name!r} holds '>' or ';'")
+    return ">".join(path)
+
+
+def parse_paths(text):
+    """The paths of a committed paths cell: [[switch, ...], ...] ([] for an empty one)."""
+    return [p.split(">") for p in text.split(";")] if text else []
+
+
+def path_rows(doc):
+    """PATH_COLUMNS rows of an ok run: per client, the switches of its assigned paths (a client
+    without an assignment: no paths)."""
+    rows = []
+    for c in doc.get("clients") or []:
+        a = c.get("assignment") or {}
+        paths = ";".join(path_text(p) for p in a.get("paths") or [] if p)
+        rows.append({"cell": doc["cell"], "run": doc["run"], "code_version": doc["code_version"],
+                     "client": c["name"], "paths": paths})  # fmt: skip
+    return rows
+
+
+def draw_rows(doc, descriptor):
+    """DRAW_COLUMNS rows of the network a run was made on: its descriptor's switch links."""
+    p = doc["params"]
+    return [{"topology": p["topology"], "clients": p["clients"], "seed": p.get("seed", ""),
+             "a": x["a"], "b": x["b"], "capacity_mbps": x.get("capacityMbps", ""),
+             "delay_ms": x.get("delayMs", "")} for x in descriptor["links"]]  # fmt: skip
 
 
 def has_ended(experiment):

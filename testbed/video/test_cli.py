@@ -341,13 +341,74 @@ class Publish(unittest.TestCase):
             [("run1", "ok", "", "0"), ("run2-1700000000", "failed", "every client finished", "1")],
         )
 
+    def draw(self, store, name, capacity=6.5):
+        """A batch's descriptor under the store: its path in a run document."""
+        rel = os.path.join("ga-topo-paper", "batches", name, "descriptor.json")
+        os.makedirs(os.path.dirname(os.path.join(store, rel)), exist_ok=True)
+        with open(os.path.join(store, rel), "w") as f:
+            json.dump(
+                {
+                    "links": [
+                        {"a": "A", "b": "B", "capacityMbps": capacity, "delayMs": 5},
+                        {"a": "B", "b": "C", "capacityMbps": 2.5, "delayMs": 7},
+                    ]
+                },
+                f,
+            )
+        return rel
+
+    def ok_run(self, store, run, descriptor, seed=1):
+        doc = self.doc()
+        doc.update(experiment="ga-topo-paper", cell="compuserve.c5.ga", run=run, status="ok",
+                   descriptor=descriptor)  # fmt: skip
+        doc["params"]["seed"] = seed
+        doc["clients"][0]["assignment"] = {"paths": [["A", "B"], ["A", "B", "C"]]}
+        d = os.path.join(store, "ga-topo-paper", "compuserve.c5.ga", f"run{run}")
+        os.makedirs(d)
+        with open(os.path.join(d, "run.json"), "w") as f:
+            json.dump(doc, f)
+
+    def publish_draws(self, store, rc=0):
+        args = mock.Mock(plan=[(mock.Mock(experiment="ga-topo-paper"), [])], results=store)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(self.err):
+            self.assertEqual(self.run.publish(args, self.results), rc)
+        out = self.record.published("ga-topo-paper", self.results)
+        tables = []
+        for name in (self.record.paths_table, self.record.draws_table):
+            if not os.path.exists(out[name("ga-topo-paper")]):
+                return None
+            with open(out[name("ga-topo-paper")]) as f:
+                tables.append(list(csv.DictReader(f)))
+        return tables
+
+    def test_a_design_with_draws_commits_its_runs_paths_and_its_draws_links(self):
+        store = os.path.join(self.tmp, "a")
+        self.ok_run(store, 1, self.draw(store, "s1"))
+        self.ok_run(store, 2, self.draw(store, "s1-again"))  # another batch of the same draw
+        self.ok_run(store, 3, self.draw(store, "s2", capacity=9.5), seed=2)
+        paths, links = self.publish_draws(store)
+        self.assertEqual([(r["run"], r["client"], r["paths"]) for r in paths],
+                         [("1", "c1", "A>B;A>B>C"), ("1", "c2", ""), ("2", "c1", "A>B;A>B>C"),
+                          ("2", "c2", ""), ("3", "c1", "A>B;A>B>C"), ("3", "c2", "")])  # fmt: skip
+        self.assertEqual([(r["seed"], r["a"], r["b"], r["capacity_mbps"]) for r in links],
+                         [("1", "A", "B", "6.5"), ("1", "B", "C", "2.5"), ("2", "A", "B", "9.5"),
+                          ("2", "B", "C", "2.5")])  # fmt: skip
+        # a draw whose runs were made on other links names no one network: nothing is written
+        store = os.path.join(self.tmp, "b")
+        self.ok_run(store, 4, self.draw(store, "s1-other", capacity=1.0))
+        self.ok_run(store, 5, self.draw(store, "s1"))
+        self.assertEqual(self.publish_draws(store, rc=1), [paths, links])
+        self.assertIn("draw ('compuserve', 2, 1): the descriptors of its runs differ",
+                      self.err.getvalue())  # fmt: skip
+
     def test_failed_attempts_as_they_ended_are_published_for_a_design_with_draws(self):
         exp, cell = "ga-topo-paper", "compuserve.c5.ga"
         store = os.path.join(self.tmp, "a")
 
         def attempt(where, status, clients=True):
             doc = self.doc()
-            doc.update(experiment=exp, cell=cell, run=1, status=status)
+            doc.update(experiment=exp, cell=cell, run=1, status=status,
+                       descriptor=self.draw(store, "s1"))  # fmt: skip
             if not clients:
                 doc.pop("clients")
             d = os.path.join(store, exp, cell, *where)

@@ -110,6 +110,38 @@ def run_doc(status="ok"):
     }  # fmt: skip
 
 
+class PathsAndDraws(unittest.TestCase):
+    """A design with link draws commits its runs' paths and its draws' links."""
+
+    def test_each_client_s_paths_in_the_assignment_s_order(self):
+        doc = run_doc()
+        doc["clients"][0]["assignment"] = {"paths": [["A", "B", "C"], None, ["A", "C"]]}
+        rows = record.path_rows(doc)
+        self.assertEqual([list(r) for r in rows], [list(record.PATH_COLUMNS)] * 2)
+        self.assertEqual(rows[0]["paths"], "A>B>C;A>C")  # a subflow without a path: none
+        self.assertEqual(rows[1]["paths"], "")  # a client without an assignment
+        self.assertEqual((rows[0]["cell"], rows[0]["run"], rows[0]["client"]),
+                         ("compuserve.c2.ga", 3, "c1"))  # fmt: skip
+        self.assertEqual(record.parse_paths(rows[0]["paths"]), [["A", "B", "C"], ["A", "C"]])
+        self.assertEqual(record.parse_paths(""), [])
+        doc["clients"][0]["assignment"] = {"paths": [["A", "B;C"]]}
+        with self.assertRaisesRegex(ValueError, "switch name 'B;C'"):
+            record.path_rows(doc)
+
+    def test_the_draw_s_links_from_its_descriptor(self):
+        desc = {"links": [{"a": "A", "b": "B", "capacityMbps": 6.2784, "delayMs": 54.0},
+                          {"a": "B", "b": "C", "capacityMbps": 4.2784}]}  # fmt: skip
+        rows = record.draw_rows(run_doc(), desc)
+        self.assertEqual([list(r) for r in rows], [list(record.DRAW_COLUMNS)] * 2)
+        self.assertEqual(
+            [tuple(r.values()) for r in rows],
+            [
+                ("compuserve", 2, 1, "A", "B", 6.2784, 54.0),
+                ("compuserve", 2, 1, "B", "C", 4.2784, ""),
+            ],
+        )
+
+
 class CsvRows(unittest.TestCase):
     def test_columns_and_values(self):
         rows = record.csv_rows(run_doc())

@@ -806,12 +806,19 @@ def publish(args, results=PUBLISHED):
     tables have already (results.merge_runs): a run or attempt published again replaces
     itself, the others stay, so a sweep can be made in parts on several machines (each part
     from a checkout of the same commit) and published after each. Before the tables, the
-    players' sample logs of the runs with the framework's numbers (sample_logs). Malformed
-    samples: one line, exit 1, nothing written."""
+    players' sample logs of the runs with the framework's numbers (sample_logs). For a design
+    with link draws also the ok runs' paths and the draws' links (record.PATH_COLUMNS,
+    DRAW_COLUMNS), from which the report computes capacities. Malformed samples, or two
+    descriptors of one draw that differ: one line, exit 1, nothing written."""
     by_run = (lambda r: (r["cell"], int(r["run"])), shared.run_key)
     by_attempt = (
         lambda r: (r["cell"], int(r["run"]), r["attempt"]),
         lambda r: (r["cell"], r["attempt"], r["code_version"]),
+    )
+    by_client = (lambda r: (r["cell"], int(r["run"]), r["client"]), shared.run_key)
+    by_draw = (
+        lambda r: (r["topology"], int(r["clients"]), int(r["seed"]), r["a"], r["b"]),
+        lambda r: (r["topology"], str(r["clients"]), str(r["seed"])),
     )
     tables = []  # (path, rows, fields, (sort key, identity))
     logs = {}  # sample log path -> bytes
@@ -820,7 +827,9 @@ def publish(args, results=PUBLISHED):
         by_exp = {exp: [(d, s, run_rows(d, s)) for d, s in rs] for exp, rs in runs.items()}
         for made in by_exp.values():
             logs.update(sample_logs(made, results))
-    except ValueError as e:  # malformed samples: nothing is written
+        networks = {exp: draws(args, [d for d, _s, _r in made]) for exp, made in by_exp.items()
+                    if record.has_ended(exp)}  # fmt: skip
+    except ValueError as e:  # malformed samples or draws: nothing is written
         print(f"video_run.py: cannot publish: {e}", file=sys.stderr)
         return 1
     # the sample logs first: a table never has framework numbers without their log
@@ -839,6 +848,11 @@ def publish(args, results=PUBLISHED):
     for exp, rows in attempts(args).items():
         out = record.published(exp, results)[record.attempts_table(exp)]
         tables.append((out, rows, record.ATTEMPT_COLUMNS, by_attempt))
+    for exp, links in networks.items():
+        out = record.published(exp, results)
+        paths = [r for doc, _s, _r in by_exp[exp] for r in record.path_rows(doc)]
+        tables.append((out[record.paths_table(exp)], paths, record.PATH_COLUMNS, by_client))
+        tables.append((out[record.draws_table(exp)], links, record.DRAW_COLUMNS, by_draw))
     for exp in sorted({b.experiment for b, _c in args.plan}):
         name = record.ended_table(exp)
         out = record.published(exp, results).get(name)
@@ -858,6 +872,23 @@ def publish(args, results=PUBLISHED):
         print(f"video: wrote {os.path.relpath(out, REPO)} ({n} rows published, "
               f"{kept} kept)")  # fmt: skip
     return 0
+
+
+def draws(args, docs):
+    """The draws table's rows (record.draw_rows) of the networks the runs were made on, one
+    set per draw (topology, clients, seed); ValueError when two descriptors of one draw differ
+    in their links (the draw would not name one network)."""
+    by_draw = {}
+    for doc in docs:
+        desc = files.read_json(os.path.join(args.results, doc["descriptor"]))
+        if not desc:
+            raise ValueError(f"{doc['cell']} run{doc['run']}: no descriptor {doc['descriptor']}")
+        rows = record.draw_rows(doc, desc)
+        key = (doc["params"]["topology"], doc["params"]["clients"], doc["params"].get("seed"))
+        if by_draw.setdefault(key, rows) != rows:
+            raise ValueError(f"draw {key}: the descriptors of its runs differ in their links "
+                             f"({doc['descriptor']})")  # fmt: skip
+    return [r for rows in by_draw.values() for r in rows]
 
 
 def sample_logs(made, results):
