@@ -607,6 +607,73 @@ class PaperSetupTest(ReportCase):
             ("ga-topo-paper cells=nothing.*", "no cell matching"),
         ])  # fmt: skip
 
+    def network(self, ga_paths="C1>A>S;C1>B>S", skip=None):
+        """Per draw d a diamond S-A (4), S-B (2 + d), A-C1 and B-C1 (10 each): cut 6 + d. The
+        GA's runs use both sides (capacity 6 + d), none's only A's (4); the GA's clients receive
+        3000 kbit/s with 10 s of outage, none's 2000 with 20 s."""
+        rows, paths, links = [], [], []
+        for d in range(1, 6):
+            for a, b, cap in (("S", "A", 4), ("S", "B", 2 + d), ("A", "C1", 10), ("B", "C1", 10)):
+                links.append({"topology": "compuserve", "clients": 5, "seed": d, "a": a, "b": b,
+                              "capacity_mbps": cap, "delay_ms": 10})  # fmt: skip
+            for i in (0, 1):
+                run = 2 * (d - 1) + i + 1
+                for alg, kbps, out, p in (("ga", 3000, 10, ga_paths), ("none", 2000, 20, "C1>A>S")):
+                    cell = f"compuserve.c5.{alg}"
+                    rows.append(self.row("ga-topo-paper", cell, run, d, outage_s=out,
+                                         mean_throughput_kbps=kbps))  # fmt: skip
+                    if (cell, run) != skip:
+                        paths.append({"cell": cell, "run": run, "code_version": NEW,
+                                      "client": "h1", "paths": p})  # fmt: skip
+        self.write("ga-topo-paper", rows)
+        self.write("ga-topo-paper-paths", paths, record.PATH_COLUMNS)
+        self.write("ga-topo-paper-draws", links, record.DRAW_COLUMNS)
+
+    def test_what_the_chosen_paths_could_carry(self):
+        self.assertEqual(self.resolve("capacity ga-topo-paper/compuserve.c5"), "not run yet")
+        self.network()
+        self.assertEqual(
+            self.resolve("capacity ga-topo-paper/compuserve.c5 cut"),
+            ", ".join(f"{6 + d}.0 Mbit/s (draw {d})" for d in range(1, 6)),
+        )
+        # 5 clients of the GA content's ladder, 1500 to 2600 kbit/s
+        self.assertEqual(self.resolve("capacity ga-topo-paper/compuserve.c5 need"),
+                         "7.5 Mbit/s at the lowest quality and 13.0 at the top")  # fmt: skip
+        table = self.resolve("capacity ga-topo-paper/compuserve.c5").splitlines()
+        self.assertEqual(table[0], "| algorithm | runs | paths' capacity (Mbit/s) | clients' "
+                         "throughput (Mbit/s) | of the capacity (%) | outage (s) |")  # fmt: skip
+        # the GA: capacities 7, 7, 8, 8, ..., 11, 11 (mean 9); its share 3 / (6 + d)
+        caps = [6 + d for d in range(1, 6) for _ in (0, 1)]
+        cap, used = stats.mean_ci(caps), stats.mean_ci([300 / c for c in caps])
+        self.assertEqual(table[2], f"| ga | 10 | 9.0 ± {cap.half:.1f} | 3.0 ± 0.0 | "
+                         f"{used.mean:.0f} ± {used.half:.0f} | 10.0 ± 0.0 |")  # fmt: skip
+        self.assertEqual(table[3], "| none | 10 | 4.0 ± 0.0 | 2.0 ± 0.0 | 50 ± 0 | 20.0 ± 0.0 |")
+        # outage against capacity: none's 10 runs share capacity rank 5.5 and outage rank 15.5;
+        # the GA's pairs ranks 11.5, 13.5, ..., 19.5 and outage rank 5.5
+        rx = [5.5] * 10 + [11.5 + 2 * (k // 2) for k in range(10)]
+        ry = [15.5] * 10 + [5.5] * 10
+        mx, my = sum(rx) / 20, sum(ry) / 20
+        cov = sum((x - mx) * (y - my) for x, y in zip(rx, ry, strict=True))
+        rho = cov / math.sqrt(sum((x - mx) ** 2 for x in rx) * sum((y - my) ** 2 for y in ry))
+        self.assertEqual(self.resolve("capacity ga-topo-paper/compuserve.c5 rho"), f"{rho:.2f}")
+        self.assertEqual(self.resolve("capacity ga-topo-paper/compuserve.c5 p"), "<0.001")
+
+    def test_capacities_need_every_run_s_paths_and_one_server_switch(self):
+        self.network(skip=("compuserve.c5.ga", 3))
+        assert_refused(self, lambda t: self.resolve("capacity " + t), [
+            ("ga-topo-paper/compuserve.c5", "compuserve.c5.ga run 3: no paths"),
+            ("ga-topo/compuserve.c5", "no link draws"),
+            ("ga-topo-paper/nothing.c5", "no cell matching"),
+        ])  # fmt: skip
+        self.network(ga_paths="C1>A>S;C1>B")
+        assert_refused(self, lambda t: self.resolve("capacity " + t), [
+            ("ga-topo-paper/compuserve.c5 cut", "paths end on ['B', 'S'], not one switch"),
+        ])  # fmt: skip
+        self.network(ga_paths="C1>S")
+        assert_refused(self, lambda t: self.resolve("capacity " + t), [
+            ("ga-topo-paper/compuserve.c5", "path C1>S: no link C1-S"),
+        ])  # fmt: skip
+
     def test_the_cpu_limit_of_the_calibration_marks_busier_runs(self):
         rows = [self.row("calibrate-paper", "compuserve.c5.ga", k, 1, avg_bitrate_kbps=2526.7,
                          outage_s=0.001, host_load=busy)

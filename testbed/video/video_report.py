@@ -103,6 +103,13 @@ Template placeholders (docs/results/placeholders.md; EXP an experiment, a subjec
                  ended): mean minutes an attempt with its 95 % interval, and the hours the
                  design's missing runs take at the measured minutes per ok run (failed
                  attempts' time included; batch boots not); "not run yet" without attempts
+    {{capacity EXP/GROUP [table|cut|need|rho|p]}}   what the chosen paths could carry (a
+                 design with link draws; python/mpqoe/capacity.py over its paths and draws
+                 tables): per algorithm the paths' capacity, the clients' throughput together
+                 and its share of it, outage (means +- 95 % CI over runs); each draw's cut into
+                 the server; what the clients need together at the lowest and top bitrate
+                 (gen_content.py's ladder); Spearman's rho and p of the runs' outage against
+                 the paths' capacity
     {{cpu-limit CALIBRATION clients|busy}}   the calibration's limit (stats.cpu_limit): the
                  largest client count whose runs all played the top bitrate without stalls
                  (SUSTAINED_KBPS, SUSTAINED_OUTAGE_S), and the highest host CPU busy % of its runs
@@ -135,13 +142,14 @@ Debian's python3-scipy and python3-matplotlib (installed when missing and run as
 import dataclasses
 import datetime
 import fnmatch
+import importlib.util
 import math
 import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mpqoe import debian, page, stats, video_matrix
+from mpqoe import capacity, debian, page, stats, video_matrix
 from mpqoe import results as shared
 from mpqoe import video_record as record
 from mpqoe.claims import Register
@@ -650,6 +658,31 @@ def parse_ended(experiment, path, raw):
     return out
 
 
+def parse_network(data, experiment, res):
+    """({(cell, run): {client: [paths]}} of the kept runs, {(topology, clients, seed): {link:
+    capacity}}) from an experiment's paths and draws tables (record.PATH_COLUMNS,
+    DRAW_COLUMNS); empty for absent tables."""
+    ex = res.experiment
+    kept = res.runs
+    version = {c.name: c.version for c in res.cells}
+    ppath = os.path.join(data, ex.paper, "data", f"{record.paths_table(experiment)}.csv")
+    paths = {}
+    for line, r in read_csv(ppath, record.PATH_COLUMNS) or []:
+        run = shared.number(r["run"], int, f"{ppath}:{line}", "run")
+        if (r["cell"], run) in kept and r["code_version"] == version[r["cell"]]:
+            paths.setdefault((r["cell"], run), {})[r["client"]] = record.parse_paths(r["paths"])
+    dpath = os.path.join(data, ex.paper, "data", f"{record.draws_table(experiment)}.csv")
+    draws = {}
+    for line, r in read_csv(dpath, record.DRAW_COLUMNS) or []:
+        where = f"{dpath}:{line}"
+        key = (r["topology"], shared.number(r["clients"], int, where, "clients"),
+               shared.number(r["seed"], int, where, "seed"))  # fmt: skip
+        cap = shared.number(r["capacity_mbps"], float, where, "capacity_mbps")
+        if draws.setdefault(key, {}).setdefault(frozenset((r["a"], r["b"])), cap) != cap:
+            raise ReportError(f"{where}: link {r['a']}-{r['b']} twice in one draw")
+    return paths, draws
+
+
 def parse_series(name, path, raw, runs):
     """{(cell, run): {second: [values]}} of a time-series CSV; rows of runs not kept are left
     out, cells unknown to the experiment are an error."""
@@ -721,6 +754,8 @@ class Result(shared.CellsAndGroups):
     attempts: list = field(default_factory=list)  # record.ATTEMPT_COLUMNS rows, ok or failed
     rows: list = field(default_factory=list)  # the kept typed rows
     ended: list = field(default_factory=list)  # failed attempts as ended: typed rows, run (k, a)
+    paths: dict = field(default_factory=dict)  # (cell, run) -> {client: [paths]} (kept runs)
+    draws: dict = field(default_factory=dict)  # (topology, clients, seed) -> {link: Mbit/s}
 
     @property
     def missing(self):
@@ -852,6 +887,8 @@ def load(data, newest):
             res.ended = parse_ended(
                 name, epath, read_csv(epath, [*HEADER, *record.ENDED_COLUMNS]) or []
             )
+        if ex.pair_by:
+            res.paths, res.draws = parse_network(data, name, res)
         apath = os.path.join(data, ex.paper, "data", f"{record.attempts_table(name)}.csv")
         res.attempts = [
             row for _line, row in read_csv(apath, record.ATTEMPT_COLUMNS, grown=True) or []
@@ -1854,6 +1891,102 @@ def _paper_table(results, name):
     return "\n".join(table(head, rows))
 
 
+def _run_network(res, cell, run):
+    """(links of the run's draw, its clients' paths) of a kept run; KeyError when either is
+    not committed."""
+    rows = [r for r in res.rows if r["cell"] == cell and r["run"] == run]
+    p = rows[0]
+    key = (p["topology"], int(p["clients"]), int(p["seed"]))
+    if key not in res.draws:
+        raise KeyError(f"{res.experiment.name}: no links of draw {key} (its draws table)")
+    if (cell, run) not in res.paths:
+        raise KeyError(f"{res.experiment.name} {cell} run {run}: no paths (its paths table)")
+    return res.draws[key], res.paths[(cell, run)], rows
+
+
+def capacities(res, g):
+    """{algorithm: [(draw, paths' capacity, the clients' throughput together in Mbit/s, their
+    mean outage in s)]} of a group's kept runs, and {draw: its cut into the server}: the
+    maximum flow from the server's switch to the clients' over every link (capacity.py; the
+    server's switch is where every path ends, the clients' where theirs begin)."""
+    per, ends, links_of = {}, {}, {}
+    for alg, c in g.cells.items():
+        for run in sorted(c.by_run["outage_s"]):
+            links, paths, rows = _run_network(res, c.name, run)
+            flat = [p for ps in paths.values() for p in ps if len(p) > 1]
+            draw = rows[0]["seed"]
+            links_of[draw] = links
+            e = ends.setdefault(draw, (set(), set()))
+            e[0].update(p[-1] for p in flat)
+            e[1].update(p[0] for p in flat)
+            try:
+                cap = capacity.path_capacity(links, flat)
+            except ValueError as err:
+                raise KeyError(f"{c.name} run {run}: {err}") from None
+            tput = math.fsum(float(r["mean_throughput_kbps"] or 0) for r in rows) / 1000
+            per.setdefault(alg, []).append((draw, cap, tput, c.by_run["outage_s"][run]))
+    cuts = {}
+    for draw, (servers, clients) in sorted(ends.items()):
+        if len(servers) != 1:
+            raise KeyError(f"{g.name} draw {draw}: paths end on {sorted(servers)}, not one switch")
+        cuts[draw] = capacity.cut_capacity(links_of[draw], servers.pop(), sorted(clients))
+    return per, cuts
+
+
+def ladder(content_set):
+    """The bitrates (kbit/s) of a content set, lowest first (dashjs-harness/content/
+    gen_content.py's SETS, read from its file)."""
+    path = os.path.join(shared.REPO, "dashjs-harness", "content", "gen_content.py")
+    spec = importlib.util.spec_from_file_location("gen_content", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return sorted(kbps for kbps, _w, _h in mod.SETS[content_set][2])
+
+
+def _capacity(results, name, fld):
+    """{{capacity EXP/GROUP [table|cut|need|rho|p]}}: what the chosen paths of a group's runs
+    can carry (capacities): a table per algorithm (runs; the paths' capacity, the clients'
+    throughput together and its share of the capacity, mean outage; means +- 95 % CI over
+    runs), each draw's cut, what the group's clients need together at the lowest and the top
+    bitrate (the content's ladder), or Spearman's rho (and p) of the runs' outage against their
+    paths' capacity."""
+    exp, gname = _subject(name, "<experiment>/<group>")
+    res = _experiment(results, exp)
+    if not res.experiment.pair_by:
+        raise KeyError(f"{exp} has no link draws: no capacities")
+    if fld == "need":
+        _cells, _n = _design_runs(exp, gname + ".*")  # KeyError for a group the design lacks
+        b = next(c.batch for _b, cs in video_matrix.EXPERIMENTS[exp]() for c in cs
+                 if c.name.startswith(gname + "."))  # fmt: skip
+        rates = ladder(b.content_set)
+        low, top = (b.clients * rates[0] / 1000, b.clients * rates[-1] / 1000)
+        return f"{fmt(low, 1)} Mbit/s at the lowest quality and {fmt(top, 1)} at the top"
+    g = None if res.missing else res.group(gname)
+    if g is None:
+        _design_runs(exp, gname + ".*")  # KeyError for a group the design lacks
+        return NO_RUNS
+    per, cuts = capacities(res, g)
+    if fld == "cut":
+        return ", ".join(f"{fmt(v, 1)} Mbit/s (draw {d})" for d, v in cuts.items())
+    if fld in ("rho", "p"):
+        runs = [x for xs in per.values() for x in xs]
+        t = stats.trend([x[1] for x in runs], [x[3] for x in runs])
+        if not t.tested:
+            return f"untested ({t.reason})"
+        return fmt(t.rho, 2) if fld == "rho" else fmt_p(t.p)
+    rows = []
+    for alg, xs in per.items():
+        cap = stats.mean_ci([x[1] for x in xs])
+        tput = stats.mean_ci([x[2] for x in xs])
+        used = stats.mean_ci([100 * x[2] / x[1] for x in xs if x[1] > 0])
+        out = stats.mean_ci([x[3] for x in xs])
+        rows.append([alg, str(len(xs)), fmt_plus_minus(cap, 1), fmt_plus_minus(tput, 1),
+                     fmt_plus_minus(used, 0), fmt_plus_minus(out, 1)])  # fmt: skip
+    head = ["algorithm", "runs", "paths' capacity (Mbit/s)", "clients' throughput (Mbit/s)",
+            "of the capacity (%)", "outage (s)"]  # fmt: skip
+    return "\n".join(table(head, rows))
+
+
 def kinds(results):
     """The kinds of the pages' placeholders (mpqoe.page; the module's docstring) over results
     {experiment: Result}."""
@@ -1934,6 +2067,8 @@ def kinds(results):
     k.own("status", "experiment", lambda experiment: status_text(_experiment(results, experiment)))
     k.own("awaiting", "experiment", lambda experiment, cells: _awaiting(results, experiment,
           cells), keys="cells")  # fmt: skip
+    k.own("capacity", "subject field:table|cut|need|rho|p=table", lambda subject, field: _capacity(
+        results, subject, field))  # fmt: skip
     k.own("pace", "experiment", lambda experiment, cells: _pace(results, experiment, cells),
           keys="cells")  # fmt: skip
     k.own("cpu-limit", "experiment field:clients|busy", lambda experiment, field: _cpu_limit(
