@@ -401,6 +401,16 @@ class Publish(unittest.TestCase):
         self.assertIn("draw ('compuserve', 2, 1): the descriptors of its runs differ",
                       self.err.getvalue())  # fmt: skip
 
+    def test_without_an_ok_run_the_paths_and_draws_tables_are_empty(self):
+        store = os.path.join(self.tmp, "a")
+        doc = self.doc()
+        doc.update(experiment="ga-topo-paper", cell="compuserve.c5.ga", run=1, status="failed")
+        d = os.path.join(store, "ga-topo-paper", "compuserve.c5.ga", "failed", "run1-1700000000")
+        os.makedirs(d)
+        with open(os.path.join(d, "run.json"), "w") as f:
+            json.dump(doc, f)
+        self.assertEqual(self.publish_draws(store), [[], []])
+
     def test_failed_attempts_as_they_ended_are_published_for_a_design_with_draws(self):
         exp, cell = "ga-topo-paper", "compuserve.c5.ga"
         store = os.path.join(self.tmp, "a")

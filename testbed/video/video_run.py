@@ -827,7 +827,10 @@ def publish(args, results=PUBLISHED):
         by_exp = {exp: [(d, s, run_rows(d, s)) for d, s in rs] for exp, rs in runs.items()}
         for made in by_exp.values():
             logs.update(sample_logs(made, results))
-        networks = {exp: draws(args, [d for d, _s, _r in made]) for exp, made in by_exp.items()
+        # a design with link draws: its tables are written even without an ok run (they are
+        # the workflow's outputs)
+        networks = {exp: draws(args, [d for d, _s, _r in by_exp.get(exp, [])])
+                    for exp in sorted({b.experiment for b, _c in args.plan})
                     if record.has_ended(exp)}  # fmt: skip
     except ValueError as e:  # malformed samples or draws: nothing is written
         print(f"video_run.py: cannot publish: {e}", file=sys.stderr)
@@ -850,7 +853,7 @@ def publish(args, results=PUBLISHED):
         tables.append((out, rows, record.ATTEMPT_COLUMNS, by_attempt))
     for exp, links in networks.items():
         out = record.published(exp, results)
-        paths = [r for doc, _s, _r in by_exp[exp] for r in record.path_rows(doc)]
+        paths = [r for doc, _s, _r in by_exp.get(exp, []) for r in record.path_rows(doc)]
         tables.append((out[record.paths_table(exp)], paths, record.PATH_COLUMNS, by_client))
         tables.append((out[record.draws_table(exp)], links, record.DRAW_COLUMNS, by_draw))
     for exp in sorted({b.experiment for b, _c in args.plan}):
