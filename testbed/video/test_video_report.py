@@ -609,8 +609,9 @@ class PaperSetupTest(ReportCase):
 
     def network(self, ga_paths="C1>A>S;C1>B>S", skip=None):
         """Per draw d a diamond S-A (4), S-B (2 + d), A-C1 and B-C1 (10 each): cut 6 + d. The
-        GA's runs use both sides (capacity 6 + d), none's only A's (4); the GA's clients receive
-        3000 kbit/s with 10 s of outage, none's 2000 with 20 s."""
+        GA's runs use both sides (capacity 6 + d, paths of 60 and 100 ms), none's only A's (4,
+        one path); the GA's clients receive 3000 kbit/s with 10 s of outage, none's 2000 with
+        20 s."""
         rows, paths, links = [], [], []
         for d in range(1, 6):
             for a, b, cap in (("S", "A", 4), ("S", "B", 2 + d), ("A", "C1", 10), ("B", "C1", 10)):
@@ -620,8 +621,10 @@ class PaperSetupTest(ReportCase):
                 run = 2 * (d - 1) + i + 1
                 for alg, kbps, out, p in (("ga", 3000, 10, ga_paths), ("none", 2000, 20, "C1>A>S")):
                     cell = f"compuserve.c5.{alg}"
+                    delays = "60;100" if alg == "ga" else "60"  # spread 40 and 0 ms
                     rows.append(self.row("ga-topo-paper", cell, run, d, outage_s=out,
-                                         mean_throughput_kbps=kbps))  # fmt: skip
+                                         mean_throughput_kbps=kbps,
+                                         path_delays_ms=delays))  # fmt: skip
                     if (cell, run) != skip:
                         paths.append({"cell": cell, "run": run, "code_version": NEW,
                                       "client": "h1", "paths": p})  # fmt: skip
@@ -641,13 +644,16 @@ class PaperSetupTest(ReportCase):
                          "7.5 Mbit/s at the lowest quality and 13.0 at the top")  # fmt: skip
         table = self.resolve("capacity ga-topo-paper/compuserve.c5").splitlines()
         self.assertEqual(table[0], "| algorithm | runs | paths' capacity (Mbit/s) | clients' "
-                         "throughput (Mbit/s) | of the capacity (%) | outage (s) |")  # fmt: skip
+                         "throughput (Mbit/s) | of the capacity (%) | delay spread (ms) | "
+                         "outage (s) |")  # fmt: skip
         # the GA: capacities 7, 7, 8, 8, ..., 11, 11 (mean 9); its share 3 / (6 + d)
         caps = [6 + d for d in range(1, 6) for _ in (0, 1)]
         cap, used = stats.mean_ci(caps), stats.mean_ci([300 / c for c in caps])
         self.assertEqual(table[2], f"| ga | 10 | 9.0 ± {cap.half:.1f} | 3.0 ± 0.0 | "
-                         f"{used.mean:.0f} ± {used.half:.0f} | 10.0 ± 0.0 |")  # fmt: skip
-        self.assertEqual(table[3], "| none | 10 | 4.0 ± 0.0 | 2.0 ± 0.0 | 50 ± 0 | 20.0 ± 0.0 |")
+                         f"{used.mean:.0f} ± {used.half:.0f} | 40 ± 0 | 10.0 ± 0.0 |")  # fmt: skip
+        self.assertEqual(
+            table[3], "| none | 10 | 4.0 ± 0.0 | 2.0 ± 0.0 | 50 ± 0 | 0 ± 0 | 20.0 ± 0.0 |"
+        )
         # outage against capacity: none's 10 runs share capacity rank 5.5 and outage rank 15.5;
         # the GA's pairs ranks 11.5, 13.5, ..., 19.5 and outage rank 5.5
         rx = [5.5] * 10 + [11.5 + 2 * (k // 2) for k in range(10)]

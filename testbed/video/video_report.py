@@ -106,7 +106,8 @@ Template placeholders (docs/results/placeholders.md; EXP an experiment, a subjec
     {{capacity EXP/GROUP [table|cut|need|rho|p]}}   what the chosen paths could carry (a
                  design with link draws; python/mpqoe/capacity.py over its paths and draws
                  tables): per algorithm the paths' capacity, the clients' throughput together
-                 and its share of it, outage (means +- 95 % CI over runs); each draw's cut into
+                 and its share of it, a client's delay spread, outage (means +- 95 % CI over
+                 runs); each draw's cut into
                  the server; what the clients need together at the lowest and top bitrate
                  (gen_content.py's ladder); Spearman's rho and p of the runs' outage against
                  the paths' capacity
@@ -1906,9 +1907,10 @@ def _run_network(res, cell, run):
 
 def capacities(res, g):
     """{algorithm: [(draw, paths' capacity, the clients' throughput together in Mbit/s, their
-    mean outage in s)]} of a group's kept runs, and {draw: its cut into the server}: the
-    maximum flow from the server's switch to the clients' over every link (capacity.py; the
-    server's switch is where every path ends, the clients' where theirs begin)."""
+    mean outage in s, their paths' mean delay spread in ms)]} of a group's kept runs, and
+    {draw: its cut into the server}: the maximum flow from the server's switch to the clients'
+    over every link (capacity.py; the server's switch is where every path ends, the clients'
+    where theirs begin)."""
     per, ends, links_of = {}, {}, {}
     for alg, c in g.cells.items():
         for run in sorted(c.by_run["outage_s"]):
@@ -1924,7 +1926,9 @@ def capacities(res, g):
             except ValueError as err:
                 raise KeyError(f"{c.name} run {run}: {err}") from None
             tput = math.fsum(float(r["mean_throughput_kbps"] or 0) for r in rows) / 1000
-            per.setdefault(alg, []).append((draw, cap, tput, c.by_run["outage_s"][run]))
+            spreads = [x for x in map(_spread, rows) if x is not None]
+            spread = math.fsum(spreads) / len(spreads) if spreads else None
+            per.setdefault(alg, []).append((draw, cap, tput, c.by_run["outage_s"][run], spread))
     cuts = {}
     for draw, (servers, clients) in sorted(ends.items()):
         if len(servers) != 1:
@@ -1980,10 +1984,12 @@ def _capacity(results, name, fld):
         tput = stats.mean_ci([x[2] for x in xs])
         used = stats.mean_ci([100 * x[2] / x[1] for x in xs if x[1] > 0])
         out = stats.mean_ci([x[3] for x in xs])
+        spread = stats.mean_ci([x[4] for x in xs if x[4] is not None])
         rows.append([alg, str(len(xs)), fmt_plus_minus(cap, 1), fmt_plus_minus(tput, 1),
-                     fmt_plus_minus(used, 0), fmt_plus_minus(out, 1)])  # fmt: skip
+                     fmt_plus_minus(used, 0), fmt_plus_minus(spread, 0),
+                     fmt_plus_minus(out, 1)])  # fmt: skip
     head = ["algorithm", "runs", "paths' capacity (Mbit/s)", "clients' throughput (Mbit/s)",
-            "of the capacity (%)", "outage (s)"]  # fmt: skip
+            "of the capacity (%)", "delay spread (ms)", "outage (s)"]  # fmt: skip
     return "\n".join(table(head, rows))
 
 
