@@ -29,33 +29,46 @@ class PathCapacity(unittest.TestCase):
     def test_paths_sharing_a_link_share_its_capacity(self):
         # both over A-S (6): C1's path alone is held to 5 by C1-A, C2's to 2 by C2-A; together
         # 6, not 7
-        self.assertAlmostEqual(capacity.path_capacity(LINKS, [["C1", "A", "S"]]), 5.0)
+        self.assertAlmostEqual(capacity.path_capacity(LINKS, [[["C1", "A", "S"]]]), 5.0)
         self.assertAlmostEqual(
-            capacity.path_capacity(LINKS, [["C1", "A", "S"], ["C2", "A", "S"]]), 6.0
+            capacity.path_capacity(LINKS, [[["C1", "A", "S"]], [["C2", "A", "S"]]]), 6.0
         )
 
     def test_disjoint_paths_add_up(self):
         self.assertAlmostEqual(
-            capacity.path_capacity(LINKS, [["C1", "A", "S"], ["C2", "B", "S"]]), 9.0
+            capacity.path_capacity(LINKS, [[["C1", "A", "S"]], [["C2", "B", "S"]]]), 9.0
         )
 
     def test_the_same_path_twice_carries_no_more(self):
         path = ["C2", "B", "S"]
-        self.assertAlmostEqual(capacity.path_capacity(LINKS, [path, path]), 4.0)
+        self.assertAlmostEqual(capacity.path_capacity(LINKS, [[path, path]]), 4.0)
 
     def test_a_link_crossed_in_both_directions_carries_its_capacity_each_way(self):
         # C1 -> A -> B -> S and C2 -> B -> A -> S cross A-B in opposite directions: each gets 1
         self.assertAlmostEqual(
-            capacity.path_capacity(LINKS, [["C1", "A", "B", "S"], ["C2", "B", "A", "S"]]), 2.0
+            capacity.path_capacity(LINKS, [[["C1", "A", "B", "S"]], [["C2", "B", "A", "S"]]]), 2.0
         )
+
+    def test_a_client_receives_at_most_its_demand(self):
+        # C1 over A (5) and C2 over B (4): 9; wanting at most 3 each, 6.
+        # C1 over A, C2 over both of its sides: S-A 6 is shared by C1 (at most 5) and C2's A
+        # side (at most 2), S-B gives C2 4 more: 10. Wanting 3 each: 6. Wanting 4.5 each: C2
+        # takes 4 over B and 0.5 over A, C1 4.5 over A (5 of S-A's 6): 9.
+        both = [[["C1", "A", "S"]], [["C2", "B", "S"]]]
+        self.assertAlmostEqual(capacity.path_capacity(LINKS, both, demand=3.0), 6.0)
+        self.assertAlmostEqual(capacity.path_capacity(LINKS, both), 9.0)
+        shared = [[["C1", "A", "S"]], [["C2", "A", "S"], ["C2", "B", "S"]]]
+        self.assertAlmostEqual(capacity.path_capacity(LINKS, shared), 10.0)
+        self.assertAlmostEqual(capacity.path_capacity(LINKS, shared, demand=3.0), 6.0)
+        self.assertAlmostEqual(capacity.path_capacity(LINKS, shared, demand=4.5), 9.0)
 
     def test_no_path_carries_nothing_and_a_missing_link_is_an_error(self):
         self.assertEqual(capacity.path_capacity(LINKS, []), 0.0)
-        self.assertEqual(capacity.path_capacity(LINKS, [["S"]]), 0.0)
+        self.assertEqual(capacity.path_capacity(LINKS, [[["S"]], []]), 0.0)
         with self.assertRaisesRegex(ValueError, "path C1>S: no link C1-S"):
-            capacity.path_capacity(LINKS, [["C1", "S"]])
+            capacity.path_capacity(LINKS, [[["C1", "S"]]])
         with self.assertRaisesRegex(ValueError, "path C1>S: no positive capacity on C1-S"):
-            capacity.path_capacity(LINKS | {frozenset(("C1", "S")): 0.0}, [["C1", "S"]])
+            capacity.path_capacity(LINKS | {frozenset(("C1", "S")): 0.0}, [[["C1", "S"]]])
 
 
 class CutCapacity(unittest.TestCase):
@@ -71,7 +84,7 @@ class CutCapacity(unittest.TestCase):
     def test_the_paths_never_carry_more_than_the_cut(self):
         paths = [["C1", "A", "S"], ["C2", "B", "S"], ["C2", "A", "S"], ["C1", "A", "B", "S"]]
         self.assertLessEqual(
-            capacity.path_capacity(LINKS, paths), capacity.cut_capacity(LINKS, "S", ["C1", "C2"])
+            capacity.path_capacity(LINKS, [paths]), capacity.cut_capacity(LINKS, "S", ["C1", "C2"])
         )
 
     def test_unknown_switches_are_an_error(self):

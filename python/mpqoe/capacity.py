@@ -9,8 +9,9 @@ run can receive together:
   link (SciPy's `maximum_flow`, capacities in whole kbit/s): what the network allows whatever
   the paths;
 - `path_capacity`: the most the chosen paths carry together when each link carries at most its
-  capacity (a linear program over the paths' rates, SciPy's HiGHS): what the selection allows
-  with perfect sharing. It is at most the cut.
+  capacity and, optionally, each client receives at most its demand (a linear program over the
+  paths' rates, SciPy's HiGHS): what the selection allows with perfect sharing. Without a
+  demand it is at most the cut (both to 1 kbit/s).
 
 Both ignore TCP (windows, round trips, losses) and the players: bounds, not predictions.
 """
@@ -26,11 +27,18 @@ def arcs(path):
     return [(b, a) for a, b in zip(path, path[1:], strict=False)]
 
 
-def path_capacity(links, paths):
-    """Mbit/s the paths (switch lists, client's switch first) carry together at most, links
-    being {frozenset({a, b}): capacity in Mbit/s}; ValueError for a path over a missing link or
-    a link of no positive capacity."""
-    paths = [p for p in paths if len(p) > 1]
+def path_capacity(links, clients, demand=None):
+    """Mbit/s the clients' paths carry together at most: clients is a list of each client's
+    paths (switch lists, client's switch first), links {frozenset({a, b}): capacity in Mbit/s};
+    each link carries at most its capacity in each direction and, with demand (Mbit/s), each
+    client receives at most that much over all its paths. Rounded to 1 kbit/s, as the cut.
+    ValueError for a path over a missing link or a link of no positive capacity."""
+    paths, owner = [], []
+    for k, ps in enumerate(clients):
+        for p in ps:
+            if len(p) > 1:
+                paths.append(p)
+                owner.append(k)
     for p in paths:
         for a, b in zip(p, p[1:], strict=False):
             if not links.get(frozenset((a, b)), 0) > 0:
@@ -40,15 +48,21 @@ def path_capacity(links, paths):
         return 0.0
     used = sorted({a for p in paths for a in arcs(p)})
     row = {a: i for i, a in enumerate(used)}
-    caps = [links[frozenset(a)] for a in used]
-    use = np.zeros((len(used), len(paths)))
+    bounds = [links[frozenset(a)] for a in used]
+    share = np.zeros((len(used), len(paths)))
     for j, p in enumerate(paths):
         for a in arcs(p):
-            use[row[a], j] = 1.0
-    res = linprog(-np.ones(len(paths)), A_ub=use, b_ub=caps, bounds=(0, None), method="highs")
+            share[row[a], j] = 1.0
+    if demand is not None:
+        per_client = np.zeros((len(clients), len(paths)))
+        for j, k in enumerate(owner):
+            per_client[k, j] = 1.0
+        share = np.vstack([share, per_client])
+        bounds += [demand] * len(clients)
+    res = linprog(-np.ones(len(paths)), A_ub=share, b_ub=bounds, bounds=(0, None), method="highs")
     if res.status != 0:
         raise ValueError(f"the paths' linear program failed: {res.message}")
-    return float(-res.fun)
+    return round(float(-res.fun), 3)
 
 
 def cut_capacity(links, server, clients):

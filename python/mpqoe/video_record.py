@@ -65,8 +65,11 @@ def ended_table(experiment):
 # link draws): path_text per path, joined by ";" in the assignment's order.
 PATH_COLUMNS = ("cell", "run", "code_version", "client", "paths")
 # The links of each link draw of such a design (a network: topology, clients and seed), from the
-# descriptor its runs were made on: what the report's capacities are computed over.
-DRAW_COLUMNS = ("topology", "clients", "seed", "a", "b", "capacity_mbps", "delay_ms")
+# descriptor its runs were made on, with the switch of the server's first interface (its address
+# the clients connect to) and the switches of the clients' interfaces: what the report's
+# capacities are computed over.
+DRAW_COLUMNS = ("topology", "clients", "seed", "a", "b", "capacity_mbps", "delay_ms",
+                "server_switch", "client_switches")  # fmt: skip
 
 
 def paths_table(experiment):
@@ -103,11 +106,23 @@ def path_rows(doc):
 
 
 def draw_rows(doc, descriptor):
-    """DRAW_COLUMNS rows of the network a run was made on: its descriptor's switch links."""
+    """DRAW_COLUMNS rows of the network a run was made on: its descriptor's switch links, the
+    server's first switch and the clients' switches (";"-joined, sorted). ValueError for a run
+    without a seed or a descriptor without one server."""
     p = doc["params"]
-    return [{"topology": p["topology"], "clients": p["clients"], "seed": p.get("seed", ""),
-             "a": x["a"], "b": x["b"], "capacity_mbps": x.get("capacityMbps", ""),
-             "delay_ms": x.get("delayMs", "")} for x in descriptor["links"]]  # fmt: skip
+    if p.get("seed") in (None, ""):
+        raise ValueError(f"{doc['cell']} run{doc['run']}: no seed, so no draw")
+    servers = [h for h in descriptor.get("hosts") or [] if h.get("role") == "server"]
+    if len(servers) != 1 or not servers[0].get("interfaces"):
+        raise ValueError(f"{doc['cell']} run{doc['run']}: its descriptor has not one server")
+    clients = sorted({i["switch"] for h in descriptor["hosts"] if h.get("role") == "client"
+                      for i in h.get("interfaces") or []})  # fmt: skip
+    common = {"topology": p["topology"], "clients": p["clients"], "seed": p["seed"],
+              "server_switch": servers[0]["interfaces"][0]["switch"],
+              "client_switches": ";".join(path_text([c]) for c in clients)}  # fmt: skip
+    rows = [dict(common, a=x["a"], b=x["b"], capacity_mbps=x.get("capacityMbps", ""),
+                 delay_ms=x.get("delayMs", "")) for x in descriptor["links"]]  # fmt: skip
+    return [{k: r[k] for k in DRAW_COLUMNS} for r in rows]
 
 
 def has_ended(experiment):

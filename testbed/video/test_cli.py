@@ -351,7 +351,11 @@ class Publish(unittest.TestCase):
                     "links": [
                         {"a": "A", "b": "B", "capacityMbps": capacity, "delayMs": 5},
                         {"a": "B", "b": "C", "capacityMbps": 2.5, "delayMs": 7},
-                    ]
+                    ],
+                    "hosts": [
+                        {"role": "server", "interfaces": [{"switch": "C"}]},
+                        {"role": "client", "interfaces": [{"switch": "A"}]},
+                    ],
                 },
                 f,
             )
@@ -393,13 +397,26 @@ class Publish(unittest.TestCase):
         self.assertEqual([(r["seed"], r["a"], r["b"], r["capacity_mbps"]) for r in links],
                          [("1", "A", "B", "6.5"), ("1", "B", "C", "2.5"), ("2", "A", "B", "9.5"),
                           ("2", "B", "C", "2.5")])  # fmt: skip
+        self.assertEqual({(r["server_switch"], r["client_switches"]) for r in links}, {("C", "A")})
         # a draw whose runs were made on other links names no one network: nothing is written
         store = os.path.join(self.tmp, "b")
         self.ok_run(store, 4, self.draw(store, "s1-other", capacity=1.0))
         self.ok_run(store, 5, self.draw(store, "s1"))
         self.assertEqual(self.publish_draws(store, rc=1), [paths, links])
-        self.assertIn("draw ('compuserve', 2, 1): the descriptors of its runs differ",
+        self.assertIn("draw ('compuserve', '2', '1'): the descriptors of its runs differ",
                       self.err.getvalue())  # fmt: skip
+        # published from another store, a draw made again on other links than the committed
+        # ones: refused too; on the same links, its rows join
+        store = os.path.join(self.tmp, "c")
+        self.ok_run(store, 6, self.draw(store, "s1", capacity=7.0))
+        self.assertEqual(self.publish_draws(store, rc=1), [paths, links])
+        self.assertIn("draw ('compuserve', '2', '1'): its runs' descriptor differs from the "
+                      "committed links", self.err.getvalue())  # fmt: skip
+        store = os.path.join(self.tmp, "d")
+        self.ok_run(store, 6, self.draw(store, "s1"))
+        paths2, links2 = self.publish_draws(store)
+        self.assertEqual([r["run"] for r in paths2], ["1", "1", "2", "2", "3", "3", "6", "6"])
+        self.assertEqual(links2, links)
 
     def test_without_an_ok_run_the_paths_and_draws_tables_are_empty(self):
         store = os.path.join(self.tmp, "a")

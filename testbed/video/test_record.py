@@ -130,16 +130,29 @@ class PathsAndDraws(unittest.TestCase):
 
     def test_the_draw_s_links_from_its_descriptor(self):
         desc = {"links": [{"a": "A", "b": "B", "capacityMbps": 6.2784, "delayMs": 54.0},
-                          {"a": "B", "b": "C", "capacityMbps": 4.2784}]}  # fmt: skip
+                          {"a": "B", "b": "C", "capacityMbps": 4.2784}],
+                "hosts": [{"name": "server", "role": "server",
+                           "interfaces": [{"switch": "C"}, {"switch": "B"}]},
+                          {"name": "c1", "role": "client",
+                           "interfaces": [{"switch": "B"}, {"switch": "A"}]},
+                          {"name": "c2", "role": "client",
+                           "interfaces": [{"switch": "A"}]}]}  # fmt: skip
         rows = record.draw_rows(run_doc(), desc)
         self.assertEqual([list(r) for r in rows], [list(record.DRAW_COLUMNS)] * 2)
+        # the server's first interface is where its address is
         self.assertEqual(
             [tuple(r.values()) for r in rows],
             [
-                ("compuserve", 2, 1, "A", "B", 6.2784, 54.0),
-                ("compuserve", 2, 1, "B", "C", 4.2784, ""),
+                ("compuserve", 2, 1, "A", "B", 6.2784, 54.0, "C", "A;B"),
+                ("compuserve", 2, 1, "B", "C", 4.2784, "", "C", "A;B"),
             ],
         )
+        doc = run_doc()
+        doc["params"]["seed"] = None
+        with self.assertRaisesRegex(ValueError, "run3: no seed"):
+            record.draw_rows(doc, desc)
+        with self.assertRaisesRegex(ValueError, "not one server"):
+            record.draw_rows(run_doc(), dict(desc, hosts=desc["hosts"][1:]))
 
 
 class CsvRows(unittest.TestCase):

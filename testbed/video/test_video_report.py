@@ -600,26 +600,42 @@ class PaperSetupTest(ReportCase):
             self.resolve("awaiting ga-topo-paper cells=compuserve.*,custom12.*"),
             "pending (20 of 120 runs)",
         )
+        # an attempt refused before its run (no start, no end) is counted apart
+        rows.append({"experiment": "ga-topo-paper", "cell": "compuserve.c5.ga", "run": 3,
+                     "attempt": "run3-2", "status": "failed", "error": "refused"})  # fmt: skip
+        self.write("ga-topo-paper-attempts", rows, record.ATTEMPT_COLUMNS)
+        self.assertTrue(
+            self.resolve("pace ga-topo-paper cells=compuserve.*").startswith(
+                f"{ci.mean:.1f} [{ci.lo:.1f}, {ci.hi:.1f}] min an attempt over 21 attempts "
+                "(1 untimed), so about 8.2 h"
+            )
+        )
         rows[3]["ended"] = "2026-12-07T09:59:00+00:00"
+        rows[10]["started"] = "yesterday"  # none's run 1
         self.write("ga-topo-paper-attempts", rows, record.ATTEMPT_COLUMNS)
         assert_refused(self, lambda t: self.resolve("pace " + t), [
             ("ga-topo-paper", "ended before it started"),
+            ("ga-topo-paper cells=compuserve.c5.none", "run 1 (run1): Invalid isoformat"),
             ("ga-topo-paper cells=nothing.*", "no cell matching"),
         ])  # fmt: skip
 
     def network(self, ga_paths="C1>A>S;C1>B>S", skip=None):
-        """Per draw d a diamond S-A (4), S-B (2 + d), A-C1 and B-C1 (10 each): cut 6 + d. The
-        GA's runs use both sides (capacity 6 + d, paths of 60 and 100 ms), none's only A's (4,
-        one path); the GA's clients receive 3000 kbit/s with 10 s of outage, none's 2000 with
-        20 s."""
+        """Per draw d a diamond from the server's switch S: S-A 1, S-B 1 + d / 2, A-C1 and B-C1
+        10 each, so a cut of 2 + d / 2 into the clients' switch C1. One client a run, wanting
+        at most the GA content's top bitrate, 2.6 Mbit/s: the GA's runs use both sides
+        (capacity 2.5 on draw 1, capped at 2.6 on the others; paths of 60 and 100 ms), none's
+        only A's (1, one path). The GA's client receives 2000 kbit/s with 10 s of outage,
+        none's 800 with 20 s."""
         rows, paths, links = [], [], []
         for d in range(1, 6):
-            for a, b, cap in (("S", "A", 4), ("S", "B", 2 + d), ("A", "C1", 10), ("B", "C1", 10)):
+            for a, b, cap in (("S", "A", 1), ("S", "B", 1 + d / 2), ("A", "C1", 10),
+                              ("B", "C1", 10)):  # fmt: skip
                 links.append({"topology": "compuserve", "clients": 5, "seed": d, "a": a, "b": b,
-                              "capacity_mbps": cap, "delay_ms": 10})  # fmt: skip
+                              "capacity_mbps": cap, "delay_ms": 10, "server_switch": "S",
+                              "client_switches": "C1"})  # fmt: skip
             for i in (0, 1):
                 run = 2 * (d - 1) + i + 1
-                for alg, kbps, out, p in (("ga", 3000, 10, ga_paths), ("none", 2000, 20, "C1>A>S")):
+                for alg, kbps, out, p in (("ga", 2000, 10, ga_paths), ("none", 800, 20, "C1>A>S")):
                     cell = f"compuserve.c5.{alg}"
                     delays = "60;100" if alg == "ga" else "60"  # spread 40 and 0 ms
                     rows.append(self.row("ga-topo-paper", cell, run, d, outage_s=out,
@@ -637,7 +653,8 @@ class PaperSetupTest(ReportCase):
         self.network()
         self.assertEqual(
             self.resolve("capacity ga-topo-paper/compuserve.c5 cut"),
-            ", ".join(f"{6 + d}.0 Mbit/s (draw {d})" for d in range(1, 6)),
+            "2.5 Mbit/s (draw 1), 3.0 Mbit/s (draw 2), 3.5 Mbit/s (draw 3), 4.0 Mbit/s (draw 4), "
+            "4.5 Mbit/s (draw 5)",
         )
         # 5 clients of the GA content's ladder, 1500 to 2600 kbit/s
         self.assertEqual(self.resolve("capacity ga-topo-paper/compuserve.c5 need"),
@@ -646,17 +663,17 @@ class PaperSetupTest(ReportCase):
         self.assertEqual(table[0], "| algorithm | runs | paths' capacity (Mbit/s) | clients' "
                          "throughput (Mbit/s) | of the capacity (%) | delay spread (ms) | "
                          "outage (s) |")  # fmt: skip
-        # the GA: capacities 7, 7, 8, 8, ..., 11, 11 (mean 9); its share 3 / (6 + d)
-        caps = [6 + d for d in range(1, 6) for _ in (0, 1)]
-        cap, used = stats.mean_ci(caps), stats.mean_ci([300 / c for c in caps])
-        self.assertEqual(table[2], f"| ga | 10 | 9.0 ± {cap.half:.1f} | 3.0 ± 0.0 | "
+        # the GA: capacities 2.5, 2.5 and eight of 2.6 (the demand); its share 2 / capacity
+        caps = [2.5, 2.5] + [2.6] * 8
+        cap, used = stats.mean_ci(caps), stats.mean_ci([200 / c for c in caps])
+        self.assertEqual(table[2], f"| ga | 10 | 2.6 ± {cap.half:.1f} | 2.0 ± 0.0 | "
                          f"{used.mean:.0f} ± {used.half:.0f} | 40 ± 0 | 10.0 ± 0.0 |")  # fmt: skip
         self.assertEqual(
-            table[3], "| none | 10 | 4.0 ± 0.0 | 2.0 ± 0.0 | 50 ± 0 | 0 ± 0 | 20.0 ± 0.0 |"
+            table[3], "| none | 10 | 1.0 ± 0.0 | 0.8 ± 0.0 | 80 ± 0 | 0 ± 0 | 20.0 ± 0.0 |"
         )
         # outage against capacity: none's 10 runs share capacity rank 5.5 and outage rank 15.5;
-        # the GA's pairs ranks 11.5, 13.5, ..., 19.5 and outage rank 5.5
-        rx = [5.5] * 10 + [11.5 + 2 * (k // 2) for k in range(10)]
+        # the GA's two runs at 2.5 rank 11.5, its eight at 2.6 rank 16.5, its outage 5.5
+        rx = [5.5] * 10 + [11.5] * 2 + [16.5] * 8
         ry = [15.5] * 10 + [5.5] * 10
         mx, my = sum(rx) / 20, sum(ry) / 20
         cov = sum((x - mx) * (y - my) for x, y in zip(rx, ry, strict=True))
@@ -664,7 +681,7 @@ class PaperSetupTest(ReportCase):
         self.assertEqual(self.resolve("capacity ga-topo-paper/compuserve.c5 rho"), f"{rho:.2f}")
         self.assertEqual(self.resolve("capacity ga-topo-paper/compuserve.c5 p"), "<0.001")
 
-    def test_capacities_need_every_run_s_paths_and_one_server_switch(self):
+    def test_capacities_need_every_run_s_paths_and_the_server_s_switch(self):
         self.network(skip=("compuserve.c5.ga", 3))
         assert_refused(self, lambda t: self.resolve("capacity " + t), [
             ("ga-topo-paper/compuserve.c5", "compuserve.c5.ga run 3: no paths"),
@@ -673,7 +690,7 @@ class PaperSetupTest(ReportCase):
         ])  # fmt: skip
         self.network(ga_paths="C1>A>S;C1>B")
         assert_refused(self, lambda t: self.resolve("capacity " + t), [
-            ("ga-topo-paper/compuserve.c5 cut", "paths end on ['B', 'S'], not one switch"),
+            ("ga-topo-paper/compuserve.c5 cut", "path C1>B ends off the server's switch S"),
         ])  # fmt: skip
         self.network(ga_paths="C1>S")
         assert_refused(self, lambda t: self.resolve("capacity " + t), [

@@ -105,7 +105,8 @@ Template placeholders (docs/results/placeholders.md; EXP an experiment, a subjec
                  attempts' time included; batch boots not); "not run yet" without attempts
     {{capacity EXP/GROUP [table|cut|need|rho|p]}}   what the chosen paths could carry (a
                  design with link draws; python/mpqoe/capacity.py over its paths and draws
-                 tables): per algorithm the paths' capacity, the clients' throughput together
+                 tables): per algorithm the paths' capacity (each client at most the top
+                 bitrate), the clients' throughput together
                  and its share of it, a client's delay spread, outage (means +- 95 % CI over
                  runs); each draw's cut into
                  the server; what the clients need together at the lowest and top bitrate
@@ -679,9 +680,23 @@ def parse_network(data, experiment, res):
         key = (r["topology"], shared.number(r["clients"], int, where, "clients"),
                shared.number(r["seed"], int, where, "seed"))  # fmt: skip
         cap = shared.number(r["capacity_mbps"], float, where, "capacity_mbps")
-        if draws.setdefault(key, {}).setdefault(frozenset((r["a"], r["b"])), cap) != cap:
+        ends = (r["server_switch"], tuple(r["client_switches"].split(";")))
+        d = draws.setdefault(key, Draw({}, *ends))
+        if (d.server, d.clients) != ends:
+            raise ReportError(f"{where}: another attachment than the draw's first row")
+        if d.links.setdefault(frozenset((r["a"], r["b"])), cap) != cap:
             raise ReportError(f"{where}: link {r['a']}-{r['b']} twice in one draw")
     return paths, draws
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A link draw's network: {link: capacity (Mbit/s)}, the server's switch (where its
+    address is, so where every path ends) and the clients' switches."""
+
+    links: dict
+    server: str
+    clients: tuple
 
 
 def parse_series(name, path, raw, runs):
@@ -1705,10 +1720,16 @@ def _awaiting(results, exp, pattern):
 
 
 def _minutes(row):
-    """An attempt's wall time in minutes (started to ended); ValueError for a malformed or
-    reversed pair."""
-    started = datetime.datetime.fromisoformat(row["started"])
-    ended = datetime.datetime.fromisoformat(row["ended"])
+    """An attempt's wall time in minutes (started to ended), None when it has no such pair (an
+    attempt refused before its run, or recorded before the columns were); ValueError naming
+    the attempt for a malformed or reversed pair."""
+    if not row.get("started") or not row.get("ended"):
+        return None
+    try:
+        started = datetime.datetime.fromisoformat(row["started"])
+        ended = datetime.datetime.fromisoformat(row["ended"])
+    except ValueError as e:
+        raise ValueError(f"{row['cell']} run {row['run']} ({row['attempt']}): {e}") from None
     if ended < started:
         raise ValueError(f"{row['cell']} run {row['run']}: ended before it started")
     return (ended - started).total_seconds() / 60
@@ -1719,19 +1740,24 @@ def _pace(results, exp, pattern):
     in the matching cells (their started and ended columns): the mean minutes an attempt took
     with its 95 % interval, and the hours the design's missing runs take at the measured
     minutes per ok run (every attempt's time, failed ones included, over the ok runs; a
-    batch's boot is not in it); "not run yet" without attempts."""
+    batch's boot is not in it); "not run yet" without attempts. Attempts without a start and
+    an end (refused before their run) are counted apart, as untimed."""
     res = _experiment(results, exp)
     cells, n = _design_runs(exp, pattern)
     rows = [r for r in res.attempts if r["cell"] in cells]
     if not rows:
         return NO_RUNS
     try:
-        minutes = [_minutes(r) for r in rows]
-    except (KeyError, ValueError) as e:
+        timed = [m for m in map(_minutes, rows) if m is not None]
+    except ValueError as e:
         raise KeyError(f"{exp} attempts: {e}") from None
-    ci = stats.mean_ci(minutes)
+    untimed = f" ({len(rows) - len(timed)} untimed)" if len(timed) < len(rows) else ""
+    if not timed:
+        return f"{len(rows)} attempts, none timed"
+    ci = stats.mean_ci(timed)
     interval = "" if ci.half is None else f" [{fmt(ci.lo, 1)}, {fmt(ci.hi, 1)}]"
-    text = f"{fmt(ci.mean, 1)}{interval} min an attempt over {len(rows)} attempts"
+    text = f"{fmt(ci.mean, 1)}{interval} min an attempt over {len(timed)} attempts{untimed}"
+    minutes = timed
     ok = sum(1 for r in rows if not _failed(r))
     missing = max(n - sum(c.runs for c in res.cells if c.name in cells), 0)
     if not missing:
@@ -1893,8 +1919,8 @@ def _paper_table(results, name):
 
 
 def _run_network(res, cell, run):
-    """(links of the run's draw, its clients' paths) of a kept run; KeyError when either is
-    not committed."""
+    """(the run's Draw, its clients' paths, its rows) of a kept run; KeyError when the draw or
+    the paths are not committed."""
     rows = [r for r in res.rows if r["cell"] == cell and r["run"] == run]
     p = rows[0]
     key = (p["topology"], int(p["clients"]), int(p["seed"]))
@@ -1905,36 +1931,37 @@ def _run_network(res, cell, run):
     return res.draws[key], res.paths[(cell, run)], rows
 
 
-def capacities(res, g):
+def capacities(res, g, demand):
     """{algorithm: [(draw, paths' capacity, the clients' throughput together in Mbit/s, their
-    mean outage in s, their paths' mean delay spread in ms)]} of a group's kept runs, and
-    {draw: its cut into the server}: the maximum flow from the server's switch to the clients'
-    over every link (capacity.py; the server's switch is where every path ends, the clients'
-    where theirs begin)."""
-    per, ends, links_of = {}, {}, {}
+    mean outage in s, their paths' mean delay spread in ms)]} of a group's kept runs (each
+    client receiving at most demand Mbit/s), and {draw: its cut into the server}: the maximum
+    flow from the server's switch to the clients' over every link (capacity.py)."""
+    per, cuts = {}, {}
     for alg, c in g.cells.items():
         for run in sorted(c.by_run["outage_s"]):
-            links, paths, rows = _run_network(res, c.name, run)
-            flat = [p for ps in paths.values() for p in ps if len(p) > 1]
-            draw = rows[0]["seed"]
-            links_of[draw] = links
-            e = ends.setdefault(draw, (set(), set()))
-            e[0].update(p[-1] for p in flat)
-            e[1].update(p[0] for p in flat)
+            draw, paths, rows = _run_network(res, c.name, run)
+            for ps in paths.values():
+                for p in ps:
+                    if len(p) > 1 and p[-1] != draw.server:
+                        raise KeyError(f"{c.name} run {run}: path {'>'.join(p)} ends off the "
+                                       f"server's switch {draw.server}")  # fmt: skip
             try:
-                cap = capacity.path_capacity(links, flat)
+                cap = capacity.path_capacity(draw.links, list(paths.values()), demand)
+                if rows[0]["seed"] not in cuts:
+                    cuts[rows[0]["seed"]] = capacity.cut_capacity(
+                        draw.links, draw.server, draw.clients
+                    )
             except ValueError as err:
                 raise KeyError(f"{c.name} run {run}: {err}") from None
-            tput = math.fsum(float(r["mean_throughput_kbps"] or 0) for r in rows) / 1000
+            if any(r["mean_throughput_kbps"] is None for r in rows):
+                raise KeyError(f"{c.name} run {run}: a client without its throughput")
+            tput = math.fsum(r["mean_throughput_kbps"] for r in rows) / 1000
             spreads = [x for x in map(_spread, rows) if x is not None]
             spread = math.fsum(spreads) / len(spreads) if spreads else None
-            per.setdefault(alg, []).append((draw, cap, tput, c.by_run["outage_s"][run], spread))
-    cuts = {}
-    for draw, (servers, clients) in sorted(ends.items()):
-        if len(servers) != 1:
-            raise KeyError(f"{g.name} draw {draw}: paths end on {sorted(servers)}, not one switch")
-        cuts[draw] = capacity.cut_capacity(links_of[draw], servers.pop(), sorted(clients))
-    return per, cuts
+            per.setdefault(alg, []).append(
+                (rows[0]["seed"], cap, tput, c.by_run["outage_s"][run], spread, c.version)
+            )
+    return per, dict(sorted(cuts.items()))
 
 
 def ladder(content_set):
@@ -1958,23 +1985,22 @@ def _capacity(results, name, fld):
     res = _experiment(results, exp)
     if not res.experiment.pair_by:
         raise KeyError(f"{exp} has no link draws: no capacities")
+    _cells, _n = _design_runs(exp, gname + ".*")  # KeyError for a group the design lacks
+    b = next(c.batch for _b, cs in video_matrix.EXPERIMENTS[exp]() for c in cs
+             if c.name.startswith(gname + "."))  # fmt: skip
+    rates = [r / 1000 for r in ladder(b.content_set)]  # Mbit/s
     if fld == "need":
-        _cells, _n = _design_runs(exp, gname + ".*")  # KeyError for a group the design lacks
-        b = next(c.batch for _b, cs in video_matrix.EXPERIMENTS[exp]() for c in cs
-                 if c.name.startswith(gname + "."))  # fmt: skip
-        rates = ladder(b.content_set)
-        low, top = (b.clients * rates[0] / 1000, b.clients * rates[-1] / 1000)
+        low, top = b.clients * rates[0], b.clients * rates[-1]
         return f"{fmt(low, 1)} Mbit/s at the lowest quality and {fmt(top, 1)} at the top"
     g = None if res.missing else res.group(gname)
     if g is None:
-        _design_runs(exp, gname + ".*")  # KeyError for a group the design lacks
         return NO_RUNS
-    per, cuts = capacities(res, g)
+    per, cuts = capacities(res, g, rates[-1])
     if fld == "cut":
         return ", ".join(f"{fmt(v, 1)} Mbit/s (draw {d})" for d, v in cuts.items())
     if fld in ("rho", "p"):
         runs = [x for xs in per.values() for x in xs]
-        t = stats.trend([x[1] for x in runs], [x[3] for x in runs])
+        t = stats.trend([x[1] for x in runs], [x[3] for x in runs], [x[5] for x in runs])
         if not t.tested:
             return f"untested ({t.reason})"
         return fmt(t.rho, 2) if fld == "rho" else fmt_p(t.p)

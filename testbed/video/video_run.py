@@ -808,8 +808,9 @@ def publish(args, results=PUBLISHED):
     from a checkout of the same commit) and published after each. Before the tables, the
     players' sample logs of the runs with the framework's numbers (sample_logs). For a design
     with link draws also the ok runs' paths and the draws' links (record.PATH_COLUMNS,
-    DRAW_COLUMNS), from which the report computes capacities. Malformed samples, or two
-    descriptors of one draw that differ: one line, exit 1, nothing written."""
+    DRAW_COLUMNS), from which the report computes capacities. Malformed samples, or a draw
+    whose descriptors differ (among the runs, or from its committed links): one line, exit 1,
+    nothing written."""
     by_run = (lambda r: (r["cell"], int(r["run"])), shared.run_key)
     by_attempt = (
         lambda r: (r["cell"], int(r["run"]), r["attempt"]),
@@ -818,7 +819,7 @@ def publish(args, results=PUBLISHED):
     by_client = (lambda r: (r["cell"], int(r["run"]), r["client"]), shared.run_key)
     by_draw = (
         lambda r: (r["topology"], int(r["clients"]), int(r["seed"]), r["a"], r["b"]),
-        lambda r: (r["topology"], str(r["clients"]), str(r["seed"])),
+        _draw_key,
     )
     tables = []  # (path, rows, fields, (sort key, identity))
     logs = {}  # sample log path -> bytes
@@ -829,9 +830,11 @@ def publish(args, results=PUBLISHED):
             logs.update(sample_logs(made, results))
         # a design with link draws: its tables are written even without an ok run (they are
         # the workflow's outputs)
-        networks = {exp: draws(args, [d for d, _s, _r in by_exp.get(exp, [])])
-                    for exp in sorted({b.experiment for b, _c in args.plan})
-                    if record.has_ended(exp)}  # fmt: skip
+        networks = {
+            exp: draws(args, [d for d, _s, _r in by_exp.get(exp, [])], committed_draws(
+                record.published(exp, results)[record.draws_table(exp)]))
+            for exp in sorted({b.experiment for b, _c in args.plan}) if record.has_ended(exp)
+        }  # fmt: skip
     except ValueError as e:  # malformed samples or draws: nothing is written
         print(f"video_run.py: cannot publish: {e}", file=sys.stderr)
         return 1
@@ -877,21 +880,56 @@ def publish(args, results=PUBLISHED):
     return 0
 
 
-def draws(args, docs):
+def _draw_key(r):
+    """A draws-table row's draw, as text (built and read-back rows alike)."""
+    return (r["topology"], str(r["clients"]), str(r["seed"]))
+
+
+def _draw_set(rows):
+    """A draw's rows compared as a network: each link's capacity and delay, the attachment."""
+
+    def num(v):
+        return None if v in ("", None) else float(v)
+
+    return sorted((r["a"], r["b"], num(r["capacity_mbps"]), num(r["delay_ms"]),
+                   r["server_switch"], r["client_switches"]) for r in rows)  # fmt: skip
+
+
+def draws(args, docs, committed=()):
     """The draws table's rows (record.draw_rows) of the networks the runs were made on, one
-    set per draw (topology, clients, seed); ValueError when two descriptors of one draw differ
-    in their links (the draw would not name one network)."""
+    set per draw (topology, clients, seed); ValueError when two descriptors of one draw differ,
+    or one differs from the committed rows of its draw (the draw would not name one network:
+    the committed paths would be measured against other links)."""
     by_draw = {}
     for doc in docs:
+        where = f"{doc['cell']} run{doc['run']}"
+        if not doc.get("descriptor"):
+            raise ValueError(f"{where}: its run document names no descriptor")
         desc = files.read_json(os.path.join(args.results, doc["descriptor"]))
         if not desc:
-            raise ValueError(f"{doc['cell']} run{doc['run']}: no descriptor {doc['descriptor']}")
+            raise ValueError(f"{where}: no descriptor {doc['descriptor']}")
         rows = record.draw_rows(doc, desc)
-        key = (doc["params"]["topology"], doc["params"]["clients"], doc["params"].get("seed"))
-        if by_draw.setdefault(key, rows) != rows:
-            raise ValueError(f"draw {key}: the descriptors of its runs differ in their links "
+        key = _draw_key(rows[0]) if rows else None
+        if _draw_set(by_draw.setdefault(key, rows)) != _draw_set(rows):
+            raise ValueError(f"draw {key}: the descriptors of its runs differ "
                              f"({doc['descriptor']})")  # fmt: skip
+    old = {}
+    for r in committed:
+        old.setdefault(_draw_key(r), []).append(r)
+    for key, rows in by_draw.items():
+        if key in old and _draw_set(old[key]) != _draw_set(rows):
+            raise ValueError(f"draw {key}: its runs' descriptor differs from the committed "
+                             "links of that draw")  # fmt: skip
     return [r for rows in by_draw.values() for r in rows]
+
+
+def committed_draws(path):
+    """The committed draws table's rows ([] when absent or of another layout, which the
+    publish replaces)."""
+    try:
+        return [r for _line, r in shared.read_csv(path, record.DRAW_COLUMNS) or []]
+    except shared.ReportError:
+        return []
 
 
 def sample_logs(made, results):
