@@ -144,6 +144,7 @@ Debian's python3-scipy and python3-matplotlib (installed when missing and run as
 import dataclasses
 import datetime
 import fnmatch
+import functools
 import importlib.util
 import math
 import os
@@ -1757,7 +1758,6 @@ def _pace(results, exp, pattern):
     ci = stats.mean_ci(timed)
     interval = "" if ci.half is None else f" [{fmt(ci.lo, 1)}, {fmt(ci.hi, 1)}]"
     text = f"{fmt(ci.mean, 1)}{interval} min an attempt over {len(timed)} attempts{untimed}"
-    minutes = timed
     ok = sum(1 for r in rows if not _failed(r))
     missing = max(n - sum(c.runs for c in res.cells if c.name in cells), 0)
     if not missing:
@@ -1765,7 +1765,7 @@ def _pace(results, exp, pattern):
     if not ok:
         return text + f", none ok: the {missing} missing runs cannot be timed yet"
     return (
-        text + f", so about {fmt(missing * math.fsum(minutes) / ok / 60, 1)} h for the "
+        text + f", so about {fmt(missing * math.fsum(timed) / ok / 60, 1)} h for the "
         f"{missing} missing runs"
     )
 
@@ -1964,9 +1964,10 @@ def capacities(res, g, demand):
     return per, dict(sorted(cuts.items()))
 
 
+@functools.cache
 def ladder(content_set):
     """The bitrates (kbit/s) of a content set, lowest first (dashjs-harness/content/
-    gen_content.py's SETS, read from its file)."""
+    gen_content.py's SETS, read from its file once)."""
     path = os.path.join(shared.REPO, "dashjs-harness", "content", "gen_content.py")
     spec = importlib.util.spec_from_file_location("gen_content", path)
     mod = importlib.util.module_from_spec(spec)
@@ -1976,11 +1977,12 @@ def ladder(content_set):
 
 def _capacity(results, name, fld):
     """{{capacity EXP/GROUP [table|cut|need|rho|p]}}: what the chosen paths of a group's runs
-    can carry (capacities): a table per algorithm (runs; the paths' capacity, the clients'
-    throughput together and its share of the capacity, mean outage; means +- 95 % CI over
-    runs), each draw's cut, what the group's clients need together at the lowest and the top
-    bitrate (the content's ladder), or Spearman's rho (and p) of the runs' outage against their
-    paths' capacity."""
+    can carry (capacities, each client wanting at most the content's top bitrate): a table per
+    algorithm (runs; the paths' capacity, the clients' throughput together and its share of the
+    capacity, the delay spread of a client's paths, mean outage; means +- 95 % CI over runs),
+    each draw's cut, what the group's clients need together at the lowest and the top bitrate
+    (the content's ladder), or Spearman's rho (and p) of the runs' outage against their paths'
+    capacity."""
     exp, gname = _subject(name, "<experiment>/<group>")
     res = _experiment(results, exp)
     if not res.experiment.pair_by:

@@ -900,12 +900,15 @@ def draws(args, docs, committed=()):
     set per draw (topology, clients, seed); ValueError when two descriptors of one draw differ,
     or one differs from the committed rows of its draw (the draw would not name one network:
     the committed paths would be measured against other links)."""
-    by_draw = {}
+    by_draw, descs = {}, {}
     for doc in docs:
         where = f"{doc['cell']} run{doc['run']}"
         if not doc.get("descriptor"):
             raise ValueError(f"{where}: its run document names no descriptor")
-        desc = files.read_json(os.path.join(args.results, doc["descriptor"]))
+        rel = doc["descriptor"]
+        if rel not in descs:  # a batch's runs share theirs: read it once
+            descs[rel] = files.read_json(os.path.join(args.results, rel))
+        desc = descs[rel]
         if not desc:
             raise ValueError(f"{where}: no descriptor {doc['descriptor']}")
         rows = record.draw_rows(doc, desc)
