@@ -619,6 +619,33 @@ class PaperSetupTest(ReportCase):
             ("ga-topo-paper cells=nothing.*", "no cell matching"),
         ])  # fmt: skip
 
+    def test_the_pace_says_what_it_cannot_time(self):
+        self.sweep()  # the GA's and none's 10 runs each are in, fd-bw has none
+        start, end = "2026-12-07T10:00:00+00:00", "2026-12-07T10:12:00+00:00"
+        rows = [{"experiment": "ga-topo-paper", "cell": "compuserve.c5.ga", "run": k,
+                 "attempt": "run1", "status": "ok", "started": start, "ended": end}
+                for k in range(1, 11)]  # fmt: skip
+        # fd-bw: two timed attempts, both failed; pd-bw: one refused before its run
+        rows += [{"experiment": "ga-topo-paper", "cell": "compuserve.c5.fd-bw", "run": k,
+                  "attempt": "run1", "status": "failed", "started": start, "ended": end,
+                  "error": "player stopped"} for k in (1, 2)]  # fmt: skip
+        rows.append({"experiment": "ga-topo-paper", "cell": "compuserve.c5.pd-bw", "run": 1,
+                     "attempt": "run1", "status": "failed", "error": "refused"})  # fmt: skip
+        self.write("ga-topo-paper-attempts", rows, record.ATTEMPT_COLUMNS)
+        self.assertEqual(
+            self.resolve("pace ga-topo-paper cells=compuserve.c5.ga"),
+            "12.0 [12.0, 12.0] min an attempt over 10 attempts, all runs in",
+        )
+        self.assertEqual(
+            self.resolve("pace ga-topo-paper cells=compuserve.c5.fd-bw"),
+            "12.0 [12.0, 12.0] min an attempt over 2 attempts, none ok: the 10 missing runs "
+            "cannot be timed yet",
+        )
+        self.assertEqual(
+            self.resolve("pace ga-topo-paper cells=compuserve.c5.pd-bw"),
+            "1 attempt, none timed",
+        )
+
     def network(self, ga_paths="C1>A>S;C1>B>S", skip=None):
         """Per draw d a diamond from the server's switch S: S-A 1, S-B 1 + d / 2, A-C1 and B-C1
         10 each, so a cut of 2 + d / 2 into the clients' switch C1. One client a run, wanting

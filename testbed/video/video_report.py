@@ -1736,6 +1736,10 @@ def _minutes(row):
     return (ended - started).total_seconds() / 60
 
 
+def _count_attempts(k):
+    return f"{k} attempt" if k == 1 else f"{k} attempts"
+
+
 def _pace(results, exp, pattern):
     """{{pace EXP [cells=PATTERN[,PATTERN]]}}: the measured pace of an experiment's attempts
     in the matching cells (their started and ended columns): the mean minutes an attempt took
@@ -1754,10 +1758,10 @@ def _pace(results, exp, pattern):
         raise KeyError(f"{exp} attempts: {e}") from None
     untimed = f" ({len(rows) - len(timed)} untimed)" if len(timed) < len(rows) else ""
     if not timed:
-        return f"{len(rows)} attempts, none timed"
+        return f"{_count_attempts(len(rows))}, none timed"
     ci = stats.mean_ci(timed)
     interval = "" if ci.half is None else f" [{fmt(ci.lo, 1)}, {fmt(ci.hi, 1)}]"
-    text = f"{fmt(ci.mean, 1)}{interval} min an attempt over {len(timed)} attempts{untimed}"
+    text = f"{fmt(ci.mean, 1)}{interval} min an attempt over {_count_attempts(len(timed))}{untimed}"
     ok = sum(1 for r in rows if not _failed(r))
     missing = max(n - sum(c.runs for c in res.cells if c.name in cells), 0)
     if not missing:
