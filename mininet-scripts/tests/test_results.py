@@ -92,6 +92,25 @@ class CsvTest(TempDir):
         with self.assertRaisesRegex(results.ReportError, "not a finite number"):
             results.number("nan", float, "w", "x")
 
+    def test_run_metrics_are_none_off_an_ok_row_and_checked_on_one(self):
+        cols, need = ("a", "b", "d"), ("a",)
+        ok = {"status": "ok", "a": "1.5", "b": "", "d": "-2"}
+        self.assertEqual(
+            results.run_metrics(ok, cols, need, "w", signed=("d",)),
+            {"a": 1.5, "b": None, "d": -2.0},
+        )
+        failed = dict(ok, status="failed", a="")
+        self.assertEqual(
+            results.run_metrics(failed, cols, need, "w"), {"a": None, "b": None, "d": None}
+        )
+        for row, error in (
+            (dict(ok, a=""), "w: a is empty on an ok row"),
+            (ok, "w: d -2 is negative"),
+            (dict(ok, b="x"), "w: b 'x' is not a number"),
+        ):
+            with self.assertRaisesRegex(results.ReportError, error):
+                results.run_metrics(row, cols, need, "w")
+
     def test_csv_text_keeps_the_column_order_and_writes_none_as_empty(self):
         text = results.csv_text([{"b": 1, "a": None}], ("a", "b"))
         self.assertEqual(text, "a,b\n,1\n")

@@ -98,6 +98,24 @@ def number(text, kind, where, col):
     return v
 
 
+def run_metrics(row, cols, need, where, signed=()):
+    """{column: float or None} of a run row's metric columns: None on a row whose status is
+    not ok and for an empty column; ReportError naming where for an empty column of need on an
+    ok row, a value that is not a finite number, or a negative one in a column not in signed."""
+    ok = row["status"] == "ok"
+    out = {}
+    for col in cols:
+        if not row[col] or not ok:
+            if ok and col in need:
+                raise ReportError(f"{where}: {col} is empty on an ok row")
+            out[col] = None
+            continue
+        out[col] = number(row[col], float, where, col)
+        if out[col] < 0 and col not in signed:
+            raise ReportError(f"{where}: {col} {row[col]} is negative")
+    return out
+
+
 def csv_text(rows, columns):
     """CSV text of rows (dicts) in the given column order, None or absent as empty, "\\n" line
     ends; ValueError for a key that is not a column."""

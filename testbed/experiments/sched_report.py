@@ -357,16 +357,7 @@ def parse_runs(experiment, path, raw):
                 ) from None
             if t["started_utc"].tzinfo is None:
                 raise ReportError(f"{where}: started_utc {r['started_utc']!r} has no UTC offset")
-        ok = r["status"] == "ok"
-        for col in ("subflows", *METRICS):
-            if not r[col] or not ok:
-                if ok and col in need:
-                    raise ReportError(f"{where}: {col} is empty on an ok row")
-                t[col] = None
-                continue
-            t[col] = shared.number(r[col], float, where, col)
-            if t[col] < 0:
-                raise ReportError(f"{where}: {col} {r[col]} is negative")
+        t.update(shared.run_metrics(r, ("subflows", *METRICS), need, where))
         key = (r["cell"], t["run"], r["code_version"])
         if key in seen:
             raise ReportError(

@@ -579,15 +579,7 @@ def parse_rows(experiment, path, raw):
             for part in r[col].split(";") if r[col] else []:
                 shared.number(part, float, where, col)
         ok = r["status"] == "ok"
-        for col in METRIC_COLS:
-            if not r[col] or not ok:
-                if ok and col in needed:
-                    raise ReportError(f"{where}: {col} is empty on an ok row")
-                t[col] = None
-                continue
-            t[col] = shared.number(r[col], float, where, col)
-            if t[col] < 0 and col not in SIGNED_COLS:
-                raise ReportError(f"{where}: {col} {r[col]} is negative")
+        t.update(shared.run_metrics(r, METRIC_COLS, needed, where, SIGNED_COLS))
         for col in ("success_rate", "redownload_share"):
             if t[col] is not None and t[col] > 1:
                 raise ReportError(f"{where}: {col} {r[col]} is not a share in [0, 1]")
