@@ -108,15 +108,25 @@ static void test_decrease(void **unused)
 	assert_int_equal(ss2(40, 2, 1), 2);
 }
 
+static uint32_t balia_cong_avoid(const struct mpqoe_cc_view *v, unsigned int self,
+				 uint32_t acked, struct mpqoe_cc_carry *c)
+{
+	return mpqoe_balia_cong_avoid(v, self, acked, c, NULL);
+}
+
+static uint32_t balia_ssthresh(const struct mpqoe_cc_view *v, unsigned int self)
+{
+	return mpqoe_balia_ssthresh(v, self, NULL);
+}
+
+static const struct cc_hooks balia_hooks = { balia_cong_avoid, balia_ssthresh };
+
 /* One usable path: w = cwnd << 16 and ssthresh = Reno's, exactly. */
 static void test_single_path(void **unused)
 {
 	struct mpqoe_cc_view v;
 	struct mpqoe_balia_info info;
-	struct mpqoe_cc_carry c = { 0 };
-	struct linux_tp tp = { .snd_cwnd = 2, .snd_ssthresh = 25, .snd_cwnd_clamp = ~0U };
 	uint32_t w;
-	unsigned int k;
 
 	(void)unused;
 	memset(&v, 0, sizeof(v));
@@ -132,22 +142,7 @@ static void test_single_path(void **unused)
 	}
 	v.p[0] = cc_path(2, 30000);
 	v.p[0].ssthresh = 25;
-	srand(5);
-	for (k = 0; k < 100000; k++) {
-		uint32_t acked = 1 + (uint32_t)(rand() % 3);
-
-		if (k % 1013 == 0) {
-			tp.snd_ssthresh = linux_reno_ssthresh(tp.snd_cwnd);
-			tp.snd_cwnd = tp.snd_ssthresh;
-			tp.snd_cwnd_cnt = 0;
-			v.p[0].ssthresh = mpqoe_balia_ssthresh(&v, 0, NULL);
-			v.p[0].cwnd = tp.snd_cwnd;
-			mpqoe_cc_carry_reset(&c);
-		}
-		linux_reno_cong_avoid(&tp, acked);
-		v.p[0].cwnd = mpqoe_balia_cong_avoid(&v, 0, acked, &c, NULL);
-		assert_int_equal(v.p[0].cwnd, tp.snd_cwnd);
-	}
+	assert_reno_trace(&v, &balia_hooks, 5, 1013, 3);
 }
 
 /* Acked packets count: w = 40 (test_equal_paths), 20 ACKs of 2 give +1. */

@@ -161,13 +161,18 @@ static void test_single_path_is_reno(void **unused)
 	assert_true(info.reno);
 }
 
+static uint32_t lia_cong_avoid(const struct mpqoe_cc_view *v, unsigned int self,
+			       uint32_t acked, struct mpqoe_cc_carry *c)
+{
+	return mpqoe_lia_cong_avoid(v, self, acked, c, NULL);
+}
+
+static const struct cc_hooks lia_hooks = { lia_cong_avoid, mpqoe_lia_ssthresh };
+
 /* The composite with no other usable path is Linux's Reno, ACK by ACK. */
 static void test_cong_avoid_single_is_linux(void **unused)
 {
 	struct mpqoe_cc_view v;
-	struct mpqoe_cc_carry c = { 0 };
-	struct linux_tp tp = { .snd_cwnd = 3, .snd_ssthresh = 40, .snd_cwnd_clamp = ~0U };
-	unsigned int k;
 
 	(void)unused;
 	memset(&v, 0, sizeof(v));
@@ -175,22 +180,7 @@ static void test_cong_avoid_single_is_linux(void **unused)
 	v.p[0] = cc_path(3, 20000);
 	v.p[0].ssthresh = 40;
 	v.p[1] = cc_path(30, 0);		/* no RTT sample yet */
-	srand(7);
-	for (k = 0; k < 100000; k++) {
-		uint32_t acked = 1 + (uint32_t)(rand() % 3);
-
-		if (k % 997 == 0) {
-			tp.snd_ssthresh = linux_reno_ssthresh(tp.snd_cwnd);
-			tp.snd_cwnd = tp.snd_ssthresh;
-			tp.snd_cwnd_cnt = 0;
-			v.p[0].ssthresh = mpqoe_lia_ssthresh(&v, 0);
-			v.p[0].cwnd = tp.snd_cwnd;
-			mpqoe_cc_carry_reset(&c);
-		}
-		linux_reno_cong_avoid(&tp, acked);
-		v.p[0].cwnd = mpqoe_lia_cong_avoid(&v, 0, acked, &c, NULL);
-		assert_int_equal(v.p[0].cwnd, tp.snd_cwnd);
-	}
+	assert_reno_trace(&v, &lia_hooks, 7, 997, 3);
 }
 
 /*

@@ -140,14 +140,19 @@ static void test_best_is_largest(void **unused)
  * quotients are exact here), for every window; the composite is then
  * Linux's Reno, ACK by ACK.
  */
+static uint32_t olia_cong_avoid(const struct mpqoe_cc_view *v, unsigned int self,
+				uint32_t acked, struct mpqoe_cc_carry *c)
+{
+	return mpqoe_olia_cong_avoid(v, self, acked, c, NULL);
+}
+
+static const struct cc_hooks olia_hooks = { olia_cong_avoid, mpqoe_olia_ssthresh };
+
 static void test_single_path(void **unused)
 {
 	struct mpqoe_cc_view v;
 	struct mpqoe_olia_info info;
-	struct mpqoe_cc_carry c = { 0 };
-	struct linux_tp tp = { .snd_cwnd = 2, .snd_ssthresh = 30, .snd_cwnd_clamp = ~0U };
 	uint32_t w;
-	unsigned int k;
 
 	(void)unused;
 	memset(&v, 0, sizeof(v));
@@ -160,22 +165,7 @@ static void test_single_path(void **unused)
 	}
 	v.p[0] = cc_path(2, 40000);
 	v.p[0].ssthresh = 30;
-	srand(3);
-	for (k = 0; k < 100000; k++) {
-		uint32_t acked = 1 + (uint32_t)(rand() % 4);
-
-		if (k % 1009 == 0) {
-			tp.snd_ssthresh = linux_reno_ssthresh(tp.snd_cwnd);
-			tp.snd_cwnd = tp.snd_ssthresh;
-			tp.snd_cwnd_cnt = 0;
-			v.p[0].ssthresh = mpqoe_olia_ssthresh(&v, 0);
-			v.p[0].cwnd = tp.snd_cwnd;
-			mpqoe_cc_carry_reset(&c);
-		}
-		linux_reno_cong_avoid(&tp, acked);
-		v.p[0].cwnd = mpqoe_olia_cong_avoid(&v, 0, acked, &c, NULL);
-		assert_int_equal(v.p[0].cwnd, tp.snd_cwnd);
-	}
+	assert_reno_trace(&v, &olia_hooks, 3, 1009, 4);
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -86,6 +87,48 @@ static inline void linux_reno_cong_avoid(struct linux_tp *tp, uint32_t acked)
 static inline uint32_t linux_reno_ssthresh(uint32_t cwnd)
 {
 	return cwnd >> 1U > 2U ? cwnd >> 1U : 2U;
+}
+
+/* A core's two hooks, through a test's adapter (the info argument left out). */
+struct cc_hooks {
+	uint32_t (*cong_avoid)(const struct mpqoe_cc_view *v, unsigned int self,
+			       uint32_t acked, struct mpqoe_cc_carry *c);
+	uint32_t (*ssthresh)(const struct mpqoe_cc_view *v, unsigned int self);
+};
+
+/*
+ * Path 0 of @v, coupled to no other usable path, against Linux's Reno
+ * ACK by ACK: 100000 ACKs of 1 to @max_acked packets (rand() after
+ * srand(@seed)), a loss every @period ACKs (both halve, the core through
+ * its ssthresh hook), the windows equal after every ACK. Both start
+ * from path 0's cwnd and ssthresh.
+ */
+static inline void assert_reno_trace(struct mpqoe_cc_view *v,
+				     const struct cc_hooks *h, unsigned int seed,
+				     unsigned int period, unsigned int max_acked)
+{
+	struct linux_tp tp = { .snd_cwnd = v->p[0].cwnd,
+			       .snd_ssthresh = v->p[0].ssthresh,
+			       .snd_cwnd_clamp = ~0U };
+	struct mpqoe_cc_carry c = { 0 };
+	unsigned int k;
+
+	srand(seed);
+	for (k = 0; k < 100000; k++) {
+		uint32_t acked = 1 + (uint32_t)(rand() % max_acked);
+
+		if (k % period == 0) {
+			tp.snd_ssthresh = linux_reno_ssthresh(tp.snd_cwnd);
+			tp.snd_cwnd = tp.snd_ssthresh;
+			tp.snd_cwnd_cnt = 0;
+			v->p[0].ssthresh = h->ssthresh(v, 0);
+			v->p[0].cwnd = tp.snd_cwnd;
+			mpqoe_cc_carry_reset(&c);
+		}
+		linux_reno_cong_avoid(&tp, acked);
+		v->p[0].cwnd = h->cong_avoid(v, 0, acked, &c);
+		assert_int_equal(v->p[0].cwnd, tp.snd_cwnd);
+	}
 }
 
 #endif
