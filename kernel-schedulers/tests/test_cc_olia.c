@@ -135,11 +135,6 @@ static void test_best_is_largest(void **unused)
 	assert_int_equal(info.eps_num, 0);
 }
 
-/*
- * One usable path: E = w, w / w^2 = 1/w: 2^32 / w, floored (the chained
- * quotients are exact here), for every window; the composite is then
- * Linux's Reno, ACK by ACK.
- */
 static uint32_t olia_cong_avoid(const struct mpqoe_cc_view *v, unsigned int self,
 				uint32_t acked, struct mpqoe_cc_carry *c)
 {
@@ -148,6 +143,11 @@ static uint32_t olia_cong_avoid(const struct mpqoe_cc_view *v, unsigned int self
 
 static const struct cc_hooks olia_hooks = { olia_cong_avoid, mpqoe_olia_ssthresh };
 
+/*
+ * One usable path: E = w, w / w^2 = 1/w: 2^32 / w, floored (the chained
+ * quotients are exact here), for every window; the composite is then
+ * Linux's Reno, ACK by ACK.
+ */
 static void test_single_path(void **unused)
 {
 	struct mpqoe_cc_view v;

@@ -223,7 +223,7 @@ def ga_topo(video_s=120.0):
     """GA paper section IV.B.1: CompuServe, Custom and Jellyfish with the paper's four client
     groups (5, 10, 20, 30; Table I/II), the six algorithms. video_run.py's --max-clients keeps
     what a machine sustains; `--video 540` gives the paper's 9-minute check batches (cells
-    *.v540)."""
+    *.v540.*)."""
     batches = [
         Batch("ga-topo", t, n, video_s)
         for n in (5, 10, 20, 30)
